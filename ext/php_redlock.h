@@ -1,0 +1,24 @@
+/* The redlock PHP extension: module entry and what the Zend-facing files share. */
+#ifndef PHP_REDLOCK_H
+#define PHP_REDLOCK_H
+
+#include "php.h"
+
+#define PHP_REDLOCK_VERSION "0.1.0"
+
+/* Defaults documented in README.md. */
+#define REDLOCK_DEFAULT_TIMEOUT_SECONDS 1.0
+#define REDLOCK_DEFAULT_RETRY_DELAY 200
+#define REDLOCK_DEFAULT_RETRY_COUNT 3
+
+extern zend_module_entry redlock_module_entry;
+#define phpext_redlock_ptr &redlock_module_entry
+
+extern zend_class_entry *redlock_ce;
+
+/* Hex SHA1 of RL_SCRIPT_UNLOCK, computed once at startup for EVALSHA. */
+extern char redlock_unlock_sha[41];
+
+void redlock_class_register(int module_number);
+
+#endif

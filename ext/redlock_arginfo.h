@@ -1,0 +1,46 @@
+/* This is a generated file, edit the .stub.php file instead.
+ * Stub hash: 9c3c65f0be25155af363edc3b3febb8ce253be72 */
+
+ZEND_BEGIN_ARG_INFO_EX(arginfo_class_RedLock___construct, 0, 0, 1)
+	ZEND_ARG_TYPE_INFO(0, servers, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, retryDelay, IS_LONG, 0, "200")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, retryCount, IS_LONG, 0, "3")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_MASK_EX(arginfo_class_RedLock_lock, 0, 2, MAY_BE_ARRAY|MAY_BE_FALSE)
+	ZEND_ARG_TYPE_INFO(0, resource, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO(0, ttl, IS_LONG, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RedLock_unlock, 0, 1, _IS_BOOL, 0)
+	ZEND_ARG_TYPE_INFO(0, lock, IS_ARRAY, 0)
+ZEND_END_ARG_INFO()
+
+
+ZEND_METHOD(RedLock, __construct);
+ZEND_METHOD(RedLock, lock);
+ZEND_METHOD(RedLock, unlock);
+
+
+static const zend_function_entry class_RedLock_methods[] = {
+	ZEND_ME(RedLock, __construct, arginfo_class_RedLock___construct, ZEND_ACC_PUBLIC)
+	ZEND_ME(RedLock, lock, arginfo_class_RedLock_lock, ZEND_ACC_PUBLIC)
+	ZEND_ME(RedLock, unlock, arginfo_class_RedLock_unlock, ZEND_ACC_PUBLIC)
+	ZEND_FE_END
+};
+
+static void register_redlock_symbols(int module_number)
+{
+	REGISTER_STRING_CONSTANT("PHP_REDLOCK_VERSION", PHP_REDLOCK_VERSION, CONST_PERSISTENT);
+}
+
+static zend_class_entry *register_class_RedLock(void)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_CLASS_ENTRY(ce, "RedLock", class_RedLock_methods);
+	class_entry = zend_register_internal_class_ex(&ce, NULL);
+	class_entry->ce_flags |= ZEND_ACC_NOT_SERIALIZABLE;
+
+	return class_entry;
+}

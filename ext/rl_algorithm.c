@@ -1,0 +1,58 @@
+/* The Redlock arithmetic. See rl_algorithm.h. */
+#include "rl_algorithm.h"
+
+unsigned rl_quorum_for(unsigned servers)
+{
+	return servers / 2 + 1;
+}
+
+rl_quorum_state rl_quorum_decide(unsigned yes, unsigned answered, unsigned servers, unsigned quorum)
+{
+	if (yes >= quorum) {
+		return RL_QUORUM_WON;
+	}
+	if (yes + (servers - answered) < quorum) {
+		return RL_QUORUM_LOST;
+	}
+	return RL_QUORUM_UNDECIDED;
+}
+
+double rl_drift_ms(int64_t ttl_ms, double drift_factor)
+{
+	return (double) ttl_ms * drift_factor + RL_DRIFT_CONSTANT_MS;
+}
+
+double rl_validity_ms(int64_t ttl_ms, double elapsed_ms, double drift_factor)
+{
+	return (double) ttl_ms - elapsed_ms - rl_drift_ms(ttl_ms, drift_factor);
+}
+
+int64_t rl_attempts_for(int64_t retry_count)
+{
+	return retry_count < 1 ? 1 : retry_count;
+}
+
+int64_t rl_retry_delay_ms(int64_t retry_delay, uint32_t random_value)
+{
+	int64_t low, picked;
+
+	if (retry_delay <= 0) {
+		return 0;
+	}
+	low = retry_delay / 2;
+	/* Scaled in double: (retry_delay - low + 1) * 2^32 would overflow 64 bits for huge delays. */
+	picked = low + (int64_t) ((double) random_value / 4294967296.0 * (double) (retry_delay - low + 1));
+	return picked > retry_delay ? retry_delay : picked;
+}
+
+void rl_token_format(const unsigned char random_bytes[RL_TOKEN_BYTES], char out[RL_TOKEN_LEN + 1])
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < RL_TOKEN_BYTES; i++) {
+		out[2 * i] = hex[random_bytes[i] >> 4];
+		out[2 * i + 1] = hex[random_bytes[i] & 0x0f];
+	}
+	out[RL_TOKEN_LEN] = '\0';
+}

@@ -1,0 +1,202 @@
+/* One non-blocking hiredis connection. See rl_conn.h.
+ * Uses only hiredis API common to 0.14 and 1.x. */
+#include <errno.h>
+#include <string.h>
+#include <stdio.h>
+#ifndef _WIN32
+# include <sys/socket.h>
+#endif
+#include <hiredis/hiredis.h>
+#include <hiredis/sds.h>
+
+#include "rl_conn.h"
+
+int rl_conn_open(rl_conn *conn, const rl_endpoint *endpoint, double now, rl_outcome *out)
+{
+	redisContext *ctx;
+
+	if (endpoint->host[0] == '/') {
+		ctx = redisConnectUnixNonBlock(endpoint->host);
+	} else {
+		ctx = redisConnectNonBlock(endpoint->host, endpoint->port);
+	}
+	conn->stale = 0;
+	conn->expected = 0;
+	conn->waiting_since = now;
+	if (ctx == NULL) {
+		rl_outcome_set(out, RL_OUTCOME_CONNECT, "connect: out of memory");
+		conn->state = RL_CONN_DOWN;
+		conn->ctx = NULL;
+		return -1;
+	}
+	if (ctx->err) {
+		char message[RL_MESSAGE_MAX];
+		snprintf(message, sizeof(message), "connect: %s", ctx->errstr);
+		rl_outcome_set(out, RL_OUTCOME_CONNECT, message);
+		redisFree(ctx);
+		conn->state = RL_CONN_DOWN;
+		conn->ctx = NULL;
+		return -1;
+	}
+	conn->ctx = ctx;
+	conn->state = RL_CONN_CONNECTING;
+	return 0;
+}
+
+void rl_conn_close(rl_conn *conn)
+{
+	if (conn->ctx) {
+		redisFree(conn->ctx);
+	}
+	conn->ctx = NULL;
+	conn->state = RL_CONN_DOWN;
+	conn->stale = 0;
+	conn->expected = 0;
+}
+
+int rl_conn_overdue(const rl_conn *conn, const rl_endpoint *endpoint, double now)
+{
+	int waiting = conn->state == RL_CONN_CONNECTING || conn->stale + conn->expected > 0;
+	return waiting && endpoint->timeout_ms > 0 && now - conn->waiting_since >= endpoint->timeout_ms;
+}
+
+int rl_conn_append(rl_conn *conn, int argc, const char **argv, const size_t *argvlen, double now)
+{
+	if (conn->stale + conn->expected == 0 && conn->state == RL_CONN_READY) {
+		conn->waiting_since = now;
+	}
+	if (redisAppendCommandArgv(conn->ctx, argc, argv, argvlen) != REDIS_OK) {
+		return -1;
+	}
+	conn->expected++;
+	return 0;
+}
+
+static int fail_from_context(rl_conn *conn, rl_outcome_kind kind, const char *prefix, rl_outcome *out)
+{
+	char message[RL_MESSAGE_MAX];
+	redisContext *ctx = conn->ctx;
+
+	snprintf(message, sizeof(message), "%s%s", prefix, ctx->errstr[0] ? ctx->errstr : "connection lost");
+	rl_outcome_set(out, kind, message);
+	return -1;
+}
+
+int rl_conn_flush(rl_conn *conn, rl_outcome *out)
+{
+	int done = 0;
+
+	if (conn->state != RL_CONN_READY) {
+		return 0; /* sent once the connect completes */
+	}
+	if (redisBufferWrite(conn->ctx, &done) != REDIS_OK) {
+		return fail_from_context(conn, RL_OUTCOME_IO, "", out);
+	}
+	return 0;
+}
+
+static int has_unsent(const rl_conn *conn)
+{
+	const redisContext *ctx = conn->ctx;
+	return ctx->obuf != NULL && sdslen(ctx->obuf) > 0;
+}
+
+short rl_conn_poll_events(const rl_conn *conn)
+{
+	if (conn->state == RL_CONN_CONNECTING || has_unsent(conn)) {
+		return POLLOUT | POLLIN;
+	}
+	return POLLIN;
+}
+
+rl_socket rl_conn_fd(const rl_conn *conn)
+{
+	return ((const redisContext *) conn->ctx)->fd;
+}
+
+static int finish_connect(rl_conn *conn, rl_outcome *out)
+{
+	int err = 0;
+#ifdef _WIN32
+	int len = sizeof(err);
+#else
+	socklen_t len = sizeof(err);
+#endif
+	char message[RL_MESSAGE_MAX];
+
+	if (getsockopt(rl_conn_fd(conn), SOL_SOCKET, SO_ERROR, (char *) &err, &len) != 0) {
+		err = errno;
+	}
+	if (err != 0) {
+		snprintf(message, sizeof(message), "connect: %s", strerror(err));
+		rl_outcome_set(out, RL_OUTCOME_CONNECT, message);
+		return -1;
+	}
+	conn->state = RL_CONN_READY;
+	return 0;
+}
+
+int rl_conn_on_events(rl_conn *conn, short revents, rl_outcome *out)
+{
+	if (conn->state == RL_CONN_CONNECTING) {
+		if (!(revents & (POLLOUT | POLLERR | POLLHUP))) {
+			return 0;
+		}
+		if (finish_connect(conn, out) != 0) {
+			return -1;
+		}
+	}
+	if ((revents & POLLOUT) && rl_conn_flush(conn, out) != 0) {
+		return -1;
+	}
+	if (revents & (POLLIN | POLLERR | POLLHUP)) {
+		if (redisBufferRead(conn->ctx) != REDIS_OK) {
+			return fail_from_context(conn, RL_OUTCOME_IO, "", out);
+		}
+	}
+	return 0;
+}
+
+int rl_conn_next_reply(rl_conn *conn, void **reply, double now, rl_outcome *out)
+{
+	redisContext *ctx = conn->ctx;
+
+	for (;;) {
+		void *r = NULL;
+		if (redisReaderGetReply(ctx->reader, &r) != REDIS_OK) {
+			char message[RL_MESSAGE_MAX];
+			snprintf(message, sizeof(message), "protocol error: %s", ctx->reader->errstr);
+			rl_outcome_set(out, RL_OUTCOME_IO, message);
+			return -1;
+		}
+		if (r == NULL) {
+			return 0;
+		}
+		conn->waiting_since = now;
+		if (conn->stale > 0) {
+			conn->stale--;
+			freeReplyObject(r);
+			continue;
+		}
+		if (conn->expected == 0) {
+			/* A reply nobody asked for: the stream is out of step and cannot be trusted. */
+			freeReplyObject(r);
+			rl_outcome_set(out, RL_OUTCOME_IO, "protocol error: unexpected reply");
+			return -1;
+		}
+		conn->expected--;
+		*reply = r;
+		return 1;
+	}
+}
+
+void rl_reply_free(void *reply)
+{
+	freeReplyObject(reply);
+}
+
+void rl_conn_abandon(rl_conn *conn)
+{
+	conn->stale += conn->expected;
+	conn->expected = 0;
+}

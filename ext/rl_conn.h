@@ -1,0 +1,57 @@
+/* One non-blocking hiredis connection to one Redis server: connect, send, receive, and the
+ * bookkeeping that keeps replies paired with the commands that asked for them. No zvals. */
+#ifndef RL_CONN_H
+#define RL_CONN_H
+
+#include <stddef.h>
+#include "rl_platform.h"
+#include "rl_reply.h"
+
+typedef struct rl_endpoint {
+	char *host;        /* a host name or address; a path when it starts with '/' */
+	int port;
+	double timeout_ms; /* bounds the connect and each reply; 0 = no limit */
+} rl_endpoint;
+
+typedef enum {
+	RL_CONN_DOWN = 0,
+	RL_CONN_CONNECTING,
+	RL_CONN_READY
+} rl_conn_state;
+
+typedef struct rl_conn {
+	void *ctx;            /* redisContext*, NULL while down */
+	rl_conn_state state;
+	unsigned stale;       /* replies owed to an earlier call: read and dropped before ours */
+	unsigned expected;    /* replies the current call still waits for */
+	double waiting_since; /* ms: last progress while something was outstanding */
+} rl_conn;
+
+/* Starts a non-blocking connect. Returns 0, or -1 with the reason in *out. */
+int rl_conn_open(rl_conn *conn, const rl_endpoint *endpoint, double now, rl_outcome *out);
+void rl_conn_close(rl_conn *conn);
+
+/* True when a reply or the connect has been awaited longer than the endpoint allows. */
+int rl_conn_overdue(const rl_conn *conn, const rl_endpoint *endpoint, double now);
+
+/* Queues a command (sent by rl_conn_flush or when the socket turns writable). */
+int rl_conn_append(rl_conn *conn, int argc, const char **argv, const size_t *argvlen, double now);
+
+/* Writes what it can without blocking. Returns 0, or -1 with the reason in *out. */
+int rl_conn_flush(rl_conn *conn, rl_outcome *out);
+
+short rl_conn_poll_events(const rl_conn *conn);
+rl_socket rl_conn_fd(const rl_conn *conn);
+
+/* Handles poll() results: finishes a connect, writes, reads. Returns 0, or -1 with the reason in *out. */
+int rl_conn_on_events(rl_conn *conn, short revents, rl_outcome *out);
+
+/* Next reply for the current call, after dropping stale ones: 1 with *reply (caller frees with
+ * rl_reply_free), 0 when none has arrived yet, -1 on a protocol error (reason in *out). */
+int rl_conn_next_reply(rl_conn *conn, void **reply, double now, rl_outcome *out);
+void rl_reply_free(void *reply);
+
+/* The call gave up waiting: what it still expected becomes stale for the next call. */
+void rl_conn_abandon(rl_conn *conn);
+
+#endif

@@ -1,0 +1,370 @@
+/* Parallel fan-out over every server. See rl_fanout.h. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rl_algorithm.h"
+#include "rl_fanout.h"
+
+struct rl_poll_set {
+	rl_pollfd *fds;
+	size_t *owner; /* fds[k] belongs to conns[owner[k]] */
+	size_t used;
+};
+
+rl_cluster *rl_cluster_create(size_t count)
+{
+	rl_cluster *cluster = calloc(1, sizeof(*cluster));
+
+	if (cluster == NULL) {
+		return NULL;
+	}
+	cluster->count = count;
+	cluster->endpoints = calloc(count ? count : 1, sizeof(*cluster->endpoints));
+	cluster->conns = calloc(count ? count : 1, sizeof(*cluster->conns));
+	if (cluster->endpoints == NULL || cluster->conns == NULL) {
+		rl_cluster_destroy(cluster);
+		return NULL;
+	}
+	return cluster;
+}
+
+void rl_cluster_set_endpoint(rl_cluster *cluster, size_t index, const char *host, size_t host_len,
+	int port, double timeout_ms)
+{
+	rl_endpoint *endpoint = &cluster->endpoints[index];
+
+	free(endpoint->host);
+	endpoint->host = malloc(host_len + 1);
+	if (endpoint->host != NULL) {
+		memcpy(endpoint->host, host, host_len);
+		endpoint->host[host_len] = '\0';
+	}
+	endpoint->port = port;
+	endpoint->timeout_ms = timeout_ms;
+}
+
+void rl_cluster_destroy(rl_cluster *cluster)
+{
+	size_t i;
+
+	if (cluster == NULL) {
+		return;
+	}
+	for (i = 0; cluster->conns && i < cluster->count; i++) {
+		rl_conn_close(&cluster->conns[i]);
+	}
+	for (i = 0; cluster->endpoints && i < cluster->count; i++) {
+		free(cluster->endpoints[i].host);
+	}
+	free(cluster->endpoints);
+	free(cluster->conns);
+	free(cluster);
+}
+
+static void settle(rl_outcome *out, unsigned *yes, unsigned *answered)
+{
+	(*answered)++;
+	if (out->kind == RL_OUTCOME_YES) {
+		(*yes)++;
+	}
+}
+
+/* A connection that failed mid-call is closed: its stream can no longer be trusted. */
+static void fail(rl_conn *conn, rl_outcome *out, unsigned *yes, unsigned *answered)
+{
+	rl_conn_close(conn);
+	settle(out, yes, answered);
+}
+
+/* Opens the connection if needed and queues command. Returns 0, or -1 with *out filled. */
+static int prepare(rl_cluster *cluster, size_t i, const rl_command *command, double now, rl_outcome *out)
+{
+	rl_conn *conn = &cluster->conns[i];
+	const rl_endpoint *endpoint = &cluster->endpoints[i];
+
+	if (endpoint->host == NULL) {
+		rl_outcome_set(out, RL_OUTCOME_CONNECT, "connect: out of memory");
+		return -1;
+	}
+	if (conn->state != RL_CONN_DOWN && rl_conn_overdue(conn, endpoint, now)) {
+		rl_conn_close(conn); /* still silent since an earlier call: start afresh */
+	}
+	if (conn->state == RL_CONN_DOWN) {
+		size_t g;
+		if (rl_conn_open(conn, endpoint, now, out) != 0) {
+			return -1;
+		}
+		for (g = 0; g < cluster->greeting_count; g++) {
+			const rl_command *greet = &cluster->greeting[g];
+			if (rl_conn_append(conn, greet->argc, greet->argv, greet->argvlen, now) != 0) {
+				rl_outcome_set(out, RL_OUTCOME_IO, "out of memory");
+				rl_conn_close(conn);
+				return -1;
+			}
+		}
+		rl_conn_abandon(conn);
+	}
+	if (rl_conn_append(conn, command->argc, command->argv, command->argvlen, now) != 0) {
+		rl_outcome_set(out, RL_OUTCOME_IO, "out of memory");
+		rl_conn_close(conn);
+		return -1;
+	}
+	if (rl_conn_flush(conn, out) != 0) {
+		rl_conn_close(conn);
+		return -1;
+	}
+	return 0;
+}
+
+static int poll_timeout(double wait_until, double now)
+{
+	double left;
+
+	if (wait_until == HUGE_VAL) {
+		return -1;
+	}
+	left = ceil(wait_until - now);
+	if (left < 0) {
+		return 0;
+	}
+	return left > 1e9 ? 1000000000 : (int) left;
+}
+
+static int wait_for_events(struct rl_poll_set *set, double wait_until, double now)
+{
+	int timeout = poll_timeout(wait_until, now);
+
+	if (set->used == 0) {
+		rl_sleep_ms(timeout < 0 ? 0 : timeout);
+		return 0;
+	}
+	return rl_poll(set->fds, (unsigned long) set->used, timeout);
+}
+
+static void add_poll(struct rl_poll_set *set, rl_conn *conn, size_t owner)
+{
+	set->fds[set->used].fd = rl_conn_fd(conn);
+	set->fds[set->used].events = rl_conn_poll_events(conn);
+	set->fds[set->used].revents = 0;
+	set->owner[set->used] = owner;
+	set->used++;
+}
+
+static int poll_set_init(struct rl_poll_set *set, size_t count)
+{
+	set->used = 0;
+	set->fds = malloc((count ? count : 1) * sizeof(*set->fds));
+	set->owner = malloc((count ? count : 1) * sizeof(*set->owner));
+	return set->fds && set->owner ? 0 : -1;
+}
+
+static void poll_set_free(struct rl_poll_set *set)
+{
+	free(set->fds);
+	free(set->owner);
+}
+
+/* Reads every reply that has arrived for server i and settles its outcome. */
+static void take_replies(rl_cluster *cluster, size_t i, const rl_request *request, double now,
+	rl_outcome *out, unsigned *yes, unsigned *answered)
+{
+	rl_conn *conn = &cluster->conns[i];
+
+	while (out->kind == RL_OUTCOME_PENDING) {
+		void *reply = NULL;
+		rl_verdict verdict;
+		int got = rl_conn_next_reply(conn, &reply, now, out);
+
+		if (got < 0) {
+			fail(conn, out, yes, answered);
+			return;
+		}
+		if (got == 0) {
+			return;
+		}
+		verdict = rl_reply_classify(reply, request->expect, request->fallback.argc > 0, out);
+		rl_reply_free(reply);
+		if (verdict == RL_VERDICT_RESEND) {
+			const rl_command *fb = &request->fallback;
+			if (rl_conn_append(conn, fb->argc, fb->argv, fb->argvlen, now) != 0) {
+				rl_outcome_set(out, RL_OUTCOME_IO, "out of memory");
+				fail(conn, out, yes, answered);
+				return;
+			}
+			if (rl_conn_flush(conn, out) != 0) {
+				fail(conn, out, yes, answered);
+				return;
+			}
+			continue;
+		}
+		settle(out, yes, answered);
+	}
+}
+
+unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned quorum,
+	double deadline_ms, rl_outcome *outcomes)
+{
+	struct rl_poll_set set;
+	unsigned yes = 0, answered = 0;
+	unsigned servers = (unsigned) cluster->count;
+	double now = rl_now_ms();
+	size_t i, k;
+
+	for (i = 0; i < cluster->count; i++) {
+		memset(&outcomes[i], 0, sizeof(outcomes[i]));
+		if (prepare(cluster, i, &request->command, now, &outcomes[i]) != 0) {
+			settle(&outcomes[i], &yes, &answered);
+		}
+	}
+	if (poll_set_init(&set, cluster->count) != 0) {
+		for (i = 0; i < cluster->count; i++) {
+			if (outcomes[i].kind == RL_OUTCOME_PENDING) {
+				rl_outcome_set(&outcomes[i], RL_OUTCOME_IO, "out of memory");
+				rl_conn_close(&cluster->conns[i]);
+			}
+		}
+		poll_set_free(&set);
+		return yes;
+	}
+
+	while (rl_quorum_decide(yes, answered, servers, quorum) == RL_QUORUM_UNDECIDED) {
+		double wait_until = deadline_ms > 0 ? deadline_ms : HUGE_VAL;
+
+		now = rl_now_ms();
+		set.used = 0;
+		for (i = 0; i < cluster->count; i++) {
+			rl_conn *conn = &cluster->conns[i];
+			const rl_endpoint *endpoint = &cluster->endpoints[i];
+
+			if (outcomes[i].kind != RL_OUTCOME_PENDING) {
+				continue;
+			}
+			if (rl_conn_overdue(conn, endpoint, now)) {
+				rl_outcome_set(&outcomes[i], RL_OUTCOME_TIMEOUT,
+					conn->state == RL_CONN_CONNECTING ? "connect: timeout" : "timeout");
+				fail(conn, &outcomes[i], &yes, &answered);
+				continue;
+			}
+			if (endpoint->timeout_ms > 0 && conn->waiting_since + endpoint->timeout_ms < wait_until) {
+				wait_until = conn->waiting_since + endpoint->timeout_ms;
+			}
+			add_poll(&set, conn, i);
+		}
+		if (set.used == 0 || rl_quorum_decide(yes, answered, servers, quorum) != RL_QUORUM_UNDECIDED) {
+			continue;
+		}
+		if (deadline_ms > 0 && now >= deadline_ms) {
+			for (k = 0; k < set.used; k++) {
+				rl_outcome_set(&outcomes[set.owner[k]], RL_OUTCOME_TIMEOUT, "timeout: the call's deadline passed");
+				rl_conn_abandon(&cluster->conns[set.owner[k]]);
+				settle(&outcomes[set.owner[k]], &yes, &answered);
+			}
+			break;
+		}
+		if (wait_for_events(&set, wait_until, now) < 0) {
+			if (errno == EINTR) {
+				continue;
+			}
+			for (k = 0; k < set.used; k++) {
+				rl_outcome_set(&outcomes[set.owner[k]], RL_OUTCOME_IO, "poll failed");
+				fail(&cluster->conns[set.owner[k]], &outcomes[set.owner[k]], &yes, &answered);
+			}
+			break;
+		}
+		now = rl_now_ms();
+		for (k = 0; k < set.used; k++) {
+			size_t owner = set.owner[k];
+			rl_conn *conn = &cluster->conns[owner];
+
+			if (set.fds[k].revents == 0) {
+				continue;
+			}
+			if (rl_conn_on_events(conn, set.fds[k].revents, &outcomes[owner]) != 0) {
+				fail(conn, &outcomes[owner], &yes, &answered);
+				continue;
+			}
+			take_replies(cluster, owner, request, now, &outcomes[owner], &yes, &answered);
+		}
+	}
+	poll_set_free(&set);
+
+	for (i = 0; i < cluster->count; i++) {
+		if (outcomes[i].kind == RL_OUTCOME_PENDING) {
+			rl_conn_abandon(&cluster->conns[i]);
+		}
+	}
+	return yes;
+}
+
+void rl_fanout_send(rl_cluster *cluster, const rl_command *command)
+{
+	double now = rl_now_ms();
+	size_t i;
+
+	for (i = 0; i < cluster->count; i++) {
+		rl_outcome ignored;
+		if (prepare(cluster, i, command, now, &ignored) == 0) {
+			rl_conn_abandon(&cluster->conns[i]);
+		}
+	}
+}
+
+void rl_fanout_drain_until(rl_cluster *cluster, double until_ms)
+{
+	struct rl_poll_set set;
+	size_t i, k;
+
+	if (poll_set_init(&set, cluster->count) != 0) {
+		poll_set_free(&set);
+		return;
+	}
+	for (;;) {
+		double now = rl_now_ms();
+
+		if (now >= until_ms) {
+			break;
+		}
+		set.used = 0;
+		for (i = 0; i < cluster->count; i++) {
+			rl_conn *conn = &cluster->conns[i];
+			if (conn->state == RL_CONN_DOWN || conn->stale == 0) {
+				continue;
+			}
+			if (rl_conn_overdue(conn, &cluster->endpoints[i], now)) {
+				rl_conn_close(conn);
+				continue;
+			}
+			add_poll(&set, conn, i);
+		}
+		if (wait_for_events(&set, until_ms, now) < 0) {
+			if (errno == EINTR) {
+				continue;
+			}
+			break;
+		}
+		now = rl_now_ms();
+		for (k = 0; k < set.used; k++) {
+			rl_conn *conn = &cluster->conns[set.owner[k]];
+			rl_outcome ignored;
+			void *reply = NULL;
+
+			if (set.fds[k].revents == 0) {
+				continue;
+			}
+			if (rl_conn_on_events(conn, set.fds[k].revents, &ignored) != 0) {
+				rl_conn_close(conn);
+				continue;
+			}
+			/* Only stale replies are owed here, so any reply that comes through is out of step. */
+			if (rl_conn_next_reply(conn, &reply, now, &ignored) != 0) {
+				if (reply) {
+					rl_reply_free(reply);
+				}
+				rl_conn_close(conn);
+			}
+		}
+	}
+	poll_set_free(&set);
+}

@@ -1,0 +1,48 @@
+/* Sends one command to every server at once and gathers the votes, deciding as soon as the
+ * quorum is won or lost. All waiting happens in one poll() loop. No zvals. */
+#ifndef RL_FANOUT_H
+#define RL_FANOUT_H
+
+#include "rl_conn.h"
+#include "rl_reply.h"
+
+typedef struct rl_command {
+	int argc;
+	const char **argv;
+	const size_t *argvlen;
+} rl_command;
+
+typedef struct rl_cluster {
+	size_t count;
+	rl_endpoint *endpoints;
+	rl_conn *conns;
+	/* Pipelined after every new connect, ahead of the first command; their replies are dropped. */
+	const rl_command *greeting;
+	size_t greeting_count;
+} rl_cluster;
+
+typedef struct rl_request {
+	rl_command command;
+	rl_command fallback; /* sent after a NOSCRIPT error (EVAL for EVALSHA); argc 0 when none */
+	rl_expect expect;
+} rl_request;
+
+/* Allocates count endpoints and connections (hosts are copied). NULL on allocation failure. */
+rl_cluster *rl_cluster_create(size_t count);
+void rl_cluster_set_endpoint(rl_cluster *cluster, size_t index, const char *host, size_t host_len,
+	int port, double timeout_ms);
+void rl_cluster_destroy(rl_cluster *cluster);
+
+/* Runs request on every server. Fills outcomes[count]; servers undecided when the quorum was
+ * settled stay RL_OUTCOME_PENDING and their replies are dropped by the next call. Gives up on
+ * the whole call at deadline_ms (absolute, rl_now_ms clock; 0 = none). Returns the yes votes. */
+unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned quorum,
+	double deadline_ms, rl_outcome *outcomes);
+
+/* Queues command everywhere it can and sends it without waiting for replies. */
+void rl_fanout_send(rl_cluster *cluster, const rl_command *command);
+
+/* Reads and drops stale replies until until_ms: a sleep that keeps the connections in step. */
+void rl_fanout_drain_until(rl_cluster *cluster, double until_ms);
+
+#endif
