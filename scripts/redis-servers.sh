@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Starts or stops the local redis-servers the tests and the demo use, all bound to 127.0.0.1.
+#   scripts/redis-servers.sh start COUNT BASE_PORT RUN_DIR   prints the REDLOCK_TEST_SERVERS value
+#   scripts/redis-servers.sh stop RUN_DIR
+set -euo pipefail
+
+action=${1:?usage: redis-servers.sh start COUNT BASE_PORT RUN_DIR | stop RUN_DIR}
+
+stop_all() {
+  local dir=$1 pidfile pid
+  for pidfile in "$dir"/redis-*.pid; do
+    [ -f "$pidfile" ] || continue
+    pid=$(cat "$pidfile")
+    kill -CONT "$pid" 2>/dev/null || true
+    kill "$pid" 2>/dev/null || true
+    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "$pid" 2>/dev/null || true
+    rm -f "$pidfile"
+  done
+}
+
+case "$action" in
+  start)
+    count=${2:?count}; base=${3:?base port}; dir=${4:?run dir}
+    mkdir -p "$dir"
+    stop_all "$dir"
+    list=""
+    for i in $(seq 0 $((count - 1))); do
+      port=$((base + i))
+      redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no \
+        --daemonize yes --pidfile "$dir/redis-$port.pid" --logfile "$dir/redis-$port.log" \
+        --dir "$dir" --dbfilename "dump-$port.rdb"
+      list="${list:+$list,}127.0.0.1:$port"
+    done
+    for i in $(seq 0 $((count - 1))); do
+      port=$((base + i))
+      for _ in $(seq 100); do
+        redis-cli -h 127.0.0.1 -p "$port" ping >/dev/null 2>&1 && break
+        sleep 0.05
+      done
+      redis-cli -h 127.0.0.1 -p "$port" ping >/dev/null || { echo "redis-server on $port did not start" >&2; exit 1; }
+    done
+    echo "$list"
+    ;;
+  stop)
+    stop_all "${2:?run dir}"
+    ;;
+  *)
+    echo "unknown action $action" >&2; exit 2 ;;
+esac

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The whole test suite, from a fresh Debian 12 machine: installs, builds, starts 5 redis-servers
+# on 127.0.0.1, runs tests/ with run-tests.php, stops the servers. Ends with "N passed, N failed"
+# and exits non-zero on any failure.
+#   REDLOCK_TEST_ARGS="-m"   extra run-tests.php arguments (-m: under valgrind)
+#   REDLOCK_TEST_PORT=7301   first port of the 5 servers
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/setup.sh || exit 1
+
+run_dir=$PWD/.run/test-servers
+trap 'scripts/redis-servers.sh stop "$run_dir"' EXIT
+servers=$(scripts/redis-servers.sh start 5 "${REDLOCK_TEST_PORT:-7301}" "$run_dir") || exit 1
+export REDLOCK_TEST_SERVERS=$servers
+
+log=$PWD/.run/run-tests.log
+mkdir -p .run
+export NO_INTERACTION=1 REPORT_EXIT_STATUS=1
+run_tests=$(ls /usr/lib/php/*/build/run-tests.php 2>/dev/null | head -n 1)
+[ -f run-tests.php ] && run_tests=run-tests.php
+php "$run_tests" -q --show-diff ${REDLOCK_TEST_ARGS:-} \
+  -d extension="$PWD/modules/redlock.so" -P tests/ 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+
+passed=$(sed -n 's/^Tests passed *: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)
+failed=$(sed -n 's/^Tests failed *: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)
+skipped=$(sed -n 's/^Tests skipped *: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)
+leaked=$(sed -n 's/^Tests leaked *: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)
+borked=$(sed -n 's/^Tests borked *: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)
+passed=${passed:-0}; failed=$(( ${failed:-0} + ${leaked:-0} + ${borked:-0} ))
+[ "$passed" -gt 0 ] || failed=$((failed + 1))
+echo "${passed} passed, ${failed} failed, ${skipped:-0} skipped"
+[ "$status" -eq 0 ] && [ "$failed" -eq 0 ]
