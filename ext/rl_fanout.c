@@ -98,6 +98,9 @@ static int prepare(rl_cluster *cluster, size_t i, const rl_command *command, dou
 		&& rl_conn_overdue(conn, endpoint, now)) {
 		rl_conn_close(conn); /* still silent since an earlier call: start afresh */
 	}
+	if (!rl_conn_still_open(conn)) {
+		rl_conn_close(conn); /* closed by the server between calls: reconnect now, not fail */
+	}
 	if (conn->state == RL_CONN_DOWN) {
 		size_t g;
 		if (rl_conn_open(conn, endpoint, now, out) != 0) {
