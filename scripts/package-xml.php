@@ -12,6 +12,7 @@
 
 const PACKAGE_XML = 'package.xml';
 const VERSION_HEADER = 'ext/php_redlock.h';
+const MIN_PHP = '8.1.0'; /* ZEND_ACC_NOT_SERIALIZABLE; composer.json must say the same */
 
 /* Which tracked files ship, and with which PEAR role. Anything else (scripts/, .ci/, docs/) does not. */
 function role_of(string $path): ?string
@@ -118,6 +119,42 @@ function source_list_problems(array $files): array
 	return $problems;
 }
 
+/* composer.json (read by PIE) must agree with package.xml and config.m4. */
+function composer_problems(): array
+{
+	$json = @file_get_contents('composer.json');
+	if ($json === false) {
+		return ['composer.json is missing'];
+	}
+	$composer = json_decode($json, true);
+	if (!is_array($composer)) {
+		return ['composer.json is not valid JSON: ' . json_last_error_msg()];
+	}
+	$problems = [];
+	$want_php = '>=' . preg_replace('/\.0$/', '', MIN_PHP);
+	if (($composer['type'] ?? null) !== 'php-ext') {
+		$problems[] = 'composer.json: "type" must be "php-ext"';
+	}
+	if (($composer['php-ext']['extension-name'] ?? null) !== 'redlock') {
+		$problems[] = 'composer.json: php-ext.extension-name must be "redlock"';
+	}
+	if (($composer['require']['php'] ?? null) !== $want_php) {
+		$problems[] = "composer.json: require.php must be \"$want_php\" (package.xml says " . MIN_PHP . ')';
+	}
+	$m4 = (string) @file_get_contents('config.m4');
+	foreach ($composer['php-ext']['configure-options'] ?? [] as $option) {
+		$name = $option['name'] ?? '';
+		if (!preg_match('/^(with|enable)-(.+)$/', $name, $m)
+			|| !preg_match('/PHP_ARG_' . strtoupper($m[1]) . '\(\s*\[?' . preg_quote($m[2], '/') . '\]?\s*,/', $m4)) {
+			$problems[] = "composer.json: configure option \"$name\" is not a PHP_ARG_WITH/PHP_ARG_ENABLE of config.m4";
+		}
+		if (!is_string($option['description'] ?? null) || !is_bool($option['needs-value'] ?? false)) {
+			$problems[] = "composer.json: configure option \"$name\" needs a string description and a boolean needs-value";
+		}
+	}
+	return $problems;
+}
+
 function xml(string $s): string
 {
 	return htmlspecialchars($s, ENT_XML1 | ENT_QUOTES, 'UTF-8');
@@ -126,6 +163,7 @@ function xml(string $s): string
 function render(string $version, string $date, array $entries): string
 {
 	$stability = stability_of($version);
+	$min_php = MIN_PHP;
 	$files = '';
 	foreach ($entries as $path => $role) {
 		$files .= '   <file name="' . xml($path) . '" role="' . $role . "\"/>\n";
@@ -167,7 +205,7 @@ $files  </dir>
  <dependencies>
   <required>
    <php>
-    <min>8.1.0</min>
+    <min>$min_php</min>
    </php>
    <pearinstaller>
     <min>1.10.0</min>
@@ -220,7 +258,7 @@ if ($existing !== null && preg_match('#<release>([^<]+)</release>#', $existing, 
 	$date = $d[1];
 }
 $wanted = render($version, $date, $entries);
-$problems = source_list_problems($files);
+$problems = array_merge(source_list_problems($files), composer_problems());
 
 if (!$check) {
 	if ($existing !== $wanted) {
