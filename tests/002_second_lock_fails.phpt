@@ -6,8 +6,8 @@ redlock
 <?php
 require __DIR__ . '/redlock_test.inc';
 $key = rt_key();
-$a = new RedLock(rt_servers(), 10, 2);
-$b = new RedLock(rt_servers(), 10, 2);
+$a = new RedLock(rt_servers(5, 2.0), 10, 2);
+$b = new RedLock(rt_servers(5, 2.0), 10, 2);
 
 $lock = $a->lock($key, 10000);
 var_dump(is_array($lock));
@@ -22,7 +22,11 @@ var_dump(is_array($other), $other['token'] !== $lock['token']);
 
 var_dump($a->unlock($lock));
 $again = $b->lock($key, 10000);
-var_dump(is_array($again), rt_eventually(fn () => rt_values($key) === array_fill(0, 5, $again['token'])));
+// unlock() returns once 3 of 5 deleted, so B's SET may still meet A's key on up to 2 servers:
+// B then holds a quorum, and A's key is gone everywhere once its deletes land.
+$holds = fn () => array_count_values(array_map('strval', rt_values($key)));
+var_dump(is_array($again), rt_eventually(fn () => ($holds()[$again['token']] ?? 0) >= 3
+    && ($holds()[$again['token']] ?? 0) + ($holds()[''] ?? 0) === 5));
 var_dump($b->unlock($again), $b->unlock($other));
 ?>
 --EXPECT--

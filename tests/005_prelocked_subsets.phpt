@@ -6,7 +6,7 @@ redlock
 <?php
 require __DIR__ . '/redlock_test.inc';
 $ports = rt_ports();
-$redlock = new RedLock(rt_servers(), 10, 1);
+$redlock = new RedLock(rt_servers(5, 2.0), 10, 1);
 $locked = $refused = 0;
 
 for ($mask = 0; $mask < 32; $mask++) {

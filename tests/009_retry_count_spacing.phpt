@@ -19,7 +19,7 @@ $key = rt_key();
 rt_redis($port, 'SET', $key, 'foreign', 'PX', '60000');
 rt_redis($port, 'CONFIG', 'RESETSTAT');
 
-$redlock = new RedLock([['127.0.0.1', $port, 1.0]], 100, 3);
+$redlock = new RedLock([['127.0.0.1', $port, 2.0]], 100, 3);
 [$lock, $ms] = rt_timed(fn () => $redlock->lock($key, 10000));
 var_dump($lock);
 echo "SET attempts: ", calls($port, 'set'), "\n";
@@ -31,7 +31,7 @@ var_dump(rt_redis($port, 'GET', $key));
 
 // The default is 3 attempts too (retryDelay 200: two pauses of 100..200 ms).
 rt_redis($port, 'CONFIG', 'RESETSTAT');
-[$lock, $ms] = rt_timed(fn () => (new RedLock([['127.0.0.1', $port, 1.0]]))->lock($key, 10000));
+[$lock, $ms] = rt_timed(fn () => (new RedLock([['127.0.0.1', $port, 2.0]]))->lock($key, 10000));
 var_dump($lock);
 echo "default SET attempts: ", calls($port, 'set'), ", at least 200 ms: ", var_export($ms >= 200, true), "\n";
 ?>

@@ -19,14 +19,14 @@ rt_redis($port, 'SET', $key, 'foreign', 'PX', '60000');
 
 foreach ([0, 1, 2, 5] as $retryCount) {
     rt_redis($port, 'CONFIG', 'RESETSTAT');
-    $lock = (new RedLock([['127.0.0.1', $port, 1.0]], 10, $retryCount))->lock($key, 10000);
+    $lock = (new RedLock([['127.0.0.1', $port, 2.0]], 10, $retryCount))->lock($key, 10000);
     echo "retryCount $retryCount: ", var_export($lock, true), ", SET attempts: ", set_calls($port), "\n";
 }
 
 // On a free key a single attempt is enough, whatever retryCount says.
 $free = rt_key('free');
 rt_redis($port, 'CONFIG', 'RESETSTAT');
-$lock = (new RedLock([['127.0.0.1', $port, 1.0]], 10, 0))->lock($free, 10000);
+$lock = (new RedLock([['127.0.0.1', $port, 2.0]], 10, 0))->lock($free, 10000);
 echo "free key: ", is_array($lock) ? 'locked' : 'refused', ", SET attempts: ", set_calls($port), "\n";
 ?>
 --EXPECT--

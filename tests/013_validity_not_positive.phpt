@@ -14,7 +14,7 @@ function calls(int $port, string $command): int
 
 foreach ([1, 2] as $ttl) {
     $key = rt_key("ttl$ttl");
-    $redlock = new RedLock(rt_servers(), 10, 2);
+    $redlock = new RedLock(rt_servers(5, 2.0), 10, 2);
     var_dump($redlock->lock($key, $ttl));
     usleep(20000);
     var_dump(rt_values($key) === array_fill(0, 5, null));
@@ -24,26 +24,19 @@ foreach ([1, 2] as $ttl) {
 $server = rt_spawn_server();
 $port = $server['port'];
 $key = rt_key('private');
-$redlock = new RedLock([['127.0.0.1', $port, 1.0]], 10, 1);
-var_dump($redlock->lock($key, 1000)); // a normal lock first: opens the connection
+$redlock = new RedLock([['127.0.0.1', $port, 2.0]], 10, 1);
+var_dump(is_array($redlock->lock($key, 10000))); // a normal lock first: opens the connection
 rt_redis($port, 'CONFIG', 'RESETSTAT');
 var_dump($redlock->lock(rt_key('tiny'), 2));
 echo "SET: ", calls($port, 'set'), "\n";
 var_dump(rt_eventually(fn () => calls($port, 'eval') === 1));
 ?>
---EXPECTF--
+--EXPECT--
 bool(false)
 bool(true)
 bool(false)
 bool(true)
-array(3) {
-  ["validity"]=>
-  float(%f)
-  ["resource"]=>
-  string(%d) "%s"
-  ["token"]=>
-  string(%d) "%x"
-}
+bool(true)
 bool(false)
 SET: 1
 bool(true)

@@ -6,7 +6,7 @@ redlock
 <?php
 require __DIR__ . '/redlock_test.inc';
 $sixth = rt_spawn_server();
-$all = array_merge(rt_servers(5, 1.0), [['127.0.0.1', $sixth['port'], 1.0]]);
+$all = array_merge(rt_servers(5, 2.0), [['127.0.0.1', $sixth['port'], 2.0]]);
 
 for ($n = 1; $n <= 6; $n++) {
     $servers = array_slice($all, 0, $n);

@@ -5,7 +5,7 @@ redlock
 --FILE--
 <?php
 require __DIR__ . '/redlock_test.inc';
-[$server] = rt_servers(1, 1.0);
+[$server] = rt_servers(1, 2.0);
 $port = $server[1];
 $prefix = rt_key();
 
@@ -19,7 +19,7 @@ for ($i = 0; $i < 300; $i++) {
 
 // Child processes, each with its own RedLock, run at the same time.
 $php = PHP_BINARY . ' ' . (getenv('TEST_PHP_EXTRA_ARGS') ?: '');
-$code = '$r = new RedLock([["127.0.0.1", ' . $port . ', 1.0]], 10, 1);'
+$code = '$r = new RedLock([["127.0.0.1", ' . $port . ', 2.0]], 10, 1);'
     . ' for ($i = 0; $i < 100; $i++) { $l = $r->lock("' . $prefix . ':child" . getmypid() . ":$i", 10000);'
     . ' echo $l ? $l["token"] : "FAILED", "\n"; $r->unlock($l); }';
 $children = [];

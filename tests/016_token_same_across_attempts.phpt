@@ -36,7 +36,7 @@ function seen(mixed $monitor, string $key, int $want): array
     return $found;
 }
 
-$redlock = new RedLock([['127.0.0.1', $port, 1.0]], 10, 3);
+$redlock = new RedLock([['127.0.0.1', $port, 2.0]], 10, 3);
 var_dump($redlock->lock($key, 10000));
 $first = seen($monitor, $key, 6);
 echo "SETs: ", count($first['SET']), ", releases: ", count($first['EVAL']), "\n";

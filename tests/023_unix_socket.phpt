@@ -20,14 +20,14 @@ function unix_get(string $path, string $key): ?string
 }
 
 $key = rt_key();
-$only = new RedLock([[$path, 0, 1.0]], 10, 1);
+$only = new RedLock([[$path, 0, 2.0]], 10, 1);
 $lock = $only->lock($key, 10000);
 var_dump(is_array($lock), unix_get($path, $key) === $lock['token']);
-var_dump((new RedLock([[$path, 0, 1.0]], 10, 1))->lock($key, 10000));
+var_dump((new RedLock([[$path, 0, 2.0]], 10, 1))->lock($key, 10000));
 var_dump($only->unlock($lock), unix_get($path, $key));
 
 // Mixed with two TCP servers; the socket is one vote of three.
-$mixed = new RedLock(array_merge([[$path, 0, 1.0]], rt_servers(2, 1.0)), 10, 1);
+$mixed = new RedLock(array_merge([[$path, 0, 2.0]], rt_servers(2, 2.0)), 10, 1);
 $key2 = rt_key('mixed');
 $lock = $mixed->lock($key2, 10000);
 var_dump(is_array($lock));
