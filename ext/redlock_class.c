@@ -180,7 +180,7 @@ bool redlock_acquire(redlock_object *intern, const redlock_resource *resource, z
 		size_t set_argvlen[] = {3, ZSTR_LEN(key), RL_TOKEN_LEN, 2, 2, strlen(ttl_text)};
 		const char *release_argv[] = {"EVAL", unlock_script, "1", ZSTR_VAL(key), token};
 		size_t release_argvlen[] = {4, strlen(unlock_script), 1, ZSTR_LEN(key), RL_TOKEN_LEN};
-		rl_request set_request = {{6, set_argv, set_argvlen}, {0, NULL, NULL}, RL_EXPECT_OK};
+		rl_request set_request = {{6, set_argv, set_argvlen}, {0, NULL, NULL}, RL_EXPECT_OK, 0};
 		const rl_command release = {5, release_argv, release_argvlen};
 
 		return acquire_attempts(intern, &set_request, &release, resource, ttl, token, return_value, attempts_made);
@@ -248,7 +248,7 @@ bool redlock_release(redlock_object *intern, const redlock_resource *resource, z
 		const char *eval_argv[] = {"EVAL", unlock_script, "1", ZSTR_VAL(key), ZSTR_VAL(token)};
 		size_t eval_argvlen[] = {4, strlen(unlock_script), 1, ZSTR_LEN(key), ZSTR_LEN(token)};
 		const rl_request request = {
-			{5, evalsha_argv, evalsha_argvlen}, {5, eval_argv, eval_argvlen}, RL_EXPECT_POSITIVE_INT
+			{5, evalsha_argv, evalsha_argvlen}, {5, eval_argv, eval_argvlen}, RL_EXPECT_POSITIVE_INT, 0
 		};
 
 		votes = rl_fanout_run(intern->cluster, &request, intern->quorum, 0, intern->outcomes);

@@ -168,10 +168,10 @@ PHP_METHOD(RedLock, validity)
 	const size_t arglens[] = {ZSTR_LEN(token)};
 
 	redlock_script_call_init(&call, &redlock_script_validity, &resource, 1, args, arglens, RL_EXPECT_POSITIVE_INT);
+	/* The quorum-th largest PTTL is known only once every server answered (or failed, or hit its
+	 * timeout): stopping at the first quorum of answers would make the result depend on their order. */
+	call.request.wait_all = 1;
 	start = rl_now_ms();
-	/* Stops once a quorum answered with a positive PTTL: servers still out could only raise the
-	 * quorum-th largest value, so the answer computed from those in hand is a safe lower bound,
-	 * and a hung server does not delay it. */
 	rl_fanout_run(intern->cluster, &call.request, intern->quorum, 0, intern->outcomes);
 	elapsed = rl_now_ms() - start;
 	redlock_script_call_free(&call);
