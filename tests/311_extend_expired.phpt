@@ -7,7 +7,7 @@ redlock
 require __DIR__ . '/redlock_test.inc';
 $key = rt_key();
 $r = new RedLock(rt_servers());
-$lock = $r->lock($key, 100);
+$lock = $r->lock($key, 250);
 var_dump(is_array($lock));
 var_dump(rt_eventually(fn () => rt_values($key) === array_fill(0, 5, null)));
 var_dump($r->extend($lock, 10000));

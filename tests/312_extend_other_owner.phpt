@@ -8,7 +8,7 @@ require __DIR__ . '/redlock_test.inc';
 $key = rt_key();
 $first = new RedLock(rt_servers());
 $second = new RedLock(rt_servers());
-$old = $first->lock($key, 100);
+$old = $first->lock($key, 250);
 var_dump(rt_eventually(fn () => rt_values($key) === array_fill(0, 5, null)));
 $new = $second->lock($key, 5000);
 var_dump(is_array($new), rt_eventually(fn () => rt_values($key) === array_fill(0, 5, $new['token'])));
@@ -22,7 +22,7 @@ var_dump($second->unlock($new));
 // A multi-resource lock where one of the keys was taken over is not extended either.
 $a = rt_key('a');
 $b = rt_key('b');
-$old = $first->lock([$a, $b], 100);
+$old = $first->lock([$a, $b], 250);
 var_dump(rt_eventually(fn () => rt_values($a) === array_fill(0, 5, null)));
 $thief = $second->lock($b, 5000);
 foreach (rt_ports() as $port) {
