@@ -5,7 +5,7 @@ redlock
 --FILE--
 <?php
 require __DIR__ . '/redlock_test.inc';
-$s = rt_servers();
+$s = rt_servers(5, 3.0);
 $cases = [
     'all valid' => ['quorum' => 3, 'driftFactor' => 0.05, 'prefix' => 'app:', 'persistent' => false, 'maxExtensions' => 4],
     'int driftFactor, null cap, empty prefix' => ['driftFactor' => 0, 'maxExtensions' => null, 'prefix' => ''],

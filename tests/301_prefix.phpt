@@ -6,14 +6,14 @@ redlock
 <?php
 require __DIR__ . '/redlock_test.inc';
 $key = rt_key();
-$r = new RedLock(rt_servers(), 10, 1, ['prefix' => 'tenant-7:']);
+$r = new RedLock(rt_servers(5, 3.0), 10, 1, ['prefix' => 'tenant-7:']);
 $lock = $r->lock($key, 10000);
 var_dump($lock['resource'] === $key);
 var_dump(rt_eventually(fn () => rt_values("tenant-7:$key") === array_fill(0, 5, $lock['token'])));
 var_dump(rt_values($key) === array_fill(0, 5, null));
 
 // Without the prefix the same name is a different key: both can be held at once.
-$plain = new RedLock(rt_servers(), 10, 1);
+$plain = new RedLock(rt_servers(5, 3.0), 10, 1);
 $other = $plain->lock($key, 10000);
 var_dump(is_array($other), $plain->unlock($lock), rt_values("tenant-7:$key")[0] === $lock['token']);
 var_dump($plain->unlock($other));

@@ -6,7 +6,7 @@ redlock
 <?php
 require __DIR__ . '/redlock_test.inc';
 $key = rt_key();
-$r = new RedLock(rt_servers());
+$r = new RedLock(rt_servers(5, 3.0));
 $lock = $r->lock($key, 250);
 var_dump(is_array($lock));
 var_dump(rt_eventually(fn () => rt_values($key) === array_fill(0, 5, null)));

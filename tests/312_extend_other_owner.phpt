@@ -6,8 +6,8 @@ redlock
 <?php
 require __DIR__ . '/redlock_test.inc';
 $key = rt_key();
-$first = new RedLock(rt_servers());
-$second = new RedLock(rt_servers());
+$first = new RedLock(rt_servers(5, 3.0));
+$second = new RedLock(rt_servers(5, 3.0));
 $old = $first->lock($key, 250);
 var_dump(rt_eventually(fn () => rt_values($key) === array_fill(0, 5, null)));
 $new = $second->lock($key, 5000);

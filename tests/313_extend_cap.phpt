@@ -6,7 +6,7 @@ redlock
 <?php
 require __DIR__ . '/redlock_test.inc';
 $key = rt_key();
-$r = new RedLock(rt_servers(), 10, 1, ['maxExtensions' => 2]);
+$r = new RedLock(rt_servers(5, 3.0), 10, 1, ['maxExtensions' => 2]);
 $lock = $r->lock($key, 5000);
 var_dump(is_array($r->extend($lock, 5000)), is_array($r->extend($lock, 5000)));
 var_dump($r->extend($lock, 60000));                 // third: over the cap
@@ -24,11 +24,11 @@ var_dump(is_array($r->extend($lock, 6000)), rt_eventually(fn () => min(rt_pttls(
 $r->unlock($lock);
 
 // Zero: never extended. Null: unlimited.
-$none = new RedLock(rt_servers(), 10, 1, ['maxExtensions' => 0]);
+$none = new RedLock(rt_servers(5, 3.0), 10, 1, ['maxExtensions' => 0]);
 $lock = $none->lock($key, 5000);
 var_dump($none->extend($lock, 60000), max(rt_pttls($key)) <= 5000);
 $none->unlock($lock);
-$free = new RedLock(rt_servers(), 10, 1, ['maxExtensions' => null]);
+$free = new RedLock(rt_servers(5, 3.0), 10, 1, ['maxExtensions' => null]);
 $lock = $free->lock($key, 5000);
 $ok = 0;
 for ($i = 0; $i < 10; $i++) {

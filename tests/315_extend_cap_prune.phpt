@@ -5,7 +5,7 @@ redlock
 --FILE--
 <?php
 require __DIR__ . '/redlock_test.inc';
-$r = new RedLock(rt_servers(), 10, 1, ['maxExtensions' => 1]);
+$r = new RedLock(rt_servers(5, 3.0), 10, 1, ['maxExtensions' => 1]);
 $live = $r->lock(rt_key('live'), 10000);
 var_dump(is_array($r->extend($live, 10000)));
 $extended = 0;

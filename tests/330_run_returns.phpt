@@ -6,7 +6,7 @@ redlock
 <?php
 require __DIR__ . '/redlock_test.inc';
 $key = rt_key();
-$r = new RedLock(rt_servers());
+$r = new RedLock(rt_servers(5, 3.0));
 $result = $r->run($key, 2000, function (array $lock, RedLock $redlock) use ($key, $r) {
     var_dump(array_keys($lock), $lock['resource'] === $key, $redlock === $r);
     var_dump(rt_eventually(fn () => rt_values($key) === array_fill(0, 5, $lock['token'])));

@@ -6,7 +6,7 @@ redlock
 <?php
 require __DIR__ . '/redlock_test.inc';
 $key = rt_key();
-$r = new RedLock(rt_servers());
+$r = new RedLock(rt_servers(5, 3.0));
 $thrown = new DomainException('work failed', 7);
 try {
     $r->run($key, 10000, function ($lock) use ($key, $thrown) {

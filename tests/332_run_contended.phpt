@@ -6,9 +6,9 @@ redlock
 <?php
 require __DIR__ . '/redlock_test.inc';
 $key = rt_key();
-$holder = new RedLock(rt_servers());
+$holder = new RedLock(rt_servers(5, 3.0));
 $held = $holder->lock($key, 10000);
-$r = new RedLock(rt_servers(), 10, 3);
+$r = new RedLock(rt_servers(5, 3.0), 10, 3);
 $called = false;
 try {
     $r->run($key, 1000, function () use (&$called) { $called = true; });
@@ -20,7 +20,7 @@ var_dump(rt_values($key) === array_fill(0, 5, $held['token']));
 
 $other = rt_key('free');
 try {
-    (new RedLock(rt_servers(), 10, 0))->run([$other, $key], 1000, fn () => 1);
+    (new RedLock(rt_servers(5, 3.0), 10, 0))->run([$other, $key], 1000, fn () => 1);
 } catch (RedLockException $e) {
     echo str_replace([$other, $key], ['FREE', 'KEY'], $e->getMessage()), "\n";
 }

@@ -6,7 +6,7 @@ redlock
 <?php
 require __DIR__ . '/redlock_test.inc';
 [$a, $b, $c, $d] = [rt_key('a'), rt_key('b'), rt_key('c'), rt_key('d')];
-$r = new RedLock(rt_servers(), 10, 1);
+$r = new RedLock(rt_servers(5, 3.0), 10, 1);
 $lock = $r->lock([$a, $b, $c], 5000);
 var_dump(array_keys($lock), $lock['resource'] === [$a, $b, $c]);
 var_dump($lock['validity'] > 4000 && $lock['validity'] <= 5000 - 52);
@@ -14,7 +14,7 @@ var_dump(rt_eventually(fn () => rt_values($a) === array_fill(0, 5, $lock['token'
     && rt_values($b) === rt_values($a) && rt_values($c) === rt_values($a)));
 
 // Any overlap is contention: nothing of the other request is written.
-$other = new RedLock(rt_servers(), 10, 1);
+$other = new RedLock(rt_servers(5, 3.0), 10, 1);
 var_dump($other->lock([$c, $d], 5000), $other->lock($b, 5000));
 var_dump(rt_eventually(fn () => rt_values($d) === array_fill(0, 5, null)));
 

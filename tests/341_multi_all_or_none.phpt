@@ -7,7 +7,7 @@ redlock
 require __DIR__ . '/redlock_test.inc';
 [$a, $b, $c] = [rt_key('a'), rt_key('b'), rt_key('c')];
 $ports = rt_ports();
-$r = new RedLock(rt_servers(), 10, 2);
+$r = new RedLock(rt_servers(5, 3.0), 10, 2);
 
 // b is held by another owner on 3 of 5 servers: no quorum.
 foreach (array_slice($ports, 0, 3) as $port) {

@@ -5,7 +5,7 @@ redlock
 --FILE--
 <?php
 require __DIR__ . '/redlock_test.inc';
-$r = new RedLock(rt_servers(), 10, 1);
+$r = new RedLock(rt_servers(5, 3.0), 10, 1);
 $k = rt_key();
 $bad = [
     'empty list' => [],
