@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: d8e0f0aa3ba494d7e73b35a1c71d57bd08dfd22f */
+ * Stub hash: 33688a8ce75182051f6f07f4218a6c3929aaa072 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_RedLock___construct, 0, 0, 1)
 	ZEND_ARG_TYPE_INFO(0, servers, IS_ARRAY, 0)
