@@ -213,6 +213,17 @@ static void take_replies(rl_cluster *cluster, size_t i, const rl_request *reques
 	}
 }
 
+/* Whether the call still has replies to wait for. */
+static int keep_waiting(const rl_request *request, unsigned yes, unsigned answered, unsigned servers, unsigned quorum)
+{
+	rl_quorum_state state = rl_quorum_decide(yes, answered, servers, quorum);
+
+	if (request->wait_all) {
+		return state != RL_QUORUM_LOST && answered < servers;
+	}
+	return state == RL_QUORUM_UNDECIDED;
+}
+
 unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned quorum,
 	double deadline_ms, rl_outcome *outcomes)
 {
@@ -239,7 +250,7 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 		return yes;
 	}
 
-	while (rl_quorum_decide(yes, answered, servers, quorum) == RL_QUORUM_UNDECIDED) {
+	while (keep_waiting(request, yes, answered, servers, quorum)) {
 		double wait_until = deadline_ms > 0 ? deadline_ms : HUGE_VAL;
 
 		now = rl_now_ms();
@@ -269,7 +280,7 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 			}
 			add_poll(&set, conn, i);
 		}
-		if (set.used == 0 || rl_quorum_decide(yes, answered, servers, quorum) != RL_QUORUM_UNDECIDED) {
+		if (set.used == 0 || !keep_waiting(request, yes, answered, servers, quorum)) {
 			continue;
 		}
 		if (deadline_ms > 0 && now >= deadline_ms) {
