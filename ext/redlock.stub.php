@@ -16,4 +16,7 @@ class RedLock
     public function lock(string $resource, int $ttl): array|false {}
 
     public function unlock(array $lock): bool {}
+
+    /** @return array<int, string|null> */
+    public function getLastErrors(): array {}
 }

@@ -109,10 +109,12 @@ PHP_METHOD(RedLock, __construct)
 	}
 	cluster->greeting = connect_greeting;
 	cluster->greeting_count = sizeof(connect_greeting) / sizeof(connect_greeting[0]);
+	redlock_servers_set_persistent(cluster, REDLOCK_G(persistent));
 
 	redlock_release_cluster(intern); /* a second constructor call starts afresh */
 	intern->cluster = cluster;
 	intern->outcomes = ecalloc(cluster->count, sizeof(rl_outcome));
+	redlock_outcomes_reset(intern->outcomes, cluster->count);
 	intern->retry_delay = retry_delay;
 	intern->retry_count = retry_count;
 	intern->quorum = rl_quorum_for((unsigned) cluster->count);
@@ -254,6 +256,34 @@ PHP_METHOD(RedLock, unlock)
 	RETURN_BOOL(votes >= intern->quorum);
 }
 
+/* Per server of the last call, in the constructor's order: null, or why it did not vote yes. */
+PHP_METHOD(RedLock, getLastErrors)
+{
+	redlock_object *intern;
+
+	ZEND_PARSE_PARAMETERS_NONE();
+
+	if ((intern = redlock_ready(ZEND_THIS)) == NULL) {
+		RETURN_THROWS();
+	}
+	redlock_outcomes_to_array(return_value, intern->outcomes, intern->cluster->count);
+}
+
+/* var_dump()/print_r(): the servers' addresses and databases, never their credentials. */
+static HashTable *redlock_debug_info(zend_object *object, int *is_temp)
+{
+	redlock_object *intern = redlock_from_obj(object);
+	HashTable *info = zend_new_array(1);
+	zval servers;
+
+	*is_temp = 1;
+	if (intern->cluster != NULL) {
+		redlock_servers_describe(&servers, intern->cluster);
+		zend_hash_str_update(info, "servers", sizeof("servers") - 1, &servers);
+	}
+	return info;
+}
+
 void redlock_class_register(int module_number)
 {
 	register_redlock_symbols(module_number);
@@ -263,5 +293,6 @@ void redlock_class_register(int module_number)
 	memcpy(&redlock_object_handlers, zend_get_std_object_handlers(), sizeof(zend_object_handlers));
 	redlock_object_handlers.offset = XtOffsetOf(redlock_object, std);
 	redlock_object_handlers.free_obj = redlock_free;
+	redlock_object_handlers.get_debug_info = redlock_debug_info;
 	redlock_object_handlers.clone_obj = NULL; /* connections and lock state are not copyable */
 }
