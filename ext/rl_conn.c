@@ -1,6 +1,7 @@
 /* One non-blocking hiredis connection. See rl_conn.h.
  * Uses only hiredis API common to 0.14 and 1.x. */
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 #include <stdio.h>
 #ifndef _WIN32
@@ -267,32 +268,40 @@ void rl_conn_abandon(rl_conn *conn)
 	conn->expected = 0;
 }
 
-int rl_conn_settle_clean(rl_conn *conn)
+int rl_conn_settle_clean(rl_conn *conn, double wait_ms)
 {
 	redisContext *ctx = conn->ctx;
+	double deadline = rl_now_ms() + wait_ms;
 	rl_outcome ignored;
 
 	if (ctx == NULL || conn->state != RL_CONN_READY || ctx->err || conn->expected > 0 || has_unsent(conn)) {
 		return 0;
 	}
-	if (conn->checked + conn->stale > 0) {
+	while (conn->checked + conn->stale > 0) {
 		rl_pollfd pfd;
+		void *reply = NULL;
+		double left = deadline - rl_now_ms();
+		int ready;
 
 		pfd.fd = rl_conn_fd(conn);
 		pfd.events = POLLIN;
 		pfd.revents = 0;
-		if (rl_poll(&pfd, 1, 0) > 0 && rl_conn_on_events(conn, pfd.revents, &ignored) != 0) {
+		ready = rl_poll(&pfd, 1, left > 0 ? (int) ceil(left) : 0);
+		if (ready < 0 && errno == EINTR) {
+			continue;
+		}
+		if (ready <= 0) {
+			return 0; /* still owed when the wait ran out */
+		}
+		if (rl_conn_on_events(conn, pfd.revents, &ignored) != 0) {
 			return 0;
 		}
 		/* Drops every checked and stale reply that has arrived; any other reply is out of step. */
-		{
-			void *reply = NULL;
-			if (rl_conn_next_reply(conn, &reply, rl_now_ms(), &ignored) != 0) {
-				if (reply != NULL) {
-					freeReplyObject(reply);
-				}
-				return 0;
+		if (rl_conn_next_reply(conn, &reply, rl_now_ms(), &ignored) != 0) {
+			if (reply != NULL) {
+				freeReplyObject(reply);
 			}
+			return 0;
 		}
 	}
 	return rl_conn_owed(conn) == 0 && ctx->reader->pos >= ctx->reader->len && !ctx->err;

@@ -43,10 +43,10 @@ int rl_conn_append_setup(rl_conn *conn, const rl_endpoint *endpoint, double now)
 /* Replies still owed on this connection, of any kind. */
 unsigned rl_conn_owed(const rl_conn *conn);
 
-/* Reads, without waiting, what has already arrived and drops stale replies. Then true only when
- * the connection is READY with nothing owed, nothing unsent, no unread bytes and no error:
- * the only state in which another caller can use it without inheriting our replies. */
-int rl_conn_settle_clean(rl_conn *conn);
+/* Reads and drops the checked and stale replies still owed, waiting up to wait_ms for them. Then
+ * true only when the connection is READY with nothing owed, nothing unsent, no unread bytes and
+ * no error: the only state in which another caller can use it without inheriting our replies. */
+int rl_conn_settle_clean(rl_conn *conn, double wait_ms);
 
 /* Hands the hiredis context over (to the pool) and leaves conn DOWN; NULL when there is none. */
 void *rl_conn_detach(rl_conn *conn);

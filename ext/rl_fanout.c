@@ -117,7 +117,8 @@ void rl_cluster_destroy(rl_cluster *cluster)
 	}
 	for (i = 0; cluster->conns && i < cluster->count; i++) {
 		if (cluster->pool != NULL && cluster->endpoints) {
-			rl_pool_checkin(cluster->pool, cluster->endpoints[i].pool_key, &cluster->conns[i]);
+			rl_pool_checkin(cluster->pool, cluster->endpoints[i].pool_key, &cluster->conns[i],
+				cluster->endpoints[i].timeout_ms);
 		} else {
 			rl_conn_close(&cluster->conns[i]);
 		}

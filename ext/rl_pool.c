@@ -166,15 +166,16 @@ int rl_pool_checkout(rl_pool *pool, const char *key, rl_conn *conn, double now)
 	return 0;
 }
 
-void rl_pool_checkin(rl_pool *pool, const char *key, rl_conn *conn)
+void rl_pool_checkin(rl_pool *pool, const char *key, rl_conn *conn, double timeout_ms)
 {
+	double wait_ms = timeout_ms > 0 && timeout_ms < RL_POOL_SETTLE_MS ? timeout_ms : RL_POOL_SETTLE_MS;
 	rl_pool_entry entry;
 
 	if (conn->state == RL_CONN_DOWN) {
 		return;
 	}
 	forget_if_forked(pool);
-	if (key == NULL || pool->max_idle == 0 || !rl_conn_settle_clean(conn)) {
+	if (key == NULL || pool->max_idle == 0 || !rl_conn_settle_clean(conn, wait_ms)) {
 		rl_conn_close(conn);
 		pool->discarded++;
 		return;

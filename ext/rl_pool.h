@@ -13,6 +13,9 @@
 #include "rl_conn.h"
 
 #define RL_POOL_DEFAULT_MAX_IDLE 64
+/* At check-in, how long to wait for replies a call stopped waiting for (the quorum was settled
+ * without them) before giving up on the connection. Bounded also by the server's timeout. */
+#define RL_POOL_SETTLE_MS 25.0
 
 typedef struct rl_pool_entry {
 	char *key;  /* rl_pool_key() of the endpoint it was opened for */
@@ -43,8 +46,9 @@ char *rl_pool_key(const rl_pool *pool, const rl_endpoint *endpoint);
  * found alive, 0 when the caller must connect itself. */
 int rl_pool_checkout(rl_pool *pool, const char *key, rl_conn *conn, double now);
 
-/* Takes conn back: pooled when clean, closed otherwise. conn is DOWN afterwards. */
-void rl_pool_checkin(rl_pool *pool, const char *key, rl_conn *conn);
+/* Takes conn back: pooled when clean (after waiting up to RL_POOL_SETTLE_MS, and at most
+ * timeout_ms when > 0, for replies still owed), closed otherwise. conn is DOWN afterwards. */
+void rl_pool_checkin(rl_pool *pool, const char *key, rl_conn *conn, double timeout_ms);
 
 size_t rl_pool_idle(const rl_pool *pool);
 
