@@ -8,18 +8,19 @@ require __DIR__ . '/redlock_test.inc';
 $srv = rt_spawn_unix_server();
 $socket = $srv['socket'];
 $key = rt_key();
+// Generous timeouts: under valgrind (run-tests -m) the private redis-server runs under it too.
 
-$uri = new RedLock(["unix://$socket?db=2&timeout=0.5"], 10, 1);
+$uri = new RedLock(["unix://$socket?db=2&timeout=5"], 10, 1);
 $lock = $uri->lock($key, 10000);
 var_dump($lock !== false, rt_redis_db($srv['port'], 2, 'GET', $key) === $lock['token'], rt_redis($srv['port'], 'GET', $key));
 var_dump($uri->unlock($lock), rt_redis_db($srv['port'], 2, 'GET', $key));
 var_dump($uri);
 
-$list = new RedLock([[$socket, 0, 0.5]], 10, 1);
+$list = new RedLock([[$socket, 0, 5.0]], 10, 1);
 $lock = $list->lock($key, 10000);
 var_dump(rt_redis($srv['port'], 'GET', $key) === $lock['token'], $list->unlock($lock));
 
-$keyed = new RedLock([['host' => $socket, 'database' => 5]], 10, 1);
+$keyed = new RedLock([['host' => $socket, 'database' => 5, 'timeout' => 5]], 10, 1);
 $lock = $keyed->lock($key, 10000);
 var_dump(rt_redis_db($srv['port'], 5, 'GET', $key) === $lock['token'], $keyed->unlock($lock));
 

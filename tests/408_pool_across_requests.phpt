@@ -17,9 +17,9 @@ file_put_contents("$dir/router.php", <<<PHP
 <?php
 // Two of two: the private server always answers, except in 'die' where it is paused on purpose.
 \$servers = [
-    'pair' => [['127.0.0.1', $p0, 0.5], ['127.0.0.1', $port, 0.5]],
+    'pair' => [['127.0.0.1', $p0, 5.0], ['127.0.0.1', $port, 5.0]],
     'die' => [['127.0.0.1', $p0, 0.5], ['127.0.0.1', $p1, 0.5], ['127.0.0.1', $port, 0.5]],
-    'one' => [['127.0.0.1', $port, 0.5]],
+    'one' => [['127.0.0.1', $port, 5.0]],
 ][\$_GET['do']];
 \$r = new RedLock(\$servers, 10, 1);
 \$lock = \$r->lock('$key-' . \$_GET['n'], 10000);
@@ -35,13 +35,15 @@ $ext = realpath(__DIR__ . '/../modules/redlock.so');
 $proc = proc_open([PHP_BINARY, '-d', "extension=$ext", '-d', 'display_errors=1', '-d', 'redlock.persistent=1',
     '-S', "127.0.0.1:$web", "$dir/router.php"], [0 => ['pipe', 'r'], 1 => ['file', '/dev/null', 'w'], 2 => ['file', '/dev/null', 'w']], $pipes);
 $get = function (string $query) use ($web) {
-    $ctx = stream_context_create(['http' => ['ignore_errors' => true, 'timeout' => 10]]);
-    for ($i = 0; $i < 100; $i++) {
+    $ctx = stream_context_create(['http' => ['ignore_errors' => true, 'timeout' => 120]]);
+    // Bounded by time: under valgrind (run-tests -m) php -S starts slowly.
+    $deadline = microtime(true) + 120;
+    while (microtime(true) < $deadline) {
         $body = @file_get_contents("http://127.0.0.1:$web/?$query", false, $ctx);
         if ($body !== false) {
             return trim(preg_replace('/\s+/', ' ', strip_tags($body)));
         }
-        usleep(50000);
+        usleep(100000);
     }
     rt_fatal('php -S did not answer');
 };

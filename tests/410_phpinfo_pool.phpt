@@ -16,9 +16,11 @@ $info = function () {
     return ob_get_clean();
 };
 var_dump(rt_pool_stats());
-$r = new RedLock(["redis://admin:Sup3rS3cret@127.0.0.1:$port", "redis://:Sup3rS3cret@127.0.0.1:$port/1"], 10, 1);
-$r->lock(rt_key(), 1000); // fails (no user "admin") but the second connection is clean
-unset($r);
+$r = new RedLock(["redis://admin:Sup3rS3cret@127.0.0.1:$port?timeout=5"], 10, 1);
+var_dump($r->lock(rt_key(), 10000)); // no user "admin": its connection is closed, not pooled
+$s = new RedLock(["redis://:Sup3rS3cret@127.0.0.1:$port/1?timeout=5"], 10, 1);
+var_dump($s->unlock($s->lock(rt_key(), 10000))); // clean: pooled when freed
+unset($r, $s);
 $text = $info();
 var_dump(rt_pool_stats()['idle'], str_contains($text, 'persistent connections => enabled'),
     str_contains($text, 'redlock.persistent => On => On'), str_contains($text, 'Sup3rS3cret'), str_contains($text, 'admin'));
@@ -35,6 +37,8 @@ array(3) {
   ["discarded"]=>
   int(0)
 }
+bool(false)
+bool(true)
 int(1)
 bool(true)
 bool(true)
