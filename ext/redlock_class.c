@@ -273,7 +273,7 @@ PHP_METHOD(RedLock, getLastErrors)
 static HashTable *redlock_debug_info(zend_object *object, int *is_temp)
 {
 	redlock_object *intern = redlock_from_obj(object);
-	HashTable *info = zend_new_array(1);
+	HashTable *info = zend_array_dup(zend_std_get_properties(object)); /* a subclass' own properties */
 	zval servers;
 
 	*is_temp = 1;
