@@ -8,6 +8,7 @@
 # include "ext/random/php_random.h"
 #else
 # include "ext/standard/php_random.h"
+# include "ext/standard/php_mt_rand.h" /* php_mt_rand() lives here before 8.2 */
 #endif
 
 #include "php_redlock.h"

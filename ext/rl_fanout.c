@@ -78,8 +78,11 @@ static void fail(rl_conn *conn, rl_outcome *out, unsigned *yes, unsigned *answer
 	settle(out, yes, answered);
 }
 
-/* Opens the connection if needed and queues command. Returns 0, or -1 with *out filled. */
-static int prepare(rl_cluster *cluster, size_t i, const rl_command *command, double now, rl_outcome *out)
+/* Opens the connection if needed and queues command. Returns 0, or -1 with *out filled.
+ * keep_overdue: queue behind a connected but silent server instead of starting afresh, so that
+ * a release still follows the SET it must undo on the same stream. */
+static int prepare(rl_cluster *cluster, size_t i, const rl_command *command, double now, rl_outcome *out,
+	int keep_overdue)
 {
 	rl_conn *conn = &cluster->conns[i];
 	const rl_endpoint *endpoint = &cluster->endpoints[i];
@@ -91,8 +94,12 @@ static int prepare(rl_cluster *cluster, size_t i, const rl_command *command, dou
 	if (rl_conn_catch_up(conn, now) != 0) {
 		rl_conn_close(conn);
 	}
-	if (conn->state != RL_CONN_DOWN && rl_conn_overdue(conn, endpoint, now)) {
+	if (conn->state != RL_CONN_DOWN && !(keep_overdue && conn->state == RL_CONN_READY)
+		&& rl_conn_overdue(conn, endpoint, now)) {
 		rl_conn_close(conn); /* still silent since an earlier call: start afresh */
+	}
+	if (!rl_conn_still_open(conn)) {
+		rl_conn_close(conn); /* closed by the server between calls: reconnect now, not fail */
 	}
 	if (conn->state == RL_CONN_DOWN) {
 		size_t g;
@@ -228,7 +235,7 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 
 	for (i = 0; i < cluster->count; i++) {
 		memset(&outcomes[i], 0, sizeof(outcomes[i]));
-		if (prepare(cluster, i, &request->command, now, &outcomes[i]) != 0) {
+		if (prepare(cluster, i, &request->command, now, &outcomes[i], 0) != 0) {
 			settle(&outcomes[i], &yes, &answered);
 		}
 	}
@@ -256,9 +263,16 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 				continue;
 			}
 			if (rl_conn_overdue(conn, endpoint, now)) {
-				rl_outcome_set(&outcomes[i], RL_OUTCOME_TIMEOUT,
-					conn->state == RL_CONN_CONNECTING ? "connect: timeout" : "timeout");
-				fail(conn, &outcomes[i], &yes, &answered);
+				if (conn->state == RL_CONN_CONNECTING) {
+					rl_outcome_set(&outcomes[i], RL_OUTCOME_TIMEOUT, "connect: timeout");
+					fail(conn, &outcomes[i], &yes, &answered);
+					continue;
+				}
+				/* The command may still run later: keep the stream so that a release sent
+				 * after this call queues behind it. The next call starts afresh. */
+				rl_outcome_set(&outcomes[i], RL_OUTCOME_TIMEOUT, "timeout");
+				rl_conn_abandon(conn);
+				settle(&outcomes[i], &yes, &answered);
 				continue;
 			}
 			if (endpoint->timeout_ms > 0 && conn->waiting_since + endpoint->timeout_ms < wait_until) {
@@ -319,7 +333,7 @@ void rl_fanout_send(rl_cluster *cluster, const rl_command *command)
 
 	for (i = 0; i < cluster->count; i++) {
 		rl_outcome ignored;
-		if (prepare(cluster, i, command, now, &ignored) == 0) {
+		if (prepare(cluster, i, command, now, &ignored, 1) == 0) {
 			rl_conn_abandon(&cluster->conns[i]);
 		}
 	}
