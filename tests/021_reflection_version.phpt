@@ -48,5 +48,6 @@ unlock(array $lock): bool
 extend(array $lock, int $ttl): array|false
 validity(array $lock): float|false
 run(array|string $resource, int $ttl, callable $fn): mixed
+getLastErrors(): array
 bool(true)
 bool(true)
