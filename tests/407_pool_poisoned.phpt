@@ -11,8 +11,9 @@ $port = $srv['port'];
 $key = rt_key();
 $connects = fn () => rt_info($port, 'total_connections_received');
 // Two of two: every call waits for the private server's answer.
-$pair = [['127.0.0.1', $p0, 0.5], ['127.0.0.1', $port, 0.5]];
-$three = [['127.0.0.1', $p0, 0.5], ['127.0.0.1', $p1, 0.5], ['127.0.0.1', $port, 0.5]];
+// Generous timeouts where an answer is expected: under valgrind the private server is slow.
+$pair = [['127.0.0.1', $p0, 5.0], ['127.0.0.1', $port, 5.0]];
+$three = [['127.0.0.1', $p0, 5.0], ['127.0.0.1', $p1, 5.0], ['127.0.0.1', $port, 5.0]];
 $base = $connects();
 
 $pre = new RedLock($pair, 10, 1);
@@ -42,7 +43,7 @@ var_dump((new RedLock([['127.0.0.1', $port, 0.2]], 10, 1))->lock("$key-4", 10000
 unset($c); // $c's connection is idle and clean: it goes back to the pool...
 rt_signal($srv, 'CONT');
 usleep(100000);
-$d = new RedLock([['127.0.0.1', $port, 0.5]], 10, 1);
+$d = new RedLock([['127.0.0.1', $port, 5.0]], 10, 1);
 var_dump($d->unlock($d->lock("$key-5", 10000)), $d->getLastErrors());
 // ...and is reused. The timed-out object connected once: the release after its failed attempt
 // queues behind the unanswered SET on the same stream. That connection was closed, not pooled: 2 + 1 = 3.
@@ -50,10 +51,10 @@ var_dump($connects() - $base);
 
 // Another password never gets a connection authenticated with a different one.
 rt_redis($port, 'CONFIG', 'SET', 'requirepass', 'pw1');
-$e = new RedLock(["redis://:pw1@127.0.0.1:$port"], 10, 1);
+$e = new RedLock(["redis://:pw1@127.0.0.1:$port?timeout=5"], 10, 1);
 var_dump($e->unlock($e->lock("$key-6", 10000)));
 unset($e);
-$f = new RedLock(["redis://:wrong@127.0.0.1:$port"], 10, 1);
+$f = new RedLock(["redis://:wrong@127.0.0.1:$port?timeout=5"], 10, 1);
 var_dump($f->lock("$key-7", 10000), $f->getLastErrors()[0]);
 ?>
 --EXPECT--
