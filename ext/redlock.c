@@ -12,9 +12,9 @@
 #else
 # include "ext/standard/php_random.h"
 #endif
-#include <hiredis/hiredis.h>
 
 #include "php_redlock.h"
+#include "rl_conn.h"
 #include "rl_scripts.h"
 
 ZEND_DECLARE_MODULE_GLOBALS(redlock)
@@ -83,7 +83,7 @@ static PHP_MINFO_FUNCTION(redlock)
 	char number[32];
 
 	(void) zend_module;
-	snprintf(hiredis_version, sizeof(hiredis_version), "%d.%d.%d", HIREDIS_MAJOR, HIREDIS_MINOR, HIREDIS_PATCH);
+	rl_hiredis_version(hiredis_version, sizeof(hiredis_version));
 	php_info_print_table_start();
 	php_info_print_table_row(2, "redlock support", "enabled");
 	php_info_print_table_row(2, "redlock version", PHP_REDLOCK_VERSION);

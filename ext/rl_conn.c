@@ -12,6 +12,11 @@
 
 #include "rl_conn.h"
 
+void rl_hiredis_version(char *out, size_t size)
+{
+	snprintf(out, size, "%d.%d.%d", HIREDIS_MAJOR, HIREDIS_MINOR, HIREDIS_PATCH);
+}
+
 int rl_conn_open(rl_conn *conn, const rl_endpoint *endpoint, double now, rl_outcome *out)
 {
 	redisContext *ctx;
@@ -337,7 +342,7 @@ int rl_conn_settle_clean(rl_conn *conn, double wait_ms)
 		pfd.events = POLLIN;
 		pfd.revents = 0;
 		ready = rl_poll(&pfd, 1, left > 0 ? (int) ceil(left) : 0);
-		if (ready < 0 && errno == EINTR) {
+		if (ready < 0 && rl_poll_interrupted()) {
 			continue;
 		}
 		if (ready <= 0) {

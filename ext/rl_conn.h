@@ -32,6 +32,10 @@ typedef struct rl_conn {
 	double waiting_since; /* ms: last progress while something was outstanding */
 } rl_conn;
 
+/* The hiredis version this was built against, "major.minor.patch". Kept here so that no Zend
+ * file includes hiredis.h (its ssize_t clashes with PHP's on Windows). */
+void rl_hiredis_version(char *out, size_t size);
+
 /* Starts a non-blocking connect. Returns 0, or -1 with the reason in *out. */
 int rl_conn_open(rl_conn *conn, const rl_endpoint *endpoint, double now, rl_outcome *out);
 void rl_conn_close(rl_conn *conn);

@@ -368,7 +368,7 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 			break;
 		}
 		if (wait_for_events(&set, wait_until, now) < 0) {
-			if (errno == EINTR) {
+			if (rl_poll_interrupted()) {
 				continue;
 			}
 			for (k = 0; k < set.used; k++) {
@@ -443,7 +443,7 @@ void rl_fanout_drain_until(rl_cluster *cluster, double until_ms)
 			add_poll(&set, conn, i);
 		}
 		if (wait_for_events(&set, until_ms, now) < 0) {
-			if (errno == EINTR) {
+			if (rl_poll_interrupted()) {
 				continue;
 			}
 			break;
