@@ -1,0 +1,78 @@
+<?php
+/**
+ * Runs lock + unlock cycles of one implementation and prints one line in the floor probe's
+ * format: cycles=.. seconds=.. p50_us=.. p99_us=.. failed=..
+ *
+ *   php cycle.php IMPL MODE SERVERS SECONDS [MAX_CYCLES]
+ *     IMPL     ext (the redlock extension) | baseline (bench/BaselineRedLock.php)
+ *     MODE     reused: one RedLock for every cycle | percycle: a new RedLock per cycle,
+ *              as a PHP-FPM request uses it
+ *     SERVERS  127.0.0.1:7501,127.0.0.1:7502,...
+ *   One cycle = lock() of a fresh key with a 10 s TTL, then unlock(). One warm-up cycle
+ *   (not timed) comes first in reused mode. Without MAX_CYCLES: until SECONDS are up.
+ */
+require __DIR__ . '/BaselineRedLock.php';
+
+[$impl, $mode, $serverList, $seconds] = array_slice($argv, 1, 4) + [null, null, null, null];
+$maxCycles = isset($argv[5]) ? (int) $argv[5] : -1;
+if (!in_array($impl, ['ext', 'baseline'], true) || !in_array($mode, ['reused', 'percycle'], true)
+    || !$serverList || !is_numeric($seconds)) {
+    fwrite(STDERR, "usage: php cycle.php ext|baseline reused|percycle H:P,H:P SECONDS [MAX_CYCLES]\n");
+    exit(2);
+}
+if ($impl === 'ext' && !class_exists('RedLock', false)) {
+    fwrite(STDERR, "the redlock extension is not loaded (php -d extension=modules/redlock.so)\n");
+    exit(2);
+}
+$servers = [];
+foreach (explode(',', $serverList) as $hostPort) {
+    [$host, $port] = explode(':', $hostPort);
+    $servers[] = [$host, (int) $port, 1.0];
+}
+$class = $impl === 'ext' ? 'RedLock' : 'BaselineRedLock';
+$prefix = "bench:$impl:" . getmypid();
+
+function cycle(object $redlock, string $key): bool
+{
+    $lock = $redlock->lock($key, 10000);
+    if ($lock === false) {
+        return false;
+    }
+    $redlock->unlock($lock);
+    return true;
+}
+
+$shared = null;
+if ($mode === 'reused') {
+    $shared = new $class($servers, 200, 3);
+    cycle($shared, "$prefix:warmup");
+}
+
+$latencies = [];
+$failed = 0;
+$cycles = 0;
+$start = hrtime(true);
+$deadline = $start + (int) (min((float) $seconds, 600) * 1e9);
+while (true) {
+    $t0 = hrtime(true);
+    if ($t0 >= $deadline || ($maxCycles >= 0 && $cycles >= $maxCycles)) {
+        break;
+    }
+    $cycles++;
+    if ($shared !== null) {
+        $ok = cycle($shared, "$prefix:$cycles");
+    } else {
+        $redlock = new $class($servers, 200, 3);
+        $ok = cycle($redlock, "$prefix:$cycles");
+        unset($redlock); // closes its connections, as the end of a request would
+    }
+    $latencies[] = hrtime(true) - $t0;
+    if (!$ok) {
+        $failed++;
+    }
+}
+$elapsed = (hrtime(true) - $start) / 1e9;
+sort($latencies);
+$n = count($latencies);
+printf("cycles=%d seconds=%.4f p50_us=%.1f p99_us=%.1f failed=%d\n", $n, $elapsed,
+    $n ? $latencies[intdiv($n - 1, 2)] / 1e3 : 0, $n ? $latencies[(int) (($n - 1) * 0.99)] / 1e3 : 0, $failed);
