@@ -195,6 +195,32 @@ void rl_reply_free(void *reply)
 	freeReplyObject(reply);
 }
 
+int rl_conn_drop_stale(rl_conn *conn, double now)
+{
+	rl_outcome ignored;
+	void *reply = NULL;
+
+	if (rl_conn_next_reply(conn, &reply, now, &ignored) != 0) {
+		/* Only stale replies were owed, so a reply that gets through is out of step. */
+		if (reply) {
+			freeReplyObject(reply);
+		}
+		return -1;
+	}
+	return 0;
+}
+
+int rl_conn_catch_up(rl_conn *conn, double now)
+{
+	if (conn->state != RL_CONN_READY || conn->stale == 0 || conn->expected > 0) {
+		return 0;
+	}
+	if (redisBufferRead(conn->ctx) != REDIS_OK) {
+		return -1;
+	}
+	return rl_conn_drop_stale(conn, now);
+}
+
 void rl_conn_abandon(rl_conn *conn)
 {
 	conn->stale += conn->expected;

@@ -51,6 +51,14 @@ int rl_conn_on_events(rl_conn *conn, short revents, rl_outcome *out);
 int rl_conn_next_reply(rl_conn *conn, void **reply, double now, rl_outcome *out);
 void rl_reply_free(void *reply);
 
+/* Drops the stale replies already read, when no current call waits. Returns 0, or -1 when a
+ * reply nobody owes arrived (the connection is out of step). */
+int rl_conn_drop_stale(rl_conn *conn, double now);
+
+/* Reads and drops stale replies that have already arrived, without blocking, so that a connection whose
+ * late replies came in long ago is not mistaken for a silent one. Returns 0, or -1 when broken. */
+int rl_conn_catch_up(rl_conn *conn, double now);
+
 /* The call gave up waiting: what it still expected becomes stale for the next call. */
 void rl_conn_abandon(rl_conn *conn);
 

@@ -88,6 +88,9 @@ static int prepare(rl_cluster *cluster, size_t i, const rl_command *command, dou
 		rl_outcome_set(out, RL_OUTCOME_CONNECT, "connect: out of memory");
 		return -1;
 	}
+	if (rl_conn_catch_up(conn, now) != 0) {
+		rl_conn_close(conn);
+	}
 	if (conn->state != RL_CONN_DOWN && rl_conn_overdue(conn, endpoint, now)) {
 		rl_conn_close(conn); /* still silent since an earlier call: start afresh */
 	}
@@ -348,20 +351,11 @@ void rl_fanout_drain_until(rl_cluster *cluster, double until_ms)
 		for (k = 0; k < set.used; k++) {
 			rl_conn *conn = &cluster->conns[set.owner[k]];
 			rl_outcome ignored;
-			void *reply = NULL;
 
 			if (set.fds[k].revents == 0) {
 				continue;
 			}
-			if (rl_conn_on_events(conn, set.fds[k].revents, &ignored) != 0) {
-				rl_conn_close(conn);
-				continue;
-			}
-			/* Only stale replies are owed here, so any reply that comes through is out of step. */
-			if (rl_conn_next_reply(conn, &reply, now, &ignored) != 0) {
-				if (reply) {
-					rl_reply_free(reply);
-				}
+			if (rl_conn_on_events(conn, set.fds[k].revents, &ignored) != 0 || rl_conn_drop_stale(conn, now) != 0) {
 				rl_conn_close(conn);
 			}
 		}
