@@ -1,6 +1,7 @@
 /* One non-blocking hiredis connection. See rl_conn.h.
  * Uses only hiredis API common to 0.14 and 1.x. */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
 #ifndef _WIN32
@@ -10,6 +11,7 @@
 #include <hiredis/sds.h>
 
 #include "rl_conn.h"
+#include "rl_resp.h"
 
 int rl_conn_open(rl_conn *conn, const rl_endpoint *endpoint, double now, rl_outcome *out)
 {
@@ -60,12 +62,47 @@ int rl_conn_overdue(const rl_conn *conn, const rl_endpoint *endpoint, double now
 	return waiting && endpoint->timeout_ms > 0 && now - conn->waiting_since >= endpoint->timeout_ms;
 }
 
+/* Encodes the command and, when nothing is queued ahead of it, hands it to the socket at once:
+ * hiredis would copy it into its output buffer and free and reallocate that buffer after the
+ * write. Whatever the socket does not take (or any write error) is left in hiredis' buffer,
+ * where rl_conn_flush sends it or reports the error. */
+static int queue_command(rl_conn *conn, int argc, const char **argv, const size_t *argvlen)
+{
+	redisContext *ctx = conn->ctx;
+	char small[512];
+	size_t size = rl_resp_size(argc, argvlen), sent = 0;
+	char *bytes = size <= sizeof(small) ? small : malloc(size);
+	int status;
+
+	if (bytes == NULL) {
+		return -1;
+	}
+	rl_resp_format(bytes, argc, argv, argvlen);
+	if (conn->state == RL_CONN_READY && ctx->err == 0 && (ctx->obuf == NULL || sdslen(ctx->obuf) == 0)) {
+#ifdef _WIN32
+		int n = send(ctx->fd, bytes, (int) size, 0);
+#elif defined(MSG_NOSIGNAL)
+		ssize_t n = send(ctx->fd, bytes, size, MSG_NOSIGNAL);
+#else
+		ssize_t n = send(ctx->fd, bytes, size, 0);
+#endif
+		if (n > 0) {
+			sent = (size_t) n;
+		}
+	}
+	status = sent == size ? REDIS_OK : redisAppendFormattedCommand(ctx, bytes + sent, size - sent);
+	if (bytes != small) {
+		free(bytes);
+	}
+	return status == REDIS_OK ? 0 : -1;
+}
+
 int rl_conn_append(rl_conn *conn, int argc, const char **argv, const size_t *argvlen, double now)
 {
 	if (conn->stale + conn->expected == 0 && conn->state == RL_CONN_READY) {
 		conn->waiting_since = now;
 	}
-	if (redisAppendCommandArgv(conn->ctx, argc, argv, argvlen) != REDIS_OK) {
+	if (queue_command(conn, argc, argv, argvlen) != 0) {
 		return -1;
 	}
 	conn->expected++;
