@@ -4,7 +4,8 @@
  * format: cycles=.. seconds=.. p50_us=.. p99_us=.. failed=..
  *
  *   php cycle.php IMPL MODE SERVERS SECONDS [MAX_CYCLES]
- *     IMPL     ext (the redlock extension) | baseline (bench/BaselineRedLock.php)
+ *     IMPL     ext (the redlock extension) | baseline (bench/BaselineRedLock.php) |
+ *              null (no I/O: what this harness itself costs, for callgrind)
  *     MODE     reused: one RedLock for every cycle | percycle: a new RedLock per cycle,
  *              as a PHP-FPM request uses it
  *     SERVERS  127.0.0.1:7501,127.0.0.1:7502,...
@@ -15,9 +16,9 @@ require __DIR__ . '/BaselineRedLock.php';
 
 [$impl, $mode, $serverList, $seconds] = array_slice($argv, 1, 4) + [null, null, null, null];
 $maxCycles = isset($argv[5]) ? (int) $argv[5] : -1;
-if (!in_array($impl, ['ext', 'baseline'], true) || !in_array($mode, ['reused', 'percycle'], true)
+if (!in_array($impl, ['ext', 'baseline', 'null'], true) || !in_array($mode, ['reused', 'percycle'], true)
     || !$serverList || !is_numeric($seconds)) {
-    fwrite(STDERR, "usage: php cycle.php ext|baseline reused|percycle H:P,H:P SECONDS [MAX_CYCLES]\n");
+    fwrite(STDERR, "usage: php cycle.php ext|baseline|null reused|percycle H:P,H:P SECONDS [MAX_CYCLES]\n");
     exit(2);
 }
 if ($impl === 'ext' && !class_exists('RedLock', false)) {
@@ -29,7 +30,25 @@ foreach (explode(',', $serverList) as $hostPort) {
     [$host, $port] = explode(':', $hostPort);
     $servers[] = [$host, (int) $port, 1.0];
 }
-$class = $impl === 'ext' ? 'RedLock' : 'BaselineRedLock';
+$class = ['ext' => 'RedLock', 'baseline' => 'BaselineRedLock', 'null' => 'NullRedLock'][$impl];
+
+/** Same calls and result shape as a RedLock, without any I/O. */
+class NullRedLock
+{
+    public function __construct(array $servers, int $retryDelay = 200, int $retryCount = 3)
+    {
+    }
+
+    public function lock(string $resource, int $ttl): array|false
+    {
+        return ['validity' => (float) $ttl, 'resource' => $resource, 'token' => 'ffffffffffffffffffffffffffffffff'];
+    }
+
+    public function unlock(array $lock): bool
+    {
+        return true;
+    }
+}
 $prefix = "bench:$impl:" . getmypid();
 
 function cycle(object $redlock, string $key): bool

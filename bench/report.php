@@ -167,17 +167,23 @@ if (is_file("$dir/callgrind.tsv")) {
         $perCycle[$impl] = $k > 0 ? ($byCycles[$k] - $byCycles[0]) / $k : NAN;
         $cgCycles = $k;
     }
+    $harness = $perCycle['null'] ?? 0.0;
     $out[] = '';
-    $out[] = "CPU per cycle in the PHP process (user-space instructions, callgrind; N=5 loopback, one RedLock reused;"
-        . " $cgCycles cycles minus a run with none):";
+    $out[] = "CPU per cycle in the PHP process: user-space instructions under callgrind (kernel time not included),"
+        . " N=5 loopback, one RedLock reused, $cgCycles cycles minus a run with none. \"net\" subtracts the"
+        . sprintf(' harness loop itself (the same loop over a class without I/O: %s per cycle).', number_format($harness, 0, '.', ','));
     $out[] = '';
-    $out[] = '| extension | baseline | ext / baseline | target |';
-    $out[] = '|---|---|---|---|';
+    $out[] = '| | extension | baseline | ext / baseline | target |';
+    $out[] = '|---|---|---|---|---|';
     $ratio = ($perCycle['ext'] ?? NAN) / ($perCycle['baseline'] ?? NAN);
     $ok = $ratio <= 0.2;
     $misses += $ok ? 0 : 1;
-    $out[] = sprintf('| %s | %s | %.3f | <= 0.2: %s |', number_format($perCycle['ext'] ?? NAN, 0, '.', ','),
+    $out[] = sprintf('| whole cycle | %s | %s | %.3f | <= 0.2: %s |', number_format($perCycle['ext'] ?? NAN, 0, '.', ','),
         number_format($perCycle['baseline'] ?? NAN, 0, '.', ','), $ratio, $ok ? 'met' : 'MISSED');
+    $netExt = ($perCycle['ext'] ?? NAN) - $harness;
+    $netBase = ($perCycle['baseline'] ?? NAN) - $harness;
+    $out[] = sprintf('| net of the harness | %s | %s | %.3f | |', number_format($netExt, 0, '.', ','),
+        number_format($netBase, 0, '.', ','), $netExt / $netBase);
 }
 $out[] = '';
 $out[] = $misses ? "targets missed: $misses" : 'all targets met';

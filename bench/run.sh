@@ -9,7 +9,7 @@
 # RedLock per cycle}; then P processes contending for one resource; then instructions per
 # cycle under callgrind. Prints the table (also in .run/bench/table.md) and draws
 # docs/bench.png. Stops everything it started on exit.
-#   --quick        1 round of 0.5 s per cell, short callgrind runs: under 2 minutes
+#   --quick        1 round of 0.4 s per cell, short callgrind runs: about 2 minutes
 #   default        3 rounds of 1.5 s per cell: about 6-8 minutes
 #   --rounds R / --seconds S / --callgrind-cycles C / --contenders P   override
 #   --no-plot      leave docs/bench.png alone
@@ -20,7 +20,7 @@ root=$PWD
 rounds=3 seconds=1.5 cg_cycles=2000 contenders=4 contend_seconds=3 plot=1 quick=0
 while [ $# -gt 0 ]; do
   case "$1" in
-    --quick) quick=1 rounds=1 seconds=0.5 cg_cycles=300 contend_seconds=1 ;;
+    --quick) quick=1 rounds=1 seconds=0.4 cg_cycles=300 contend_seconds=2 ;;
     --rounds) rounds=$2; shift ;;
     --seconds) seconds=$2; shift ;;
     --callgrind-cycles) cg_cycles=$2; shift ;;
@@ -115,7 +115,7 @@ for round in $(seq 1 "$rounds"); do
     order=(ext baseline); [ $((round % 2)) = 0 ] && order=(baseline ext)
     for impl in "${order[@]}"; do
       resource="bench:contend:$impl:$rtt:$round:$$"
-      start_at=$(php -r 'printf("%.3f", microtime(true) + 0.5);')
+      start_at=$(php -r 'printf("%.3f", microtime(true) + 1.0);')
       pids=()
       for p in $(seq 1 "$contenders"); do
         "${php_ext[@]}" bench/contend.php "$impl" "$servers" "$resource" "$start_at" "$contend_seconds" 20 \
@@ -132,7 +132,7 @@ done
 
 echo "callgrind: instructions per cycle, N=5 loopback, one RedLock reused, $cg_cycles cycles minus a 0-cycle run"
 servers5=$(server_list 5 $redis_base)
-for impl in ext baseline; do
+for impl in ext baseline null; do
   for cycles in 0 "$cg_cycles"; do
     valgrind --tool=callgrind --callgrind-out-file=/dev/null \
       "${php_ext[@]}" bench/cycle.php "$impl" reused "$servers5" 600 "$cycles" > /dev/null 2> "$out/callgrind.log" \
