@@ -219,8 +219,9 @@ if ($png) {
     $gp[] = 'set xrange [0.7:7.3]';
     $gp[] = 'set xlabel "Redis servers (N)"';
     $gp[] = 'set ylabel "cycles/s"';
-    $gp[] = 'set grid ytics mytics xtics lc rgb "#dddddd"';
-    $gp[] = 'set key outside bottom center horizontal maxrows 2 spacing 1.1';
+    $gp[] = 'set grid ytics mytics xtics lc rgb "#cccccc" lw 1';
+    $gp[] = 'set bmargin 8';
+    $gp[] = 'set key at graph 0.5, screen 0.02 center bottom horizontal maxrows 3 spacing 1.1 width 2';
     $gp[] = 'set format y "%.0f"';
     foreach ($modeNames as $mode => $modeName) {
         $data = "$dir/plot-$mode.dat";

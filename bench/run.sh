@@ -10,14 +10,14 @@
 # cycle under callgrind. Prints the table (also in .run/bench/table.md) and draws
 # docs/bench.png. Stops everything it started on exit.
 #   --quick        1 round of 0.4 s per cell, short callgrind runs: about 2 minutes
-#   default        3 rounds of 1.5 s per cell: about 6-8 minutes
+#   default        5 rounds of 1 s per cell: about 8 minutes
 #   --rounds R / --seconds S / --callgrind-cycles C / --contenders P   override
 #   --no-plot      leave docs/bench.png alone
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 
-rounds=3 seconds=1.5 cg_cycles=2000 contenders=4 contend_seconds=3 plot=1 quick=0
+rounds=5 seconds=1.0 cg_cycles=2000 contenders=4 contend_seconds=3 plot=1 quick=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=1 rounds=1 seconds=0.4 cg_cycles=300 contend_seconds=2 ;;
@@ -107,8 +107,9 @@ for round in $(seq 1 "$rounds"); do
   echo "  round $round done ($(date +%T), load $(cut -d' ' -f1 /proc/loadavg))"
 done
 
-echo "contention: $contenders processes, one resource, N=5, retryDelay 20 ms, ${contend_seconds}s per run"
-for round in $(seq 1 "$rounds"); do
+contend_rounds=$(( rounds < 3 ? rounds : 3 ))
+echo "contention: $contenders processes, one resource, N=5, retryDelay 20 ms, $contend_rounds round(s) of ${contend_seconds}s"
+for round in $(seq 1 "$contend_rounds"); do
   for rtt in loopback 1ms; do
     base=$redis_base; [ $rtt = 1ms ] && base=$proxy_base
     servers=$(server_list 5 $base)
