@@ -184,6 +184,11 @@ if (is_file("$dir/callgrind.tsv")) {
     $netBase = ($perCycle['baseline'] ?? NAN) - $harness;
     $out[] = sprintf('| net of the harness | %s | %s | %.3f | |', number_format($netExt, 0, '.', ','),
         number_format($netBase, 0, '.', ','), $netExt / $netBase);
+    if (isset($perCycle['floor'])) {
+        $out[] = '';
+        $out[] = sprintf('For scale: the floor probe (C over the same hiredis, no PHP) costs %s instructions per cycle.',
+            number_format($perCycle['floor'], 0, '.', ','));
+    }
 }
 $out[] = '';
 $out[] = $misses ? "targets missed: $misses" : 'all targets met';

@@ -133,10 +133,14 @@ done
 
 echo "callgrind: instructions per cycle, N=5 loopback, one RedLock reused, $cg_cycles cycles minus a 0-cycle run"
 servers5=$(server_list 5 $redis_base)
-for impl in ext baseline null; do
+for impl in ext baseline null floor; do
   for cycles in 0 "$cg_cycles"; do
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null \
-      "${php_ext[@]}" bench/cycle.php "$impl" reused "$servers5" 600 "$cycles" > /dev/null 2> "$out/callgrind.log" \
+    if [ $impl = floor ]; then # -n 1 is its least: count both runs one cycle up
+      cmd=("$bin/floor_probe" -s "$servers5" -T 600 -n $((cycles + 1)))
+    else
+      cmd=("${php_ext[@]}" bench/cycle.php "$impl" reused "$servers5" 600 "$cycles")
+    fi
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "${cmd[@]}" > /dev/null 2> "$out/callgrind.log" \
       || { cat "$out/callgrind.log" >&2; exit 1; }
     ir=$(sed -n 's/.*Collected : *\([0-9]*\).*/\1/p' "$out/callgrind.log")
     printf '%s\t%s\t%s\n' "$impl" "$cycles" "$ir" >> "$out/callgrind.tsv"
