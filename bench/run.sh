@@ -70,8 +70,8 @@ field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p"; }
   echo "machine: $(nproc) cores, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -n 1), $(uname -sr)"
   echo "software: $(php -r 'echo "PHP ", PHP_VERSION;'), phpredis $("${php_ext[@]}" -r 'echo phpversion("redis");'), hiredis $(pkg-config --modversion hiredis 2>/dev/null || echo '?'), $(redis-server --version | cut -d' ' -f1-3)"
   echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg) (1/5/15 min)"
-  echo "busiest other processes at start:"
-  ps -eo pcpu,comm --sort=-pcpu | sed -n '2,6p' | sed 's/^/    /'
+  echo "busiest other processes at start (%CPU over their lifetime):"
+  ps -eo pcpu,args --sort=-pcpu | sed -n '2,7p' | cut -c1-120 | sed 's/^/    /'
   lo=$("$bin/floor_probe" -s 127.0.0.1:$redis_base -m ping -T 1 | field p50_us)
   px=$("$bin/floor_probe" -s 127.0.0.1:$proxy_base -m ping -T 1 | field p50_us)
   cli=$(timeout 3 redis-cli -p $proxy_base --latency --raw 2>/dev/null | tail -n 1 | cut -d' ' -f3 || true)
@@ -146,7 +146,11 @@ for impl in ext baseline null floor; do
     printf '%s\t%s\t%s\n' "$impl" "$cycles" "$ir" >> "$out/callgrind.tsv"
   done
 done
-echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/rtt.txt"
+{
+  echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "busiest other processes at end:"
+  ps -eo pcpu,args --sort=-pcpu | sed -n '2,7p' | cut -c1-120 | sed 's/^/    /'
+} >> "$out/rtt.txt"
 
 plot_arg=""
 [ $plot = 1 ] && plot_arg="$root/docs/bench.png"
