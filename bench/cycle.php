@@ -1,7 +1,7 @@
 <?php
 /**
  * Runs lock + unlock cycles of one implementation and prints one line in the floor probe's
- * format: cycles=.. seconds=.. p50_us=.. p99_us=.. failed=..
+ * format: cycles=.. seconds=.. p50_us=.. p99_us=.. failed=.. cpu_us=.. (user+sys CPU of the timed cycles)
  *
  *   php cycle.php IMPL MODE SERVERS SECONDS [MAX_CYCLES]
  *     IMPL     ext (the redlock extension) | baseline (bench/BaselineRedLock.php) |
@@ -70,6 +70,7 @@ if ($mode === 'reused') {
 $latencies = [];
 $failed = 0;
 $cycles = 0;
+$usage = getrusage();
 $start = hrtime(true);
 $deadline = $start + (int) (min((float) $seconds, 600) * 1e9);
 while (true) {
@@ -91,7 +92,10 @@ while (true) {
     }
 }
 $elapsed = (hrtime(true) - $start) / 1e9;
+$after = getrusage();
+$cpuUs = ($after['ru_utime.tv_sec'] - $usage['ru_utime.tv_sec'] + $after['ru_stime.tv_sec'] - $usage['ru_stime.tv_sec']) * 1e6
+    + $after['ru_utime.tv_usec'] - $usage['ru_utime.tv_usec'] + $after['ru_stime.tv_usec'] - $usage['ru_stime.tv_usec'];
 sort($latencies);
 $n = count($latencies);
-printf("cycles=%d seconds=%.4f p50_us=%.1f p99_us=%.1f failed=%d\n", $n, $elapsed,
-    $n ? $latencies[intdiv($n - 1, 2)] / 1e3 : 0, $n ? $latencies[(int) (($n - 1) * 0.99)] / 1e3 : 0, $failed);
+printf("cycles=%d seconds=%.4f p50_us=%.1f p99_us=%.1f failed=%d cpu_us=%.0f\n", $n, $elapsed,
+    $n ? $latencies[intdiv($n - 1, 2)] / 1e3 : 0, $n ? $latencies[(int) (($n - 1) * 0.99)] / 1e3 : 0, $failed, $cpuUs);

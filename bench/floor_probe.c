@@ -8,7 +8,7 @@
  *
  * reused: connections opened once. percycle: opened (in parallel) and closed every cycle, like a
  * new RedLock per request. ping: one PING per cycle to the first server (measures the RTT).
- * Prints one line: cycles=.. seconds=.. p50_us=.. p99_us=.. failed=.. */
+ * Prints one line: cycles=.. seconds=.. p50_us=.. p99_us=.. failed=.. cpu_us=.. (user+sys CPU) */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <poll.h>
@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 #include <sys/socket.h>
@@ -211,6 +212,12 @@ static int ping_cycle(void)
 	return fan_out(1, argv, len, 1) == 0; /* PONG is a status but not OK: 0 yes, 1 answer */
 }
 
+static double cpu_us(const struct rusage *a, const struct rusage *b)
+{
+	return (double) (b->ru_utime.tv_sec - a->ru_utime.tv_sec + b->ru_stime.tv_sec - a->ru_stime.tv_sec) * 1e6
+		+ (double) (b->ru_utime.tv_usec - a->ru_utime.tv_usec + b->ru_stime.tv_usec - a->ru_stime.tv_usec);
+}
+
 static int compare_double(const void *a, const void *b)
 {
 	double x = *(const double *) a, y = *(const double *) b;
@@ -293,6 +300,8 @@ int main(int argc, char **argv)
 			one_cycle(prefix, 0, quorum); /* warm-up, as the PHP runs do */
 		}
 	}
+	struct rusage usage_before, usage_after;
+	getrusage(RUSAGE_SELF, &usage_before);
 	start = now_s();
 	end = start + seconds;
 	for (;;) {
@@ -320,13 +329,14 @@ int main(int argc, char **argv)
 		latencies[cycles++] = (t1 - t0) * 1e6;
 	}
 	end = now_s();
+	getrusage(RUSAGE_SELF, &usage_after);
 	if (reuse) {
 		close_all();
 	}
 	qsort(latencies, cycles, sizeof(double), compare_double);
-	printf("cycles=%lu seconds=%.4f p50_us=%.1f p99_us=%.1f failed=%lu\n", cycles, end - start,
+	printf("cycles=%lu seconds=%.4f p50_us=%.1f p99_us=%.1f failed=%lu cpu_us=%.0f\n", cycles, end - start,
 		cycles ? latencies[(cycles - 1) / 2] : 0.0, cycles ? latencies[(size_t) ((cycles - 1) * 0.99)] : 0.0,
-		failed);
+		failed, cpu_us(&usage_before, &usage_after));
 	free(latencies);
 	return 0;
 }

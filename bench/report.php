@@ -111,6 +111,33 @@ foreach ($rttNames as $rtt => $rttName) {
     }
 }
 
+// CPU time per cycle (user + sys of the client process): on loopback the cycle is CPU-bound, and
+// this is less at the mercy of the scheduler than cycles/s on a busy machine.
+$out[] = '';
+$out[] = 'Client CPU time per cycle on loopback (user + sys of the process running the cycles, median over rounds):';
+$out[] = '';
+$out[] = '| N | RedLock | extension | baseline | floor |';
+$out[] = '|---|---|---|---|---|';
+foreach ([1, 3, 5, 7] as $n) {
+    foreach ($modeNames as $mode => $modeName) {
+        $c = $cells['loopback'][$n][$mode] ?? null;
+        if ($c === null) {
+            continue;
+        }
+        $row = "| $n | $modeName |";
+        foreach (['ext', 'baseline', 'floor'] as $impl) {
+            $perCycle = [];
+            foreach ($c[$impl] ?? [] as $f) {
+                if (isset($f['cpu_us']) && $f['cycles'] > 0) {
+                    $perCycle[] = $f['cpu_us'] / $f['cycles'];
+                }
+            }
+            $row .= ' ' . fmt_us(median($perCycle)) . ' |';
+        }
+        $out[] = $row;
+    }
+}
+
 if (is_file("$dir/contention.tsv")) {
     // $runs[rtt][impl][round] = [acquired, refused, seconds, processes]
     $runs = [];
