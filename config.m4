@@ -1,4 +1,5 @@
 dnl config.m4 for the redlock extension. Sources live in ext/.
+dnl hiredis is found, in this order: --with-hiredis=DIR, pkg-config, then /usr/local and /usr.
 
 PHP_ARG_ENABLE([redlock],
   [whether to enable redlock support],
@@ -7,48 +8,117 @@ PHP_ARG_ENABLE([redlock],
 
 PHP_ARG_WITH([hiredis],
   [for hiredis],
-  [AS_HELP_STRING([[--with-hiredis[=DIR]]], [redlock: prefix where hiredis is installed (default: pkg-config, then /usr/local and /usr)])],
+  [AS_HELP_STRING([[--with-hiredis[=DIR]]], [redlock: prefix where hiredis is installed (DIR/include/hiredis/hiredis.h) (default: pkg-config, then /usr/local and /usr)])],
   [yes],
   [no])
 
 if test "$PHP_REDLOCK" != "no"; then
-  HIREDIS_FOUND=no
+  dnl What the search below settles on: include dirs holding hiredis/hiredis.h, and a linker line.
+  REDLOCK_HIREDIS_INCDIRS=""
+  REDLOCK_HIREDIS_LIBLINE=""
+
+  dnl Looks for the header and the library under prefix $1; on success sets the two variables above.
+  dnl The library may sit in lib64 or a multiarch dir (lib/x86_64-linux-gnu) rather than lib.
+  redlock_hiredis_try_prefix() {
+    test -r "$1/include/hiredis/hiredis.h" || return 1
+    for redlock_libdir in "$1/$PHP_LIBDIR" "$1/lib64" "$1/lib" "$1"/lib/*-linux-gnu*; do
+      for redlock_lib in "$redlock_libdir"/libhiredis.so "$redlock_libdir"/libhiredis.dylib "$redlock_libdir"/libhiredis.a; do
+        if test -r "$redlock_lib"; then
+          REDLOCK_HIREDIS_INCDIRS="$1/include"
+          REDLOCK_HIREDIS_LIBLINE="-L$redlock_libdir -lhiredis"
+          dnl The linker searches the system dirs anyway: no -L and rpath for them.
+          case $redlock_libdir in
+            /usr/lib|/usr/lib64|/usr/lib/*-linux-gnu*) REDLOCK_HIREDIS_LIBLINE="-lhiredis" ;;
+          esac
+          return 0
+        fi
+      done
+    done
+    return 2
+  }
 
   if test "$PHP_HIREDIS" != "yes" && test "$PHP_HIREDIS" != "no"; then
     dnl An explicit prefix wins over pkg-config.
-    if test -r "$PHP_HIREDIS/include/hiredis/hiredis.h"; then
-      PHP_ADD_INCLUDE([$PHP_HIREDIS/include])
-      PHP_ADD_LIBRARY_WITH_PATH([hiredis], [$PHP_HIREDIS/$PHP_LIBDIR], [REDLOCK_SHARED_LIBADD])
-      HIREDIS_FOUND=yes
-    else
-      AC_MSG_ERROR([redlock: hiredis not found under $PHP_HIREDIS (looked for $PHP_HIREDIS/include/hiredis/hiredis.h)])
-    fi
-  fi
-
-  if test "$HIREDIS_FOUND" = "no"; then
+    AC_MSG_CHECKING([for hiredis under $PHP_HIREDIS])
+    redlock_hiredis_try_prefix "$PHP_HIREDIS"
+    case $? in
+      0) AC_MSG_RESULT([yes]) ;;
+      1) AC_MSG_RESULT([no])
+         AC_MSG_ERROR([redlock: --with-hiredis=$PHP_HIREDIS: no $PHP_HIREDIS/include/hiredis/hiredis.h (pass the prefix that holds include/hiredis/ and lib/)]) ;;
+      *) AC_MSG_RESULT([no])
+         AC_MSG_ERROR([redlock: --with-hiredis=$PHP_HIREDIS: found the header but no libhiredis in $PHP_HIREDIS/$PHP_LIBDIR, lib64 or lib]) ;;
+    esac
+  else
     PKG_CHECK_MODULES([HIREDIS], [hiredis >= 0.14], [
-      PHP_EVAL_INCLINE([$HIREDIS_CFLAGS])
-      PHP_EVAL_LIBLINE([$HIREDIS_LIBS], [REDLOCK_SHARED_LIBADD])
-      HIREDIS_FOUND=yes
-    ], [
-      for dir in /usr/local /usr; do
-        if test -r "$dir/include/hiredis/hiredis.h"; then
-          PHP_ADD_INCLUDE([$dir/include])
-          PHP_ADD_LIBRARY_WITH_PATH([hiredis], [$dir/$PHP_LIBDIR], [REDLOCK_SHARED_LIBADD])
-          HIREDIS_FOUND=yes
+      dnl hiredis.pc points -I at .../include/hiredis, but the sources include <hiredis/hiredis.h>:
+      dnl add the parent of every -I dir that holds hiredis.h, never the hiredis dir itself
+      dnl (its read.h, net.h, dict.h would shadow other headers).
+      for redlock_flag in $HIREDIS_CFLAGS; do
+        case $redlock_flag in
+          -I*)
+            redlock_dir=`echo "$redlock_flag" | sed -e 's/^-I//'`
+            if test -r "$redlock_dir/hiredis/hiredis.h"; then
+              REDLOCK_HIREDIS_INCDIRS="$REDLOCK_HIREDIS_INCDIRS $redlock_dir"
+            elif test -r "$redlock_dir/hiredis.h"; then
+              REDLOCK_HIREDIS_INCDIRS="$REDLOCK_HIREDIS_INCDIRS `dirname "$redlock_dir"`"
+            fi
+            ;;
+        esac
+      done
+      if test -n "$REDLOCK_HIREDIS_INCDIRS"; then
+        REDLOCK_HIREDIS_LIBLINE="$HIREDIS_LIBS"
+      else
+        AC_MSG_WARN([pkg-config knows hiredis but no hiredis/hiredis.h is under its -I dirs ($HIREDIS_CFLAGS); searching /usr/local and /usr])
+      fi
+    ], [:])
+
+    if test -z "$REDLOCK_HIREDIS_LIBLINE"; then
+      AC_MSG_CHECKING([for hiredis in /usr/local and /usr])
+      for redlock_prefix in /usr/local /usr; do
+        if redlock_hiredis_try_prefix "$redlock_prefix"; then
           break
         fi
       done
-    ])
+      if test -n "$REDLOCK_HIREDIS_LIBLINE"; then
+        AC_MSG_RESULT([$REDLOCK_HIREDIS_INCDIRS])
+      else
+        AC_MSG_RESULT([no])
+      fi
+    fi
   fi
 
-  if test "$HIREDIS_FOUND" = "no"; then
-    AC_MSG_ERROR([redlock needs hiredis 0.14 or newer: install it (Debian/Ubuntu: apt-get install libhiredis-dev) or pass --with-hiredis=DIR])
+  if test -z "$REDLOCK_HIREDIS_LIBLINE"; then
+    AC_MSG_ERROR([redlock needs hiredis 0.14 or newer, and found none (tried pkg-config, /usr/local, /usr). Install it (Debian/Ubuntu: apt-get install libhiredis-dev; Fedora/RHEL: dnf install hiredis-devel; Alpine: apk add hiredis-dev; macOS: brew install hiredis) or pass --with-hiredis=DIR])
   fi
+
+  dnl The header must be 0.14 or newer whatever way it was found (the prefix and /usr paths skip pkg-config's check).
+  redlock_save_CPPFLAGS=$CPPFLAGS
+  for redlock_dir in $REDLOCK_HIREDIS_INCDIRS; do
+    CPPFLAGS="$CPPFLAGS -I$redlock_dir"
+  done
+  AC_MSG_CHECKING([whether hiredis is 0.14 or newer])
+  AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[#include <hiredis/hiredis.h>]], [[
+#if !defined(HIREDIS_MAJOR) || (HIREDIS_MAJOR == 0 && HIREDIS_MINOR < 14)
+# error hiredis too old
+#endif
+  ]])], [AC_MSG_RESULT([yes])], [
+    AC_MSG_RESULT([no])
+    AC_MSG_ERROR([redlock needs hiredis 0.14 or newer; the hiredis/hiredis.h found (in $REDLOCK_HIREDIS_INCDIRS) is older or unusable])
+  ])
+  CPPFLAGS=$redlock_save_CPPFLAGS
+
+  PHP_CHECK_LIBRARY([hiredis], [redisReaderGetReply], [], [
+    AC_MSG_ERROR([redlock: cannot link against hiredis with "$REDLOCK_HIREDIS_LIBLINE" (see config.log)])
+  ], [$REDLOCK_HIREDIS_LIBLINE])
+
+  for redlock_dir in $REDLOCK_HIREDIS_INCDIRS; do
+    PHP_ADD_INCLUDE([$redlock_dir])
+  done
+  PHP_EVAL_LIBLINE([$REDLOCK_HIREDIS_LIBLINE], [REDLOCK_SHARED_LIBADD])
 
   AC_DEFINE(HAVE_REDLOCK, 1, [Whether redlock is enabled])
   PHP_SUBST(REDLOCK_SHARED_LIBADD)
 
-  PHP_NEW_EXTENSION(redlock, ext/redlock.c ext/redlock_class.c ext/redlock_servers.c ext/rl_algorithm.c ext/rl_conn.c ext/rl_fanout.c ext/rl_reply.c, $ext_shared, , -DZEND_ENABLE_STATIC_TSRMLS_CACHE=1)
+  PHP_NEW_EXTENSION(redlock, ext/redlock.c ext/redlock_class.c ext/redlock_methods_renew.c ext/redlock_methods_run.c ext/redlock_options.c ext/redlock_resource.c ext/redlock_scripts.c ext/redlock_servers.c ext/rl_algorithm.c ext/rl_conn.c ext/rl_fanout.c ext/rl_reply.c, $ext_shared, , -DZEND_ENABLE_STATIC_TSRMLS_CACHE=1)
   PHP_ADD_BUILD_DIR([$ext_builddir/ext])
 fi

@@ -26,6 +26,7 @@ static void compute_script_sha(const char *script, char out[41])
 
 static PHP_MINIT_FUNCTION(redlock)
 {
+	(void) type; /* unused macro parameters: keep -Wextra quiet */
 	compute_script_sha(RL_SCRIPT_UNLOCK, redlock_unlock_sha);
 	redlock_class_register(module_number);
 	return SUCCESS;
@@ -35,6 +36,7 @@ static PHP_MINFO_FUNCTION(redlock)
 {
 	char hiredis_version[32];
 
+	(void) zend_module;
 	snprintf(hiredis_version, sizeof(hiredis_version), "%d.%d.%d", HIREDIS_MAJOR, HIREDIS_MINOR, HIREDIS_PATCH);
 	php_info_print_table_start();
 	php_info_print_table_row(2, "redlock support", "enabled");

@@ -11,9 +11,25 @@ const PHP_REDLOCK_VERSION = UNKNOWN;
 /** @not-serializable */
 class RedLock
 {
-    public function __construct(array $servers, int $retryDelay = 200, int $retryCount = 3) {}
+    /** Options: quorum (int), driftFactor (float), prefix (string), persistent (bool), maxExtensions (?int). */
+    public function __construct(array $servers, int $retryDelay = 200, int $retryCount = 3, array $options = []) {}
 
-    public function lock(string $resource, int $ttl): array|false {}
+    /** A list of resource names locks all of them at once (all or none on each server). */
+    public function lock(string|array $resource, int $ttl): array|false {}
 
     public function unlock(array $lock): bool {}
+
+    /** Gives a lock still held a fresh ttl; false when it is lost, expired or over maxExtensions. */
+    public function extend(array $lock, int $ttl): array|false {}
+
+    /** Milliseconds a quorum still holds the lock (drift subtracted), or false. */
+    public function validity(array $lock): float|false {}
+
+    /** Locks, calls $fn(array $lock, RedLock $redlock), always unlocks; RedLockException when not locked. */
+    public function run(string|array $resource, int $ttl, callable $fn): mixed {}
+}
+
+/** Thrown by RedLock::run() when the lock cannot be acquired. */
+class RedLockException extends RuntimeException
+{
 }

@@ -1,14 +1,15 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 9c3c65f0be25155af363edc3b3febb8ce253be72 */
+ * Stub hash: 33688a8ce75182051f6f07f4218a6c3929aaa072 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_RedLock___construct, 0, 0, 1)
 	ZEND_ARG_TYPE_INFO(0, servers, IS_ARRAY, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, retryDelay, IS_LONG, 0, "200")
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, retryCount, IS_LONG, 0, "3")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
 ZEND_END_ARG_INFO()
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_MASK_EX(arginfo_class_RedLock_lock, 0, 2, MAY_BE_ARRAY|MAY_BE_FALSE)
-	ZEND_ARG_TYPE_INFO(0, resource, IS_STRING, 0)
+	ZEND_ARG_TYPE_MASK(0, resource, MAY_BE_STRING|MAY_BE_ARRAY, NULL)
 	ZEND_ARG_TYPE_INFO(0, ttl, IS_LONG, 0)
 ZEND_END_ARG_INFO()
 
@@ -16,16 +17,42 @@ ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RedLock_unlock, 0, 1, _IS_
 	ZEND_ARG_TYPE_INFO(0, lock, IS_ARRAY, 0)
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_MASK_EX(arginfo_class_RedLock_extend, 0, 2, MAY_BE_ARRAY|MAY_BE_FALSE)
+	ZEND_ARG_TYPE_INFO(0, lock, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO(0, ttl, IS_LONG, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_MASK_EX(arginfo_class_RedLock_validity, 0, 1, MAY_BE_DOUBLE|MAY_BE_FALSE)
+	ZEND_ARG_TYPE_INFO(0, lock, IS_ARRAY, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RedLock_run, 0, 3, IS_MIXED, 0)
+	ZEND_ARG_TYPE_MASK(0, resource, MAY_BE_STRING|MAY_BE_ARRAY, NULL)
+	ZEND_ARG_TYPE_INFO(0, ttl, IS_LONG, 0)
+	ZEND_ARG_TYPE_INFO(0, fn, IS_CALLABLE, 0)
+ZEND_END_ARG_INFO()
+
 
 ZEND_METHOD(RedLock, __construct);
 ZEND_METHOD(RedLock, lock);
 ZEND_METHOD(RedLock, unlock);
+ZEND_METHOD(RedLock, extend);
+ZEND_METHOD(RedLock, validity);
+ZEND_METHOD(RedLock, run);
 
 
 static const zend_function_entry class_RedLock_methods[] = {
 	ZEND_ME(RedLock, __construct, arginfo_class_RedLock___construct, ZEND_ACC_PUBLIC)
 	ZEND_ME(RedLock, lock, arginfo_class_RedLock_lock, ZEND_ACC_PUBLIC)
 	ZEND_ME(RedLock, unlock, arginfo_class_RedLock_unlock, ZEND_ACC_PUBLIC)
+	ZEND_ME(RedLock, extend, arginfo_class_RedLock_extend, ZEND_ACC_PUBLIC)
+	ZEND_ME(RedLock, validity, arginfo_class_RedLock_validity, ZEND_ACC_PUBLIC)
+	ZEND_ME(RedLock, run, arginfo_class_RedLock_run, ZEND_ACC_PUBLIC)
+	ZEND_FE_END
+};
+
+
+static const zend_function_entry class_RedLockException_methods[] = {
 	ZEND_FE_END
 };
 
@@ -41,6 +68,16 @@ static zend_class_entry *register_class_RedLock(void)
 	INIT_CLASS_ENTRY(ce, "RedLock", class_RedLock_methods);
 	class_entry = zend_register_internal_class_ex(&ce, NULL);
 	class_entry->ce_flags |= ZEND_ACC_NOT_SERIALIZABLE;
+
+	return class_entry;
+}
+
+static zend_class_entry *register_class_RedLockException(zend_class_entry *class_entry_RuntimeException)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_CLASS_ENTRY(ce, "RedLockException", class_RedLockException_methods);
+	class_entry = zend_register_internal_class_ex(&ce, class_entry_RuntimeException);
 
 	return class_entry;
 }

@@ -1,14 +1,21 @@
 /* The RedLock PHP class: arguments in, arrays out, exceptions. The algorithm lives in
- * rl_algorithm.c and the I/O in rl_fanout.c; this file only connects them to PHP. */
+ * rl_algorithm.c and the I/O in rl_fanout.c; this file only connects them to PHP.
+ * extend()/validity() are in redlock_methods_renew.c, run() in redlock_methods_run.c. */
 #include "php.h"
 #include "zend_exceptions.h"
+#include "ext/spl/spl_exceptions.h"
 #if PHP_VERSION_ID >= 80200
 # include "ext/random/php_random.h"
 #else
 # include "ext/standard/php_random.h"
+# include "ext/standard/php_mt_rand.h" /* php_mt_rand() lives here before 8.2 */
 #endif
 
 #include "php_redlock.h"
+#include "redlock_object.h"
+#include "redlock_options.h"
+#include "redlock_resource.h"
+#include "redlock_scripts.h"
 #include "redlock_servers.h"
 #include "rl_algorithm.h"
 #include "rl_fanout.h"
@@ -16,30 +23,10 @@
 #include "redlock_arginfo.h"
 
 zend_class_entry *redlock_ce;
+zend_class_entry *redlock_exception_ce;
 static zend_object_handlers redlock_object_handlers;
 
-typedef struct {
-	rl_cluster *cluster; /* NULL until the constructor succeeded */
-	rl_outcome *outcomes;
-	zend_long retry_delay;
-	zend_long retry_count;
-	unsigned quorum;
-	double drift_factor;
-	zend_object std;
-} redlock_object;
-
-static inline redlock_object *redlock_from_obj(zend_object *obj)
-{
-	return (redlock_object *) ((char *) obj - XtOffsetOf(redlock_object, std));
-}
-
-#define Z_REDLOCK_P(zv) redlock_from_obj(Z_OBJ_P(zv))
-
 static const char *unlock_script = RL_SCRIPT_UNLOCK;
-static const char *script_load_argv[] = {"SCRIPT", "LOAD", RL_SCRIPT_UNLOCK};
-static size_t script_load_argvlen[] = {6, 4, sizeof(RL_SCRIPT_UNLOCK) - 1};
-/* Loaded on every new connection so that an EVALSHA whose reply we stop waiting for still runs. */
-static const rl_command connect_greeting[] = {{3, script_load_argv, script_load_argvlen}};
 
 static zend_object *redlock_create(zend_class_entry *ce)
 {
@@ -59,6 +46,8 @@ static void redlock_release_cluster(redlock_object *intern)
 		efree(intern->outcomes);
 		intern->outcomes = NULL;
 	}
+	redlock_options_release(&intern->options);
+	redlock_extensions_destroy(intern);
 }
 
 static void redlock_free(zend_object *object)
@@ -67,8 +56,7 @@ static void redlock_free(zend_object *object)
 	zend_object_std_dtor(object);
 }
 
-/* Fetches the object, throwing when a subclass constructor never called parent::__construct(). */
-static redlock_object *redlock_ready(zval *this_zv)
+redlock_object *redlock_ready(zval *this_zv)
 {
 	redlock_object *intern = Z_REDLOCK_P(this_zv);
 
@@ -83,16 +71,19 @@ static redlock_object *redlock_ready(zval *this_zv)
 PHP_METHOD(RedLock, __construct)
 {
 	HashTable *servers;
+	HashTable *options_array = NULL;
 	zend_long retry_delay = REDLOCK_DEFAULT_RETRY_DELAY;
 	zend_long retry_count = REDLOCK_DEFAULT_RETRY_COUNT;
 	redlock_object *intern = Z_REDLOCK_P(ZEND_THIS);
+	redlock_options options;
 	rl_cluster *cluster;
 
-	ZEND_PARSE_PARAMETERS_START(1, 3)
+	ZEND_PARSE_PARAMETERS_START(1, 4)
 		Z_PARAM_ARRAY_HT(servers)
 		Z_PARAM_OPTIONAL
 		Z_PARAM_LONG(retry_delay)
 		Z_PARAM_LONG(retry_count)
+		Z_PARAM_ARRAY_HT(options_array)
 	ZEND_PARSE_PARAMETERS_END();
 
 	if (retry_delay < 0) {
@@ -107,16 +98,22 @@ PHP_METHOD(RedLock, __construct)
 	if (cluster == NULL) {
 		RETURN_THROWS();
 	}
-	cluster->greeting = connect_greeting;
-	cluster->greeting_count = sizeof(connect_greeting) / sizeof(connect_greeting[0]);
+	redlock_options_init(&options, (unsigned) cluster->count);
+	if (options_array && redlock_options_parse(options_array, 4, (unsigned) cluster->count, &options) != SUCCESS) {
+		redlock_options_release(&options);
+		rl_cluster_destroy(cluster);
+		RETURN_THROWS();
+	}
+	cluster->greeting = redlock_scripts_greeting(&cluster->greeting_count);
 
 	redlock_release_cluster(intern); /* a second constructor call starts afresh */
 	intern->cluster = cluster;
 	intern->outcomes = ecalloc(cluster->count, sizeof(rl_outcome));
 	intern->retry_delay = retry_delay;
 	intern->retry_count = retry_count;
-	intern->quorum = rl_quorum_for((unsigned) cluster->count);
-	intern->drift_factor = RL_DEFAULT_DRIFT_FACTOR;
+	intern->options = options;
+	intern->quorum = options.quorum;
+	intern->drift_factor = options.drift_factor;
 }
 
 static uint32_t random_u32(void)
@@ -136,99 +133,146 @@ static void redlock_pause_before_retry(redlock_object *intern)
 	rl_fanout_drain_until(intern->cluster, rl_now_ms() + (double) delay);
 }
 
-static void redlock_lock_result(zval *return_value, double validity, zend_string *resource, const char *token)
+/* The attempts of one acquisition, for either form of request. */
+static bool acquire_attempts(redlock_object *intern, const rl_request *request, const rl_command *release,
+	const redlock_resource *resource, zend_long ttl, const char *token, zval *return_value, int64_t *attempts_made)
 {
-	array_init_size(return_value, 3);
-	add_assoc_double_ex(return_value, "validity", sizeof("validity") - 1, validity);
-	add_assoc_str_ex(return_value, "resource", sizeof("resource") - 1, zend_string_copy(resource));
-	add_assoc_stringl_ex(return_value, "token", sizeof("token") - 1, token, RL_TOKEN_LEN);
+	int64_t attempts = rl_attempts_for(intern->retry_count), attempt;
+
+	for (attempt = 1; attempt <= attempts; attempt++) {
+		double start = rl_now_ms();
+		unsigned votes = rl_fanout_run(intern->cluster, request, intern->quorum,
+			start + (double) ttl, intern->outcomes);
+		double validity = rl_validity_ms(ttl, rl_now_ms() - start, intern->drift_factor);
+
+		if (attempts_made) {
+			*attempts_made = attempt;
+		}
+		if (votes >= intern->quorum && validity > 0) {
+			redlock_lock_result(return_value, validity, resource, token, RL_TOKEN_LEN);
+			return true;
+		}
+		/* Pipelined behind any SET still in flight, so it also undoes those once they land. */
+		rl_fanout_send(intern->cluster, release);
+		if (attempt < attempts) {
+			redlock_pause_before_retry(intern);
+		}
+	}
+	return false;
+}
+
+bool redlock_acquire(redlock_object *intern, const redlock_resource *resource, zend_long ttl,
+	zval *return_value, int64_t *attempts_made)
+{
+	unsigned char random_bytes[RL_TOKEN_BYTES];
+	char token[RL_TOKEN_LEN + 1];
+	char ttl_text[MAX_LENGTH_OF_LONG + 1];
+	bool acquired;
+
+	if (php_random_bytes_throw(random_bytes, sizeof(random_bytes)) != SUCCESS) {
+		return false;
+	}
+	rl_token_format(random_bytes, token);
+	snprintf(ttl_text, sizeof(ttl_text), ZEND_LONG_FMT, ttl);
+
+	if (!resource->multi) {
+		zend_string *key = resource->keys[0];
+		const char *set_argv[] = {"SET", ZSTR_VAL(key), token, "NX", "PX", ttl_text};
+		size_t set_argvlen[] = {3, ZSTR_LEN(key), RL_TOKEN_LEN, 2, 2, strlen(ttl_text)};
+		const char *release_argv[] = {"EVAL", unlock_script, "1", ZSTR_VAL(key), token};
+		size_t release_argvlen[] = {4, strlen(unlock_script), 1, ZSTR_LEN(key), RL_TOKEN_LEN};
+		rl_request set_request = {{6, set_argv, set_argvlen}, {0, NULL, NULL}, RL_EXPECT_OK, 0};
+		const rl_command release = {5, release_argv, release_argvlen};
+
+		return acquire_attempts(intern, &set_request, &release, resource, ttl, token, return_value, attempts_made);
+	}
+
+	/* Several resources: one script per server sets all of them or none. */
+	const char *lock_args[] = {token, ttl_text};
+	const size_t lock_arglens[] = {RL_TOKEN_LEN, strlen(ttl_text)};
+	redlock_script_call lock_call, unlock_call;
+
+	redlock_script_call_init(&lock_call, &redlock_script_lock_multi, resource, 2, lock_args, lock_arglens,
+		RL_EXPECT_POSITIVE_INT);
+	redlock_script_call_init(&unlock_call, &redlock_script_unlock_multi, resource, 1, lock_args, lock_arglens,
+		RL_EXPECT_POSITIVE_INT);
+	acquired = acquire_attempts(intern, &lock_call.request, &unlock_call.request.fallback, resource, ttl, token,
+		return_value, attempts_made);
+	redlock_script_call_free(&lock_call);
+	redlock_script_call_free(&unlock_call);
+	return acquired;
 }
 
 PHP_METHOD(RedLock, lock)
 {
-	zend_string *resource;
+	HashTable *names = NULL;
+	zend_string *name = NULL;
 	zend_long ttl;
 	redlock_object *intern;
-	unsigned char random_bytes[RL_TOKEN_BYTES];
-	char token[RL_TOKEN_LEN + 1];
-	char ttl_text[MAX_LENGTH_OF_LONG + 1];
-	int64_t attempts, attempt;
+	redlock_resource resource;
 
 	ZEND_PARSE_PARAMETERS_START(2, 2)
-		Z_PARAM_STR(resource)
+		Z_PARAM_ARRAY_HT_OR_STR(names, name)
 		Z_PARAM_LONG(ttl)
 	ZEND_PARSE_PARAMETERS_END();
 
 	if ((intern = redlock_ready(ZEND_THIS)) == NULL) {
 		RETURN_THROWS();
 	}
-	if (ZSTR_LEN(resource) == 0) {
-		zend_argument_value_error(1, "must not be empty");
+	if (redlock_resource_from_args(&resource, names, name, intern->options.prefix, 1) != SUCCESS) {
 		RETURN_THROWS();
 	}
 	if (ttl < 1) {
+		redlock_resource_release(&resource);
 		zend_argument_value_error(2, "must be greater than 0");
 		RETURN_THROWS();
 	}
-	if (php_random_bytes_throw(random_bytes, sizeof(random_bytes)) != SUCCESS) {
-		RETURN_THROWS();
-	}
-	rl_token_format(random_bytes, token);
-	snprintf(ttl_text, sizeof(ttl_text), ZEND_LONG_FMT, ttl);
-
-	const char *set_argv[] = {"SET", ZSTR_VAL(resource), token, "NX", "PX", ttl_text};
-	size_t set_argvlen[] = {3, ZSTR_LEN(resource), RL_TOKEN_LEN, 2, 2, strlen(ttl_text)};
-	const char *release_argv[] = {"EVAL", unlock_script, "1", ZSTR_VAL(resource), token};
-	size_t release_argvlen[] = {4, strlen(unlock_script), 1, ZSTR_LEN(resource), RL_TOKEN_LEN};
-	const rl_request set_request = {{6, set_argv, set_argvlen}, {0, NULL, NULL}, RL_EXPECT_OK};
-	const rl_command release = {5, release_argv, release_argvlen};
-
-	attempts = rl_attempts_for(intern->retry_count);
-	for (attempt = 1; attempt <= attempts; attempt++) {
-		double start = rl_now_ms();
-		unsigned votes = rl_fanout_run(intern->cluster, &set_request, intern->quorum,
-			start + (double) ttl, intern->outcomes);
-		double validity = rl_validity_ms(ttl, rl_now_ms() - start, intern->drift_factor);
-
-		if (votes >= intern->quorum && validity > 0) {
-			redlock_lock_result(return_value, validity, resource, token);
-			return;
+	if (!redlock_acquire(intern, &resource, ttl, return_value, NULL)) {
+		redlock_resource_release(&resource);
+		if (EG(exception)) {
+			RETURN_THROWS();
 		}
-		/* Pipelined behind any SET still in flight, so it also undoes those once they land. */
-		rl_fanout_send(intern->cluster, &release);
-		if (attempt < attempts) {
-			redlock_pause_before_retry(intern);
-		}
+		RETURN_FALSE;
 	}
-	RETURN_FALSE;
+	redlock_resource_release(&resource);
 }
 
-/* Reads $lock[key] as a string, throwing an error that names the key otherwise. */
-static zend_string *lock_field(HashTable *lock, const char *key, size_t key_len)
+bool redlock_release(redlock_object *intern, const redlock_resource *resource, zend_string *token)
 {
-	zval *value = zend_hash_str_find_deref(lock, key, key_len);
+	unsigned votes;
 
-	if (value == NULL) {
-		zend_argument_value_error(1, "must contain the key \"%s\"", key);
-		return NULL;
+	redlock_extensions_forget(intern, token);
+	if (!resource->multi) {
+		zend_string *key = resource->keys[0];
+		const char *evalsha_argv[] = {"EVALSHA", redlock_unlock_sha, "1", ZSTR_VAL(key), ZSTR_VAL(token)};
+		size_t evalsha_argvlen[] = {7, 40, 1, ZSTR_LEN(key), ZSTR_LEN(token)};
+		const char *eval_argv[] = {"EVAL", unlock_script, "1", ZSTR_VAL(key), ZSTR_VAL(token)};
+		size_t eval_argvlen[] = {4, strlen(unlock_script), 1, ZSTR_LEN(key), ZSTR_LEN(token)};
+		const rl_request request = {
+			{5, evalsha_argv, evalsha_argvlen}, {5, eval_argv, eval_argvlen}, RL_EXPECT_POSITIVE_INT, 0
+		};
+
+		votes = rl_fanout_run(intern->cluster, &request, intern->quorum, 0, intern->outcomes);
+	} else {
+		const char *args[] = {ZSTR_VAL(token)};
+		const size_t arglens[] = {ZSTR_LEN(token)};
+		redlock_script_call call;
+
+		redlock_script_call_init(&call, &redlock_script_unlock_multi, resource, 1, args, arglens,
+			RL_EXPECT_POSITIVE_INT);
+		votes = rl_fanout_run(intern->cluster, &call.request, intern->quorum, 0, intern->outcomes);
+		redlock_script_call_free(&call);
 	}
-	if (Z_TYPE_P(value) != IS_STRING) {
-		zend_argument_type_error(1, "[\"%s\"] must be of type string, %s given", key, zend_zval_type_name(value));
-		return NULL;
-	}
-	if (Z_STRLEN_P(value) == 0) {
-		zend_argument_value_error(1, "[\"%s\"] must not be empty", key);
-		return NULL;
-	}
-	return Z_STR_P(value);
+	return votes >= intern->quorum;
 }
 
 PHP_METHOD(RedLock, unlock)
 {
 	HashTable *lock;
-	zend_string *resource, *token;
+	zend_string *token;
 	redlock_object *intern;
-	unsigned votes;
+	redlock_resource resource;
+	bool released;
 
 	ZEND_PARSE_PARAMETERS_START(1, 1)
 		Z_PARAM_ARRAY_HT(lock)
@@ -237,28 +281,21 @@ PHP_METHOD(RedLock, unlock)
 	if ((intern = redlock_ready(ZEND_THIS)) == NULL) {
 		RETURN_THROWS();
 	}
-	if ((resource = lock_field(lock, "resource", sizeof("resource") - 1)) == NULL
-		|| (token = lock_field(lock, "token", sizeof("token") - 1)) == NULL) {
+	if (redlock_lock_parse(lock, intern->options.prefix, 1, &resource, &token) != SUCCESS) {
 		RETURN_THROWS();
 	}
-
-	const char *evalsha_argv[] = {"EVALSHA", redlock_unlock_sha, "1", ZSTR_VAL(resource), ZSTR_VAL(token)};
-	size_t evalsha_argvlen[] = {7, 40, 1, ZSTR_LEN(resource), ZSTR_LEN(token)};
-	const char *eval_argv[] = {"EVAL", unlock_script, "1", ZSTR_VAL(resource), ZSTR_VAL(token)};
-	size_t eval_argvlen[] = {4, strlen(unlock_script), 1, ZSTR_LEN(resource), ZSTR_LEN(token)};
-	const rl_request request = {
-		{5, evalsha_argv, evalsha_argvlen}, {5, eval_argv, eval_argvlen}, RL_EXPECT_POSITIVE_INT
-	};
-
-	votes = rl_fanout_run(intern->cluster, &request, intern->quorum, 0, intern->outcomes);
-	RETURN_BOOL(votes >= intern->quorum);
+	released = redlock_release(intern, &resource, token);
+	redlock_resource_release(&resource);
+	RETURN_BOOL(released);
 }
 
 void redlock_class_register(int module_number)
 {
+	redlock_scripts_init();
 	register_redlock_symbols(module_number);
 	redlock_ce = register_class_RedLock();
 	redlock_ce->create_object = redlock_create;
+	redlock_exception_ce = register_class_RedLockException(spl_ce_RuntimeException);
 
 	memcpy(&redlock_object_handlers, zend_get_std_object_handlers(), sizeof(zend_object_handlers));
 	redlock_object_handlers.offset = XtOffsetOf(redlock_object, std);

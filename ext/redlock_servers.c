@@ -1,5 +1,6 @@
 /* The PHP $servers argument to endpoints. See redlock_servers.h. */
 #include <math.h>
+#include <strings.h>
 
 #include "php.h"
 #include "zend_exceptions.h"
@@ -67,6 +68,35 @@ static zend_result parse_list_entry(HashTable *entry, uint32_t arg_num, zend_ulo
 	return SUCCESS;
 }
 
+/* The same server twice would count twice in the quorum's denominator yet can grant the key only
+ * once, so the list would tolerate fewer failures than it claims: reject it. Spelling aliases
+ * (localhost vs 127.0.0.1) are not detected. */
+static zend_result reject_duplicates(const rl_cluster *cluster, uint32_t arg_num)
+{
+	size_t i, j;
+
+	for (i = 1; i < cluster->count; i++) {
+		const rl_endpoint *later = &cluster->endpoints[i];
+		for (j = 0; j < i; j++) {
+			const rl_endpoint *earlier = &cluster->endpoints[j];
+			if (later->host == NULL || earlier->host == NULL || strcasecmp(later->host, earlier->host) != 0) {
+				continue;
+			}
+			if (later->host[0] == '/') {
+				zend_argument_value_error(arg_num, "server #%zu repeats server #%zu (%s): a server may vote only once",
+					i, j, later->host);
+				return FAILURE;
+			}
+			if (later->port == earlier->port) {
+				zend_argument_value_error(arg_num, "server #%zu repeats server #%zu (%s port %d): a server may vote only once",
+					i, j, later->host, later->port);
+				return FAILURE;
+			}
+		}
+	}
+	return SUCCESS;
+}
+
 rl_cluster *redlock_servers_parse(HashTable *servers, uint32_t arg_num)
 {
 	uint32_t count = zend_hash_num_elements(servers);
@@ -99,5 +129,9 @@ rl_cluster *redlock_servers_parse(HashTable *servers, uint32_t arg_num)
 		rl_cluster_set_endpoint(cluster, i, ZSTR_VAL(spec.host), ZSTR_LEN(spec.host), (int) spec.port, spec.timeout_ms);
 		i++;
 	} ZEND_HASH_FOREACH_END();
+	if (reject_duplicates(cluster, arg_num) != SUCCESS) {
+		rl_cluster_destroy(cluster);
+		return NULL;
+	}
 	return cluster;
 }

@@ -1,4 +1,6 @@
 /* The Redlock arithmetic. See rl_algorithm.h. */
+#include <stdlib.h>
+
 #include "rl_algorithm.h"
 
 unsigned rl_quorum_for(unsigned servers)
@@ -25,6 +27,21 @@ double rl_drift_ms(int64_t ttl_ms, double drift_factor)
 double rl_validity_ms(int64_t ttl_ms, double elapsed_ms, double drift_factor)
 {
 	return (double) ttl_ms - elapsed_ms - rl_drift_ms(ttl_ms, drift_factor);
+}
+
+static int compare_descending(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *) a, y = *(const int64_t *) b;
+	return x < y ? 1 : (x > y ? -1 : 0);
+}
+
+int64_t rl_quorum_pttl(int64_t *pttls, size_t count, unsigned quorum)
+{
+	if (quorum == 0 || count < quorum) {
+		return 0;
+	}
+	qsort(pttls, count, sizeof(*pttls), compare_descending);
+	return pttls[quorum - 1] > 0 ? pttls[quorum - 1] : 0;
 }
 
 int64_t rl_attempts_for(int64_t retry_count)

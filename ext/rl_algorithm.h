@@ -30,6 +30,11 @@ double rl_drift_ms(int64_t ttl_ms, double drift_factor);
 /* ttl - elapsed - drift: how long the caller may still rely on the lock. */
 double rl_validity_ms(int64_t ttl_ms, double elapsed_ms, double drift_factor);
 
+/* The time until fewer than quorum servers hold a lock: the quorum-th largest of the positive
+ * remaining TTLs (ms) the servers reported. Sorts pttls in place. 0 when fewer than quorum are
+ * positive. */
+int64_t rl_quorum_pttl(int64_t *pttls, size_t count, unsigned quorum);
+
 /* Attempts made by one lock() call: the library's do/while runs at least once. */
 int64_t rl_attempts_for(int64_t retry_count);
 

@@ -56,6 +56,30 @@ void rl_conn_close(rl_conn *conn)
 	conn->expected = 0;
 }
 
+int rl_conn_still_open(rl_conn *conn)
+{
+	int round;
+
+	if (conn->state != RL_CONN_READY) {
+		return 1;
+	}
+	/* Bounded: a few reads take in stale replies ahead of an end-of-file. */
+	for (round = 0; round < 4; round++) {
+		rl_pollfd pfd;
+
+		pfd.fd = rl_conn_fd(conn);
+		pfd.events = POLLIN;
+		pfd.revents = 0;
+		if (rl_poll(&pfd, 1, 0) <= 0 || pfd.revents == 0) {
+			return 1;
+		}
+		if (redisBufferRead(conn->ctx) != REDIS_OK) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
 int rl_conn_overdue(const rl_conn *conn, const rl_endpoint *endpoint, double now)
 {
 	int waiting = conn->state == RL_CONN_CONNECTING || conn->stale + conn->expected > 0;

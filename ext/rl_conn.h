@@ -31,6 +31,10 @@ typedef struct rl_conn {
 int rl_conn_open(rl_conn *conn, const rl_endpoint *endpoint, double now, rl_outcome *out);
 void rl_conn_close(rl_conn *conn);
 
+/* False when the server closed an idle, ready connection since we last used it (restart,
+ * CLIENT KILL, idle timeout): reusing it would fail the next call. Never blocks. */
+int rl_conn_still_open(rl_conn *conn);
+
 /* True when a reply or the connect has been awaited longer than the endpoint allows. */
 int rl_conn_overdue(const rl_conn *conn, const rl_endpoint *endpoint, double now);
 

@@ -107,8 +107,11 @@ static void fail(rl_conn *conn, rl_outcome *out, unsigned *yes, unsigned *answer
 	settle(out, yes, answered);
 }
 
-/* Opens the connection if needed and queues command. Returns 0, or -1 with *out filled. */
-static int prepare(rl_cluster *cluster, size_t i, const rl_encoded *command, double now, rl_outcome *out)
+/* Opens the connection if needed and queues command. Returns 0, or -1 with *out filled.
+ * keep_overdue: queue behind a connected but silent server instead of starting afresh, so that
+ * a release still follows the SET it must undo on the same stream. */
+static int prepare(rl_cluster *cluster, size_t i, const rl_encoded *command, double now, rl_outcome *out,
+	int keep_overdue)
 {
 	rl_conn *conn = &cluster->conns[i];
 	const rl_endpoint *endpoint = &cluster->endpoints[i];
@@ -120,8 +123,12 @@ static int prepare(rl_cluster *cluster, size_t i, const rl_encoded *command, dou
 	if (rl_conn_catch_up(conn, now) != 0) {
 		rl_conn_close(conn);
 	}
-	if (conn->state != RL_CONN_DOWN && rl_conn_overdue(conn, endpoint, now)) {
+	if (conn->state != RL_CONN_DOWN && !(keep_overdue && conn->state == RL_CONN_READY)
+		&& rl_conn_overdue(conn, endpoint, now)) {
 		rl_conn_close(conn); /* still silent since an earlier call: start afresh */
+	}
+	if (!rl_conn_still_open(conn)) {
+		rl_conn_close(conn); /* closed by the server between calls: reconnect now, not fail */
 	}
 	if (conn->state == RL_CONN_DOWN) {
 		size_t g;
@@ -242,6 +249,17 @@ static void take_replies(rl_cluster *cluster, size_t i, const rl_request *reques
 	}
 }
 
+/* Whether the call still has replies to wait for. */
+static int keep_waiting(const rl_request *request, unsigned yes, unsigned answered, unsigned servers, unsigned quorum)
+{
+	rl_quorum_state state = rl_quorum_decide(yes, answered, servers, quorum);
+
+	if (request->wait_all) {
+		return state != RL_QUORUM_LOST && answered < servers;
+	}
+	return state == RL_QUORUM_UNDECIDED;
+}
+
 unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned quorum,
 	double deadline_ms, rl_outcome *outcomes)
 {
@@ -255,7 +273,7 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 	encode(&request->command, &command);
 	for (i = 0; i < cluster->count; i++) {
 		memset(&outcomes[i], 0, sizeof(outcomes[i]));
-		if (prepare(cluster, i, &command, now, &outcomes[i]) != 0) {
+		if (prepare(cluster, i, &command, now, &outcomes[i], 0) != 0) {
 			settle(&outcomes[i], &yes, &answered);
 		}
 	}
@@ -271,7 +289,7 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 		return yes;
 	}
 
-	while (rl_quorum_decide(yes, answered, servers, quorum) == RL_QUORUM_UNDECIDED) {
+	while (keep_waiting(request, yes, answered, servers, quorum)) {
 		double wait_until = deadline_ms > 0 ? deadline_ms : HUGE_VAL;
 
 		now = rl_now_ms();
@@ -284,9 +302,16 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 				continue;
 			}
 			if (rl_conn_overdue(conn, endpoint, now)) {
-				rl_outcome_set(&outcomes[i], RL_OUTCOME_TIMEOUT,
-					conn->state == RL_CONN_CONNECTING ? "connect: timeout" : "timeout");
-				fail(conn, &outcomes[i], &yes, &answered);
+				if (conn->state == RL_CONN_CONNECTING) {
+					rl_outcome_set(&outcomes[i], RL_OUTCOME_TIMEOUT, "connect: timeout");
+					fail(conn, &outcomes[i], &yes, &answered);
+					continue;
+				}
+				/* The command may still run later: keep the stream so that a release sent
+				 * after this call queues behind it. The next call starts afresh. */
+				rl_outcome_set(&outcomes[i], RL_OUTCOME_TIMEOUT, "timeout");
+				rl_conn_abandon(conn);
+				settle(&outcomes[i], &yes, &answered);
 				continue;
 			}
 			if (endpoint->timeout_ms > 0 && conn->waiting_since + endpoint->timeout_ms < wait_until) {
@@ -294,7 +319,7 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 			}
 			add_poll(&set, conn, i);
 		}
-		if (set.used == 0 || rl_quorum_decide(yes, answered, servers, quorum) != RL_QUORUM_UNDECIDED) {
+		if (set.used == 0 || !keep_waiting(request, yes, answered, servers, quorum)) {
 			continue;
 		}
 		if (deadline_ms > 0 && now >= deadline_ms) {
@@ -349,7 +374,7 @@ void rl_fanout_send(rl_cluster *cluster, const rl_command *command)
 	encode(command, &encoded);
 	for (i = 0; i < cluster->count; i++) {
 		rl_outcome ignored;
-		if (prepare(cluster, i, &encoded, now, &ignored) == 0) {
+		if (prepare(cluster, i, &encoded, now, &ignored, 1) == 0) {
 			rl_conn_abandon(&cluster->conns[i]);
 		}
 	}

@@ -11,4 +11,57 @@
 	"    return 0\n" \
 	"end\n"
 
+/* KEYS = resources, ARGV[1] = token, ARGV[2] = ttl ms. All keys or none on this server:
+ * when any key exists (whoever holds it) nothing is written. Returns 1 when all were set. */
+#define RL_SCRIPT_LOCK_MULTI \
+	"for i = 1, #KEYS do\n" \
+	"    if redis.call('EXISTS', KEYS[i]) == 1 then\n" \
+	"        return 0\n" \
+	"    end\n" \
+	"end\n" \
+	"for i = 1, #KEYS do\n" \
+	"    redis.call('SET', KEYS[i], ARGV[1], 'PX', ARGV[2])\n" \
+	"end\n" \
+	"return 1\n"
+
+/* KEYS = resources, ARGV[1] = token. Deletes every key that still holds our token (a release
+ * frees what it can) and returns how many it deleted. */
+#define RL_SCRIPT_UNLOCK_MULTI \
+	"local released = 0\n" \
+	"for i = 1, #KEYS do\n" \
+	"    if redis.call('GET', KEYS[i]) == ARGV[1] then\n" \
+	"        released = released + redis.call('DEL', KEYS[i])\n" \
+	"    end\n" \
+	"end\n" \
+	"return released\n"
+
+/* KEYS = resources, ARGV[1] = token, ARGV[2] = ttl ms. Only when every key still holds our
+ * token are they all given the new ttl (returns 1); otherwise nothing changes (returns 0),
+ * so an expired lock or one another client now holds is never prolonged. */
+#define RL_SCRIPT_EXTEND \
+	"for i = 1, #KEYS do\n" \
+	"    if redis.call('GET', KEYS[i]) ~= ARGV[1] then\n" \
+	"        return 0\n" \
+	"    end\n" \
+	"end\n" \
+	"for i = 1, #KEYS do\n" \
+	"    redis.call('PEXPIRE', KEYS[i], ARGV[2])\n" \
+	"end\n" \
+	"return 1\n"
+
+/* KEYS = resources, ARGV[1] = token. The smallest PTTL of the keys while every one still holds
+ * our token; -2 as soon as one does not (a key without expiry gives -1: never a positive vote). */
+#define RL_SCRIPT_VALIDITY \
+	"local least = -2\n" \
+	"for i = 1, #KEYS do\n" \
+	"    if redis.call('GET', KEYS[i]) ~= ARGV[1] then\n" \
+	"        return -2\n" \
+	"    end\n" \
+	"    local left = redis.call('PTTL', KEYS[i])\n" \
+	"    if i == 1 or left < least then\n" \
+	"        least = left\n" \
+	"    end\n" \
+	"end\n" \
+	"return least\n"
+
 #endif

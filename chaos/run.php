@@ -1,0 +1,311 @@
+<?php
+/* Exclusion under contention and chaos. Starts 5 lock redis-servers and 1 guard redis-server on
+ * 127.0.0.1, runs P workers (chaos/worker.php) that take one shared lock and check a guard inside
+ * it, while this loop SIGKILLs / SIGSTOPs lock servers. See docs/readme-reliability.md.
+ *
+ *   php chaos/run.php --preset=short     # CI: both runs, < 2 minutes
+ *   php chaos/run.php --preset=long      # >= 1M acquisitions in the delayed-restart run
+ *   options: --workers=8 --duration=S --acquisitions=N --ttl=MS --sleep-us=US --resources=R
+ *            --port-base=7441 --runs=delayed,nodelay --restart-delay=MS --retry-delay=MS --retry-count=N
+ *            --nodelay-duration=S --nodelay-sleep-us=US
+ *
+ * Exit status: 1 when the delayed-restart run saw any violation: two use intervals of the resource
+ * overlapping, the guard's owner key found taken while both locks were still valid, or a lost
+ * counter update not explained by a holder that stalled past its validity. The no-delay run is
+ * a demonstration and never fails the script. */
+
+declare(strict_types=1);
+require __DIR__ . '/resp.php';
+ini_set('memory_limit', '-1'); /* 1M use intervals are checked in memory */
+
+const PRESETS = [
+    /* ~45 s delayed + ~25 s no-delay */
+    'short' => ['workers' => 8, 'duration' => 40, 'acquisitions' => 200000, 'ttl' => 300, 'sleep-us' => 0,
+        'resources' => 1, 'nodelay-duration' => 30, 'nodelay-sleep-us' => 100000],
+    /* 4 resources: with one, most calls are split votes between racing workers (see the README) */
+    'long' => ['workers' => 8, 'duration' => 2700, 'acquisitions' => 1000000, 'ttl' => 200, 'sleep-us' => 0,
+        'resources' => 4, 'nodelay-duration' => 60, 'nodelay-sleep-us' => 100000],
+];
+
+$opts = getopt('', ['preset:', 'workers:', 'duration:', 'acquisitions:', 'ttl:', 'sleep-us:', 'resources:',
+    'port-base:', 'runs:', 'retry-delay:', 'retry-count:', 'restart-delay:', 'nodelay-duration:', 'nodelay-sleep-us:', 'extension:']);
+$preset = PRESETS[$opts['preset'] ?? 'short'] ?? null;
+if ($preset === null) {
+    fwrite(STDERR, "unknown preset\n");
+    exit(2);
+}
+$cfg = array_merge($preset, ['retry-delay' => 10, 'retry-count' => 3, 'port-base' => 7441, 'runs' => 'delayed,nodelay', 'restart-delay' => null], $opts);
+$workers = max(1, (int) $cfg['workers']);
+$ttl = (int) $cfg['ttl'];
+$restartDelay = $cfg['restart-delay'] !== null ? (int) $cfg['restart-delay'] : $ttl + 300;
+if ($restartDelay <= $ttl) {
+    fwrite(STDERR, "--restart-delay must exceed --ttl for the delayed run\n");
+    exit(2);
+}
+$portBase = (int) $cfg['port-base'];
+$lockPorts = range($portBase, $portBase + 4);
+$guardPort = $portBase + 5;
+$runDir = dirname(__DIR__) . '/.run/chaos-' . $portBase;
+@mkdir($runDir, 0700, true);
+$extension = $cfg['extension'] ?? (dirname(__DIR__) . '/modules/redlock.so');
+if (!extension_loaded('redlock')) {
+    if (!is_file($extension)) {
+        fwrite(STDERR, "build the extension first (modules/redlock.so missing)\n");
+        exit(2);
+    }
+    /* Workers load a private copy: a rebuild during a long run must not pull the .so from under them. */
+    copy($extension, "$runDir/redlock.so");
+    $extension = "$runDir/redlock.so";
+}
+
+/** @var array<int, array{proc: resource|null, pid: int, state: string}> */
+$servers = [];
+
+function start_server(int $port, string $dir): array
+{
+    $null = ['file', '/dev/null', 'w'];
+    $proc = proc_open(['redis-server', '--port', (string) $port, '--bind', '127.0.0.1', '--save', '',
+        '--appendonly', 'no', '--dir', $dir, '--logfile', "$dir/redis-$port.log"], [['file', '/dev/null', 'r'], $null, $null], $pipes);
+    if ($proc === false) {
+        throw new RuntimeException("cannot start redis-server on $port");
+    }
+    $deadline = microtime(true) + 5;
+    while (microtime(true) < $deadline) {
+        $c = Resp::connect($port, 0.2);
+        if ($c !== null) {
+            try {
+                if ($c->call('PING') === 'PONG') {
+                    $c->close();
+                    return ['proc' => $proc, 'pid' => proc_get_status($proc)['pid'], 'state' => 'up'];
+                }
+            } catch (RuntimeException) {
+            }
+            $c->close();
+        }
+        usleep(10000);
+    }
+    throw new RuntimeException("redis-server on $port did not come up (port busy?)");
+}
+
+function kill_server(array &$s): void
+{
+    if ($s['proc'] === null) {
+        return;
+    }
+    posix_kill($s['pid'], SIGCONT);
+    posix_kill($s['pid'], SIGKILL);
+    proc_close($s['proc']);
+    $s['proc'] = null;
+    $s['state'] = 'down';
+}
+
+function stop_all(): void
+{
+    global $servers;
+    foreach ($servers as &$s) {
+        kill_server($s);
+    }
+}
+
+register_shutdown_function('stop_all');
+pcntl_async_signals(true);
+foreach ([SIGINT, SIGTERM] as $sig) {
+    pcntl_signal($sig, function () {
+        stop_all();
+        exit(130);
+    });
+}
+
+function percentile(array $sorted, float $p): float
+{
+    if (!$sorted) {
+        return -1.0;
+    }
+    return $sorted[min(count($sorted) - 1, (int) floor($p * count($sorted)))];
+}
+
+/** One labelled run. Returns its report. */
+function run_once(string $name, string $label, int $restartDelay, float $duration, int $sleepUs, int $acquisitions): array
+{
+    global $servers, $lockPorts, $guardPort, $runDir, $workers, $ttl, $cfg, $extension;
+
+    foreach (array_merge($lockPorts, [$guardPort]) as $port) {
+        $servers[$port] = start_server($port, $runDir);
+    }
+    $runId = $name . '-' . bin2hex(random_bytes(3));
+    $procs = [];
+    $perWorker = (int) ceil($acquisitions / $workers);
+    for ($w = 0; $w < $workers; $w++) {
+        $wcfg = ['id' => $w, 'run' => $runId, 'lock_ports' => $lockPorts, 'guard_port' => $guardPort,
+            'server_timeout' => 0.1, 'retry_delay' => (int) $cfg['retry-delay'], 'retry_count' => (int) $cfg['retry-count'], 'ttl' => $ttl,
+            'sleep_us' => $sleepUs, 'resources' => (int) $cfg['resources'], 'duration' => $duration,
+            'max_acquisitions' => $perWorker, 'max_calls' => $perWorker * 50, 'out' => "$runDir/$runId-w$w"];
+        $cmd = [PHP_BINARY];
+        if (!extension_loaded('redlock')) {
+            array_push($cmd, '-d', "extension=$extension");
+        }
+        array_push($cmd, __DIR__ . '/worker.php', json_encode($wcfg));
+        $procs[$w] = proc_open($cmd, [['file', '/dev/null', 'r'], STDOUT, STDERR], $pipes);
+    }
+
+    /* The chaos loop: at most one lock server killed and one paused at any time, so 3 of 5 stay live. */
+    $events = ['kills' => 0, 'restarts' => 0, 'pauses' => 0];
+    $killed = null;
+    $restartAt = 0.0;
+    $nextKill = microtime(true) + 0.2;
+    $paused = null;
+    $resumeAt = 0.0;
+    $nextPause = microtime(true) + 0.3;
+    $hardStop = microtime(true) + $duration + 60;
+    $start = microtime(true);
+    while (true) {
+        $running = 0;
+        foreach ($procs as $p) {
+            $running += proc_get_status($p)['running'] ? 1 : 0;
+        }
+        $now = microtime(true);
+        if ($running === 0 || $now > $hardStop) {
+            break;
+        }
+        if ($killed === null && $now >= $nextKill) {
+            $candidates = array_values(array_diff($lockPorts, [$paused]));
+            $killed = $candidates[array_rand($candidates)];
+            kill_server($servers[$killed]);
+            $events['kills']++;
+            $restartAt = $now + $restartDelay / 1000;
+        }
+        if ($killed !== null && $now >= $restartAt) {
+            $servers[$killed] = start_server($killed, $runDir);
+            $events['restarts']++;
+            $killed = null;
+            $nextKill = microtime(true) + ($restartDelay > 0 ? mt_rand(100, 400) : mt_rand(0, 30)) / 1000;
+        }
+        if ($paused === null && $now >= $nextPause) {
+            $candidates = array_values(array_diff($lockPorts, [$killed]));
+            $paused = $candidates[array_rand($candidates)];
+            posix_kill($servers[$paused]['pid'], SIGSTOP);
+            $events['pauses']++;
+            $resumeAt = $now + mt_rand(50, 400) / 1000;
+        }
+        if ($paused !== null && $now >= $resumeAt) {
+            posix_kill($servers[$paused]['pid'], SIGCONT);
+            $paused = null;
+            $nextPause = microtime(true) + mt_rand(100, 400) / 1000;
+        }
+        usleep(5000);
+    }
+    if ($paused !== null) {
+        posix_kill($servers[$paused]['pid'], SIGCONT);
+    }
+    foreach ($procs as $w => $p) {
+        if (proc_get_status($p)['running']) {
+            proc_terminate($p, SIGKILL);
+            fwrite(STDERR, "worker $w overran the hard time bound and was killed\n");
+        }
+        proc_close($p);
+    }
+    $elapsed = microtime(true) - $start;
+
+    $sum = ['acquisitions' => 0, 'lock_false' => 0, 'unlock_false' => 0, 'overlap_within_validity' => 0,
+        'overlap_after_expiry' => 0, 'overlap_ambiguous' => 0, 'overlap_on_exit' => 0, 'overruns' => 0,
+        'late_writes' => 0, 'calls' => 0];
+    $starts = $ends = [];
+    $perResource = array_fill(0, (int) $cfg['resources'], 0);
+    $latencies = [];
+    $examples = [];
+    $missing = 0;
+    for ($w = 0; $w < $workers; $w++) {
+        $base = "$runDir/$runId-w$w";
+        $t = is_file("$base.json") ? json_decode(file_get_contents("$base.json"), true) : null;
+        if ($t === null) {
+            $missing++;
+            continue;
+        }
+        foreach ($sum as $k => $_) {
+            $sum[$k] += $t[$k];
+        }
+        foreach ($t['per_resource'] as $r => $n) {
+            $perResource[$r] += $n;
+        }
+        $examples = array_merge($examples, $t['examples']);
+        $raw = file_get_contents("$base.lat");
+        if ($raw !== '') {
+            array_push($latencies, ...array_values(unpack('g*', $raw)));
+        }
+        $raw = (string) @file_get_contents("$base.iv");
+        for ($o = 0, $len = strlen($raw); $o + 24 <= $len; $o += 24) {
+            [, $r, $from, $to] = unpack('q3', $raw, $o);
+            $starts[$r][] = $from;
+            $ends[$r][] = $to;
+        }
+        @unlink("$base.json");
+        @unlink("$base.lat");
+        @unlink("$base.iv");
+    }
+    sort($latencies);
+    /* The lock's promise: use intervals [acquired, min(unlock called, valid until)] of one
+     * resource never overlap, whichever processes held them. */
+    $intervalOverlaps = 0;
+    $intervalExample = null;
+    foreach ($starts as $r => $from) {
+        $to = $ends[$r];
+        array_multisort($from, $to);
+        $reach = PHP_INT_MIN;
+        foreach ($from as $k => $start) {
+            if ($start < $reach) {
+                $intervalOverlaps++;
+                $intervalExample ??= sprintf('resource %d: acquired %.3f ms before the previous holder stopped', $r, ($reach - $start) / 1e6);
+            }
+            $reach = max($reach, $to[$k]);
+        }
+    }
+    unset($starts, $ends);
+    $guard = Resp::connect($guardPort);
+    $lost = 0;
+    foreach ($perResource as $r => $n) {
+        $lost += abs($n - (int) $guard->call('GET', "chaos:$runId:counter:$r"));
+    }
+    $guard->close();
+    foreach ($lockPorts as $port) {
+        kill_server($servers[$port]);
+    }
+    kill_server($servers[$guardPort]);
+
+    return $sum + [
+        'run' => $label, 'workers' => $workers, 'ttl_ms' => $ttl, 'restart_delay_ms' => $restartDelay,
+        'sleep_in_section_us' => $sleepUs, 'seconds' => round($elapsed, 1),
+        'interval_overlaps' => $intervalOverlaps, 'interval_example' => $intervalExample,
+        'lost_counter_updates' => $lost, 'lost_not_explained_by_late_writes' => max(0, $lost - $sum['late_writes']),
+        'workers_without_report' => $missing,
+        'acquire_p50_ms' => round(percentile($latencies, 0.50), 3),
+        'acquire_p99_ms' => round(percentile($latencies, 0.99), 3),
+        'acquire_max_ms' => round($latencies ? end($latencies) : -1.0, 3),
+        'acquisitions_per_s' => round($sum['acquisitions'] / max($elapsed, 0.001)),
+        'chaos' => $events, 'examples' => array_slice($examples, 0, 3),
+    ];
+}
+
+$failed = false;
+foreach (explode(',', $cfg['runs']) as $run) {
+    if ($run === 'delayed') {
+        $report = run_once('delayed', 'delayed-restart', $restartDelay, (float) $cfg['duration'], (int) $cfg['sleep-us'],
+            (int) $cfg['acquisitions']);
+        /* Overlaps where a holder had stalled past its validity are reported, not failed: no lock
+         * can stop a paused process from acting late (that needs fencing tokens, seed 001). */
+        $bad = $report['interval_overlaps'] > 0 || $report['overlap_within_validity'] > 0
+            || $report['overlap_on_exit'] > 0 || $report['lost_not_explained_by_late_writes'] > 0
+            || $report['workers_without_report'] > 0 || $report['acquisitions'] === 0;
+        $failed = $failed || $bad;
+        $report['verdict'] = $bad ? 'FAIL' : 'ok';
+    } elseif ($run === 'nodelay') {
+        $report = run_once('nodelay', 'no-delay-restart (demonstration, never fails)', 0, (float) $cfg['nodelay-duration'],
+            (int) $cfg['nodelay-sleep-us'], (int) $cfg['acquisitions']);
+        $report['verdict'] = 'demonstration';
+    } else {
+        fwrite(STDERR, "unknown run $run\n");
+        exit(2);
+    }
+    echo json_encode($report, JSON_PRETTY_PRINT | JSON_PARTIAL_OUTPUT_ON_ERROR), "\n";
+}
+echo $failed ? "CHAOS: FAIL (violation in a delayed-restart run)\n" : "CHAOS: ok\n";
+exit($failed ? 1 : 0);

@@ -1,0 +1,108 @@
+<?php
+/* One chaos worker (started by chaos/run.php, never by hand): loops lock -> guarded critical
+ * section -> unlock on one of the shared resources until its time or count runs out, then
+ * writes its tallies as JSON and its acquire latencies as packed floats.
+ *
+ * The guard lives on a separate redis-server that the chaos loop never touches:
+ *   owner key: SET NX to "id|valid-until" on entry; finding it taken means two holders at once.
+ *              It is classed by the two locks' validity (hrtime: CLOCK_MONOTONIC, shared by all
+ *              processes on the machine): both still valid = a violation of the lock; the other
+ *              (or we) already past validity = a holder that stalled beyond its lease (the
+ *              scheduler on a loaded machine: the case fencing tokens exist for, seed 001).
+ *   counter:   GET, (sleep), SET +1; a lost update shows up as counter != acquisitions. A write
+ *              that ends after our validity is counted as late: it may explain a lost update.
+ *   exit:      delete owner only if it is still us (atomic script).
+ * Every acquisition also logs its use interval [acquired, min(unlock called, valid until)]:
+ * run.php checks that no two intervals of one resource overlap, the lock's own promise. */
+
+require __DIR__ . '/resp.php';
+
+$cfg = json_decode($argv[1] ?? '', true, 16, JSON_THROW_ON_ERROR);
+$id = "w{$cfg['id']}-" . getmypid();
+$servers = array_map(fn ($p) => ['127.0.0.1', $p, $cfg['server_timeout']], $cfg['lock_ports']);
+$redlock = new RedLock($servers, $cfg['retry_delay'], $cfg['retry_count']);
+$guard = Resp::connect($cfg['guard_port']);
+if ($guard === null) {
+    fwrite(STDERR, "$id: cannot reach the guard server\n");
+    exit(2);
+}
+$releaseIfMine = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end";
+
+$tally = [
+    'id' => $id, 'acquisitions' => 0, 'lock_false' => 0, 'unlock_false' => 0,
+    'overlap_within_validity' => 0, 'overlap_after_expiry' => 0, 'overlap_ambiguous' => 0,
+    'overlap_on_exit' => 0, 'overruns' => 0, 'late_writes' => 0,
+    'per_resource' => array_fill(0, $cfg['resources'], 0), 'examples' => [],
+];
+$latencies = '';
+$intervals = '';
+$deadline = hrtime(true) + (int) ($cfg['duration'] * 1e9);
+$maxAcquisitions = $cfg['max_acquisitions'];
+$sleepUs = $cfg['sleep_us'];
+
+for ($call = 0; $call < $cfg['max_calls'] && $tally['acquisitions'] < $maxAcquisitions; $call++) {
+    if (hrtime(true) >= $deadline) {
+        break;
+    }
+    $r = $call % $cfg['resources'];
+    $resource = "chaos:{$cfg['run']}:res:$r";
+    $t0 = hrtime(true);
+    $lock = $redlock->lock($resource, $cfg['ttl']);
+    $t1 = hrtime(true);
+    if ($lock === false) {
+        $tally['lock_false']++;
+        continue;
+    }
+    $latencies .= pack('g', ($t1 - $t0) / 1e6);
+    $validUntil = $t1 + (int) ($lock['validity'] * 1e6);
+    $tally['acquisitions']++;
+    $tally['per_resource'][$r]++;
+
+    $ownerKey = "chaos:{$cfg['run']}:owner:$r";
+    $counterKey = "chaos:{$cfg['run']}:counter:$r";
+    $me = "$id|$validUntil";
+    $ts = hrtime(true);
+    $entered = $guard->call('SET', $ownerKey, $me, 'NX');
+    $te = hrtime(true);
+    if ($entered !== 'OK') {
+        $other = $guard->call('GET', $ownerKey);
+        $otherUntil = is_string($other) ? (int) explode('|', $other)[1] : 0;
+        $bothValidUntil = min($validUntil, $otherUntil);
+        if ($other !== null && $te < $bothValidUntil) {
+            $kind = 'overlap_within_validity';
+        } elseif ($other !== null && $ts >= $bothValidUntil) {
+            $kind = 'overlap_after_expiry';
+        } else {
+            $kind = 'overlap_ambiguous';
+        }
+        $tally[$kind]++;
+        if (count($tally['examples']) < 5) {
+            $tally['examples'][] = sprintf('%s: %s held by %s; ours valid %+.1f ms, theirs %+.1f ms after the check',
+                $kind, $resource, var_export($other, true), ($validUntil - $te) / 1e6, ($otherUntil - $te) / 1e6);
+        }
+    }
+    $count = (int) $guard->call('GET', $counterKey);
+    if ($sleepUs > 0) {
+        usleep($sleepUs);
+    }
+    $guard->call('SET', $counterKey, (string) ($count + 1));
+    if (hrtime(true) > $validUntil) {
+        $tally['late_writes']++;
+    }
+    if ($entered === 'OK' && $guard->call('EVAL', $releaseIfMine, '1', $ownerKey, $me) !== 1) {
+        $tally['overlap_on_exit']++;
+    }
+    $tu = hrtime(true);
+    /* Past its validity the lock may legitimately have passed on: the holder overran its lease. */
+    if ($tu > $validUntil) {
+        $tally['overruns']++;
+    }
+    $intervals .= pack('qqq', $r, $t1, min($tu, $validUntil));
+    if (!$redlock->unlock($lock)) {
+        $tally['unlock_false']++;
+    }
+}
+$tally['calls'] = $call;
+file_put_contents($cfg['out'] . '.lat', $latencies);
+file_put_contents($cfg['out'] . '.iv', $intervals);
+file_put_contents($cfg['out'] . '.json', json_encode($tally));

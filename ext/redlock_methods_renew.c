@@ -1,0 +1,197 @@
+/* RedLock::extend() and RedLock::validity(): ask every server about a lock we hold, through
+ * scripts that only touch keys still holding our token. Plus the maxExtensions bookkeeping. */
+#include <math.h>
+
+#include "php.h"
+#include "zend_exceptions.h"
+
+#include "redlock_object.h"
+#include "redlock_resource.h"
+#include "redlock_scripts.h"
+#include "rl_algorithm.h"
+#include "rl_fanout.h"
+
+/* Below this many tracked tokens nothing is pruned. */
+#define EXTENSIONS_PRUNE_MIN 64
+
+/* What the object remembers of one token's extensions. */
+typedef struct {
+	zend_long calls;   /* extend() calls that reached the servers */
+	double expires_at; /* rl_now_ms() after which no quorum can still hold the token; INFINITY
+	                    * until an extension succeeded (the lock's first ttl is not known here) */
+} extension_entry;
+
+static void extension_entry_dtor(zval *value)
+{
+	efree(Z_PTR_P(value));
+}
+
+void redlock_extensions_destroy(redlock_object *intern)
+{
+	if (intern->extensions) {
+		zend_hash_destroy(intern->extensions);
+		FREE_HASHTABLE(intern->extensions);
+		intern->extensions = NULL;
+	}
+}
+
+void redlock_extensions_forget(redlock_object *intern, zend_string *token)
+{
+	if (intern->extensions) {
+		zend_hash_del(intern->extensions, token);
+	}
+}
+
+/* Drops tokens whose keys have expired on a quorum for sure: locks left to expire without an
+ * unlock() must not make the table grow forever. Runs each time the size reaches a power of two
+ * (64, 128, ...), so its cost spreads thinly over the inserts. */
+static void prune_extensions(HashTable *extensions)
+{
+	double now = rl_now_ms();
+	extension_entry *entry;
+	zend_string *token;
+
+	ZEND_HASH_FOREACH_STR_KEY_PTR(extensions, token, entry) {
+		if (entry->expires_at < now) {
+			zend_hash_del(extensions, token);
+		}
+	} ZEND_HASH_FOREACH_END();
+}
+
+static extension_entry *extension_entry_for(redlock_object *intern, zend_string *token)
+{
+	extension_entry *entry;
+	uint32_t tracked;
+
+	if (intern->extensions == NULL) {
+		ALLOC_HASHTABLE(intern->extensions);
+		zend_hash_init(intern->extensions, 8, NULL, extension_entry_dtor, 0);
+	}
+	entry = zend_hash_find_ptr(intern->extensions, token);
+	if (entry) {
+		return entry;
+	}
+	tracked = zend_hash_num_elements(intern->extensions);
+	if (tracked >= EXTENSIONS_PRUNE_MIN && (tracked & (tracked - 1)) == 0) {
+		prune_extensions(intern->extensions);
+	}
+	entry = emalloc(sizeof(*entry));
+	entry->calls = 0;
+	entry->expires_at = INFINITY;
+	return zend_hash_add_new_ptr(intern->extensions, token, entry);
+}
+
+PHP_METHOD(RedLock, extend)
+{
+	HashTable *lock;
+	zend_long ttl;
+	zend_string *token;
+	redlock_object *intern;
+	redlock_resource resource;
+	extension_entry *entry = NULL;
+	char ttl_text[MAX_LENGTH_OF_LONG + 1];
+	redlock_script_call call;
+	double start, validity;
+	unsigned votes;
+
+	ZEND_PARSE_PARAMETERS_START(2, 2)
+		Z_PARAM_ARRAY_HT(lock)
+		Z_PARAM_LONG(ttl)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if ((intern = redlock_ready(ZEND_THIS)) == NULL) {
+		RETURN_THROWS();
+	}
+	if (redlock_lock_parse(lock, intern->options.prefix, 1, &resource, &token) != SUCCESS) {
+		RETURN_THROWS();
+	}
+	if (ttl < 1) {
+		redlock_resource_release(&resource);
+		zend_argument_value_error(2, "must be greater than 0");
+		RETURN_THROWS();
+	}
+	if (intern->options.max_extensions != REDLOCK_UNLIMITED_EXTENSIONS) {
+		entry = extension_entry_for(intern, token);
+		if (entry->calls >= intern->options.max_extensions) {
+			redlock_resource_release(&resource);
+			RETURN_FALSE; /* over the cap: the servers are not asked */
+		}
+		entry->calls++;
+	}
+	snprintf(ttl_text, sizeof(ttl_text), ZEND_LONG_FMT, ttl);
+
+	const char *args[] = {ZSTR_VAL(token), ttl_text};
+	const size_t arglens[] = {ZSTR_LEN(token), strlen(ttl_text)};
+
+	redlock_script_call_init(&call, &redlock_script_extend, &resource, 2, args, arglens, RL_EXPECT_POSITIVE_INT);
+	start = rl_now_ms();
+	votes = rl_fanout_run(intern->cluster, &call.request, intern->quorum, start + (double) ttl, intern->outcomes);
+	validity = rl_validity_ms(ttl, rl_now_ms() - start, intern->drift_factor);
+	redlock_script_call_free(&call);
+
+	if (votes >= intern->quorum && validity > 0) {
+		if (entry) {
+			/* After this, too few servers can still hold the token for any later extend() to win. */
+			entry->expires_at = start + (double) ttl + rl_drift_ms(ttl, intern->drift_factor);
+		}
+		redlock_lock_result(return_value, validity, &resource, ZSTR_VAL(token), ZSTR_LEN(token));
+		redlock_resource_release(&resource);
+		return;
+	}
+	redlock_resource_release(&resource);
+	RETURN_FALSE;
+}
+
+PHP_METHOD(RedLock, validity)
+{
+	HashTable *lock;
+	zend_string *token;
+	redlock_object *intern;
+	redlock_resource resource;
+	redlock_script_call call;
+	int64_t *remaining, quorum_pttl;
+	size_t i, holders = 0;
+	double start, elapsed, validity;
+
+	ZEND_PARSE_PARAMETERS_START(1, 1)
+		Z_PARAM_ARRAY_HT(lock)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if ((intern = redlock_ready(ZEND_THIS)) == NULL) {
+		RETURN_THROWS();
+	}
+	if (redlock_lock_parse(lock, intern->options.prefix, 1, &resource, &token) != SUCCESS) {
+		RETURN_THROWS();
+	}
+
+	const char *args[] = {ZSTR_VAL(token)};
+	const size_t arglens[] = {ZSTR_LEN(token)};
+
+	redlock_script_call_init(&call, &redlock_script_validity, &resource, 1, args, arglens, RL_EXPECT_POSITIVE_INT);
+	/* The quorum-th largest PTTL is known only once every server answered (or failed, or hit its
+	 * timeout): stopping at the first quorum of answers would make the result depend on their order. */
+	call.request.wait_all = 1;
+	start = rl_now_ms();
+	rl_fanout_run(intern->cluster, &call.request, intern->quorum, 0, intern->outcomes);
+	elapsed = rl_now_ms() - start;
+	redlock_script_call_free(&call);
+	redlock_resource_release(&resource);
+
+	remaining = safe_emalloc(intern->cluster->count, sizeof(int64_t), 0);
+	for (i = 0; i < intern->cluster->count; i++) {
+		if (intern->outcomes[i].kind == RL_OUTCOME_YES) {
+			remaining[holders++] = (int64_t) intern->outcomes[i].integer;
+		}
+	}
+	quorum_pttl = rl_quorum_pttl(remaining, holders, intern->quorum);
+	efree(remaining);
+	if (quorum_pttl <= 0) {
+		RETURN_FALSE;
+	}
+	/* The ttl is unknown here: the drift is reckoned on what is left of it. */
+	validity = rl_validity_ms(quorum_pttl, elapsed, intern->drift_factor);
+	if (validity <= 0) {
+		RETURN_FALSE;
+	}
+	RETURN_DOUBLE(validity);
+}

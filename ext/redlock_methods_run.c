@@ -1,0 +1,91 @@
+/* RedLock::run(): lock, call, always release. */
+#include "php.h"
+#include "zend_exceptions.h"
+#include "zend_smart_str.h"
+
+#include "redlock_object.h"
+#include "redlock_resource.h"
+
+/* "a" for one resource, "a", "b" for several, for the exception message. */
+static zend_string *describe_resource(const redlock_resource *resource)
+{
+	smart_str out = {0};
+	zval *name;
+
+	if (!resource->multi) {
+		smart_str_appendc(&out, '"');
+		smart_str_append(&out, Z_STR(resource->names));
+		smart_str_appendc(&out, '"');
+	} else {
+		ZEND_HASH_FOREACH_VAL(Z_ARRVAL(resource->names), name) {
+			if (smart_str_get_len(&out) > 0) {
+				smart_str_appends(&out, ", ");
+			}
+			smart_str_appendc(&out, '"');
+			smart_str_append(&out, Z_STR_P(name));
+			smart_str_appendc(&out, '"');
+		} ZEND_HASH_FOREACH_END();
+	}
+	return smart_str_extract(&out);
+}
+
+PHP_METHOD(RedLock, run)
+{
+	HashTable *names = NULL;
+	zend_string *name = NULL;
+	zend_long ttl;
+	zend_fcall_info fci;
+	zend_fcall_info_cache fcc;
+	redlock_object *intern;
+	redlock_resource resource;
+	int64_t attempts = 0;
+	zval lock, args[2], *token;
+
+	ZEND_PARSE_PARAMETERS_START(3, 3)
+		Z_PARAM_ARRAY_HT_OR_STR(names, name)
+		Z_PARAM_LONG(ttl)
+		Z_PARAM_FUNC(fci, fcc)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if ((intern = redlock_ready(ZEND_THIS)) == NULL) {
+		RETURN_THROWS();
+	}
+	if (redlock_resource_from_args(&resource, names, name, intern->options.prefix, 1) != SUCCESS) {
+		RETURN_THROWS();
+	}
+	if (ttl < 1) {
+		redlock_resource_release(&resource);
+		zend_argument_value_error(2, "must be greater than 0");
+		RETURN_THROWS();
+	}
+	if (!redlock_acquire(intern, &resource, ttl, &lock, &attempts)) {
+		if (!EG(exception)) {
+			zend_string *described = describe_resource(&resource);
+			zend_throw_exception_ex(redlock_exception_ce, 0,
+				"Could not lock %s %s within %" PRId64 " attempt%s", resource.multi ? "the resources" : "the resource",
+				ZSTR_VAL(described), attempts, attempts == 1 ? "" : "s");
+			zend_string_release(described);
+		}
+		redlock_resource_release(&resource);
+		RETURN_THROWS();
+	}
+
+	ZVAL_COPY(&args[0], &lock);
+	ZVAL_OBJ_COPY(&args[1], Z_OBJ_P(ZEND_THIS));
+	fci.retval = return_value;
+	fci.params = args;
+	fci.param_count = 2;
+	zend_call_function(&fci, &fcc);
+	zval_ptr_dtor(&args[0]);
+	zval_ptr_dtor(&args[1]);
+
+	/* The finally part: runs whether or not $fn threw. It never throws itself, so an exception
+	 * from $fn is what propagates; a failed release (the lock already expired) is not reported.
+	 * A constructor call made inside $fn leaves nothing to release through. */
+	token = zend_hash_str_find(Z_ARRVAL(lock), "token", sizeof("token") - 1);
+	if (intern->cluster != NULL) {
+		redlock_release(intern, &resource, Z_STR_P(token));
+	}
+	zval_ptr_dtor(&lock);
+	redlock_resource_release(&resource);
+}

@@ -1,0 +1,46 @@
+/* The RedLock object and what the files implementing its methods share. Zend glue only. */
+#ifndef REDLOCK_OBJECT_H
+#define REDLOCK_OBJECT_H
+
+#include "php.h"
+#include "redlock_options.h"
+#include "redlock_resource.h"
+#include "rl_fanout.h"
+
+typedef struct {
+	rl_cluster *cluster; /* NULL until the constructor succeeded */
+	rl_outcome *outcomes;
+	zend_long retry_delay;
+	zend_long retry_count;
+	unsigned quorum;
+	double drift_factor;
+	redlock_options options;
+	HashTable *extensions; /* token -> extend() calls so far; only with maxExtensions, else NULL */
+	zend_object std;
+} redlock_object;
+
+extern zend_class_entry *redlock_exception_ce;
+
+static inline redlock_object *redlock_from_obj(zend_object *obj)
+{
+	return (redlock_object *) ((char *) obj - XtOffsetOf(redlock_object, std));
+}
+
+#define Z_REDLOCK_P(zv) redlock_from_obj(Z_OBJ_P(zv))
+
+/* Fetches the object, throwing when a subclass constructor never called parent::__construct(). */
+redlock_object *redlock_ready(zval *this_zv);
+
+/* One lock() call: all its attempts. true with the lock array in return_value, false when no
+ * attempt won. *attempts_made (may be NULL) receives the number of attempts. */
+bool redlock_acquire(redlock_object *intern, const redlock_resource *resource, zend_long ttl,
+	zval *return_value, int64_t *attempts_made);
+
+/* Deletes the keys still holding token on every server; true when a quorum did. Never throws. */
+bool redlock_release(redlock_object *intern, const redlock_resource *resource, zend_string *token);
+
+/* The maxExtensions bookkeeping (redlock_methods_renew.c). */
+void redlock_extensions_forget(redlock_object *intern, zend_string *token);
+void redlock_extensions_destroy(redlock_object *intern);
+
+#endif

@@ -1,0 +1,144 @@
+/* The constructor's $options array. See redlock_options.h. */
+#include <math.h>
+
+#include "php.h"
+#include "zend_exceptions.h"
+
+#include "redlock_options.h"
+#include "rl_algorithm.h"
+
+void redlock_options_init(redlock_options *options, unsigned server_count)
+{
+	options->quorum = rl_quorum_for(server_count);
+	options->drift_factor = RL_DEFAULT_DRIFT_FACTOR;
+	options->prefix = NULL;
+	options->persistent = true;
+	options->max_extensions = REDLOCK_UNLIMITED_EXTENSIONS;
+}
+
+void redlock_options_release(redlock_options *options)
+{
+	if (options->prefix) {
+		zend_string_release(options->prefix);
+		options->prefix = NULL;
+	}
+}
+
+static zend_result wrong_type(uint32_t arg_num, const char *name, const char *expected, zval *value)
+{
+	zend_argument_type_error(arg_num, "option \"%s\" must be of type %s, %s given",
+		name, expected, zend_zval_type_name(value));
+	return FAILURE;
+}
+
+static zend_result parse_quorum(zval *value, uint32_t arg_num, unsigned server_count, redlock_options *options)
+{
+	if (Z_TYPE_P(value) != IS_LONG) {
+		return wrong_type(arg_num, "quorum", "int", value);
+	}
+	if (Z_LVAL_P(value) < 1 || Z_LVAL_P(value) > (zend_long) server_count) {
+		zend_argument_value_error(arg_num, "option \"quorum\" must be between 1 and %u (the number of servers)",
+			server_count);
+		return FAILURE;
+	}
+	options->quorum = (unsigned) Z_LVAL_P(value);
+	return SUCCESS;
+}
+
+static zend_result parse_drift_factor(zval *value, uint32_t arg_num, redlock_options *options)
+{
+	double factor;
+
+	if (Z_TYPE_P(value) == IS_DOUBLE) {
+		factor = Z_DVAL_P(value);
+	} else if (Z_TYPE_P(value) == IS_LONG) {
+		factor = (double) Z_LVAL_P(value);
+	} else {
+		return wrong_type(arg_num, "driftFactor", "float", value);
+	}
+	if (!(factor >= 0.0 && factor < 1.0)) { /* also rejects NAN */
+		zend_argument_value_error(arg_num, "option \"driftFactor\" must be at least 0 and less than 1");
+		return FAILURE;
+	}
+	options->drift_factor = factor;
+	return SUCCESS;
+}
+
+static zend_result parse_prefix(zval *value, uint32_t arg_num, redlock_options *options)
+{
+	if (Z_TYPE_P(value) != IS_STRING) {
+		return wrong_type(arg_num, "prefix", "string", value);
+	}
+	if (options->prefix) {
+		zend_string_release(options->prefix);
+		options->prefix = NULL;
+	}
+	if (Z_STRLEN_P(value) > 0) {
+		options->prefix = zend_string_copy(Z_STR_P(value));
+	}
+	return SUCCESS;
+}
+
+static zend_result parse_persistent(zval *value, uint32_t arg_num, redlock_options *options)
+{
+	if (Z_TYPE_P(value) != IS_TRUE && Z_TYPE_P(value) != IS_FALSE) {
+		return wrong_type(arg_num, "persistent", "bool", value);
+	}
+	options->persistent = Z_TYPE_P(value) == IS_TRUE;
+	return SUCCESS;
+}
+
+static zend_result parse_max_extensions(zval *value, uint32_t arg_num, redlock_options *options)
+{
+	if (Z_TYPE_P(value) == IS_NULL) {
+		options->max_extensions = REDLOCK_UNLIMITED_EXTENSIONS;
+		return SUCCESS;
+	}
+	if (Z_TYPE_P(value) != IS_LONG) {
+		return wrong_type(arg_num, "maxExtensions", "?int", value);
+	}
+	if (Z_LVAL_P(value) < 0) {
+		zend_argument_value_error(arg_num, "option \"maxExtensions\" must be greater than or equal to 0, or null");
+		return FAILURE;
+	}
+	options->max_extensions = Z_LVAL_P(value);
+	return SUCCESS;
+}
+
+zend_result redlock_options_parse(HashTable *options_array, uint32_t arg_num, unsigned server_count,
+	redlock_options *options)
+{
+	zend_string *name;
+	zend_ulong index;
+	zval *value;
+
+	ZEND_HASH_FOREACH_KEY_VAL(options_array, index, name, value) {
+		zend_result result;
+
+		ZVAL_DEREF(value);
+		if (name == NULL) {
+			zend_argument_value_error(arg_num, "contains an unknown option " ZEND_ULONG_FMT
+				" (options are named: quorum, driftFactor, prefix, persistent, maxExtensions)", index);
+			return FAILURE;
+		}
+		if (zend_string_equals_literal(name, "quorum")) {
+			result = parse_quorum(value, arg_num, server_count, options);
+		} else if (zend_string_equals_literal(name, "driftFactor")) {
+			result = parse_drift_factor(value, arg_num, options);
+		} else if (zend_string_equals_literal(name, "prefix")) {
+			result = parse_prefix(value, arg_num, options);
+		} else if (zend_string_equals_literal(name, "persistent")) {
+			result = parse_persistent(value, arg_num, options);
+		} else if (zend_string_equals_literal(name, "maxExtensions")) {
+			result = parse_max_extensions(value, arg_num, options);
+		} else {
+			zend_argument_value_error(arg_num, "contains an unknown option \"%s\""
+				" (known: quorum, driftFactor, prefix, persistent, maxExtensions)", ZSTR_VAL(name));
+			return FAILURE;
+		}
+		if (result != SUCCESS) {
+			return FAILURE;
+		}
+	} ZEND_HASH_FOREACH_END();
+	return SUCCESS;
+}

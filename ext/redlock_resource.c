@@ -1,0 +1,220 @@
+/* Resources, keys and script requests. See redlock_resource.h. */
+#include "php.h"
+#include "zend_exceptions.h"
+
+#include "redlock_resource.h"
+
+/* "" for a method argument, "[\"resource\"] " for a field of a $lock array. */
+static void field_label(char *out, size_t size, const char *field)
+{
+	if (field) {
+		snprintf(out, size, "[\"%s\"] ", field);
+	} else {
+		out[0] = '\0';
+	}
+}
+
+static zend_string *prefixed(zend_string *prefix, zend_string *name)
+{
+	if (prefix == NULL) {
+		return zend_string_copy(name);
+	}
+	return zend_string_concat2(ZSTR_VAL(prefix), ZSTR_LEN(prefix), ZSTR_VAL(name), ZSTR_LEN(name));
+}
+
+static zend_result check_list(HashTable *names, uint32_t arg_num, const char *label)
+{
+	HashTable seen;
+	zval *name;
+	zend_result result = SUCCESS;
+
+	if (zend_hash_num_elements(names) == 0) {
+		zend_argument_value_error(arg_num, "%smust not be an empty array", label);
+		return FAILURE;
+	}
+	if (!zend_array_is_list(names)) {
+		zend_argument_value_error(arg_num, "%smust be a list of resource names", label);
+		return FAILURE;
+	}
+	zend_hash_init(&seen, zend_hash_num_elements(names), NULL, NULL, 0);
+	ZEND_HASH_FOREACH_VAL(names, name) {
+		ZVAL_DEREF(name);
+		if (Z_TYPE_P(name) != IS_STRING) {
+			zend_argument_type_error(arg_num, "%smust contain only strings, %s given", label, zend_zval_type_name(name));
+			result = FAILURE;
+			break;
+		}
+		if (Z_STRLEN_P(name) == 0) {
+			zend_argument_value_error(arg_num, "%smust not contain an empty resource name", label);
+			result = FAILURE;
+			break;
+		}
+		if (zend_hash_add_empty_element(&seen, Z_STR_P(name)) == NULL) {
+			zend_argument_value_error(arg_num, "%smust not contain the resource \"%s\" twice", label, Z_STRVAL_P(name));
+			result = FAILURE;
+			break;
+		}
+	} ZEND_HASH_FOREACH_END();
+	zend_hash_destroy(&seen);
+	return result;
+}
+
+zend_result redlock_resource_init(redlock_resource *resource, zval *value, zend_string *prefix,
+	uint32_t arg_num, const char *field)
+{
+	char label[64];
+	zval *name;
+	uint32_t i = 0;
+
+	field_label(label, sizeof(label), field);
+	ZVAL_DEREF(value);
+	if (Z_TYPE_P(value) == IS_STRING) {
+		if (Z_STRLEN_P(value) == 0) {
+			zend_argument_value_error(arg_num, "%smust not be empty", label);
+			return FAILURE;
+		}
+		ZVAL_STR_COPY(&resource->names, Z_STR_P(value));
+		resource->multi = false;
+		resource->count = 1;
+		resource->keys = emalloc(sizeof(zend_string *));
+		resource->keys[0] = prefixed(prefix, Z_STR_P(value));
+		return SUCCESS;
+	}
+	if (Z_TYPE_P(value) != IS_ARRAY) {
+		zend_argument_type_error(arg_num, "%smust be of type array|string, %s given", label, zend_zval_type_name(value));
+		return FAILURE;
+	}
+	if (check_list(Z_ARRVAL_P(value), arg_num, label) != SUCCESS) {
+		return FAILURE;
+	}
+	resource->multi = true;
+	resource->count = zend_hash_num_elements(Z_ARRVAL_P(value));
+	resource->keys = safe_emalloc(resource->count, sizeof(zend_string *), 0);
+	array_init_size(&resource->names, resource->count);
+	ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(value), name) {
+		ZVAL_DEREF(name);
+		add_next_index_str(&resource->names, zend_string_copy(Z_STR_P(name)));
+		resource->keys[i++] = prefixed(prefix, Z_STR_P(name));
+	} ZEND_HASH_FOREACH_END();
+	return SUCCESS;
+}
+
+void redlock_resource_release(redlock_resource *resource)
+{
+	uint32_t i;
+
+	for (i = 0; i < resource->count; i++) {
+		zend_string_release(resource->keys[i]);
+	}
+	efree(resource->keys);
+	resource->keys = NULL;
+	resource->count = 0;
+	zval_ptr_dtor(&resource->names);
+	ZVAL_UNDEF(&resource->names);
+}
+
+zend_result redlock_resource_from_args(redlock_resource *resource, HashTable *names, zend_string *name,
+	zend_string *prefix, uint32_t arg_num)
+{
+	zval value;
+
+	if (name) {
+		ZVAL_STR(&value, name);
+	} else {
+		ZVAL_ARR(&value, names);
+	}
+	return redlock_resource_init(resource, &value, prefix, arg_num, NULL);
+}
+
+zend_result redlock_lock_parse(HashTable *lock, zend_string *prefix, uint32_t arg_num,
+	redlock_resource *resource, zend_string **token)
+{
+	zval *names = zend_hash_str_find_deref(lock, "resource", sizeof("resource") - 1);
+	zval *value;
+
+	if (names == NULL) {
+		zend_argument_value_error(arg_num, "must contain the key \"resource\"");
+		return FAILURE;
+	}
+	if (redlock_resource_init(resource, names, prefix, arg_num, "resource") != SUCCESS) {
+		return FAILURE;
+	}
+	value = zend_hash_str_find_deref(lock, "token", sizeof("token") - 1);
+	if (value == NULL) {
+		zend_argument_value_error(arg_num, "must contain the key \"token\"");
+	} else if (Z_TYPE_P(value) != IS_STRING) {
+		zend_argument_type_error(arg_num, "[\"token\"] must be of type string, %s given", zend_zval_type_name(value));
+	} else if (Z_STRLEN_P(value) == 0) {
+		zend_argument_value_error(arg_num, "[\"token\"] must not be empty");
+	} else {
+		*token = Z_STR_P(value);
+		return SUCCESS;
+	}
+	redlock_resource_release(resource);
+	return FAILURE;
+}
+
+void redlock_lock_result(zval *return_value, double validity, const redlock_resource *resource,
+	const char *token, size_t token_len)
+{
+	zval names;
+
+	ZVAL_COPY(&names, &resource->names);
+	array_init_size(return_value, 3);
+	add_assoc_double_ex(return_value, "validity", sizeof("validity") - 1, validity);
+	add_assoc_zval_ex(return_value, "resource", sizeof("resource") - 1, &names);
+	add_assoc_stringl_ex(return_value, "token", sizeof("token") - 1, token, token_len);
+}
+
+/* Fills argv[0..] with: name, sha-or-source, numkeys, keys..., args... */
+static void fill_eval(const char **argv, size_t *argvlen, const char *name, const char *body, size_t body_len,
+	const redlock_script_call *call, const redlock_resource *resource, int argc, const char **args,
+	const size_t *arglens)
+{
+	uint32_t i;
+	int k = 0;
+
+	argv[k] = name;
+	argvlen[k++] = strlen(name);
+	argv[k] = body;
+	argvlen[k++] = body_len;
+	argv[k] = call->numkeys;
+	argvlen[k++] = strlen(call->numkeys);
+	for (i = 0; i < resource->count; i++) {
+		argv[k] = ZSTR_VAL(resource->keys[i]);
+		argvlen[k++] = ZSTR_LEN(resource->keys[i]);
+	}
+	for (i = 0; i < (uint32_t) argc; i++) {
+		argv[k] = args[i];
+		argvlen[k++] = arglens[i];
+	}
+}
+
+void redlock_script_call_init(redlock_script_call *call, const redlock_script *script,
+	const redlock_resource *resource, int argc, const char **args, const size_t *arglens, rl_expect expect)
+{
+	size_t per_command = 3 + (size_t) resource->count + (size_t) argc;
+
+	memset(&call->request, 0, sizeof(call->request));
+	snprintf(call->numkeys, sizeof(call->numkeys), "%u", resource->count);
+	call->argv = safe_emalloc(2 * per_command, sizeof(const char *), 0);
+	call->argvlen = safe_emalloc(2 * per_command, sizeof(size_t), 0);
+	fill_eval(call->argv, call->argvlen, "EVALSHA", script->sha, 40, call, resource, argc, args, arglens);
+	fill_eval(call->argv + per_command, call->argvlen + per_command, "EVAL", script->source, script->length,
+		call, resource, argc, args, arglens);
+	call->request.command.argc = (int) per_command;
+	call->request.command.argv = call->argv;
+	call->request.command.argvlen = call->argvlen;
+	call->request.fallback.argc = (int) per_command;
+	call->request.fallback.argv = call->argv + per_command;
+	call->request.fallback.argvlen = call->argvlen + per_command;
+	call->request.expect = expect;
+}
+
+void redlock_script_call_free(redlock_script_call *call)
+{
+	efree(call->argv);
+	efree(call->argvlen);
+	call->argv = NULL;
+	call->argvlen = NULL;
+}

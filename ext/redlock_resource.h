@@ -1,0 +1,52 @@
+/* A lock's resource as the caller names it (one string, or a list of strings for a
+ * multi-resource lock) and as it is sent to Redis (with the "prefix" option prepended), plus
+ * the EVALSHA/EVAL requests that run a script over those keys. */
+#ifndef REDLOCK_RESOURCE_H
+#define REDLOCK_RESOURCE_H
+
+#include "php.h"
+#include "redlock_scripts.h"
+#include "rl_fanout.h"
+
+typedef struct {
+	zval names;         /* the caller's names: a string, or a fresh list of strings */
+	bool multi;         /* given as a list: locked with the multi-key scripts */
+	uint32_t count;
+	zend_string **keys; /* prefix + name, what Redis sees */
+} redlock_resource;
+
+/* Validates resource (a non-empty string, or a non-empty list of distinct non-empty strings)
+ * and builds the keys. field is NULL for a method argument, or the key of a $lock array it was
+ * read from (named in error messages). Returns SUCCESS, or FAILURE with an exception thrown
+ * and nothing to release. */
+zend_result redlock_resource_init(redlock_resource *resource, zval *value, zend_string *prefix,
+	uint32_t arg_num, const char *field);
+void redlock_resource_release(redlock_resource *resource);
+
+/* The same for a string|array parameter parsed with Z_PARAM_ARRAY_HT_OR_STR. */
+zend_result redlock_resource_from_args(redlock_resource *resource, HashTable *names, zend_string *name,
+	zend_string *prefix, uint32_t arg_num);
+
+/* Reads a $lock array (argument arg_num): its "resource" and "token". Returns SUCCESS (release
+ * the resource afterwards), or FAILURE with an exception thrown. */
+zend_result redlock_lock_parse(HashTable *lock, zend_string *prefix, uint32_t arg_num,
+	redlock_resource *resource, zend_string **token);
+
+/* The array lock() returns: ['validity' => ms, 'resource' => names, 'token' => token]. */
+void redlock_lock_result(zval *return_value, double validity, const redlock_resource *resource,
+	const char *token, size_t token_len);
+
+/* EVALSHA script over the resource's keys with args after them, falling back to EVAL on
+ * NOSCRIPT; request.fallback alone is a complete EVAL for rl_fanout_send. */
+typedef struct {
+	rl_request request;
+	const char **argv;
+	size_t *argvlen;
+	char numkeys[16];
+} redlock_script_call;
+
+void redlock_script_call_init(redlock_script_call *call, const redlock_script *script,
+	const redlock_resource *resource, int argc, const char **args, const size_t *arglens, rl_expect expect);
+void redlock_script_call_free(redlock_script_call *call);
+
+#endif
