@@ -10,7 +10,7 @@
 # cycle under callgrind. Prints the table (also in .run/bench/table.md) and draws
 # docs/bench.png. Stops everything it started on exit.
 #   --quick        1 round of 0.4 s per cell, short callgrind runs: about 2 minutes
-#   default        5 rounds of 1 s per cell: about 8 minutes
+#   default        5 rounds of 1 s per cell: about 6-8 minutes
 #   --rounds R / --seconds S / --callgrind-cycles C / --contenders P   override
 #   --no-plot      leave docs/bench.png alone
 set -euo pipefail
@@ -26,7 +26,7 @@ while [ $# -gt 0 ]; do
     --callgrind-cycles) cg_cycles=$2; shift ;;
     --contenders) contenders=$2; shift ;;
     --no-plot) plot=0 ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
