@@ -75,6 +75,9 @@ int rl_conn_overdue(const rl_conn *conn, const rl_endpoint *endpoint, double now
 /* Queues a command (sent by rl_conn_flush or when the socket turns writable). */
 int rl_conn_append(rl_conn *conn, int argc, const char **argv, const size_t *argvlen, double now);
 
+/* Queues a command already encoded (rl_resp.h), so that one encoding serves every server. */
+int rl_conn_append_encoded(rl_conn *conn, const char *bytes, size_t len, double now);
+
 /* Writes what it can without blocking. Returns 0, or -1 with the reason in *out. */
 int rl_conn_flush(rl_conn *conn, rl_outcome *out);
 

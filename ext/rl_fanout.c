@@ -7,12 +7,41 @@
 #include "rl_algorithm.h"
 #include "rl_fanout.h"
 #include "rl_uri.h"
+#include "rl_resp.h"
+
+#define RL_SMALL_CLUSTER 16
 
 struct rl_poll_set {
 	rl_pollfd *fds;
 	size_t *owner; /* fds[k] belongs to conns[owner[k]] */
 	size_t used;
+	/* Small clusters poll from here rather than from the heap. */
+	rl_pollfd small_fds[RL_SMALL_CLUSTER];
+	size_t small_owner[RL_SMALL_CLUSTER];
 };
+
+/* A command encoded once for every server. */
+typedef struct rl_encoded {
+	char *bytes; /* NULL when out of memory */
+	size_t len;
+	char small[512];
+} rl_encoded;
+
+static void encode(const rl_command *command, rl_encoded *enc)
+{
+	enc->len = rl_resp_size(command->argc, command->argvlen);
+	enc->bytes = enc->len <= sizeof(enc->small) ? enc->small : malloc(enc->len);
+	if (enc->bytes != NULL) {
+		rl_resp_format(enc->bytes, command->argc, command->argv, command->argvlen);
+	}
+}
+
+static void encoded_free(rl_encoded *enc)
+{
+	if (enc->bytes != enc->small) {
+		free(enc->bytes);
+	}
+}
 
 rl_cluster *rl_cluster_create(size_t count)
 {
@@ -146,11 +175,38 @@ static void fail(rl_conn *conn, rl_outcome *out, unsigned *yes, unsigned *answer
 	settle(out, yes, answered);
 }
 
+/* Marks the ready connections on which nothing has arrived, neither stale replies nor the
+ * server's end-of-file: one poll() for the whole cluster instead of one per server in
+ * rl_conn_still_open (that was half of all syscalls of a lock+unlock cycle). */
+static void find_quiet(const rl_cluster *cluster, unsigned char quiet[RL_SMALL_CLUSTER])
+{
+	rl_pollfd fds[RL_SMALL_CLUSTER];
+	size_t owner[RL_SMALL_CLUSTER];
+	size_t used = 0, i, k;
+
+	memset(quiet, 0, RL_SMALL_CLUSTER);
+	for (i = 0; i < cluster->count && i < RL_SMALL_CLUSTER; i++) {
+		if (cluster->conns[i].state == RL_CONN_READY) {
+			fds[used].fd = rl_conn_fd(&cluster->conns[i]);
+			fds[used].events = POLLIN;
+			fds[used].revents = 0;
+			owner[used++] = i;
+		}
+	}
+	if (used == 0 || rl_poll(fds, (unsigned long) used, 0) < 0) {
+		return;
+	}
+	for (k = 0; k < used; k++) {
+		quiet[owner[k]] = fds[k].revents == 0;
+	}
+}
+
 /* Opens the connection if needed and queues command. Returns 0, or -1 with *out filled.
  * keep_overdue: queue behind a connected but silent server instead of starting afresh, so that
- * a release still follows the SET it must undo on the same stream. */
-static int prepare(rl_cluster *cluster, size_t i, const rl_command *command, double now, rl_outcome *out,
-	int keep_overdue)
+ * a release still follows the SET it must undo on the same stream. quiet: find_quiet() just
+ * saw nothing on it, so it needs no probe of its own. */
+static int prepare(rl_cluster *cluster, size_t i, const rl_encoded *command, double now, rl_outcome *out,
+	int keep_overdue, int quiet)
 {
 	rl_conn *conn = &cluster->conns[i];
 	const rl_endpoint *endpoint = &cluster->endpoints[i];
@@ -166,7 +222,7 @@ static int prepare(rl_cluster *cluster, size_t i, const rl_command *command, dou
 		&& rl_conn_overdue(conn, endpoint, now)) {
 		rl_conn_close(conn); /* still silent since an earlier call: start afresh */
 	}
-	if (!rl_conn_still_open(conn)) {
+	if (!quiet && !rl_conn_still_open(conn)) {
 		rl_conn_close(conn); /* closed by the server between calls: reconnect now, not fail */
 	}
 	if (conn->state == RL_CONN_DOWN && cluster->pool != NULL && endpoint->pool_key != NULL) {
@@ -192,7 +248,7 @@ static int prepare(rl_cluster *cluster, size_t i, const rl_command *command, dou
 		}
 		rl_conn_abandon(conn);
 	}
-	if (rl_conn_append(conn, command->argc, command->argv, command->argvlen, now) != 0) {
+	if (command->bytes == NULL || rl_conn_append_encoded(conn, command->bytes, command->len, now) != 0) {
 		rl_outcome_set(out, RL_OUTCOME_IO, "out of memory");
 		rl_conn_close(conn);
 		return -1;
@@ -241,15 +297,22 @@ static void add_poll(struct rl_poll_set *set, rl_conn *conn, size_t owner)
 static int poll_set_init(struct rl_poll_set *set, size_t count)
 {
 	set->used = 0;
-	set->fds = malloc((count ? count : 1) * sizeof(*set->fds));
-	set->owner = malloc((count ? count : 1) * sizeof(*set->owner));
+	if (count <= RL_SMALL_CLUSTER) {
+		set->fds = set->small_fds;
+		set->owner = set->small_owner;
+		return 0;
+	}
+	set->fds = malloc(count * sizeof(*set->fds));
+	set->owner = malloc(count * sizeof(*set->owner));
 	return set->fds && set->owner ? 0 : -1;
 }
 
 static void poll_set_free(struct rl_poll_set *set)
 {
-	free(set->fds);
-	free(set->owner);
+	if (set->fds != set->small_fds) {
+		free(set->fds);
+		free(set->owner);
+	}
 }
 
 /* Reads every reply that has arrived for server i and settles its outcome. */
@@ -304,17 +367,22 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 	double deadline_ms, rl_outcome *outcomes)
 {
 	struct rl_poll_set set;
+	rl_encoded command;
 	unsigned yes = 0, answered = 0;
 	unsigned servers = (unsigned) cluster->count;
 	double now = rl_now_ms();
+	unsigned char quiet[RL_SMALL_CLUSTER];
 	size_t i, k;
 
+	encode(&request->command, &command);
+	find_quiet(cluster, quiet);
 	for (i = 0; i < cluster->count; i++) {
 		memset(&outcomes[i], 0, sizeof(outcomes[i]));
-		if (prepare(cluster, i, &request->command, now, &outcomes[i], 0) != 0) {
+		if (prepare(cluster, i, &command, now, &outcomes[i], 0, i < RL_SMALL_CLUSTER && quiet[i]) != 0) {
 			settle(&outcomes[i], &yes, &answered);
 		}
 	}
+	encoded_free(&command);
 	if (poll_set_init(&set, cluster->count) != 0) {
 		for (i = 0; i < cluster->count; i++) {
 			if (outcomes[i].kind == RL_OUTCOME_PENDING) {
@@ -405,14 +473,19 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 void rl_fanout_send(rl_cluster *cluster, const rl_command *command)
 {
 	double now = rl_now_ms();
+	rl_encoded encoded;
+	unsigned char quiet[RL_SMALL_CLUSTER];
 	size_t i;
 
+	encode(command, &encoded);
+	find_quiet(cluster, quiet);
 	for (i = 0; i < cluster->count; i++) {
 		rl_outcome ignored;
-		if (prepare(cluster, i, command, now, &ignored, 1) == 0) {
+		if (prepare(cluster, i, &encoded, now, &ignored, 1, i < RL_SMALL_CLUSTER && quiet[i]) == 0) {
 			rl_conn_abandon(&cluster->conns[i]);
 		}
 	}
+	encoded_free(&encoded);
 }
 
 void rl_fanout_drain_until(rl_cluster *cluster, double until_ms)
