@@ -15,7 +15,8 @@ build=$root/.run/asan-build
 flags="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined"
 
 mkdir -p "$build"
-rsync -a --delete --exclude .run --exclude .git config.m4 ext "$build/" 2>/dev/null || { rm -rf "$build/ext"; cp -r config.m4 ext "$build/"; }
+rm -rf "$build/ext"
+cp -rp config.m4 ext "$build/"   # -p keeps mtimes: rebuilt only when a source changed
 if [ ! -f "$build/modules/redlock.so" ] || [ -n "$(find "$build/ext" "$build/config.m4" -newer "$build/modules/redlock.so" -print -quit)" ]; then
   (cd "$build" && phpize >/dev/null && ./configure -q CFLAGS="$flags" LDFLAGS="-fsanitize=address,undefined" >/dev/null && make clean >/dev/null && make -j"$(nproc)" >/dev/null)
 fi
