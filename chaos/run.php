@@ -145,7 +145,10 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
             array_push($cmd, '-d', "extension=$extension");
         }
         array_push($cmd, __DIR__ . '/worker.php', json_encode($wcfg));
-        $procs[$w] = proc_open($cmd, [['file', '/dev/null', 'r'], STDOUT, STDERR], $pipes);
+        /* Not STDERR itself: proc_open() seeks a passed stream to its own offset (0), and with
+         * 2>&1 that rewinds our stdout too. Worker errors are copied to stderr afterwards. */
+        $procs[$w] = proc_open($cmd, [['file', '/dev/null', 'r'], ['file', '/dev/null', 'w'],
+            ['file', "$runDir/$runId-w$w.err", 'w']], $pipes);
     }
 
     /* The chaos loop: at most one lock server killed and one paused at any time, so 3 of 5 stay live. */
@@ -216,6 +219,11 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
     $missing = 0;
     for ($w = 0; $w < $workers; $w++) {
         $base = "$runDir/$runId-w$w";
+        $err = (string) @file_get_contents("$base.err");
+        if ($err !== '') {
+            fwrite(STDERR, "worker $w: $err");
+        }
+        @unlink("$base.err");
         $t = is_file("$base.json") ? json_decode(file_get_contents("$base.json"), true) : null;
         if ($t === null) {
             $missing++;
