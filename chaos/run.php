@@ -61,8 +61,24 @@ if (!extension_loaded('redlock')) {
 /** @var array<int, array{proc: resource|null, pid: int, state: string}> */
 $servers = [];
 
+/* A run killed with SIGKILL cannot stop its servers: the next run stops them, by the pid it
+ * recorded, and only if that pid is still a redis-server on that port. */
+function stop_leftover(int $port, string $dir): void
+{
+    $pidFile = "$dir/server-$port.pid";
+    $pid = (int) @file_get_contents($pidFile);
+    $cmdline = $pid > 0 ? (string) @file_get_contents("/proc/$pid/cmdline") : '';
+    if (str_contains($cmdline, 'redis-server') && str_contains($cmdline, (string) $port)) {
+        posix_kill($pid, SIGCONT);
+        posix_kill($pid, SIGKILL);
+        usleep(100000);
+    }
+    @unlink($pidFile);
+}
+
 function start_server(int $port, string $dir): array
 {
+    stop_leftover($port, $dir);
     $null = ['file', '/dev/null', 'w'];
     $proc = proc_open(['redis-server', '--port', (string) $port, '--bind', '127.0.0.1', '--save', '',
         '--appendonly', 'no', '--dir', $dir, '--logfile', "$dir/redis-$port.log"], [['file', '/dev/null', 'r'], $null, $null], $pipes);
@@ -76,7 +92,9 @@ function start_server(int $port, string $dir): array
             try {
                 if ($c->call('PING') === 'PONG') {
                     $c->close();
-                    return ['proc' => $proc, 'pid' => proc_get_status($proc)['pid'], 'state' => 'up'];
+                    $pid = proc_get_status($proc)['pid'];
+                    file_put_contents("$dir/server-$port.pid", (string) $pid);
+                    return ['proc' => $proc, 'pid' => $pid, 'state' => 'up'];
                 }
             } catch (RuntimeException) {
             }
