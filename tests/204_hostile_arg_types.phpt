@@ -6,7 +6,7 @@ redlock
 <?php
 declare(strict_types=1);
 require __DIR__ . '/reliability.inc';
-$servers = rt_servers(3);
+$servers = rt_servers(3, 5.0);
 $redlock = new RedLock($servers);
 $lockArray = ['resource' => rt_key(), 'token' => str_repeat('a', 32)];
 $values = [
