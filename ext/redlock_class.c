@@ -206,6 +206,20 @@ bool redlock_acquire(redlock_object *intern, const redlock_resource *resource, z
 	return acquired;
 }
 
+zend_result redlock_acquire_args(redlock_object *intern, HashTable *names, zend_string *name, zend_long ttl,
+	redlock_resource *resource)
+{
+	if (redlock_resource_from_args(resource, names, name, intern->options.prefix, 1) != SUCCESS) {
+		return FAILURE;
+	}
+	if (ttl < 1) {
+		redlock_resource_release(resource);
+		zend_argument_value_error(2, "must be greater than 0");
+		return FAILURE;
+	}
+	return SUCCESS;
+}
+
 PHP_METHOD(RedLock, lock)
 {
 	HashTable *names = NULL;
@@ -222,12 +236,7 @@ PHP_METHOD(RedLock, lock)
 	if ((intern = redlock_ready(ZEND_THIS)) == NULL) {
 		RETURN_THROWS();
 	}
-	if (redlock_resource_from_args(&resource, names, name, intern->options.prefix, 1) != SUCCESS) {
-		RETURN_THROWS();
-	}
-	if (ttl < 1) {
-		redlock_resource_release(&resource);
-		zend_argument_value_error(2, "must be greater than 0");
+	if (redlock_acquire_args(intern, names, name, ttl, &resource) != SUCCESS) {
 		RETURN_THROWS();
 	}
 	if (!redlock_acquire(intern, &resource, ttl, return_value, NULL)) {
