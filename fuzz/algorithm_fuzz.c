@@ -9,6 +9,9 @@
 
 #include "rl_algorithm.h"
 
+/* Present once the lock-extension code is merged; weak so this harness also builds without it. */
+extern int64_t rl_quorum_pttl(int64_t *pttls, size_t count, unsigned quorum) __attribute__((weak));
+
 struct input {
 	int64_t ttl;
 	int64_t retry_delay;
@@ -69,6 +72,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			assert((uint64_t) yes + (in.servers - answered) < quorum);
 		} else {
 			assert(state == RL_QUORUM_UNDECIDED && answered < in.servers);
+		}
+	}
+
+	/* quorum PTTL: the quorum-th largest positive remaining ttl, never more than any of the top quorum */
+	if (rl_quorum_pttl != NULL) {
+		int64_t pttls[8];
+		size_t count = in.servers % 9;
+		unsigned q = in.yes % 10;
+		int64_t result, positive = 0;
+		for (i = 0; i < count; i++) {
+			pttls[i] = (int64_t) ((uint64_t) in.ttl * (i + 1) + (uint64_t) in.retry_delay * i) % 100000 - 2;
+			positive += pttls[i] > 0;
+		}
+		result = rl_quorum_pttl(pttls, count, q);
+		assert(result >= 0);
+		if (q == 0 || count < q || positive < q) {
+			assert(result == 0);
+		} else {
+			size_t above = 0;
+			for (i = 0; i < count; i++) {
+				above += pttls[i] >= result;
+			}
+			assert(result > 0 && above >= q);
 		}
 	}
 

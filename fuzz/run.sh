@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses (clang, ASan + UBSan) and runs each for a bounded time.
-#   fuzz/run.sh [SECONDS_PER_HARNESS=300] [HARNESS...]   (reply_fuzz, algorithm_fuzz)
+#   fuzz/run.sh [SECONDS_PER_HARNESS=300] [HARNESS...]   (reply_fuzz, algorithm_fuzz, uri_fuzz)
 # Needs clang and libclang-rt-14-dev (Debian 12). Corpora and crash files go to .run/fuzz/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-300}
 shift || true
-harnesses=${*:-reply_fuzz algorithm_fuzz}
+harnesses=${*:-reply_fuzz algorithm_fuzz uri_fuzz}
 # hiredis makes many small allocations: a smaller quarantine keeps RSS under the limit
 export ASAN_OPTIONS=${ASAN_OPTIONS:-quarantine_size_mb=32}
 out=.run/fuzz
@@ -15,10 +15,16 @@ flags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefine
 
 clang $flags -o "$out/reply_fuzz" fuzz/reply_fuzz.c ext/rl_reply.c -lhiredis
 clang $flags -o "$out/algorithm_fuzz" fuzz/algorithm_fuzz.c ext/rl_algorithm.c -lm
+if [ -f ext/rl_uri.c ]; then
+  clang $flags -o "$out/uri_fuzz" fuzz/uri_fuzz.c ext/rl_uri.c -lm
+else
+  harnesses=${harnesses/uri_fuzz/}   # the URI parser is not in this tree
+fi
 
 for harness in $harnesses; do
   mkdir -p "$out/corpus-$harness"
   [ "$harness" = reply_fuzz ] && cp fuzz/seeds/* "$out/corpus-$harness/" 2>/dev/null || true
+  [ "$harness" = uri_fuzz ] && cp fuzz/seeds-uri/* "$out/corpus-$harness/" 2>/dev/null || true
   echo "== $harness for ${seconds}s"
   "$out/$harness" -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$out/$harness-" \
     -max_len=4096 -rss_limit_mb=3072 "$out/corpus-$harness" 2>&1 | tee "$out/$harness.log" | grep -E '^(#[0-9]+ *DONE|stat::number_of_executed_units|stat::peak_rss|==[0-9]+==ERROR|SUMMARY)' || true

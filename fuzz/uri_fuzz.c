@@ -1,0 +1,47 @@
+/* libFuzzer harness for the server-URI parser (ext/rl_uri.c, present once the URI support is
+ * merged): arbitrary bytes, with several error-buffer sizes. Checks a success is a usable
+ * endpoint, a failure leaves *out empty with a bounded, printable reason, and freeing twice is
+ * safe. Build and run: fuzz/run.sh (skipped where ext/rl_uri.c does not exist). */
+#include <assert.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "rl_uri.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const size_t error_sizes[] = {RL_URI_ERROR_MAX, 16, 1};
+	size_t e;
+
+	for (e = 0; e < sizeof(error_sizes) / sizeof(error_sizes[0]); e++) {
+		char error[RL_URI_ERROR_MAX];
+		rl_uri uri;
+		size_t i, len;
+
+		memset(&uri, 0x5a, sizeof(uri));
+		memset(error, 0x5a, sizeof(error));
+		if (rl_uri_parse((const char *) data, size, &uri, error, error_sizes[e]) == 0) {
+			assert(uri.host != NULL && uri.host[0] != '\0');
+			if (uri.host[0] == '/') {
+				assert(uri.port == 0);
+			} else {
+				assert(uri.port >= 1 && uri.port <= 65535);
+			}
+			assert(uri.database >= 0);
+			assert(!uri.has_timeout || (isfinite(uri.timeout_ms) && uri.timeout_ms >= 0));
+			assert(strlen(uri.host) <= size); /* NUL-free, and never longer than the input */
+		} else {
+			assert(uri.host == NULL && uri.username == NULL && uri.password == NULL);
+			len = strnlen(error, error_sizes[e]);
+			assert(len < error_sizes[e]);
+			for (i = 0; i < len; i++) {
+				assert((unsigned char) error[i] >= 0x20 && (unsigned char) error[i] != 0x7f);
+			}
+		}
+		rl_uri_free(&uri);
+		rl_uri_free(&uri);
+	}
+	return 0;
+}
