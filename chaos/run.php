@@ -61,8 +61,24 @@ if (!extension_loaded('redlock')) {
 /** @var array<int, array{proc: resource|null, pid: int, state: string}> */
 $servers = [];
 
+/* A run killed with SIGKILL cannot stop its servers: the next run stops them, by the pid it
+ * recorded, and only if that pid is still a redis-server on that port. */
+function stop_leftover(int $port, string $dir): void
+{
+    $pidFile = "$dir/server-$port.pid";
+    $pid = (int) @file_get_contents($pidFile);
+    $cmdline = $pid > 0 ? (string) @file_get_contents("/proc/$pid/cmdline") : '';
+    if (str_contains($cmdline, 'redis-server') && str_contains($cmdline, (string) $port)) {
+        posix_kill($pid, SIGCONT);
+        posix_kill($pid, SIGKILL);
+        usleep(100000);
+    }
+    @unlink($pidFile);
+}
+
 function start_server(int $port, string $dir): array
 {
+    stop_leftover($port, $dir);
     $null = ['file', '/dev/null', 'w'];
     $proc = proc_open(['redis-server', '--port', (string) $port, '--bind', '127.0.0.1', '--save', '',
         '--appendonly', 'no', '--dir', $dir, '--logfile', "$dir/redis-$port.log"], [['file', '/dev/null', 'r'], $null, $null], $pipes);
@@ -76,7 +92,9 @@ function start_server(int $port, string $dir): array
             try {
                 if ($c->call('PING') === 'PONG') {
                     $c->close();
-                    return ['proc' => $proc, 'pid' => proc_get_status($proc)['pid'], 'state' => 'up'];
+                    $pid = proc_get_status($proc)['pid'];
+                    file_put_contents("$dir/server-$port.pid", (string) $pid);
+                    return ['proc' => $proc, 'pid' => $pid, 'state' => 'up'];
                 }
             } catch (RuntimeException) {
             }
@@ -145,7 +163,10 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
             array_push($cmd, '-d', "extension=$extension");
         }
         array_push($cmd, __DIR__ . '/worker.php', json_encode($wcfg));
-        $procs[$w] = proc_open($cmd, [['file', '/dev/null', 'r'], STDOUT, STDERR], $pipes);
+        /* Not STDERR itself: proc_open() seeks a passed stream to its own offset (0), and with
+         * 2>&1 that rewinds our stdout too. Worker errors are copied to stderr afterwards. */
+        $procs[$w] = proc_open($cmd, [['file', '/dev/null', 'r'], ['file', '/dev/null', 'w'],
+            ['file', "$runDir/$runId-w$w.err", 'w']], $pipes);
     }
 
     /* The chaos loop: at most one lock server killed and one paused at any time, so 3 of 5 stay live. */
@@ -216,6 +237,11 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
     $missing = 0;
     for ($w = 0; $w < $workers; $w++) {
         $base = "$runDir/$runId-w$w";
+        $err = (string) @file_get_contents("$base.err");
+        if ($err !== '') {
+            fwrite(STDERR, "worker $w: $err");
+        }
+        @unlink("$base.err");
         $t = is_file("$base.json") ? json_decode(file_get_contents("$base.json"), true) : null;
         if ($t === null) {
             $missing++;

@@ -3,6 +3,7 @@
 #define PHP_REDLOCK_H
 
 #include "php.h"
+#include "rl_pool.h"
 
 #define PHP_REDLOCK_VERSION "0.1.0"
 
@@ -10,6 +11,14 @@
 #define REDLOCK_DEFAULT_TIMEOUT_SECONDS 1.0
 #define REDLOCK_DEFAULT_RETRY_DELAY 200
 #define REDLOCK_DEFAULT_RETRY_COUNT 3
+
+ZEND_BEGIN_MODULE_GLOBALS(redlock)
+	bool persistent; /* INI redlock.persistent: reuse connections across objects and requests */
+	rl_pool pool;    /* idle connections of this process (of this thread under ZTS) */
+ZEND_END_MODULE_GLOBALS(redlock)
+
+ZEND_EXTERN_MODULE_GLOBALS(redlock)
+#define REDLOCK_G(v) ZEND_MODULE_GLOBALS_ACCESSOR(redlock, v)
 
 extern zend_module_entry redlock_module_entry;
 #define phpext_redlock_ptr &redlock_module_entry

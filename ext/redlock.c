@@ -1,17 +1,30 @@
-/* The redlock module: startup, phpinfo(). */
+/* The redlock module: INI, startup and shutdown, the connection pool's lifetime, phpinfo(). */
 #ifdef HAVE_CONFIG_H
 # include "config.h"
 #endif
 
 #include "php.h"
+#include "php_ini.h"
 #include "ext/standard/info.h"
 #include "ext/standard/sha1.h"
-#include <hiredis/hiredis.h>
+#if PHP_VERSION_ID >= 80200
+# include "ext/random/php_random.h"
+#else
+# include "ext/standard/php_random.h"
+#endif
 
 #include "php_redlock.h"
+#include "rl_conn.h"
 #include "rl_scripts.h"
 
+ZEND_DECLARE_MODULE_GLOBALS(redlock)
+
 char redlock_unlock_sha[41];
+
+PHP_INI_BEGIN()
+	STD_PHP_INI_BOOLEAN("redlock.persistent", "1", PHP_INI_ALL, OnUpdateBool, persistent,
+		zend_redlock_globals, redlock_globals)
+PHP_INI_END()
 
 static void compute_script_sha(const char *script, char out[41])
 {
@@ -24,25 +37,68 @@ static void compute_script_sha(const char *script, char out[41])
 	make_sha1_digest(out, digest);
 }
 
+static PHP_GINIT_FUNCTION(redlock)
+{
+	unsigned char secret[16];
+
+#if defined(COMPILE_DL_REDLOCK) && defined(ZTS)
+	ZEND_TSRMLS_CACHE_UPDATE();
+#endif
+	memset(redlock_globals, 0, sizeof(*redlock_globals));
+	redlock_globals->persistent = true;
+	if (php_random_bytes_silent(secret, sizeof(secret)) != SUCCESS) {
+		/* Only weakens the pool keys' hash against chosen collisions; keys still differ by address. */
+		uintptr_t mix = (uintptr_t) redlock_globals ^ (uintptr_t) time(NULL);
+		memset(secret, 0, sizeof(secret));
+		memcpy(secret, &mix, sizeof(mix));
+	}
+	rl_pool_init(&redlock_globals->pool, RL_POOL_DEFAULT_MAX_IDLE, secret);
+	ZEND_SECURE_ZERO(secret, sizeof(secret));
+}
+
+static PHP_GSHUTDOWN_FUNCTION(redlock)
+{
+	rl_pool_destroy(&redlock_globals->pool);
+}
+
 static PHP_MINIT_FUNCTION(redlock)
 {
 	(void) type; /* unused macro parameters: keep -Wextra quiet */
+	REGISTER_INI_ENTRIES();
 	compute_script_sha(RL_SCRIPT_UNLOCK, redlock_unlock_sha);
 	redlock_class_register(module_number);
+	return SUCCESS;
+}
+
+static PHP_MSHUTDOWN_FUNCTION(redlock)
+{
+	UNREGISTER_INI_ENTRIES();
+	/* The idle connections are closed by GSHUTDOWN, which runs after this. */
 	return SUCCESS;
 }
 
 static PHP_MINFO_FUNCTION(redlock)
 {
 	char hiredis_version[32];
+	char number[32];
 
 	(void) zend_module;
-	snprintf(hiredis_version, sizeof(hiredis_version), "%d.%d.%d", HIREDIS_MAJOR, HIREDIS_MINOR, HIREDIS_PATCH);
+	rl_hiredis_version(hiredis_version, sizeof(hiredis_version));
 	php_info_print_table_start();
 	php_info_print_table_row(2, "redlock support", "enabled");
 	php_info_print_table_row(2, "redlock version", PHP_REDLOCK_VERSION);
 	php_info_print_table_row(2, "hiredis version", hiredis_version);
+	/* Counts only: the pool's keys hold hashed credentials and are never shown. */
+	php_info_print_table_row(2, "persistent connections", REDLOCK_G(persistent) ? "enabled" : "disabled");
+	snprintf(number, sizeof(number), "%zu", rl_pool_idle(&REDLOCK_G(pool)));
+	php_info_print_table_row(2, "idle pooled connections", number);
+	snprintf(number, sizeof(number), "%llu", (unsigned long long) REDLOCK_G(pool).reused);
+	php_info_print_table_row(2, "pooled connections reused", number);
+	snprintf(number, sizeof(number), "%llu", (unsigned long long) REDLOCK_G(pool).discarded);
+	php_info_print_table_row(2, "pooled connections discarded", number);
 	php_info_print_table_end();
+
+	DISPLAY_INI_ENTRIES();
 }
 
 zend_module_entry redlock_module_entry = {
@@ -50,14 +106,21 @@ zend_module_entry redlock_module_entry = {
 	"redlock",
 	NULL,
 	PHP_MINIT(redlock),
-	NULL,
+	PHP_MSHUTDOWN(redlock),
 	NULL,
 	NULL,
 	PHP_MINFO(redlock),
 	PHP_REDLOCK_VERSION,
-	STANDARD_MODULE_PROPERTIES
+	PHP_MODULE_GLOBALS(redlock),
+	PHP_GINIT(redlock),
+	PHP_GSHUTDOWN(redlock),
+	NULL,
+	STANDARD_MODULE_PROPERTIES_EX
 };
 
 #ifdef COMPILE_DL_REDLOCK
+# ifdef ZTS
+ZEND_TSRMLS_CACHE_DEFINE()
+# endif
 ZEND_GET_MODULE(redlock)
 #endif

@@ -27,6 +27,9 @@ class RedLock
 
     /** Locks, calls $fn(array $lock, RedLock $redlock), always unlocks; RedLockException when not locked. */
     public function run(string|array $resource, int $ttl, callable $fn): mixed {}
+
+    /** Per server, in constructor order: null, or why the last call got no vote there. */
+    public function getLastErrors(): array {}
 }
 
 /** Thrown by RedLock::run() when the lock cannot be acquired. */

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 33688a8ce75182051f6f07f4218a6c3929aaa072 */
+ * Stub hash: 193d3475295b0a9d9681e3f1bc67333fe3af5ff0 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_RedLock___construct, 0, 0, 1)
 	ZEND_ARG_TYPE_INFO(0, servers, IS_ARRAY, 0)
@@ -32,6 +32,9 @@ ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RedLock_run, 0, 3, IS_MIXE
 	ZEND_ARG_TYPE_INFO(0, fn, IS_CALLABLE, 0)
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RedLock_getLastErrors, 0, 0, IS_ARRAY, 0)
+ZEND_END_ARG_INFO()
+
 
 ZEND_METHOD(RedLock, __construct);
 ZEND_METHOD(RedLock, lock);
@@ -39,6 +42,7 @@ ZEND_METHOD(RedLock, unlock);
 ZEND_METHOD(RedLock, extend);
 ZEND_METHOD(RedLock, validity);
 ZEND_METHOD(RedLock, run);
+ZEND_METHOD(RedLock, getLastErrors);
 
 
 static const zend_function_entry class_RedLock_methods[] = {
@@ -48,6 +52,7 @@ static const zend_function_entry class_RedLock_methods[] = {
 	ZEND_ME(RedLock, extend, arginfo_class_RedLock_extend, ZEND_ACC_PUBLIC)
 	ZEND_ME(RedLock, validity, arginfo_class_RedLock_validity, ZEND_ACC_PUBLIC)
 	ZEND_ME(RedLock, run, arginfo_class_RedLock_run, ZEND_ACC_PUBLIC)
+	ZEND_ME(RedLock, getLastErrors, arginfo_class_RedLock_getLastErrors, ZEND_ACC_PUBLIC)
 	ZEND_FE_END
 };
 

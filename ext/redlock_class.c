@@ -99,16 +99,19 @@ PHP_METHOD(RedLock, __construct)
 		RETURN_THROWS();
 	}
 	redlock_options_init(&options, (unsigned) cluster->count);
+	options.persistent = REDLOCK_G(persistent); /* the INI default; $options may override it */
 	if (options_array && redlock_options_parse(options_array, 4, (unsigned) cluster->count, &options) != SUCCESS) {
 		redlock_options_release(&options);
 		rl_cluster_destroy(cluster);
 		RETURN_THROWS();
 	}
 	cluster->greeting = redlock_scripts_greeting(&cluster->greeting_count);
+	redlock_servers_set_persistent(cluster, options.persistent);
 
 	redlock_release_cluster(intern); /* a second constructor call starts afresh */
 	intern->cluster = cluster;
 	intern->outcomes = ecalloc(cluster->count, sizeof(rl_outcome));
+	redlock_outcomes_reset(intern->outcomes, cluster->count);
 	intern->retry_delay = retry_delay;
 	intern->retry_count = retry_count;
 	intern->options = options;
@@ -203,6 +206,20 @@ bool redlock_acquire(redlock_object *intern, const redlock_resource *resource, z
 	return acquired;
 }
 
+zend_result redlock_acquire_args(redlock_object *intern, HashTable *names, zend_string *name, zend_long ttl,
+	redlock_resource *resource)
+{
+	if (redlock_resource_from_args(resource, names, name, intern->options.prefix, 1) != SUCCESS) {
+		return FAILURE;
+	}
+	if (ttl < 1) {
+		redlock_resource_release(resource);
+		zend_argument_value_error(2, "must be greater than 0");
+		return FAILURE;
+	}
+	return SUCCESS;
+}
+
 PHP_METHOD(RedLock, lock)
 {
 	HashTable *names = NULL;
@@ -219,12 +236,7 @@ PHP_METHOD(RedLock, lock)
 	if ((intern = redlock_ready(ZEND_THIS)) == NULL) {
 		RETURN_THROWS();
 	}
-	if (redlock_resource_from_args(&resource, names, name, intern->options.prefix, 1) != SUCCESS) {
-		RETURN_THROWS();
-	}
-	if (ttl < 1) {
-		redlock_resource_release(&resource);
-		zend_argument_value_error(2, "must be greater than 0");
+	if (redlock_acquire_args(intern, names, name, ttl, &resource) != SUCCESS) {
 		RETURN_THROWS();
 	}
 	if (!redlock_acquire(intern, &resource, ttl, return_value, NULL)) {
@@ -289,6 +301,34 @@ PHP_METHOD(RedLock, unlock)
 	RETURN_BOOL(released);
 }
 
+/* Per server of the last call, in the constructor's order: null, or why it did not vote yes. */
+PHP_METHOD(RedLock, getLastErrors)
+{
+	redlock_object *intern;
+
+	ZEND_PARSE_PARAMETERS_NONE();
+
+	if ((intern = redlock_ready(ZEND_THIS)) == NULL) {
+		RETURN_THROWS();
+	}
+	redlock_outcomes_to_array(return_value, intern->outcomes, intern->cluster->count);
+}
+
+/* var_dump()/print_r(): the servers' addresses and databases, never their credentials. */
+static HashTable *redlock_debug_info(zend_object *object, int *is_temp)
+{
+	redlock_object *intern = redlock_from_obj(object);
+	HashTable *info = zend_array_dup(zend_std_get_properties(object)); /* a subclass' own properties */
+	zval servers;
+
+	*is_temp = 1;
+	if (intern->cluster != NULL) {
+		redlock_servers_describe(&servers, intern->cluster);
+		zend_hash_str_update(info, "servers", sizeof("servers") - 1, &servers);
+	}
+	return info;
+}
+
 void redlock_class_register(int module_number)
 {
 	redlock_scripts_init();
@@ -300,5 +340,6 @@ void redlock_class_register(int module_number)
 	memcpy(&redlock_object_handlers, zend_get_std_object_handlers(), sizeof(zend_object_handlers));
 	redlock_object_handlers.offset = XtOffsetOf(redlock_object, std);
 	redlock_object_handlers.free_obj = redlock_free;
+	redlock_object_handlers.get_debug_info = redlock_debug_info;
 	redlock_object_handlers.clone_obj = NULL; /* connections and lock state are not copyable */
 }

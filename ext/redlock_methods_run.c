@@ -50,12 +50,7 @@ PHP_METHOD(RedLock, run)
 	if ((intern = redlock_ready(ZEND_THIS)) == NULL) {
 		RETURN_THROWS();
 	}
-	if (redlock_resource_from_args(&resource, names, name, intern->options.prefix, 1) != SUCCESS) {
-		RETURN_THROWS();
-	}
-	if (ttl < 1) {
-		redlock_resource_release(&resource);
-		zend_argument_value_error(2, "must be greater than 0");
+	if (redlock_acquire_args(intern, names, name, ttl, &resource) != SUCCESS) {
 		RETURN_THROWS();
 	}
 	if (!redlock_acquire(intern, &resource, ttl, &lock, &attempts)) {

@@ -33,6 +33,11 @@ redlock_object *redlock_ready(zval *this_zv);
 
 /* One lock() call: all its attempts. true with the lock array in return_value, false when no
  * attempt won. *attempts_made (may be NULL) receives the number of attempts. */
+/* The argument checks lock() and run() share: the resource name or list (#1) and the ttl (#2).
+ * SUCCESS with *resource to release, or FAILURE with an exception thrown. */
+zend_result redlock_acquire_args(redlock_object *intern, HashTable *names, zend_string *name, zend_long ttl,
+	redlock_resource *resource);
+
 bool redlock_acquire(redlock_object *intern, const redlock_resource *resource, zend_long ttl,
 	zval *return_value, int64_t *attempts_made);
 

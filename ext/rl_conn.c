@@ -1,6 +1,7 @@
 /* One non-blocking hiredis connection. See rl_conn.h.
  * Uses only hiredis API common to 0.14 and 1.x. */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
@@ -13,6 +14,11 @@
 #include "rl_conn.h"
 #include "rl_resp.h"
 
+void rl_hiredis_version(char *out, size_t size)
+{
+	snprintf(out, size, "%d.%d.%d", HIREDIS_MAJOR, HIREDIS_MINOR, HIREDIS_PATCH);
+}
+
 int rl_conn_open(rl_conn *conn, const rl_endpoint *endpoint, double now, rl_outcome *out)
 {
 	redisContext *ctx;
@@ -22,6 +28,7 @@ int rl_conn_open(rl_conn *conn, const rl_endpoint *endpoint, double now, rl_outc
 	} else {
 		ctx = redisConnectNonBlock(endpoint->host, endpoint->port);
 	}
+	conn->checked = 0;
 	conn->stale = 0;
 	conn->expected = 0;
 	conn->waiting_since = now;
@@ -52,6 +59,7 @@ void rl_conn_close(rl_conn *conn)
 	}
 	conn->ctx = NULL;
 	conn->state = RL_CONN_DOWN;
+	conn->checked = 0;
 	conn->stale = 0;
 	conn->expected = 0;
 }
@@ -80,9 +88,14 @@ int rl_conn_still_open(rl_conn *conn)
 	return 1;
 }
 
+unsigned rl_conn_owed(const rl_conn *conn)
+{
+	return conn->checked + conn->stale + conn->expected;
+}
+
 int rl_conn_overdue(const rl_conn *conn, const rl_endpoint *endpoint, double now)
 {
-	int waiting = conn->state == RL_CONN_CONNECTING || conn->stale + conn->expected > 0;
+	int waiting = conn->state == RL_CONN_CONNECTING || rl_conn_owed(conn) > 0;
 	return waiting && endpoint->timeout_ms > 0 && now - conn->waiting_since >= endpoint->timeout_ms;
 }
 
@@ -146,13 +159,60 @@ int rl_conn_append_encoded(rl_conn *conn, const char *bytes, size_t len, double 
 
 int rl_conn_append(rl_conn *conn, int argc, const char **argv, const size_t *argvlen, double now)
 {
-	if (conn->stale + conn->expected == 0 && conn->state == RL_CONN_READY) {
+	if (rl_conn_owed(conn) == 0 && conn->state == RL_CONN_READY) {
 		conn->waiting_since = now;
 	}
 	if (queue_command(conn, argc, argv, argvlen) != 0) {
 		return -1;
 	}
 	conn->expected++;
+	return 0;
+}
+
+/* Appends one setup command and counts its reply as checked rather than expected. */
+static int append_checked(rl_conn *conn, int argc, const char **argv, const size_t *argvlen, double now)
+{
+	if (rl_conn_append(conn, argc, argv, argvlen, now) != 0) {
+		return -1;
+	}
+	conn->expected--;
+	conn->checked++;
+	return 0;
+}
+
+int rl_conn_append_setup(rl_conn *conn, const rl_endpoint *endpoint, double now)
+{
+	if (endpoint->password != NULL) {
+		const char *argv[3];
+		size_t argvlen[3];
+		int argc = 0;
+
+		argv[argc] = "AUTH";
+		argvlen[argc++] = 4;
+		if (endpoint->username != NULL) {
+			argv[argc] = endpoint->username;
+			argvlen[argc++] = strlen(endpoint->username);
+		}
+		argv[argc] = endpoint->password;
+		argvlen[argc++] = strlen(endpoint->password);
+		if (append_checked(conn, argc, argv, argvlen, now) != 0) {
+			return -1;
+		}
+	}
+	if (endpoint->database != 0) {
+		char db_text[16];
+		const char *argv[2];
+		size_t argvlen[2];
+
+		snprintf(db_text, sizeof(db_text), "%d", endpoint->database);
+		argv[0] = "SELECT";
+		argvlen[0] = 6;
+		argv[1] = db_text;
+		argvlen[1] = strlen(db_text);
+		if (append_checked(conn, 2, argv, argvlen, now) != 0) {
+			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -257,6 +317,18 @@ int rl_conn_next_reply(rl_conn *conn, void **reply, double now, rl_outcome *out)
 			return 0;
 		}
 		conn->waiting_since = now;
+		if (conn->checked > 0) {
+			const redisReply *setup = r;
+			conn->checked--;
+			if (setup->type == REDIS_REPLY_ERROR) {
+				/* Commands pipelined behind a failed AUTH only say NOAUTH: report the cause. */
+				rl_outcome_set_bytes(out, RL_OUTCOME_ERROR, setup->str, setup->len);
+				freeReplyObject(r);
+				return -1;
+			}
+			freeReplyObject(r);
+			continue;
+		}
 		if (conn->stale > 0) {
 			conn->stale--;
 			freeReplyObject(r);
@@ -309,4 +381,86 @@ void rl_conn_abandon(rl_conn *conn)
 {
 	conn->stale += conn->expected;
 	conn->expected = 0;
+}
+
+int rl_conn_settle_clean(rl_conn *conn, double wait_ms)
+{
+	redisContext *ctx = conn->ctx;
+	double deadline = rl_now_ms() + wait_ms;
+	rl_outcome ignored;
+
+	if (ctx == NULL || conn->state != RL_CONN_READY || ctx->err || conn->expected > 0 || has_unsent(conn)) {
+		return 0;
+	}
+	while (conn->checked + conn->stale > 0) {
+		rl_pollfd pfd;
+		void *reply = NULL;
+		double left = deadline - rl_now_ms();
+		int ready;
+
+		pfd.fd = rl_conn_fd(conn);
+		pfd.events = POLLIN;
+		pfd.revents = 0;
+		ready = rl_poll(&pfd, 1, left > 0 ? (int) ceil(left) : 0);
+		if (ready < 0 && rl_poll_interrupted()) {
+			continue;
+		}
+		if (ready <= 0) {
+			return 0; /* still owed when the wait ran out */
+		}
+		if (rl_conn_on_events(conn, pfd.revents, &ignored) != 0) {
+			return 0;
+		}
+		/* Drops every checked and stale reply that has arrived; any other reply is out of step. */
+		if (rl_conn_next_reply(conn, &reply, rl_now_ms(), &ignored) != 0) {
+			if (reply != NULL) {
+				freeReplyObject(reply);
+			}
+			return 0;
+		}
+	}
+	return rl_conn_owed(conn) == 0 && ctx->reader->pos >= ctx->reader->len && !ctx->err;
+}
+
+void *rl_conn_detach(rl_conn *conn)
+{
+	void *ctx = conn->ctx;
+
+	conn->ctx = NULL;
+	conn->state = RL_CONN_DOWN;
+	conn->checked = 0;
+	conn->stale = 0;
+	conn->expected = 0;
+	return ctx;
+}
+
+void rl_conn_attach(rl_conn *conn, void *ctx, double now)
+{
+	conn->ctx = ctx;
+	conn->state = RL_CONN_READY;
+	conn->checked = 0;
+	conn->stale = 0;
+	conn->expected = 0;
+	conn->waiting_since = now;
+}
+
+void rl_conn_free_context(void *ctx)
+{
+	if (ctx != NULL) {
+		redisFree(ctx);
+	}
+}
+
+int rl_conn_context_is_quiet(void *ctx_ptr)
+{
+	redisContext *ctx = ctx_ptr;
+	rl_pollfd pfd;
+
+	if (ctx == NULL || ctx->err || ctx->reader->pos < ctx->reader->len) {
+		return 0;
+	}
+	pfd.fd = ctx->fd;
+	pfd.events = POLLIN;
+	pfd.revents = 0;
+	return rl_poll(&pfd, 1, 0) == 0;
 }

@@ -11,6 +11,10 @@ typedef struct rl_endpoint {
 	char *host;        /* a host name or address; a path when it starts with '/' */
 	int port;
 	double timeout_ms; /* bounds the connect and each reply; 0 = no limit */
+	char *username;    /* ACL user for AUTH, NULL for the default user */
+	char *password;    /* NULL: no AUTH. Never printed anywhere. */
+	int database;      /* SELECTed on connect when not 0 */
+	char *pool_key;    /* which pooled connections fit: address, database, hashed credentials */
 } rl_endpoint;
 
 typedef enum {
@@ -22,10 +26,15 @@ typedef enum {
 typedef struct rl_conn {
 	void *ctx;            /* redisContext*, NULL while down */
 	rl_conn_state state;
+	unsigned checked;     /* replies to AUTH/SELECT sent on connect: an error there fails the server */
 	unsigned stale;       /* replies owed to an earlier call: read and dropped before ours */
 	unsigned expected;    /* replies the current call still waits for */
 	double waiting_since; /* ms: last progress while something was outstanding */
 } rl_conn;
+
+/* The hiredis version this was built against, "major.minor.patch". Kept here so that no Zend
+ * file includes hiredis.h (its ssize_t clashes with PHP's on Windows). */
+void rl_hiredis_version(char *out, size_t size);
 
 /* Starts a non-blocking connect. Returns 0, or -1 with the reason in *out. */
 int rl_conn_open(rl_conn *conn, const rl_endpoint *endpoint, double now, rl_outcome *out);
@@ -34,6 +43,31 @@ void rl_conn_close(rl_conn *conn);
 /* False when the server closed an idle, ready connection since we last used it (restart,
  * CLIENT KILL, idle timeout): reusing it would fail the next call. Never blocks. */
 int rl_conn_still_open(rl_conn *conn);
+
+/* Queues AUTH and SELECT as the endpoint asks, right after rl_conn_open. Their replies are
+ * checked (not dropped): an error reply fails the connection with the server's text. */
+int rl_conn_append_setup(rl_conn *conn, const rl_endpoint *endpoint, double now);
+
+/* Replies still owed on this connection, of any kind. */
+unsigned rl_conn_owed(const rl_conn *conn);
+
+/* Reads and drops the checked and stale replies still owed, waiting up to wait_ms for them. Then
+ * true only when the connection is READY with nothing owed, nothing unsent, no unread bytes and
+ * no error: the only state in which another caller can use it without inheriting our replies. */
+int rl_conn_settle_clean(rl_conn *conn, double wait_ms);
+
+/* Hands the hiredis context over (to the pool) and leaves conn DOWN; NULL when there is none. */
+void *rl_conn_detach(rl_conn *conn);
+
+/* Takes a context from the pool: READY, nothing owed. */
+void rl_conn_attach(rl_conn *conn, void *ctx, double now);
+
+/* Closes a detached context. */
+void rl_conn_free_context(void *ctx);
+
+/* True when a detached, idle context shows no sign of life or death: the server closed it
+ * (EOF) or sent something unasked. Such a context must not be reused. */
+int rl_conn_context_is_quiet(void *ctx);
 
 /* True when a reply or the connect has been awaited longer than the endpoint allows. */
 int rl_conn_overdue(const rl_conn *conn, const rl_endpoint *endpoint, double now);

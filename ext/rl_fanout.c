@@ -6,6 +6,7 @@
 
 #include "rl_algorithm.h"
 #include "rl_fanout.h"
+#include "rl_uri.h"
 #include "rl_resp.h"
 
 #define RL_SMALL_CLUSTER 16
@@ -59,19 +60,81 @@ rl_cluster *rl_cluster_create(size_t count)
 	return cluster;
 }
 
+static char *copy_bytes(const char *bytes, size_t len)
+{
+	char *copy = malloc(len + 1);
+
+	if (copy != NULL) {
+		memcpy(copy, bytes, len);
+		copy[len] = '\0';
+	}
+	return copy;
+}
+
+static void endpoint_free(rl_endpoint *endpoint)
+{
+	free(endpoint->host);
+	free(endpoint->username);
+	rl_secret_free(endpoint->password);
+	free(endpoint->pool_key);
+	memset(endpoint, 0, sizeof(*endpoint));
+}
+
 void rl_cluster_set_endpoint(rl_cluster *cluster, size_t index, const char *host, size_t host_len,
 	int port, double timeout_ms)
 {
+	rl_endpoint_spec spec;
+
+	memset(&spec, 0, sizeof(spec));
+	spec.host = host;
+	spec.host_len = host_len;
+	spec.port = port;
+	spec.timeout_ms = timeout_ms;
+	rl_cluster_set_endpoint_spec(cluster, index, &spec);
+}
+
+int rl_cluster_set_endpoint_spec(rl_cluster *cluster, size_t index, const rl_endpoint_spec *spec)
+{
 	rl_endpoint *endpoint = &cluster->endpoints[index];
 
-	free(endpoint->host);
-	endpoint->host = malloc(host_len + 1);
-	if (endpoint->host != NULL) {
-		memcpy(endpoint->host, host, host_len);
-		endpoint->host[host_len] = '\0';
+	endpoint_free(endpoint);
+	endpoint->port = spec->port;
+	endpoint->timeout_ms = spec->timeout_ms;
+	endpoint->database = spec->database;
+	endpoint->host = copy_bytes(spec->host, spec->host_len);
+	if (spec->username != NULL) {
+		endpoint->username = copy_bytes(spec->username, spec->username_len);
 	}
-	endpoint->port = port;
-	endpoint->timeout_ms = timeout_ms;
+	if (spec->password != NULL) {
+		endpoint->password = copy_bytes(spec->password, spec->password_len);
+	}
+	if (endpoint->host == NULL || (spec->username && endpoint->username == NULL)
+		|| (spec->password && endpoint->password == NULL)) {
+		/* A NULL host makes the server fail with "connect: out of memory" rather than connect
+		 * without the credentials it was given. */
+		endpoint_free(endpoint);
+		return -1;
+	}
+	return 0;
+}
+
+int rl_cluster_use_pool(rl_cluster *cluster, rl_pool *pool)
+{
+	size_t i;
+
+	for (i = 0; i < cluster->count; i++) {
+		rl_endpoint *endpoint = &cluster->endpoints[i];
+		if (endpoint->host == NULL) {
+			continue;
+		}
+		free(endpoint->pool_key);
+		endpoint->pool_key = rl_pool_key(pool, endpoint);
+		if (endpoint->pool_key == NULL) {
+			return -1;
+		}
+	}
+	cluster->pool = pool;
+	return 0;
 }
 
 void rl_cluster_destroy(rl_cluster *cluster)
@@ -82,10 +145,15 @@ void rl_cluster_destroy(rl_cluster *cluster)
 		return;
 	}
 	for (i = 0; cluster->conns && i < cluster->count; i++) {
-		rl_conn_close(&cluster->conns[i]);
+		if (cluster->pool != NULL && cluster->endpoints) {
+			rl_pool_checkin(cluster->pool, cluster->endpoints[i].pool_key, &cluster->conns[i],
+				cluster->endpoints[i].timeout_ms);
+		} else {
+			rl_conn_close(&cluster->conns[i]);
+		}
 	}
 	for (i = 0; cluster->endpoints && i < cluster->count; i++) {
-		free(cluster->endpoints[i].host);
+		endpoint_free(&cluster->endpoints[i]);
 	}
 	free(cluster->endpoints);
 	free(cluster->conns);
@@ -157,9 +225,17 @@ static int prepare(rl_cluster *cluster, size_t i, const rl_encoded *command, dou
 	if (!quiet && !rl_conn_still_open(conn)) {
 		rl_conn_close(conn); /* closed by the server between calls: reconnect now, not fail */
 	}
+	if (conn->state == RL_CONN_DOWN && cluster->pool != NULL && endpoint->pool_key != NULL) {
+		rl_pool_checkout(cluster->pool, endpoint->pool_key, conn, now);
+	}
 	if (conn->state == RL_CONN_DOWN) {
 		size_t g;
 		if (rl_conn_open(conn, endpoint, now, out) != 0) {
+			return -1;
+		}
+		if (rl_conn_append_setup(conn, endpoint, now) != 0) {
+			rl_outcome_set(out, RL_OUTCOME_IO, "out of memory");
+			rl_conn_close(conn);
 			return -1;
 		}
 		for (g = 0; g < cluster->greeting_count; g++) {
@@ -360,7 +436,7 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 			break;
 		}
 		if (wait_for_events(&set, wait_until, now) < 0) {
-			if (errno == EINTR) {
+			if (rl_poll_interrupted()) {
 				continue;
 			}
 			for (k = 0; k < set.used; k++) {
@@ -430,7 +506,7 @@ void rl_fanout_drain_until(rl_cluster *cluster, double until_ms)
 		set.used = 0;
 		for (i = 0; i < cluster->count; i++) {
 			rl_conn *conn = &cluster->conns[i];
-			if (conn->state == RL_CONN_DOWN || conn->stale == 0) {
+			if (conn->state == RL_CONN_DOWN || conn->checked + conn->stale == 0) {
 				continue;
 			}
 			if (rl_conn_overdue(conn, &cluster->endpoints[i], now)) {
@@ -440,7 +516,7 @@ void rl_fanout_drain_until(rl_cluster *cluster, double until_ms)
 			add_poll(&set, conn, i);
 		}
 		if (wait_for_events(&set, until_ms, now) < 0) {
-			if (errno == EINTR) {
+			if (rl_poll_interrupted()) {
 				continue;
 			}
 			break;

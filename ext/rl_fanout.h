@@ -4,6 +4,7 @@
 #define RL_FANOUT_H
 
 #include "rl_conn.h"
+#include "rl_pool.h"
 #include "rl_reply.h"
 
 typedef struct rl_command {
@@ -16,10 +17,25 @@ typedef struct rl_cluster {
 	size_t count;
 	rl_endpoint *endpoints;
 	rl_conn *conns;
-	/* Pipelined after every new connect, ahead of the first command; their replies are dropped. */
+	/* Pipelined after every new connect (after the endpoint's AUTH/SELECT, whose replies are
+	 * checked), ahead of the first command; their replies are dropped. */
 	const rl_command *greeting;
 	size_t greeting_count;
+	rl_pool *pool; /* where connections come from and go back to; NULL: private connections */
 } rl_cluster;
+
+/* One server as parsed from the PHP side. Strings need not be NUL-terminated; NULL = absent. */
+typedef struct rl_endpoint_spec {
+	const char *host;
+	size_t host_len;
+	int port;
+	double timeout_ms;
+	const char *username;
+	size_t username_len;
+	const char *password;
+	size_t password_len;
+	int database;
+} rl_endpoint_spec;
 
 typedef struct rl_request {
 	rl_command command;
@@ -34,6 +50,14 @@ typedef struct rl_request {
 rl_cluster *rl_cluster_create(size_t count);
 void rl_cluster_set_endpoint(rl_cluster *cluster, size_t index, const char *host, size_t host_len,
 	int port, double timeout_ms);
+/* Copies spec into endpoint index. Returns 0, or -1 when out of memory. */
+int rl_cluster_set_endpoint_spec(rl_cluster *cluster, size_t index, const rl_endpoint_spec *spec);
+
+/* Takes connections from pool and gives them back to it on destroy. Returns 0, or -1 when out
+ * of memory (the cluster then keeps private connections). */
+int rl_cluster_use_pool(rl_cluster *cluster, rl_pool *pool);
+
+/* Closes the connections, or checks them in to the pool, and frees everything. */
 void rl_cluster_destroy(rl_cluster *cluster);
 
 /* Runs request on every server. Fills outcomes[count]; servers undecided when the quorum was

@@ -11,6 +11,7 @@ typedef SOCKET rl_socket;
 # define rl_poll WSAPoll
 typedef WSAPOLLFD rl_pollfd;
 #else
+# include <errno.h>
 # include <poll.h>
 # include <time.h>
 typedef int rl_socket;
@@ -34,6 +35,16 @@ static inline double rl_now_ms(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double) ts.tv_sec * 1000.0 + (double) ts.tv_nsec / 1e6;
+#endif
+}
+
+/* True when the last poll() failed only because a signal interrupted it. */
+static inline int rl_poll_interrupted(void)
+{
+#ifdef _WIN32
+	return WSAGetLastError() == WSAEINTR;
+#else
+	return errno == EINTR;
 #endif
 }
 

@@ -19,11 +19,13 @@ if [ -n "$missing" ]; then
   apt-get install -y -q $missing
 fi
 
-if [ ! -f modules/redlock.so ] || [ -n "$(find ext config.m4 -newer modules/redlock.so -print -quit)" ]; then
-  if [ ! -f Makefile ] || [ config.m4 -nt Makefile ]; then
-    phpize >/dev/null
-    ./configure -q
-  fi
-  make -j"$(nproc)" >/dev/null
+# Reconfigure whenever config.m4 changed (a merge can add sources); rebuild when any source changed.
+mkdir -p .run
+stamp=.run/config.m4.sha1
+if [ ! -f Makefile ] || [ "$(sha1sum < config.m4)" != "$(cat "$stamp" 2>/dev/null)" ]; then
+  phpize >/dev/null
+  ./configure -q
+  sha1sum < config.m4 > "$stamp"
 fi
+make -j"$(nproc)" >/dev/null
 test -f modules/redlock.so

@@ -37,12 +37,12 @@ foreach ([[['127.0.0.1', 6379]], [['127.0.0.1', 6379, 1]], [['127.0.0.1', 6379, 
 ?>
 --EXPECT--
 no servers: ValueError: RedLock::__construct(): Argument #1 ($servers) must contain at least one server
-string instead of array: TypeError: RedLock::__construct(): Argument #1 ($servers) server #0 must be of type array, string given
+string instead of array: ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 URI must start with redis:// or unix://
 missing port: ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 must be a list [host, port, timeout]
 port as string: TypeError: RedLock::__construct(): Argument #1 ($servers) server #0 port must be of type int, string given
 host as int: TypeError: RedLock::__construct(): Argument #1 ($servers) server #0 host must be of type string, int given
 4 elements: ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 must be a list [host, port, timeout]
-named keys: ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 must be a list [host, port, timeout]
+named keys: accepted
 empty host: ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 host must be a non-empty string without NUL bytes
 port 0: ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 port must be between 1 and 65535
 port 65536: ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 port must be between 1 and 65535

@@ -37,7 +37,7 @@ ttl -5: ValueError: RedLock::lock(): Argument #2 ($ttl) must be greater than 0
 empty resource: ValueError: RedLock::lock(): Argument #1 ($resource) must not be empty
 unlock without resource: ValueError: RedLock::unlock(): Argument #1 ($lock) must contain the key "resource"
 unlock without token: ValueError: RedLock::unlock(): Argument #1 ($lock) must contain the key "token"
-unlock with int resource: TypeError: RedLock::unlock(): Argument #1 ($lock) ["resource"] must be of type string, int given
+unlock with int resource: TypeError: RedLock::unlock(): Argument #1 ($lock) ["resource"] must be of type array|string, int given
 unlock with null token: TypeError: RedLock::unlock(): Argument #1 ($lock) ["token"] must be of type string, null given
 unlock with array token: TypeError: RedLock::unlock(): Argument #1 ($lock) ["token"] must be of type string, array given
 unlock with empty token: ValueError: RedLock::unlock(): Argument #1 ($lock) ["token"] must not be empty

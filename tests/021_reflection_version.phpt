@@ -26,9 +26,11 @@ var_dump((bool) preg_match('/Class \[ <internal:redlock> class RedLock/', $out))
 ?>
 --EXPECT--
 string(7) "redlock"
-array(1) {
+array(2) {
   [0]=>
   string(7) "RedLock"
+  [1]=>
+  string(16) "RedLockException"
 }
 bool(true)
 bool(true)
@@ -39,8 +41,13 @@ array(1) {
 }
 bool(false)
 string(7) "redlock"
-__construct(array $servers, int $retryDelay = 200, int $retryCount = 3)
-lock(string $resource, int $ttl): array|false
+__construct(array $servers, int $retryDelay = 200, int $retryCount = 3, array $options = array (
+))
+lock(array|string $resource, int $ttl): array|false
 unlock(array $lock): bool
+extend(array $lock, int $ttl): array|false
+validity(array $lock): float|false
+run(array|string $resource, int $ttl, callable $fn): mixed
+getLastErrors(): array
 bool(true)
 bool(true)

@@ -11,7 +11,7 @@ $down = fn () => rt_free_port();
 function attempt(string $label, array $ports, int $liveCount): void
 {
     $key = rt_key($label);
-    $redlock = new RedLock(rf_list($ports, 0.5), 10, 1);
+    $redlock = new RedLock(rf_list($ports, 5.0), 10, 1);
     [$lock, $ms] = rt_timed(fn () => $redlock->lock($key, 10000));
     $held = array_map(fn ($p) => rt_redis($p, 'GET', $key), array_slice($ports, 0, $liveCount));
     if ($lock === false) {

@@ -5,7 +5,7 @@ redlock
 --FILE--
 <?php
 require __DIR__ . '/reliability.inc';
-$redlock = new RedLock(rt_servers());
+$redlock = new RedLock(rt_servers(5, 5.0));
 $base = rt_key();
 $names = [
     'nul inside' => "$base\0after-nul",

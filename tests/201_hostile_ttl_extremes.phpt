@@ -5,7 +5,7 @@ redlock
 --FILE--
 <?php
 require __DIR__ . '/reliability.inc';
-$redlock = new RedLock(rt_servers(), 10, 2);
+$redlock = new RedLock(rt_servers(5, 5.0), 10, 2);
 
 echo "ttl 1: no validity is left after the drift, so false; nothing stays held\n";
 $key = rt_key('one');

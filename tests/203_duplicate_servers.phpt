@@ -5,7 +5,7 @@ redlock
 --FILE--
 <?php
 require __DIR__ . '/reliability.inc';
-[$a, $b, $c] = rt_servers(3);
+[$a, $b, $c] = rt_servers(3, 5.0);
 $lists = [
     'exact repeat' => [$a, $b, $a],
     'other timeout' => [$a, [$a[0], $a[1], 2.5]],

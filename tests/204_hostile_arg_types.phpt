@@ -6,7 +6,7 @@ redlock
 <?php
 declare(strict_types=1);
 require __DIR__ . '/reliability.inc';
-$servers = rt_servers(3);
+$servers = rt_servers(3, 5.0);
 $redlock = new RedLock($servers);
 $lockArray = ['resource' => rt_key(), 'token' => str_repeat('a', 32)];
 $values = [
@@ -55,7 +55,7 @@ foreach (['__construct #2', 'lock #1', 'unlock #1'] as $call) {
 }
 echo "too few / too many arguments\n";
 foreach ([fn () => new RedLock(), fn () => $redlock->lock('k'), fn () => $redlock->unlock(),
-    fn () => $redlock->lock('k', 1, 2), fn () => new RedLock($servers, 1, 2, 3)] as $fn) {
+    fn () => $redlock->lock('k', 1, 2), fn () => new RedLock($servers, 1, 2, [], 3)] as $fn) {
     try {
         $fn();
     } catch (ArgumentCountError $e) {
@@ -73,11 +73,11 @@ unlock #1: null:TypeError object:TypeError array:ValueError float:TypeError stri
 unexpected successes: 0
 messages name the argument
 RedLock::__construct(): Argument #2 ($retryDelay) must be of type int, stdClass given
-RedLock::lock(): Argument #1 ($resource) must be of type string, stdClass given
+RedLock::lock(): Argument #1 ($resource) must be of type array|string, stdClass given
 RedLock::unlock(): Argument #1 ($lock) must be of type array, stdClass given
 too few / too many arguments
 RedLock::__construct() expects at least 1 argument, 0 given
 RedLock::lock() expects exactly 2 arguments, 1 given
 RedLock::unlock() expects exactly 1 argument, 0 given
 RedLock::lock() expects exactly 2 arguments, 3 given
-RedLock::__construct() expects at most 3 arguments, 4 given
+RedLock::__construct() expects at most 4 arguments, 5 given

@@ -5,7 +5,7 @@ redlock
 --FILE--
 <?php
 require __DIR__ . '/reliability.inc';
-$redlock = new RedLock(rt_servers());
+$redlock = new RedLock(rt_servers(5, 5.0));
 $key = rt_key();
 $lock = $redlock->lock($key, 30000);
 $token = $lock['token'];
@@ -23,6 +23,7 @@ $forgeries = [
     'truncated resource' => ['resource' => substr($key, 0, -1), 'token' => $token],
     '1 MiB token' => ['resource' => $key, 'token' => str_repeat('a', 1 << 20)],
     'lua injection' => ['resource' => $key, 'token' => "' or 1==1 --"],
+    'other resource list' => ['resource' => ["$key-other"], 'token' => $token],
 ];
 foreach ($forgeries as $label => $forged) {
     printf("%-18s -> %s, still held: %s\n", $label, var_export($redlock->unlock($forged), true), var_export($still(), true));
@@ -36,7 +37,7 @@ $malformed = [
     'no resource' => ['token' => $token],
     'int token' => ['resource' => $key, 'token' => 123],
     'null token' => ['resource' => $key, 'token' => null],
-    'array resource' => ['resource' => [$key], 'token' => $token],
+    'float resource' => ['resource' => 1.5, 'token' => $token],
     'object token' => ['resource' => $key, 'token' => new stdClass()],
     'empty token' => ['resource' => $key, 'token' => ''],
     'empty resource' => ['resource' => '', 'token' => $token],
@@ -68,6 +69,7 @@ resource + NUL     -> false, still held: true
 truncated resource -> false, still held: true
 1 MiB token        -> false, still held: true
 lua injection      -> false, still held: true
+other resource list -> false, still held: true
 malformed arrays
 empty           -> ValueError: RedLock::unlock(): Argument #1 ($lock) must contain the key "resource"
 list            -> ValueError: RedLock::unlock(): Argument #1 ($lock) must contain the key "resource"
@@ -75,7 +77,7 @@ no token        -> ValueError: RedLock::unlock(): Argument #1 ($lock) must conta
 no resource     -> ValueError: RedLock::unlock(): Argument #1 ($lock) must contain the key "resource"
 int token       -> TypeError: RedLock::unlock(): Argument #1 ($lock) ["token"] must be of type string, int given
 null token      -> TypeError: RedLock::unlock(): Argument #1 ($lock) ["token"] must be of type string, null given
-array resource  -> TypeError: RedLock::unlock(): Argument #1 ($lock) ["resource"] must be of type string, array given
+float resource  -> TypeError: RedLock::unlock(): Argument #1 ($lock) ["resource"] must be of type array|string, float given
 object token    -> TypeError: RedLock::unlock(): Argument #1 ($lock) ["token"] must be of type string, stdClass given
 empty token     -> ValueError: RedLock::unlock(): Argument #1 ($lock) ["token"] must not be empty
 empty resource  -> ValueError: RedLock::unlock(): Argument #1 ($lock) ["resource"] must not be empty

@@ -1,5 +1,5 @@
 --TEST--
-Hostile input: methods on an object whose constructor threw or never ran (Error); clone (Error); serialize/unserialize (Exception); var_dump/print_r/var_export/json/array cast show nothing inside
+Hostile input: methods on an object whose constructor threw or never ran (Error); clone (Error); serialize/unserialize (Exception); var_dump/print_r show the servers without credentials; var_export/json/array cast show nothing
 --EXTENSIONS--
 redlock
 --FILE--
@@ -48,7 +48,7 @@ attempt('parent threw', fn () => new BadParentArgs());
 attempt('  lock', fn () => BadParentArgs::$escaped->lock('k', 1000));
 attempt('no constructor (reflection)', fn () => (new ReflectionClass(RedLock::class))->newInstanceWithoutConstructor()->lock('k', 1000));
 
-$redlock = new RedLock([['127.0.0.1', 6379, 0.5], ['/tmp/secret-path.sock', 0, 1]]);
+$redlock = new RedLock(['redis://alice:hunter2@127.0.0.1:6379/2', ['host' => '/tmp/some.sock', 'password' => 'hunter3']]);
 attempt('clone', fn () => clone $redlock);
 attempt('serialize', fn () => serialize($redlock));
 attempt('unserialize', fn () => unserialize('O:7:"RedLock":0:{}'));
@@ -61,7 +61,8 @@ echo "\n", json_encode($redlock), "\n";
 var_dump((array) $redlock, get_object_vars($redlock));
 ob_start();
 debug_zval_dump($redlock);
-var_dump(!str_contains(ob_get_clean(), '6379'));
+$dump = ob_get_clean();
+var_dump(str_contains($dump, '6379'), !str_contains($dump, 'hunter'), !str_contains($dump, 'alice'));
 var_dump((new ReflectionClass(RedLock::class))->getProperties());
 ?>
 --EXPECTF--
@@ -76,10 +77,23 @@ clone: Error: Trying to clone an uncloneable object of class RedLock
 serialize: Exception: Serialization of 'RedLock' is not allowed
 unserialize: Exception: Unserialization of 'RedLock' is not allowed
 unserialize subclass: Exception: Unserialization of 'SkipsParent' is not allowed
-object(RedLock)#%d (0) {
+object(RedLock)#%d (1) {
+  ["servers"]=>
+  array(2) {
+    [0]=>
+    string(24) "redis://127.0.0.1:6379/2"
+    [1]=>
+    string(26) "unix:///tmp/some.sock?db=0"
+  }
 }
 RedLock Object
 (
+    [servers] => Array
+        (
+            [0] => redis://127.0.0.1:6379/2
+            [1] => unix:///tmp/some.sock?db=0
+        )
+
 )
 
 \RedLock::__set_state(array(
@@ -89,6 +103,8 @@ array(0) {
 }
 array(0) {
 }
+bool(true)
+bool(true)
 bool(true)
 array(0) {
 }

@@ -1,0 +1,205 @@
+/* Persistent connections. See rl_pool.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef _WIN32
+# include <process.h>
+# define rl_getpid() ((long) _getpid())
+#else
+# include <unistd.h>
+# define rl_getpid() ((long) getpid())
+#endif
+
+#include "rl_pool.h"
+#include "rl_uri.h"
+
+#define ROTL(x, b) (uint64_t) (((x) << (b)) | ((x) >> (64 - (b))))
+#define SIPROUND \
+	do { \
+		v0 += v1; v1 = ROTL(v1, 13); v1 ^= v0; v0 = ROTL(v0, 32); \
+		v2 += v3; v3 = ROTL(v3, 16); v3 ^= v2; \
+		v0 += v3; v3 = ROTL(v3, 21); v3 ^= v0; \
+		v2 += v1; v1 = ROTL(v1, 17); v1 ^= v2; v2 = ROTL(v2, 32); \
+	} while (0)
+
+/* SipHash-2-4: a keyed hash, so that nobody can pick credentials that collide with others'. */
+static uint64_t siphash24(const unsigned char *in, size_t len, const uint64_t key[2])
+{
+	uint64_t v0 = 0x736f6d6570736575ULL ^ key[0];
+	uint64_t v1 = 0x646f72616e646f6dULL ^ key[1];
+	uint64_t v2 = 0x6c7967656e657261ULL ^ key[0];
+	uint64_t v3 = 0x7465646279746573ULL ^ key[1];
+	uint64_t b = ((uint64_t) len) << 56;
+	size_t i, blocks = len / 8;
+	int j;
+
+	for (i = 0; i < blocks; i++) {
+		uint64_t m = 0;
+		for (j = 7; j >= 0; j--) {
+			m = (m << 8) | in[i * 8 + (size_t) j];
+		}
+		v3 ^= m;
+		SIPROUND;
+		SIPROUND;
+		v0 ^= m;
+	}
+	for (j = (int) (len % 8) - 1; j >= 0; j--) {
+		b |= ((uint64_t) in[blocks * 8 + (size_t) j]) << (8 * j);
+	}
+	v3 ^= b;
+	SIPROUND;
+	SIPROUND;
+	v0 ^= b;
+	v2 ^= 0xff;
+	SIPROUND;
+	SIPROUND;
+	SIPROUND;
+	SIPROUND;
+	return v0 ^ v1 ^ v2 ^ v3;
+}
+
+void rl_pool_init(rl_pool *pool, size_t max_idle, const unsigned char secret[16])
+{
+	memset(pool, 0, sizeof(*pool));
+	pool->max_idle = max_idle;
+	memcpy(pool->secret, secret, sizeof(pool->secret));
+	pool->owner_pid = rl_getpid();
+}
+
+static void entry_close(rl_pool_entry *entry)
+{
+	rl_conn_free_context(entry->ctx);
+	free(entry->key);
+	entry->ctx = NULL;
+	entry->key = NULL;
+}
+
+static void remove_at(rl_pool *pool, size_t index)
+{
+	memmove(&pool->entries[index], &pool->entries[index + 1], (pool->count - index - 1) * sizeof(*pool->entries));
+	pool->count--;
+}
+
+void rl_pool_destroy(rl_pool *pool)
+{
+	size_t i;
+
+	for (i = 0; i < pool->count; i++) {
+		entry_close(&pool->entries[i]);
+	}
+	free(pool->entries);
+	pool->entries = NULL;
+	pool->count = 0;
+}
+
+char *rl_pool_key(const rl_pool *pool, const rl_endpoint *endpoint)
+{
+	size_t user_len = endpoint->username ? strlen(endpoint->username) : 0;
+	size_t pass_len = endpoint->password ? strlen(endpoint->password) : 0;
+	size_t secret_len = 2 + user_len + 1 + pass_len;
+	unsigned char *secret = malloc(secret_len);
+	uint64_t hash;
+	size_t key_len;
+	char *key;
+
+	if (secret == NULL) {
+		return NULL;
+	}
+	/* Flags keep "no user" apart from an empty one, and "user\0pass" cannot be shifted around. */
+	secret[0] = endpoint->username ? 1 : 0;
+	secret[1] = endpoint->password ? 1 : 0;
+	if (user_len) {
+		memcpy(secret + 2, endpoint->username, user_len);
+	}
+	secret[2 + user_len] = '\0';
+	if (pass_len) {
+		memcpy(secret + 3 + user_len, endpoint->password, pass_len);
+	}
+	hash = siphash24(secret, secret_len, pool->secret);
+	memset(secret, 0, secret_len);
+	free(secret);
+
+	key_len = strlen(endpoint->host) + 64;
+	key = malloc(key_len);
+	if (key != NULL) {
+		snprintf(key, key_len, "%s|%d|%d|%016llx", endpoint->host, endpoint->port, endpoint->database,
+			(unsigned long long) hash);
+	}
+	return key;
+}
+
+/* After a fork the idle sockets belong to the parent too: drop them here without reuse. */
+static void forget_if_forked(rl_pool *pool)
+{
+	long pid = rl_getpid();
+
+	if (pool->owner_pid != pid) {
+		pool->discarded += pool->count;
+		rl_pool_destroy(pool);
+		pool->owner_pid = pid;
+	}
+}
+
+int rl_pool_checkout(rl_pool *pool, const char *key, rl_conn *conn, double now)
+{
+	size_t i;
+
+	forget_if_forked(pool);
+	for (i = pool->count; i > 0; i--) {
+		rl_pool_entry entry = pool->entries[i - 1];
+
+		if (strcmp(entry.key, key) != 0) {
+			continue;
+		}
+		remove_at(pool, i - 1);
+		if (!rl_conn_context_is_quiet(entry.ctx)) {
+			/* Closed by the server while idle (timeout, restart) or out of step. */
+			entry_close(&entry);
+			pool->discarded++;
+			continue;
+		}
+		free(entry.key);
+		rl_conn_attach(conn, entry.ctx, now);
+		pool->reused++;
+		return 1;
+	}
+	return 0;
+}
+
+void rl_pool_checkin(rl_pool *pool, const char *key, rl_conn *conn, double timeout_ms)
+{
+	double wait_ms = timeout_ms > 0 && timeout_ms < RL_POOL_SETTLE_MS ? timeout_ms : RL_POOL_SETTLE_MS;
+	rl_pool_entry entry;
+
+	if (conn->state == RL_CONN_DOWN) {
+		return;
+	}
+	forget_if_forked(pool);
+	if (key == NULL || pool->max_idle == 0 || !rl_conn_settle_clean(conn, wait_ms)) {
+		rl_conn_close(conn);
+		pool->discarded++;
+		return;
+	}
+	if (pool->count == pool->max_idle) {
+		entry_close(&pool->entries[0]); /* the oldest goes */
+		remove_at(pool, 0);
+		pool->discarded++;
+	}
+	if (pool->entries == NULL) {
+		pool->entries = calloc(pool->max_idle, sizeof(*pool->entries));
+	}
+	entry.key = strdup(key);
+	if (pool->entries == NULL || entry.key == NULL) {
+		free(entry.key);
+		rl_conn_close(conn);
+		pool->discarded++;
+		return;
+	}
+	entry.ctx = rl_conn_detach(conn);
+	pool->entries[pool->count++] = entry;
+}
+
+size_t rl_pool_idle(const rl_pool *pool)
+{
+	return pool->count;
+}

@@ -1,0 +1,55 @@
+/* Persistent connections: idle, authenticated hiredis contexts kept per process (per thread
+ * under ZTS) for later RedLock objects and later requests. Plain C, no zvals.
+ *
+ * A connection is in the pool only while nobody uses it: a RedLock object checks it out on its
+ * first command and checks it in when it is freed. Check-in keeps it only when it is clean
+ * (READY, no reply owed, nothing unsent or unread, no error); anything else is closed, so a
+ * request that died mid-call, a timeout or a broken stream never reaches the next user. */
+#ifndef RL_POOL_H
+#define RL_POOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "rl_conn.h"
+
+#define RL_POOL_DEFAULT_MAX_IDLE 64
+/* At check-in, how long to wait for replies a call stopped waiting for (the quorum was settled
+ * without them) before giving up on the connection. Bounded also by the server's timeout. */
+#define RL_POOL_SETTLE_MS 25.0
+
+typedef struct rl_pool_entry {
+	char *key;  /* rl_pool_key() of the endpoint it was opened for */
+	void *ctx;  /* redisContext*, authenticated and SELECTed for that key */
+} rl_pool_entry;
+
+typedef struct rl_pool {
+	rl_pool_entry *entries; /* oldest first */
+	size_t count;
+	size_t max_idle;
+	uint64_t secret[2];     /* keys the credential hash: a random secret per process */
+	long owner_pid;         /* a forked child must not share its parent's sockets */
+	uint64_t reused;        /* check-outs served from the pool */
+	uint64_t discarded;     /* connections closed at check-in or check-out instead of reused */
+} rl_pool;
+
+/* secret: 16 random bytes. */
+void rl_pool_init(rl_pool *pool, size_t max_idle, const unsigned char secret[16]);
+
+/* Closes every idle connection and frees the pool's memory. */
+void rl_pool_destroy(rl_pool *pool);
+
+/* "host|port|db|<hash of user and password>": equal keys mean interchangeable connections.
+ * malloc'd; NULL when out of memory. The credentials are hashed with the pool's secret. */
+char *rl_pool_key(const rl_pool *pool, const rl_endpoint *endpoint);
+
+/* Attaches an idle connection for key to conn (which must be DOWN). Returns 1 when one was
+ * found alive, 0 when the caller must connect itself. */
+int rl_pool_checkout(rl_pool *pool, const char *key, rl_conn *conn, double now);
+
+/* Takes conn back: pooled when clean (after waiting up to RL_POOL_SETTLE_MS, and at most
+ * timeout_ms when > 0, for replies still owed), closed otherwise. conn is DOWN afterwards. */
+void rl_pool_checkin(rl_pool *pool, const char *key, rl_conn *conn, double timeout_ms);
+
+size_t rl_pool_idle(const rl_pool *pool);
+
+#endif
