@@ -246,7 +246,17 @@ if ($png) {
     $gp[] = "set terminal pngcairo size 1400,560 font 'sans,11'";
     $gp[] = "set output '$png'";
     $gp[] = 'set multiplot layout 1,2 title "RedLock lock+unlock cycles per second (log scale; higher is better)"';
+    // The same decades on both panels, so that they compare at a glance.
+    $all = [];
+    array_walk_recursive($summary, function ($v) use (&$all) {
+        if (is_float($v) && !is_nan($v) && $v > 0) {
+            $all[] = $v;
+        }
+    });
     $gp[] = 'set logscale y';
+    if ($all) {
+        $gp[] = sprintf('set yrange [%g:%g]', 10 ** floor(log10(min($all))), 10 ** ceil(log10(max($all))));
+    }
     $gp[] = 'set xtics (1,3,5,7)';
     $gp[] = 'set xrange [0.7:7.3]';
     $gp[] = 'set xlabel "Redis servers (N)"';

@@ -177,7 +177,7 @@ static void fail(rl_conn *conn, rl_outcome *out, unsigned *yes, unsigned *answer
 
 /* Marks the ready connections on which nothing has arrived, neither stale replies nor the
  * server's end-of-file: one poll() for the whole cluster instead of one per server in
- * rl_conn_still_open (that was half of all syscalls of a lock+unlock cycle). */
+ * rl_conn_still_open (that was over a third of the syscalls of a lock+unlock cycle). */
 static void find_quiet(const rl_cluster *cluster, unsigned char quiet[RL_SMALL_CLUSTER])
 {
 	rl_pollfd fds[RL_SMALL_CLUSTER];
