@@ -206,6 +206,17 @@ bool redlock_acquire(redlock_object *intern, const redlock_resource *resource, z
 	return acquired;
 }
 
+redlock_object *redlock_ready_with_lock(zval *this_zv, HashTable *lock, redlock_resource *resource,
+	zend_string **token)
+{
+	redlock_object *intern = redlock_ready(this_zv);
+
+	if (intern == NULL || redlock_lock_parse(lock, intern->options.prefix, 1, resource, token) != SUCCESS) {
+		return NULL;
+	}
+	return intern;
+}
+
 zend_result redlock_acquire_args(redlock_object *intern, HashTable *names, zend_string *name, zend_long ttl,
 	redlock_resource *resource)
 {
@@ -290,10 +301,7 @@ PHP_METHOD(RedLock, unlock)
 		Z_PARAM_ARRAY_HT(lock)
 	ZEND_PARSE_PARAMETERS_END();
 
-	if ((intern = redlock_ready(ZEND_THIS)) == NULL) {
-		RETURN_THROWS();
-	}
-	if (redlock_lock_parse(lock, intern->options.prefix, 1, &resource, &token) != SUCCESS) {
+	if ((intern = redlock_ready_with_lock(ZEND_THIS, lock, &resource, &token)) == NULL) {
 		RETURN_THROWS();
 	}
 	released = redlock_release(intern, &resource, token);

@@ -99,10 +99,7 @@ PHP_METHOD(RedLock, extend)
 		Z_PARAM_LONG(ttl)
 	ZEND_PARSE_PARAMETERS_END();
 
-	if ((intern = redlock_ready(ZEND_THIS)) == NULL) {
-		RETURN_THROWS();
-	}
-	if (redlock_lock_parse(lock, intern->options.prefix, 1, &resource, &token) != SUCCESS) {
+	if ((intern = redlock_ready_with_lock(ZEND_THIS, lock, &resource, &token)) == NULL) {
 		RETURN_THROWS();
 	}
 	if (ttl < 1) {
@@ -157,10 +154,7 @@ PHP_METHOD(RedLock, validity)
 		Z_PARAM_ARRAY_HT(lock)
 	ZEND_PARSE_PARAMETERS_END();
 
-	if ((intern = redlock_ready(ZEND_THIS)) == NULL) {
-		RETURN_THROWS();
-	}
-	if (redlock_lock_parse(lock, intern->options.prefix, 1, &resource, &token) != SUCCESS) {
+	if ((intern = redlock_ready_with_lock(ZEND_THIS, lock, &resource, &token)) == NULL) {
 		RETURN_THROWS();
 	}
 

@@ -33,6 +33,11 @@ redlock_object *redlock_ready(zval *this_zv);
 
 /* One lock() call: all its attempts. true with the lock array in return_value, false when no
  * attempt won. *attempts_made (may be NULL) receives the number of attempts. */
+/* redlock_ready() plus the lock array of unlock()/extend()/validity() (argument #1): the object, with
+ * *resource to release, or NULL with an exception thrown. */
+redlock_object *redlock_ready_with_lock(zval *this_zv, HashTable *lock, redlock_resource *resource,
+	zend_string **token);
+
 /* The argument checks lock() and run() share: the resource name or list (#1) and the ttl (#2).
  * SUCCESS with *resource to release, or FAILURE with an exception thrown. */
 zend_result redlock_acquire_args(redlock_object *intern, HashTable *names, zend_string *name, zend_long ttl,
