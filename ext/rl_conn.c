@@ -366,17 +366,6 @@ int rl_conn_drop_stale(rl_conn *conn, double now)
 	return 0;
 }
 
-int rl_conn_catch_up(rl_conn *conn, double now)
-{
-	if (conn->state != RL_CONN_READY || conn->stale == 0 || conn->expected > 0) {
-		return 0;
-	}
-	if (redisBufferRead(conn->ctx) != REDIS_OK) {
-		return -1;
-	}
-	return rl_conn_drop_stale(conn, now);
-}
-
 void rl_conn_abandon(rl_conn *conn)
 {
 	conn->stale += conn->expected;

@@ -96,10 +96,6 @@ void rl_reply_free(void *reply);
  * reply nobody owes arrived (the connection is out of step). */
 int rl_conn_drop_stale(rl_conn *conn, double now);
 
-/* Reads and drops stale replies that have already arrived, without blocking, so that a connection whose
- * late replies came in long ago is not mistaken for a silent one. Returns 0, or -1 when broken. */
-int rl_conn_catch_up(rl_conn *conn, double now);
-
 /* The call gave up waiting: what it still expected becomes stale for the next call. */
 void rl_conn_abandon(rl_conn *conn);
 

@@ -215,15 +215,17 @@ static int prepare(rl_cluster *cluster, size_t i, const rl_encoded *command, dou
 		rl_outcome_set(out, RL_OUTCOME_CONNECT, "connect: out of memory");
 		return -1;
 	}
-	if (rl_conn_catch_up(conn, now) != 0) {
-		rl_conn_close(conn);
+	if (conn->state == RL_CONN_READY) {
+		/* Take in what arrived since the last call: late replies, dropped here so that a server
+		 * that did answer is not judged silent below, or the server's end-of-file (restart,
+		 * CLIENT KILL, idle timeout), which means reconnecting now rather than failing the call. */
+		if ((!quiet && !rl_conn_still_open(conn)) || (conn->expected == 0 && rl_conn_drop_stale(conn, now) != 0)) {
+			rl_conn_close(conn);
+		}
 	}
 	if (conn->state != RL_CONN_DOWN && !(keep_overdue && conn->state == RL_CONN_READY)
 		&& rl_conn_overdue(conn, endpoint, now)) {
 		rl_conn_close(conn); /* still silent since an earlier call: start afresh */
-	}
-	if (!quiet && !rl_conn_still_open(conn)) {
-		rl_conn_close(conn); /* closed by the server between calls: reconnect now, not fail */
 	}
 	if (conn->state == RL_CONN_DOWN && cluster->pool != NULL && endpoint->pool_key != NULL) {
 		rl_pool_checkout(cluster->pool, endpoint->pool_key, conn, now);
