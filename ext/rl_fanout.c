@@ -80,19 +80,6 @@ static void endpoint_free(rl_endpoint *endpoint)
 	memset(endpoint, 0, sizeof(*endpoint));
 }
 
-void rl_cluster_set_endpoint(rl_cluster *cluster, size_t index, const char *host, size_t host_len,
-	int port, double timeout_ms)
-{
-	rl_endpoint_spec spec;
-
-	memset(&spec, 0, sizeof(spec));
-	spec.host = host;
-	spec.host_len = host_len;
-	spec.port = port;
-	spec.timeout_ms = timeout_ms;
-	rl_cluster_set_endpoint_spec(cluster, index, &spec);
-}
-
 int rl_cluster_set_endpoint_spec(rl_cluster *cluster, size_t index, const rl_endpoint_spec *spec)
 {
 	rl_endpoint *endpoint = &cluster->endpoints[index];

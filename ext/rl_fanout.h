@@ -48,8 +48,6 @@ typedef struct rl_request {
 
 /* Allocates count endpoints and connections (hosts are copied). NULL on allocation failure. */
 rl_cluster *rl_cluster_create(size_t count);
-void rl_cluster_set_endpoint(rl_cluster *cluster, size_t index, const char *host, size_t host_len,
-	int port, double timeout_ms);
 /* Copies spec into endpoint index. Returns 0, or -1 when out of memory. */
 int rl_cluster_set_endpoint_spec(rl_cluster *cluster, size_t index, const rl_endpoint_spec *spec);
 
