@@ -19,6 +19,7 @@
 #include "redlock_servers.h"
 #include "rl_algorithm.h"
 #include "rl_fanout.h"
+#include "rl_resp.h"
 #include "rl_scripts.h"
 #include "redlock_arginfo.h"
 
@@ -169,19 +170,20 @@ bool redlock_acquire(redlock_object *intern, const redlock_resource *resource, z
 {
 	unsigned char random_bytes[RL_TOKEN_BYTES];
 	char token[RL_TOKEN_LEN + 1];
-	char ttl_text[MAX_LENGTH_OF_LONG + 1];
+	char ttl_text[21];
+	size_t ttl_len;
 	bool acquired;
 
 	if (php_random_bytes_throw(random_bytes, sizeof(random_bytes)) != SUCCESS) {
 		return false;
 	}
 	rl_token_format(random_bytes, token);
-	snprintf(ttl_text, sizeof(ttl_text), ZEND_LONG_FMT, ttl);
+	ttl_len = rl_resp_decimal(ttl_text, (unsigned long long) ttl); /* ttl >= 1: checked by the caller */
 
 	if (!resource->multi) {
 		zend_string *key = resource->keys[0];
 		const char *set_argv[] = {"SET", ZSTR_VAL(key), token, "NX", "PX", ttl_text};
-		size_t set_argvlen[] = {3, ZSTR_LEN(key), RL_TOKEN_LEN, 2, 2, strlen(ttl_text)};
+		size_t set_argvlen[] = {3, ZSTR_LEN(key), RL_TOKEN_LEN, 2, 2, ttl_len};
 		const char *release_argv[] = {"EVAL", unlock_script, "1", ZSTR_VAL(key), token};
 		size_t release_argvlen[] = {4, strlen(unlock_script), 1, ZSTR_LEN(key), RL_TOKEN_LEN};
 		rl_request set_request = {{6, set_argv, set_argvlen}, {0, NULL, NULL}, RL_EXPECT_OK, 0};
@@ -192,7 +194,7 @@ bool redlock_acquire(redlock_object *intern, const redlock_resource *resource, z
 
 	/* Several resources: one script per server sets all of them or none. */
 	const char *lock_args[] = {token, ttl_text};
-	const size_t lock_arglens[] = {RL_TOKEN_LEN, strlen(ttl_text)};
+	const size_t lock_arglens[] = {RL_TOKEN_LEN, ttl_len};
 	redlock_script_call lock_call, unlock_call;
 
 	redlock_script_call_init(&lock_call, &redlock_script_lock_multi, resource, 2, lock_args, lock_arglens,
@@ -340,6 +342,7 @@ static HashTable *redlock_debug_info(zend_object *object, int *is_temp)
 void redlock_class_register(int module_number)
 {
 	redlock_scripts_init();
+	redlock_resource_startup();
 	register_redlock_symbols(module_number);
 	redlock_ce = register_class_RedLock();
 	redlock_ce->create_object = redlock_create;

@@ -4,7 +4,18 @@
 
 #include "redlock_resource.h"
 
-/* "" for a method argument, "[\"resource\"] " for a field of a $lock array. */
+/* The keys of a $lock array, interned so that building and reading one hashes nothing. */
+static zend_string *key_validity, *key_resource, *key_token;
+
+void redlock_resource_startup(void)
+{
+	key_validity = zend_string_init_interned("validity", sizeof("validity") - 1, 1);
+	key_resource = zend_string_init_interned("resource", sizeof("resource") - 1, 1);
+	key_token = zend_string_init_interned("token", sizeof("token") - 1, 1);
+}
+
+/* "" for a method argument, "[\"resource\"] " for a field of a $lock array. Only for error
+ * messages: formatting it on every call showed in the profile. */
 static void field_label(char *out, size_t size, const char *field)
 {
 	if (field) {
@@ -66,19 +77,19 @@ zend_result redlock_resource_init(redlock_resource *resource, zval *value, zend_
 	zval *name;
 	uint32_t i = 0;
 
-	field_label(label, sizeof(label), field);
 	ZVAL_DEREF(value);
-	if (Z_TYPE_P(value) == IS_STRING) {
-		if (Z_STRLEN_P(value) == 0) {
-			zend_argument_value_error(arg_num, "%smust not be empty", label);
-			return FAILURE;
-		}
+	if (Z_TYPE_P(value) == IS_STRING && Z_STRLEN_P(value) > 0) {
 		ZVAL_STR_COPY(&resource->names, Z_STR_P(value));
 		resource->multi = false;
 		resource->count = 1;
-		resource->keys = emalloc(sizeof(zend_string *));
-		resource->keys[0] = prefixed(prefix, Z_STR_P(value));
+		resource->one_key = prefixed(prefix, Z_STR_P(value));
+		resource->keys = &resource->one_key;
 		return SUCCESS;
+	}
+	field_label(label, sizeof(label), field);
+	if (Z_TYPE_P(value) == IS_STRING) {
+		zend_argument_value_error(arg_num, "%smust not be empty", label);
+		return FAILURE;
 	}
 	if (Z_TYPE_P(value) != IS_ARRAY) {
 		zend_argument_type_error(arg_num, "%smust be of type array|string, %s given", label, zend_zval_type_name(value));
@@ -106,7 +117,9 @@ void redlock_resource_release(redlock_resource *resource)
 	for (i = 0; i < resource->count; i++) {
 		zend_string_release(resource->keys[i]);
 	}
-	efree(resource->keys);
+	if (resource->keys != &resource->one_key) {
+		efree(resource->keys);
+	}
 	resource->keys = NULL;
 	resource->count = 0;
 	zval_ptr_dtor(&resource->names);
@@ -129,17 +142,22 @@ zend_result redlock_resource_from_args(redlock_resource *resource, HashTable *na
 zend_result redlock_lock_parse(HashTable *lock, zend_string *prefix, uint32_t arg_num,
 	redlock_resource *resource, zend_string **token)
 {
-	zval *names = zend_hash_str_find_deref(lock, "resource", sizeof("resource") - 1);
+	zval *names = zend_hash_find_known_hash(lock, key_resource);
 	zval *value;
 
-	if (names == NULL) {
+	if (names != NULL) {
+		ZVAL_DEREF(names);
+	} else {
 		zend_argument_value_error(arg_num, "must contain the key \"resource\"");
 		return FAILURE;
 	}
 	if (redlock_resource_init(resource, names, prefix, arg_num, "resource") != SUCCESS) {
 		return FAILURE;
 	}
-	value = zend_hash_str_find_deref(lock, "token", sizeof("token") - 1);
+	value = zend_hash_find_known_hash(lock, key_token);
+	if (value != NULL) {
+		ZVAL_DEREF(value);
+	}
 	if (value == NULL) {
 		zend_argument_value_error(arg_num, "must contain the key \"token\"");
 	} else if (Z_TYPE_P(value) != IS_STRING) {
@@ -157,13 +175,18 @@ zend_result redlock_lock_parse(HashTable *lock, zend_string *prefix, uint32_t ar
 void redlock_lock_result(zval *return_value, double validity, const redlock_resource *resource,
 	const char *token, size_t token_len)
 {
-	zval names;
 
-	ZVAL_COPY(&names, &resource->names);
+	HashTable *result;
+	zval value;
+
 	array_init_size(return_value, 3);
-	add_assoc_double_ex(return_value, "validity", sizeof("validity") - 1, validity);
-	add_assoc_zval_ex(return_value, "resource", sizeof("resource") - 1, &names);
-	add_assoc_stringl_ex(return_value, "token", sizeof("token") - 1, token, token_len);
+	result = Z_ARRVAL_P(return_value);
+	ZVAL_DOUBLE(&value, validity);
+	zend_hash_add_new(result, key_validity, &value);
+	ZVAL_COPY(&value, &resource->names);
+	zend_hash_add_new(result, key_resource, &value);
+	ZVAL_STRINGL(&value, token, token_len);
+	zend_hash_add_new(result, key_token, &value);
 }
 
 /* Fills argv[0..] with: name, sha-or-source, numkeys, keys..., args... */

@@ -13,7 +13,11 @@ typedef struct {
 	bool multi;         /* given as a list: locked with the multi-key scripts */
 	uint32_t count;
 	zend_string **keys; /* prefix + name, what Redis sees */
+	zend_string *one_key; /* keys points here for a single resource: no allocation */
 } redlock_resource;
+
+/* Interns the keys of a $lock array, once per process (MINIT). */
+void redlock_resource_startup(void);
 
 /* Validates resource (a non-empty string, or a non-empty list of distinct non-empty strings)
  * and builds the keys. field is NULL for a method argument, or the key of a $lock array it was

@@ -30,8 +30,10 @@ int rl_conn_open(rl_conn *conn, const rl_endpoint *endpoint, double now, rl_outc
 	}
 	conn->checked = 0;
 	conn->stale = 0;
+	conn->unsent = 0;
 	conn->expected = 0;
 	conn->waiting_since = now;
+	rl_reader_init(&conn->reader);
 	if (ctx == NULL) {
 		rl_outcome_set(out, RL_OUTCOME_CONNECT, "connect: out of memory");
 		conn->state = RL_CONN_DOWN;
@@ -48,7 +50,9 @@ int rl_conn_open(rl_conn *conn, const rl_endpoint *endpoint, double now, rl_outc
 		return -1;
 	}
 	conn->ctx = ctx;
+	conn->fd = ctx->fd;
 	conn->state = RL_CONN_CONNECTING;
+	rl_reader_init(&conn->reader);
 	return 0;
 }
 
@@ -61,7 +65,44 @@ void rl_conn_close(rl_conn *conn)
 	conn->state = RL_CONN_DOWN;
 	conn->checked = 0;
 	conn->stale = 0;
+	conn->unsent = 0;
 	conn->expected = 0;
+}
+
+/* One recv() into the reader. 0 (also when nothing was there), or -1 on end of file or a socket
+ * error, with the reason in *out when out is not NULL. Callers parse before reading again: a
+ * full reader buffer then holds only the start of a line, which rl_reader drops. */
+static int read_some(rl_conn *conn, rl_outcome *out)
+{
+	size_t room;
+	char *space = rl_reader_space(&conn->reader, &room);
+#ifdef _WIN32
+	int n = recv(conn->fd, space, (int) room, 0);
+	if (n < 0 && WSAGetLastError() == WSAEWOULDBLOCK) {
+		return 0;
+	}
+#else
+	ssize_t n = recv(conn->fd, space, room, 0);
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
+		return 0;
+	}
+#endif
+	if (n == 0) {
+		if (out != NULL) {
+			rl_outcome_set(out, RL_OUTCOME_IO, "server closed the connection");
+		}
+		return -1;
+	}
+	if (n < 0) {
+		if (out != NULL) {
+			char message[RL_MESSAGE_MAX];
+			snprintf(message, sizeof(message), "read: %s", strerror(errno));
+			rl_outcome_set(out, RL_OUTCOME_IO, message);
+		}
+		return -1;
+	}
+	rl_reader_fed(&conn->reader, (size_t) n);
+	return 0;
 }
 
 int rl_conn_still_open(rl_conn *conn)
@@ -81,22 +122,11 @@ int rl_conn_still_open(rl_conn *conn)
 		if (rl_poll(&pfd, 1, 0) <= 0 || pfd.revents == 0) {
 			return 1;
 		}
-		if (redisBufferRead(conn->ctx) != REDIS_OK) {
+		if (read_some(conn, NULL) < 0) {
 			return 0;
 		}
 	}
 	return 1;
-}
-
-unsigned rl_conn_owed(const rl_conn *conn)
-{
-	return conn->checked + conn->stale + conn->expected;
-}
-
-int rl_conn_overdue(const rl_conn *conn, const rl_endpoint *endpoint, double now)
-{
-	int waiting = conn->state == RL_CONN_CONNECTING || rl_conn_owed(conn) > 0;
-	return waiting && endpoint->timeout_ms > 0 && now - conn->waiting_since >= endpoint->timeout_ms;
 }
 
 /* Hands an encoded command to the socket at once when nothing is queued ahead of it: hiredis
@@ -108,7 +138,7 @@ static int queue_bytes(rl_conn *conn, const char *bytes, size_t size)
 	redisContext *ctx = conn->ctx;
 	size_t sent = 0;
 
-	if (conn->state == RL_CONN_READY && ctx->err == 0 && (ctx->obuf == NULL || sdslen(ctx->obuf) == 0)) {
+	if (conn->state == RL_CONN_READY && ctx->err == 0 && !conn->unsent) {
 #ifdef _WIN32
 		int n = send(ctx->fd, bytes, (int) size, 0);
 #elif defined(MSG_NOSIGNAL)
@@ -123,7 +153,11 @@ static int queue_bytes(rl_conn *conn, const char *bytes, size_t size)
 	if (sent == size) {
 		return 0;
 	}
-	return redisAppendFormattedCommand(ctx, bytes + sent, size - sent) == REDIS_OK ? 0 : -1;
+	if (redisAppendFormattedCommand(ctx, bytes + sent, size - sent) != REDIS_OK) {
+		return -1;
+	}
+	conn->unsent = 1;
+	return 0;
 }
 
 /* Encodes with rl_resp.h: hiredis' encoder costs ~4,000 instructions per command. */
@@ -226,36 +260,15 @@ static int fail_from_context(rl_conn *conn, rl_outcome_kind kind, const char *pr
 	return -1;
 }
 
-int rl_conn_flush(rl_conn *conn, rl_outcome *out)
+int rl_conn_write_unsent(rl_conn *conn, rl_outcome *out)
 {
 	int done = 0;
 
-	if (conn->state != RL_CONN_READY) {
-		return 0; /* sent once the connect completes */
-	}
 	if (redisBufferWrite(conn->ctx, &done) != REDIS_OK) {
 		return fail_from_context(conn, RL_OUTCOME_IO, "", out);
 	}
+	conn->unsent = done ? 0 : 1;
 	return 0;
-}
-
-static int has_unsent(const rl_conn *conn)
-{
-	const redisContext *ctx = conn->ctx;
-	return ctx->obuf != NULL && sdslen(ctx->obuf) > 0;
-}
-
-short rl_conn_poll_events(const rl_conn *conn)
-{
-	if (conn->state == RL_CONN_CONNECTING || has_unsent(conn)) {
-		return POLLOUT | POLLIN;
-	}
-	return POLLIN;
-}
-
-rl_socket rl_conn_fd(const rl_conn *conn)
-{
-	return ((const redisContext *) conn->ctx)->fd;
 }
 
 static int finish_connect(rl_conn *conn, rl_outcome *out)
@@ -294,76 +307,52 @@ int rl_conn_on_events(rl_conn *conn, short revents, rl_outcome *out)
 		return -1;
 	}
 	if (revents & (POLLIN | POLLERR | POLLHUP)) {
-		if (redisBufferRead(conn->ctx) != REDIS_OK) {
-			return fail_from_context(conn, RL_OUTCOME_IO, "", out);
-		}
+		return read_some(conn, out);
 	}
 	return 0;
 }
 
-int rl_conn_next_reply(rl_conn *conn, void **reply, double now, rl_outcome *out)
+int rl_conn_sort_reply(rl_conn *conn, int got, rl_reply *reply, double now, rl_outcome *out)
 {
-	redisContext *ctx = conn->ctx;
-
-	for (;;) {
-		void *r = NULL;
-		if (redisReaderGetReply(ctx->reader, &r) != REDIS_OK) {
-			char message[RL_MESSAGE_MAX];
-			snprintf(message, sizeof(message), "protocol error: %s", ctx->reader->errstr);
-			rl_outcome_set(out, RL_OUTCOME_IO, message);
+	for (;; got = rl_reader_next(&conn->reader, reply)) {
+		if (got < 0) {
+			rl_outcome_set(out, RL_OUTCOME_IO, rl_reader_error(&conn->reader));
 			return -1;
 		}
-		if (r == NULL) {
+		if (got == 0) {
 			return 0;
 		}
 		conn->waiting_since = now;
 		if (conn->checked > 0) {
-			const redisReply *setup = r;
 			conn->checked--;
-			if (setup->type == REDIS_REPLY_ERROR) {
+			if (reply->type == RL_REPLY_ERROR) {
 				/* Commands pipelined behind a failed AUTH only say NOAUTH: report the cause. */
-				rl_outcome_set_bytes(out, RL_OUTCOME_ERROR, setup->str, setup->len);
-				freeReplyObject(r);
+				rl_outcome_set_bytes(out, RL_OUTCOME_ERROR, reply->str, reply->len);
 				return -1;
 			}
-			freeReplyObject(r);
 			continue;
 		}
 		if (conn->stale > 0) {
 			conn->stale--;
-			freeReplyObject(r);
 			continue;
 		}
 		if (conn->expected == 0) {
 			/* A reply nobody asked for: the stream is out of step and cannot be trusted. */
-			freeReplyObject(r);
 			rl_outcome_set(out, RL_OUTCOME_IO, "protocol error: unexpected reply");
 			return -1;
 		}
 		conn->expected--;
-		*reply = r;
 		return 1;
 	}
-}
-
-void rl_reply_free(void *reply)
-{
-	freeReplyObject(reply);
 }
 
 int rl_conn_drop_stale(rl_conn *conn, double now)
 {
 	rl_outcome ignored;
-	void *reply = NULL;
+	rl_reply reply;
 
-	if (rl_conn_next_reply(conn, &reply, now, &ignored) != 0) {
-		/* Only stale replies were owed, so a reply that gets through is out of step. */
-		if (reply) {
-			freeReplyObject(reply);
-		}
-		return -1;
-	}
-	return 0;
+	/* Only stale replies were owed, so a reply that gets through is out of step. */
+	return rl_conn_next_reply(conn, &reply, now, &ignored) != 0 ? -1 : 0;
 }
 
 void rl_conn_abandon(rl_conn *conn)
@@ -378,12 +367,12 @@ int rl_conn_settle_clean(rl_conn *conn, double wait_ms)
 	double deadline = rl_now_ms() + wait_ms;
 	rl_outcome ignored;
 
-	if (ctx == NULL || conn->state != RL_CONN_READY || ctx->err || conn->expected > 0 || has_unsent(conn)) {
+	if (ctx == NULL || conn->state != RL_CONN_READY || ctx->err || conn->expected > 0 || conn->unsent) {
 		return 0;
 	}
 	while (conn->checked + conn->stale > 0) {
 		rl_pollfd pfd;
-		void *reply = NULL;
+		rl_reply reply;
 		double left = deadline - rl_now_ms();
 		int ready;
 
@@ -402,13 +391,10 @@ int rl_conn_settle_clean(rl_conn *conn, double wait_ms)
 		}
 		/* Drops every checked and stale reply that has arrived; any other reply is out of step. */
 		if (rl_conn_next_reply(conn, &reply, rl_now_ms(), &ignored) != 0) {
-			if (reply != NULL) {
-				freeReplyObject(reply);
-			}
 			return 0;
 		}
 	}
-	return rl_conn_owed(conn) == 0 && ctx->reader->pos >= ctx->reader->len && !ctx->err;
+	return rl_conn_owed(conn) == 0 && rl_reader_idle(&conn->reader) && !ctx->err;
 }
 
 void *rl_conn_detach(rl_conn *conn)
@@ -419,6 +405,7 @@ void *rl_conn_detach(rl_conn *conn)
 	conn->state = RL_CONN_DOWN;
 	conn->checked = 0;
 	conn->stale = 0;
+	conn->unsent = 0;
 	conn->expected = 0;
 	return ctx;
 }
@@ -426,9 +413,12 @@ void *rl_conn_detach(rl_conn *conn)
 void rl_conn_attach(rl_conn *conn, void *ctx, double now)
 {
 	conn->ctx = ctx;
+	conn->fd = ((redisContext *) ctx)->fd;
+	rl_reader_init(&conn->reader);
 	conn->state = RL_CONN_READY;
 	conn->checked = 0;
 	conn->stale = 0;
+	conn->unsent = 0;
 	conn->expected = 0;
 	conn->waiting_since = now;
 }
@@ -445,7 +435,7 @@ int rl_conn_context_is_quiet(void *ctx_ptr)
 	redisContext *ctx = ctx_ptr;
 	rl_pollfd pfd;
 
-	if (ctx == NULL || ctx->err || ctx->reader->pos < ctx->reader->len) {
+	if (ctx == NULL || ctx->err) {
 		return 0;
 	}
 	pfd.fd = ctx->fd;

@@ -1,10 +1,12 @@
-/* One non-blocking hiredis connection to one Redis server: connect, send, receive, and the
- * bookkeeping that keeps replies paired with the commands that asked for them. No zvals. */
+/* One non-blocking connection to one Redis server: connect, send, receive, and the bookkeeping
+ * that keeps replies paired with the commands that asked for them. hiredis connects and holds
+ * what a write leaves unsent; replies are read into rl_reader. No zvals. */
 #ifndef RL_CONN_H
 #define RL_CONN_H
 
 #include <stddef.h>
 #include "rl_platform.h"
+#include "rl_reader.h"
 #include "rl_reply.h"
 
 typedef struct rl_endpoint {
@@ -25,11 +27,14 @@ typedef enum {
 
 typedef struct rl_conn {
 	void *ctx;            /* redisContext*, NULL while down */
+	rl_socket fd;         /* its socket, valid while ctx is set */
 	rl_conn_state state;
+	unsigned char unsent; /* hiredis' output buffer holds bytes the socket did not take yet */
 	unsigned checked;     /* replies to AUTH/SELECT sent on connect: an error there fails the server */
 	unsigned stale;       /* replies owed to an earlier call: read and dropped before ours */
 	unsigned expected;    /* replies the current call still waits for */
 	double waiting_since; /* ms: last progress while something was outstanding */
+	rl_reader reader;
 } rl_conn;
 
 /* The hiredis version this was built against, "major.minor.patch". Kept here so that no Zend
@@ -49,7 +54,10 @@ int rl_conn_still_open(rl_conn *conn);
 int rl_conn_append_setup(rl_conn *conn, const rl_endpoint *endpoint, double now);
 
 /* Replies still owed on this connection, of any kind. */
-unsigned rl_conn_owed(const rl_conn *conn);
+static inline unsigned rl_conn_owed(const rl_conn *conn)
+{
+	return conn->checked + conn->stale + conn->expected;
+}
 
 /* Reads and drops the checked and stale replies still owed, waiting up to wait_ms for them. Then
  * true only when the connection is READY with nothing owed, nothing unsent, no unread bytes and
@@ -70,7 +78,11 @@ void rl_conn_free_context(void *ctx);
 int rl_conn_context_is_quiet(void *ctx);
 
 /* True when a reply or the connect has been awaited longer than the endpoint allows. */
-int rl_conn_overdue(const rl_conn *conn, const rl_endpoint *endpoint, double now);
+static inline int rl_conn_overdue(const rl_conn *conn, const rl_endpoint *endpoint, double now)
+{
+	int waiting = conn->state == RL_CONN_CONNECTING || rl_conn_owed(conn) > 0;
+	return waiting && endpoint->timeout_ms > 0 && now - conn->waiting_since >= endpoint->timeout_ms;
+}
 
 /* Queues a command (sent by rl_conn_flush or when the socket turns writable). */
 int rl_conn_append(rl_conn *conn, int argc, const char **argv, const size_t *argvlen, double now);
@@ -78,19 +90,47 @@ int rl_conn_append(rl_conn *conn, int argc, const char **argv, const size_t *arg
 /* Queues a command already encoded (rl_resp.h), so that one encoding serves every server. */
 int rl_conn_append_encoded(rl_conn *conn, const char *bytes, size_t len, double now);
 
-/* Writes what it can without blocking. Returns 0, or -1 with the reason in *out. */
-int rl_conn_flush(rl_conn *conn, rl_outcome *out);
+/* Writes what it can of the unsent bytes without blocking. 0, or -1 with the reason in *out. */
+int rl_conn_write_unsent(rl_conn *conn, rl_outcome *out);
 
-short rl_conn_poll_events(const rl_conn *conn);
-rl_socket rl_conn_fd(const rl_conn *conn);
+/* rl_conn_write_unsent when there is something to write (a connecting socket writes later). */
+static inline int rl_conn_flush(rl_conn *conn, rl_outcome *out)
+{
+	return conn->unsent && conn->state == RL_CONN_READY ? rl_conn_write_unsent(conn, out) : 0;
+}
+
+static inline short rl_conn_poll_events(const rl_conn *conn)
+{
+	return conn->state == RL_CONN_CONNECTING || conn->unsent ? POLLOUT | POLLIN : POLLIN;
+}
+static inline rl_socket rl_conn_fd(const rl_conn *conn)
+{
+	return conn->fd;
+}
 
 /* Handles poll() results: finishes a connect, writes, reads. Returns 0, or -1 with the reason in *out. */
 int rl_conn_on_events(rl_conn *conn, short revents, rl_outcome *out);
 
-/* Next reply for the current call, after dropping stale ones: 1 with *reply (caller frees with
- * rl_reply_free), 0 when none has arrived yet, -1 on a protocol error (reason in *out). */
-int rl_conn_next_reply(rl_conn *conn, void **reply, double now, rl_outcome *out);
-void rl_reply_free(void *reply);
+/* What rl_conn_next_reply does beyond its common case; got is rl_reader_next's result. */
+int rl_conn_sort_reply(rl_conn *conn, int got, rl_reply *reply, double now, rl_outcome *out);
+
+/* Next reply for the current call, after dropping stale ones: 1 with *reply (valid until the
+ * connection reads again), 0 when none has arrived yet, -1 on a protocol error (reason in *out).
+ * Inline: it runs once per server and call, and twice when the reply has come. */
+static inline int rl_conn_next_reply(rl_conn *conn, rl_reply *reply, double now, rl_outcome *out)
+{
+	int got = rl_reader_next(&conn->reader, reply);
+
+	if (got == 0) {
+		return 0;
+	}
+	if (got == 1 && (conn->checked | conn->stale) == 0 && conn->expected > 0) {
+		conn->expected--;
+		conn->waiting_since = now;
+		return 1;
+	}
+	return rl_conn_sort_reply(conn, got, reply, now, out);
+}
 
 /* Drops the stale replies already read, when no current call waits. Returns 0, or -1 when a
  * reply nobody owes arrived (the connection is out of step). */

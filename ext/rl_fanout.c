@@ -206,7 +206,9 @@ static int prepare(rl_cluster *cluster, size_t i, const rl_encoded *command, dou
 		/* Take in what arrived since the last call: late replies, dropped here so that a server
 		 * that did answer is not judged silent below, or the server's end-of-file (restart,
 		 * CLIENT KILL, idle timeout), which means reconnecting now rather than failing the call. */
-		if ((!quiet && !rl_conn_still_open(conn)) || (conn->expected == 0 && rl_conn_drop_stale(conn, now) != 0)) {
+		if ((!quiet && !rl_conn_still_open(conn))
+			|| (conn->expected == 0 && (conn->checked + conn->stale > 0 || !rl_reader_idle(&conn->reader))
+				&& rl_conn_drop_stale(conn, now) != 0)) {
 			rl_conn_close(conn);
 		}
 	}
@@ -311,7 +313,7 @@ static void take_replies(rl_cluster *cluster, size_t i, const rl_request *reques
 	rl_conn *conn = &cluster->conns[i];
 
 	while (out->kind == RL_OUTCOME_PENDING) {
-		void *reply = NULL;
+		rl_reply reply;
 		rl_verdict verdict;
 		int got = rl_conn_next_reply(conn, &reply, now, out);
 
@@ -322,8 +324,7 @@ static void take_replies(rl_cluster *cluster, size_t i, const rl_request *reques
 		if (got == 0) {
 			return;
 		}
-		verdict = rl_reply_classify(reply, request->expect, request->fallback.argc > 0, out);
-		rl_reply_free(reply);
+		verdict = rl_reply_classify(&reply, request->expect, request->fallback.argc > 0, out);
 		if (verdict == RL_VERDICT_RESEND) {
 			const rl_command *fb = &request->fallback;
 			if (rl_conn_append(conn, fb->argc, fb->argv, fb->argvlen, now) != 0) {
@@ -366,7 +367,7 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 	encode(&request->command, &command);
 	find_quiet(cluster, quiet);
 	for (i = 0; i < cluster->count; i++) {
-		memset(&outcomes[i], 0, sizeof(outcomes[i]));
+		rl_outcome_reset(&outcomes[i]);
 		if (prepare(cluster, i, &command, now, &outcomes[i], 0, i < RL_SMALL_CLUSTER && quiet[i]) != 0) {
 			settle(&outcomes[i], &yes, &answered);
 		}

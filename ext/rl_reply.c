@@ -1,6 +1,5 @@
 /* What a server's reply means for a vote. See rl_reply.h. */
 #include <string.h>
-#include <hiredis/hiredis.h>
 
 #include "rl_reply.h"
 
@@ -31,12 +30,10 @@ static int starts_with(const char *s, size_t len, const char *prefix)
 	return len >= plen && memcmp(s, prefix, plen) == 0;
 }
 
-rl_verdict rl_reply_classify(const void *reply_ptr, rl_expect expect, int can_resend, rl_outcome *out)
+rl_verdict rl_reply_classify(const rl_reply *reply, rl_expect expect, int can_resend, rl_outcome *out)
 {
-	const redisReply *reply = reply_ptr;
-
 	out->integer = 0;
-	if (reply->type == REDIS_REPLY_ERROR) {
+	if (reply->type == RL_REPLY_ERROR) {
 		if (can_resend && starts_with(reply->str, reply->len, "NOSCRIPT")) {
 			return RL_VERDICT_RESEND;
 		}
@@ -45,20 +42,25 @@ rl_verdict rl_reply_classify(const void *reply_ptr, rl_expect expect, int can_re
 	}
 	switch (expect) {
 		case RL_EXPECT_OK:
-			if (reply->type == REDIS_REPLY_STATUS && reply->len == 2 && memcmp(reply->str, "OK", 2) == 0) {
-				rl_outcome_set(out, RL_OUTCOME_YES, "");
+			if (reply->type == RL_REPLY_STATUS && reply->len == 2 && reply->str[0] == 'O' && reply->str[1] == 'K') {
+				out->kind = RL_OUTCOME_YES;
+				out->message[0] = '\0';
 				return RL_VERDICT_DONE;
 			}
-			if (reply->type == REDIS_REPLY_NIL) {
+			if (reply->type == RL_REPLY_NIL) {
 				rl_outcome_set(out, RL_OUTCOME_TAKEN, "taken");
 				return RL_VERDICT_DONE;
 			}
 			break;
 		case RL_EXPECT_POSITIVE_INT:
-			if (reply->type == REDIS_REPLY_INTEGER) {
+			if (reply->type == RL_REPLY_INTEGER) {
 				out->integer = reply->integer;
-				rl_outcome_set(out, reply->integer > 0 ? RL_OUTCOME_YES : RL_OUTCOME_TAKEN,
-					reply->integer > 0 ? "" : "taken");
+				if (reply->integer > 0) {
+					out->kind = RL_OUTCOME_YES;
+					out->message[0] = '\0';
+				} else {
+					rl_outcome_set(out, RL_OUTCOME_TAKEN, "taken");
+				}
 				return RL_VERDICT_DONE;
 			}
 			break;

@@ -1,9 +1,11 @@
-/* What a server's reply means for a vote. Plain C over hiredis' redisReply: no zvals, no I/O,
+/* What a server's reply means for a vote. Plain C over rl_reader's replies: no zvals, no I/O,
  * so the fuzzer can drive it with arbitrary bytes. */
 #ifndef RL_REPLY_H
 #define RL_REPLY_H
 
 #include <stddef.h>
+
+#include "rl_reader.h"
 
 typedef enum {
 	RL_EXPECT_OK = 0,       /* SET NX PX: +OK wins the key, nil means someone else holds it */
@@ -33,10 +35,17 @@ typedef enum {
 	RL_VERDICT_RESEND    /* NOSCRIPT: send the fallback command and wait again */
 } rl_verdict;
 
-/* reply is a redisReply*; passed as void* so that this header needs no hiredis include. */
-rl_verdict rl_reply_classify(const void *reply, rl_expect expect, int can_resend, rl_outcome *out);
+rl_verdict rl_reply_classify(const rl_reply *reply, rl_expect expect, int can_resend, rl_outcome *out);
 
 void rl_outcome_set(rl_outcome *out, rl_outcome_kind kind, const char *message);
+
+/* PENDING, with no integer and no message. */
+static inline void rl_outcome_reset(rl_outcome *out)
+{
+	out->kind = RL_OUTCOME_PENDING;
+	out->integer = 0;
+	out->message[0] = '\0';
+}
 void rl_outcome_set_bytes(rl_outcome *out, rl_outcome_kind kind, const char *bytes, size_t len);
 
 #endif

@@ -8,11 +8,18 @@
 #include <stddef.h>
 #include <string.h>
 
+/* Lengths and counts are nearly always below 1000: no division for those. */
 static inline size_t rl_resp_digits(size_t value)
 {
-	size_t digits = 1;
+	size_t digits = 3;
 
-	while (value >= 10) {
+	if (value < 10) {
+		return 1;
+	}
+	if (value < 100) {
+		return 2;
+	}
+	while (value >= 1000) {
 		value /= 10;
 		digits++;
 	}
@@ -33,17 +40,42 @@ static inline size_t rl_resp_size(int argc, const size_t *argvlen)
 
 static inline char *rl_resp_put_header(char *p, char kind, size_t value)
 {
-	size_t digits = rl_resp_digits(value), k;
-
 	*p++ = kind;
-	for (k = digits; k > 0; k--) {
-		p[k - 1] = (char) ('0' + value % 10);
-		value /= 10;
+	if (value < 10) {
+		*p++ = (char) ('0' + value);
+	} else if (value < 100) {
+		p[0] = (char) ('0' + value / 10);
+		p[1] = (char) ('0' + value % 10);
+		p += 2;
+	} else {
+		size_t digits = rl_resp_digits(value), k;
+		for (k = digits; k > 0; k--) {
+			p[k - 1] = (char) ('0' + value % 10);
+			value /= 10;
+		}
+		p += digits;
 	}
-	p += digits;
 	*p++ = '\r';
 	*p++ = '\n';
 	return p;
+}
+
+/* A positive integer in decimal, NUL-terminated, into out[21]: snprintf() costs more than the
+ * rest of the command's encoding. Returns the digit count. */
+static inline size_t rl_resp_decimal(char out[21], unsigned long long value)
+{
+	char reversed[20];
+	size_t digits = 0, k;
+
+	do {
+		reversed[digits++] = (char) ('0' + value % 10);
+		value /= 10;
+	} while (value > 0);
+	for (k = 0; k < digits; k++) {
+		out[k] = reversed[digits - 1 - k];
+	}
+	out[digits] = '\0';
+	return digits;
 }
 
 /* Writes exactly rl_resp_size(argc, argvlen) bytes to out. */
