@@ -27,7 +27,7 @@ zend_class_entry *redlock_ce;
 zend_class_entry *redlock_exception_ce;
 static zend_object_handlers redlock_object_handlers;
 
-static const char *unlock_script = RL_SCRIPT_UNLOCK;
+static const char unlock_script[] = RL_SCRIPT_UNLOCK;
 
 static zend_object *redlock_create(zend_class_entry *ce)
 {
@@ -185,7 +185,7 @@ bool redlock_acquire(redlock_object *intern, const redlock_resource *resource, z
 		const char *set_argv[] = {"SET", ZSTR_VAL(key), token, "NX", "PX", ttl_text};
 		size_t set_argvlen[] = {3, ZSTR_LEN(key), RL_TOKEN_LEN, 2, 2, ttl_len};
 		const char *release_argv[] = {"EVAL", unlock_script, "1", ZSTR_VAL(key), token};
-		size_t release_argvlen[] = {4, strlen(unlock_script), 1, ZSTR_LEN(key), RL_TOKEN_LEN};
+		size_t release_argvlen[] = {4, sizeof(unlock_script) - 1, 1, ZSTR_LEN(key), RL_TOKEN_LEN};
 		rl_request set_request = {{6, set_argv, set_argvlen}, {0, NULL, NULL}, RL_EXPECT_OK, 0};
 		const rl_command release = {5, release_argv, release_argvlen};
 
@@ -272,7 +272,7 @@ bool redlock_release(redlock_object *intern, const redlock_resource *resource, z
 		const char *evalsha_argv[] = {"EVALSHA", redlock_unlock_sha, "1", ZSTR_VAL(key), ZSTR_VAL(token)};
 		size_t evalsha_argvlen[] = {7, 40, 1, ZSTR_LEN(key), ZSTR_LEN(token)};
 		const char *eval_argv[] = {"EVAL", unlock_script, "1", ZSTR_VAL(key), ZSTR_VAL(token)};
-		size_t eval_argvlen[] = {4, strlen(unlock_script), 1, ZSTR_LEN(key), ZSTR_LEN(token)};
+		size_t eval_argvlen[] = {4, sizeof(unlock_script) - 1, 1, ZSTR_LEN(key), ZSTR_LEN(token)};
 		const rl_request request = {
 			{5, evalsha_argv, evalsha_argvlen}, {5, eval_argv, eval_argvlen}, RL_EXPECT_POSITIVE_INT, 0
 		};

@@ -69,40 +69,22 @@ void rl_conn_close(rl_conn *conn)
 	conn->expected = 0;
 }
 
-/* One recv() into the reader. 0 (also when nothing was there), or -1 on end of file or a socket
- * error, with the reason in *out when out is not NULL. Callers parse before reading again: a
- * full reader buffer then holds only the start of a line, which rl_reader drops. */
-static int read_some(rl_conn *conn, rl_outcome *out)
+int rl_conn_read_failed(rl_conn *conn, long result, rl_outcome *out)
 {
-	size_t room;
-	char *space = rl_reader_space(&conn->reader, &room);
-#ifdef _WIN32
-	int n = recv(conn->fd, space, (int) room, 0);
-	if (n < 0 && WSAGetLastError() == WSAEWOULDBLOCK) {
+	(void) conn;
+	if (result < 0 && rl_socket_would_block()) {
 		return 0;
 	}
-#else
-	ssize_t n = recv(conn->fd, space, room, 0);
-	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
-		return 0;
-	}
-#endif
-	if (n == 0) {
-		if (out != NULL) {
+	if (out != NULL) {
+		if (result == 0) {
 			rl_outcome_set(out, RL_OUTCOME_IO, "server closed the connection");
-		}
-		return -1;
-	}
-	if (n < 0) {
-		if (out != NULL) {
+		} else {
 			char message[RL_MESSAGE_MAX];
 			snprintf(message, sizeof(message), "read: %s", strerror(errno));
 			rl_outcome_set(out, RL_OUTCOME_IO, message);
 		}
-		return -1;
 	}
-	rl_reader_fed(&conn->reader, (size_t) n);
-	return 0;
+	return -1;
 }
 
 int rl_conn_still_open(rl_conn *conn)
@@ -122,38 +104,32 @@ int rl_conn_still_open(rl_conn *conn)
 		if (rl_poll(&pfd, 1, 0) <= 0 || pfd.revents == 0) {
 			return 1;
 		}
-		if (read_some(conn, NULL) < 0) {
+		if (rl_conn_read(conn, NULL) < 0) {
 			return 0;
 		}
 	}
 	return 1;
 }
 
-/* Hands an encoded command to the socket at once when nothing is queued ahead of it: hiredis
- * would copy it into its output buffer and free and reallocate that buffer after the write.
- * Whatever the socket does not take (or any write error) is left in hiredis' buffer, where
- * rl_conn_flush sends it or reports the error. */
+/* Sends what it can of a command at once when nothing is queued ahead of it; hiredis' output
+ * buffer keeps the rest, which rl_conn_flush sends or reports the error of. */
 static int queue_bytes(rl_conn *conn, const char *bytes, size_t size)
 {
 	redisContext *ctx = conn->ctx;
 	size_t sent = 0;
 
 	if (conn->state == RL_CONN_READY && ctx->err == 0 && !conn->unsent) {
-#ifdef _WIN32
-		int n = send(ctx->fd, bytes, (int) size, 0);
-#elif defined(MSG_NOSIGNAL)
-		ssize_t n = send(ctx->fd, bytes, size, MSG_NOSIGNAL);
-#else
-		ssize_t n = send(ctx->fd, bytes, size, 0);
-#endif
+		long n = rl_send(conn->fd, bytes, size);
 		if (n > 0) {
 			sent = (size_t) n;
 		}
 	}
-	if (sent == size) {
-		return 0;
-	}
-	if (redisAppendFormattedCommand(ctx, bytes + sent, size - sent) != REDIS_OK) {
+	return sent == size ? 0 : rl_conn_queue_unsent(conn, bytes + sent, size - sent);
+}
+
+int rl_conn_queue_unsent(rl_conn *conn, const char *bytes, size_t len)
+{
+	if (redisAppendFormattedCommand(conn->ctx, bytes, len) != REDIS_OK) {
 		return -1;
 	}
 	conn->unsent = 1;
@@ -177,18 +153,6 @@ static int queue_command(rl_conn *conn, int argc, const char **argv, const size_
 		free(bytes);
 	}
 	return status;
-}
-
-int rl_conn_append_encoded(rl_conn *conn, const char *bytes, size_t len, double now)
-{
-	if (conn->stale + conn->expected == 0 && conn->state == RL_CONN_READY) {
-		conn->waiting_since = now;
-	}
-	if (queue_bytes(conn, bytes, len) != 0) {
-		return -1;
-	}
-	conn->expected++;
-	return 0;
 }
 
 int rl_conn_append(rl_conn *conn, int argc, const char **argv, const size_t *argvlen, double now)
@@ -293,7 +257,7 @@ static int finish_connect(rl_conn *conn, rl_outcome *out)
 	return 0;
 }
 
-int rl_conn_on_events(rl_conn *conn, short revents, rl_outcome *out)
+int rl_conn_on_events_any(rl_conn *conn, short revents, rl_outcome *out)
 {
 	if (conn->state == RL_CONN_CONNECTING) {
 		if (!(revents & (POLLOUT | POLLERR | POLLHUP))) {
@@ -307,7 +271,7 @@ int rl_conn_on_events(rl_conn *conn, short revents, rl_outcome *out)
 		return -1;
 	}
 	if (revents & (POLLIN | POLLERR | POLLHUP)) {
-		return read_some(conn, out);
+		return rl_conn_read(conn, out);
 	}
 	return 0;
 }

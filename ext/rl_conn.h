@@ -87,8 +87,29 @@ static inline int rl_conn_overdue(const rl_conn *conn, const rl_endpoint *endpoi
 /* Queues a command (sent by rl_conn_flush or when the socket turns writable). */
 int rl_conn_append(rl_conn *conn, int argc, const char **argv, const size_t *argvlen, double now);
 
-/* Queues a command already encoded (rl_resp.h), so that one encoding serves every server. */
-int rl_conn_append_encoded(rl_conn *conn, const char *bytes, size_t len, double now);
+/* Leaves bytes in hiredis' output buffer, for rl_conn_flush. 0, or -1 when out of memory. */
+int rl_conn_queue_unsent(rl_conn *conn, const char *bytes, size_t len);
+
+/* Queues a command already encoded (rl_resp.h), so that one encoding serves every server. An
+ * idle ready socket takes it at once: inline, as this runs once per server and call. */
+static inline int rl_conn_append_encoded(rl_conn *conn, const char *bytes, size_t len, double now)
+{
+	if (conn->state == RL_CONN_READY && !conn->unsent) {
+		long sent = rl_send(conn->fd, bytes, len);
+		if (conn->stale + conn->expected == 0) {
+			conn->waiting_since = now;
+		}
+		if (sent > 0) {
+			bytes += sent;
+			len -= (size_t) sent;
+		}
+	}
+	if (len > 0 && rl_conn_queue_unsent(conn, bytes, len) != 0) {
+		return -1;
+	}
+	conn->expected++;
+	return 0;
+}
 
 /* Writes what it can of the unsent bytes without blocking. 0, or -1 with the reason in *out. */
 int rl_conn_write_unsent(rl_conn *conn, rl_outcome *out);
@@ -108,8 +129,46 @@ static inline rl_socket rl_conn_fd(const rl_conn *conn)
 	return conn->fd;
 }
 
+/* After rl_recv() returned result <= 0: 0 when that only meant "nothing yet", else -1 with the
+ * reason in *out (when not NULL). */
+int rl_conn_read_failed(rl_conn *conn, long result, rl_outcome *out);
+
+/* One recv() into the reader: 0 (also when nothing was there), or -1 at end of file or on a
+ * socket error, reason in *out when not NULL. Callers parse before reading again: a full
+ * buffer then holds only the start of a line, which rl_reader drops. */
+static inline int rl_conn_read(rl_conn *conn, rl_outcome *out)
+{
+	rl_reader *reader = &conn->reader;
+	size_t room;
+	char *space;
+	long got;
+
+	if (reader->start == reader->end) {
+		reader->start = reader->end = 0; /* all parsed: nothing to move */
+		space = reader->buf;
+		room = sizeof(reader->buf);
+	} else {
+		space = rl_reader_space(reader, &room);
+	}
+	got = rl_recv(conn->fd, space, room);
+	if (got > 0) {
+		rl_reader_fed(reader, (size_t) got);
+		return 0;
+	}
+	return rl_conn_read_failed(conn, got, out);
+}
+
+/* rl_conn_on_events beyond reading a ready connection: connects and writes. */
+int rl_conn_on_events_any(rl_conn *conn, short revents, rl_outcome *out);
+
 /* Handles poll() results: finishes a connect, writes, reads. Returns 0, or -1 with the reason in *out. */
-int rl_conn_on_events(rl_conn *conn, short revents, rl_outcome *out);
+static inline int rl_conn_on_events(rl_conn *conn, short revents, rl_outcome *out)
+{
+	if (conn->state == RL_CONN_READY && !(revents & POLLOUT)) {
+		return revents & (POLLIN | POLLERR | POLLHUP) ? rl_conn_read(conn, out) : 0;
+	}
+	return rl_conn_on_events_any(conn, revents, out);
+}
 
 /* What rl_conn_next_reply does beyond its common case; got is rl_reader_next's result. */
 int rl_conn_sort_reply(rl_conn *conn, int got, rl_reply *reply, double now, rl_outcome *out);

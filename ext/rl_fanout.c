@@ -162,20 +162,29 @@ static void fail(rl_conn *conn, rl_outcome *out, unsigned *yes, unsigned *answer
 	settle(out, yes, answered);
 }
 
-/* Marks the ready connections on which nothing has arrived, neither stale replies nor the
- * server's end-of-file: one poll() for the whole cluster instead of one per server in
- * rl_conn_still_open (that was over a third of the syscalls of a lock+unlock cycle). */
-static void find_quiet(const rl_cluster *cluster, unsigned char quiet[RL_SMALL_CLUSTER])
+#ifdef POLLRDHUP
+# define RL_POLL_PEER_CLOSED POLLRDHUP /* Linux: tells the server's end-of-file from its data */
+#else
+# define RL_POLL_PEER_CLOSED 0
+#endif
+#define RL_NOT_PROBED ((short) -1)
+
+/* What has arrived on each ready connection since it was last used (stale replies, the server's
+ * end-of-file): one poll() for the whole cluster, in seen[i]; RL_NOT_PROBED for the others. One
+ * poll() per server was over a third of the syscalls of a lock+unlock cycle. */
+static void probe_idle(const rl_cluster *cluster, short seen[RL_SMALL_CLUSTER])
 {
 	rl_pollfd fds[RL_SMALL_CLUSTER];
 	size_t owner[RL_SMALL_CLUSTER];
 	size_t used = 0, i, k;
 
-	memset(quiet, 0, RL_SMALL_CLUSTER);
+	for (i = 0; i < RL_SMALL_CLUSTER; i++) {
+		seen[i] = RL_NOT_PROBED;
+	}
 	for (i = 0; i < cluster->count && i < RL_SMALL_CLUSTER; i++) {
 		if (cluster->conns[i].state == RL_CONN_READY) {
 			fds[used].fd = rl_conn_fd(&cluster->conns[i]);
-			fds[used].events = POLLIN;
+			fds[used].events = POLLIN | RL_POLL_PEER_CLOSED;
 			fds[used].revents = 0;
 			owner[used++] = i;
 		}
@@ -184,33 +193,55 @@ static void find_quiet(const rl_cluster *cluster, unsigned char quiet[RL_SMALL_C
 		return;
 	}
 	for (k = 0; k < used; k++) {
-		quiet[owner[k]] = fds[k].revents == 0;
+		seen[owner[k]] = fds[k].revents;
 	}
+}
+
+/* Takes in what arrived on a ready connection since its last call: late replies, dropped here
+ * so that a server that did answer is not judged silent, or the server's end-of-file (restart,
+ * CLIENT KILL, idle timeout), which means reconnecting now rather than failing the call. False
+ * when the connection must be closed. */
+static int take_in_idle(rl_conn *conn, short seen, double now)
+{
+	if (seen == RL_NOT_PROBED || RL_POLL_PEER_CLOSED == 0) {
+		if (seen != 0 && !rl_conn_still_open(conn)) {
+			return 0;
+		}
+	} else if (seen & (RL_POLL_PEER_CLOSED | POLLHUP | POLLERR | POLLNVAL)) {
+		return 0;
+	} else if (seen != 0 && rl_conn_read(conn, NULL) != 0) {
+		return 0;
+	}
+	return conn->expected > 0 || (conn->checked + conn->stale == 0 && rl_reader_idle(&conn->reader))
+		|| rl_conn_drop_stale(conn, now) == 0;
 }
 
 /* Opens the connection if needed and queues command. Returns 0, or -1 with *out filled.
  * keep_overdue: queue behind a connected but silent server instead of starting afresh, so that
- * a release still follows the SET it must undo on the same stream. quiet: find_quiet() just
- * saw nothing on it, so it needs no probe of its own. */
+ * a release still follows the SET it must undo on the same stream. seen: what probe_idle()
+ * found on it. */
 static int prepare(rl_cluster *cluster, size_t i, const rl_encoded *command, double now, rl_outcome *out,
-	int keep_overdue, int quiet)
+	int keep_overdue, short seen)
 {
 	rl_conn *conn = &cluster->conns[i];
 	const rl_endpoint *endpoint = &cluster->endpoints[i];
 
+	if (seen == 0 && rl_conn_owed(conn) == 0 && !conn->unsent && rl_reader_idle(&conn->reader)
+		&& command->bytes != NULL) {
+		/* The usual case, ready and idle since its last call: nothing to take in, not overdue. */
+		if (rl_conn_append_encoded(conn, command->bytes, command->len, now) == 0) {
+			return 0;
+		}
+		rl_outcome_set(out, RL_OUTCOME_IO, "out of memory");
+		rl_conn_close(conn);
+		return -1;
+	}
 	if (endpoint->host == NULL) {
 		rl_outcome_set(out, RL_OUTCOME_CONNECT, "connect: out of memory");
 		return -1;
 	}
-	if (conn->state == RL_CONN_READY) {
-		/* Take in what arrived since the last call: late replies, dropped here so that a server
-		 * that did answer is not judged silent below, or the server's end-of-file (restart,
-		 * CLIENT KILL, idle timeout), which means reconnecting now rather than failing the call. */
-		if ((!quiet && !rl_conn_still_open(conn))
-			|| (conn->expected == 0 && (conn->checked + conn->stale > 0 || !rl_reader_idle(&conn->reader))
-				&& rl_conn_drop_stale(conn, now) != 0)) {
-			rl_conn_close(conn);
-		}
+	if (conn->state == RL_CONN_READY && !take_in_idle(conn, seen, now)) {
+		rl_conn_close(conn);
 	}
 	if (conn->state != RL_CONN_DOWN && !(keep_overdue && conn->state == RL_CONN_READY)
 		&& rl_conn_overdue(conn, endpoint, now)) {
@@ -361,14 +392,14 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 	unsigned yes = 0, answered = 0;
 	unsigned servers = (unsigned) cluster->count;
 	double now = rl_now_ms();
-	unsigned char quiet[RL_SMALL_CLUSTER];
+	short seen[RL_SMALL_CLUSTER];
 	size_t i, k;
 
 	encode(&request->command, &command);
-	find_quiet(cluster, quiet);
+	probe_idle(cluster, seen);
 	for (i = 0; i < cluster->count; i++) {
 		rl_outcome_reset(&outcomes[i]);
-		if (prepare(cluster, i, &command, now, &outcomes[i], 0, i < RL_SMALL_CLUSTER && quiet[i]) != 0) {
+		if (prepare(cluster, i, &command, now, &outcomes[i], 0, i < RL_SMALL_CLUSTER ? seen[i] : RL_NOT_PROBED) != 0) {
 			settle(&outcomes[i], &yes, &answered);
 		}
 	}
@@ -393,10 +424,15 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 			rl_conn *conn = &cluster->conns[i];
 			const rl_endpoint *endpoint = &cluster->endpoints[i];
 
+			double due;
+
 			if (outcomes[i].kind != RL_OUTCOME_PENDING) {
 				continue;
 			}
-			if (rl_conn_overdue(conn, endpoint, now)) {
+			/* A pending server is owed a reply or still connecting: only its time limit is left
+			 * to check. */
+			due = endpoint->timeout_ms > 0 ? conn->waiting_since + endpoint->timeout_ms : HUGE_VAL;
+			if (now >= due) {
 				if (conn->state == RL_CONN_CONNECTING) {
 					rl_outcome_set(&outcomes[i], RL_OUTCOME_TIMEOUT, "connect: timeout");
 					fail(conn, &outcomes[i], &yes, &answered);
@@ -409,8 +445,8 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 				settle(&outcomes[i], &yes, &answered);
 				continue;
 			}
-			if (endpoint->timeout_ms > 0 && conn->waiting_since + endpoint->timeout_ms < wait_until) {
-				wait_until = conn->waiting_since + endpoint->timeout_ms;
+			if (due < wait_until) {
+				wait_until = due;
 			}
 			add_poll(&set, conn, i);
 		}
@@ -464,14 +500,14 @@ void rl_fanout_send(rl_cluster *cluster, const rl_command *command)
 {
 	double now = rl_now_ms();
 	rl_encoded encoded;
-	unsigned char quiet[RL_SMALL_CLUSTER];
+	short seen[RL_SMALL_CLUSTER];
 	size_t i;
 
 	encode(command, &encoded);
-	find_quiet(cluster, quiet);
+	probe_idle(cluster, seen);
 	for (i = 0; i < cluster->count; i++) {
 		rl_outcome ignored;
-		if (prepare(cluster, i, &encoded, now, &ignored, 1, i < RL_SMALL_CLUSTER && quiet[i]) == 0) {
+		if (prepare(cluster, i, &encoded, now, &ignored, 1, i < RL_SMALL_CLUSTER ? seen[i] : RL_NOT_PROBED) == 0) {
 			rl_conn_abandon(&cluster->conns[i]);
 		}
 	}

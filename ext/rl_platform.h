@@ -14,10 +14,44 @@ typedef WSAPOLLFD rl_pollfd;
 # include <errno.h>
 # include <poll.h>
 # include <time.h>
+# include <sys/types.h>
+# include <sys/socket.h>
 typedef int rl_socket;
 # define rl_poll poll
 typedef struct pollfd rl_pollfd;
 #endif
+
+/* send() that never raises SIGPIPE (a dead server must not kill PHP). Bytes taken, or -1. */
+static inline long rl_send(rl_socket fd, const char *bytes, size_t len)
+{
+#ifdef _WIN32
+	return send(fd, bytes, (int) len, 0);
+#elif defined(MSG_NOSIGNAL)
+	return (long) send(fd, bytes, len, MSG_NOSIGNAL);
+#else
+	return (long) send(fd, bytes, len, 0);
+#endif
+}
+
+/* recv() of what is there: bytes read, 0 at end of file, -1 (see rl_socket_would_block). */
+static inline long rl_recv(rl_socket fd, char *into, size_t room)
+{
+#ifdef _WIN32
+	return recv(fd, into, (int) room, 0);
+#else
+	return (long) recv(fd, into, room, 0);
+#endif
+}
+
+/* After rl_recv returned -1: true when that only meant "nothing to read yet". */
+static inline int rl_socket_would_block(void)
+{
+#ifdef _WIN32
+	return WSAGetLastError() == WSAEWOULDBLOCK;
+#else
+	return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR;
+#endif
+}
 
 /* Milliseconds (with a fractional part) on a clock that never jumps: wall-clock steps
  * must not shorten or stretch a lock's validity. */

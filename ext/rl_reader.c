@@ -37,11 +37,6 @@ char *rl_reader_space(rl_reader *reader, size_t *room)
 	return reader->buf + reader->end;
 }
 
-void rl_reader_fed(rl_reader *reader, size_t bytes)
-{
-	reader->end += bytes;
-}
-
 static int fail(rl_reader *reader, const char *why)
 {
 	reader->error = why;

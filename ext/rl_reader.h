@@ -47,7 +47,10 @@ void rl_reader_init(rl_reader *reader);
 
 /* Where the next bytes go: moves unparsed bytes to the front first. *room is never 0. */
 char *rl_reader_space(rl_reader *reader, size_t *room);
-void rl_reader_fed(rl_reader *reader, size_t bytes);
+static inline void rl_reader_fed(rl_reader *reader, size_t bytes)
+{
+	reader->end += bytes;
+}
 
 /* 1: *reply holds the next top-level reply. 0: more bytes are needed. -1: the stream is not
  * RESP2 (rl_reader_error tells why); the reader stays failed. */
