@@ -9,7 +9,6 @@
 # include <sys/socket.h>
 #endif
 #include <hiredis/hiredis.h>
-#include <hiredis/sds.h>
 
 #include "rl_conn.h"
 #include "rl_resp.h"
@@ -94,8 +93,9 @@ int rl_conn_still_open(rl_conn *conn)
 	if (conn->state != RL_CONN_READY) {
 		return 1;
 	}
-	/* Bounded: a few reads take in stale replies ahead of an end-of-file. */
-	for (round = 0; round < 4; round++) {
+	/* Bounded: a few reads take in stale replies ahead of an end-of-file. A full reader buffer
+	 * waits for the caller to parse it. */
+	for (round = 0; round < 4 && conn->reader.end - conn->reader.start < sizeof(conn->reader.buf); round++) {
 		rl_pollfd pfd;
 
 		pfd.fd = rl_conn_fd(conn);

@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #define RL_READER_BUFFER 1024
-#define RL_READER_DEPTH 8     /* nested non-empty arrays, as hiredis allows */
+#define RL_READER_DEPTH 8     /* nested non-empty arrays (hiredis 0.14: 8 levels of any array) */
 #define RL_READER_LINE_HEAD 160 /* what is kept of a status or error line longer than the buffer */
 
 typedef enum {
