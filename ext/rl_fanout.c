@@ -51,6 +51,7 @@ rl_cluster *rl_cluster_create(size_t count)
 		return NULL;
 	}
 	cluster->count = count;
+	cluster->owner_pid = rl_process_id();
 	cluster->endpoints = calloc(count ? count : 1, sizeof(*cluster->endpoints));
 	cluster->conns = calloc(count ? count : 1, sizeof(*cluster->conns));
 	if (cluster->endpoints == NULL || cluster->conns == NULL) {
@@ -124,6 +125,22 @@ int rl_cluster_use_pool(rl_cluster *cluster, rl_pool *pool)
 	return 0;
 }
 
+/* After a fork the child closes its copies of the sockets (its parent's stay open) and connects
+ * afresh: used from both processes, one socket would hand each the other's replies. */
+static void leave_parent_connections(rl_cluster *cluster)
+{
+	long pid = rl_process_id();
+	size_t i;
+
+	if (cluster->owner_pid == pid) {
+		return;
+	}
+	for (i = 0; cluster->conns && i < cluster->count; i++) {
+		rl_conn_close(&cluster->conns[i]);
+	}
+	cluster->owner_pid = pid;
+}
+
 void rl_cluster_destroy(rl_cluster *cluster)
 {
 	size_t i;
@@ -131,6 +148,7 @@ void rl_cluster_destroy(rl_cluster *cluster)
 	if (cluster == NULL) {
 		return;
 	}
+	leave_parent_connections(cluster); /* never pools a socket the parent still uses */
 	for (i = 0; cluster->conns && i < cluster->count; i++) {
 		if (cluster->pool != NULL && cluster->endpoints) {
 			rl_pool_checkin(cluster->pool, cluster->endpoints[i].pool_key, &cluster->conns[i],
@@ -395,6 +413,7 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 	short seen[RL_SMALL_CLUSTER];
 	size_t i, k;
 
+	leave_parent_connections(cluster);
 	encode(&request->command, &command);
 	probe_idle(cluster, seen);
 	for (i = 0; i < cluster->count; i++) {
@@ -503,6 +522,7 @@ void rl_fanout_send(rl_cluster *cluster, const rl_command *command)
 	short seen[RL_SMALL_CLUSTER];
 	size_t i;
 
+	leave_parent_connections(cluster);
 	encode(command, &encoded);
 	probe_idle(cluster, seen);
 	for (i = 0; i < cluster->count; i++) {
@@ -519,6 +539,7 @@ void rl_fanout_drain_until(rl_cluster *cluster, double until_ms)
 	struct rl_poll_set set;
 	size_t i, k;
 
+	leave_parent_connections(cluster);
 	if (poll_set_init(&set, cluster->count) != 0) {
 		poll_set_free(&set);
 		return;

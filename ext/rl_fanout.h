@@ -22,6 +22,7 @@ typedef struct rl_cluster {
 	const rl_command *greeting;
 	size_t greeting_count;
 	rl_pool *pool; /* where connections come from and go back to; NULL: private connections */
+	long owner_pid; /* the process the connections were opened in (see rl_process_id) */
 } rl_cluster;
 
 /* One server as parsed from the PHP side. Strings need not be NUL-terminated; NULL = absent. */

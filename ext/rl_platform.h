@@ -7,6 +7,7 @@
 #ifdef _WIN32
 # include <winsock2.h>
 # include <windows.h>
+# include <process.h>
 typedef SOCKET rl_socket;
 # define rl_poll WSAPoll
 typedef WSAPOLLFD rl_pollfd;
@@ -16,10 +17,21 @@ typedef WSAPOLLFD rl_pollfd;
 # include <time.h>
 # include <sys/types.h>
 # include <sys/socket.h>
+# include <unistd.h>
 typedef int rl_socket;
 # define rl_poll poll
 typedef struct pollfd rl_pollfd;
 #endif
+
+/* This process' id: a forked child must not use the sockets it shares with its parent. */
+static inline long rl_process_id(void)
+{
+#ifdef _WIN32
+	return (long) _getpid();
+#else
+	return (long) getpid();
+#endif
+}
 
 /* send() that never raises SIGPIPE (a dead server must not kill PHP). Bytes taken, or -1. */
 static inline long rl_send(rl_socket fd, const char *bytes, size_t len)

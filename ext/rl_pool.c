@@ -2,13 +2,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef _WIN32
-# include <process.h>
-# define rl_getpid() ((long) _getpid())
-#else
-# include <unistd.h>
-# define rl_getpid() ((long) getpid())
-#endif
 
 #include "rl_pool.h"
 #include "rl_uri.h"
@@ -63,7 +56,7 @@ void rl_pool_init(rl_pool *pool, size_t max_idle, const unsigned char secret[16]
 	memset(pool, 0, sizeof(*pool));
 	pool->max_idle = max_idle;
 	memcpy(pool->secret, secret, sizeof(pool->secret));
-	pool->owner_pid = rl_getpid();
+	pool->owner_pid = rl_process_id();
 }
 
 static void entry_close(rl_pool_entry *entry)
@@ -131,7 +124,7 @@ char *rl_pool_key(const rl_pool *pool, const rl_endpoint *endpoint)
 /* After a fork the idle sockets belong to the parent too: drop them here without reuse. */
 static void forget_if_forked(rl_pool *pool)
 {
-	long pid = rl_getpid();
+	long pid = rl_process_id();
 
 	if (pool->owner_pid != pid) {
 		pool->discarded += pool->count;
