@@ -27,8 +27,9 @@ char *rl_reader_space(rl_reader *reader, size_t *room)
 		reader->end = pending;
 	}
 	if (reader->end == sizeof(reader->buf)) {
-		/* rl_reader_next leaves a full buffer only while it waits for a line's end, which
-		 * it then drops in long-line mode; never reached, kept as a guard. */
+		/* Not reached when callers parse before reading again, as rl_conn does: rl_reader_next
+		 * consumes complete replies and drops a line that fills the buffer (long-line mode).
+		 * A guard: the stream fails rather than overruns. */
 		reader->end = 0;
 		reader->error = "protocol error: reply line too long";
 		reader->midway = 1;
