@@ -111,22 +111,6 @@ int rl_conn_still_open(rl_conn *conn)
 	return 1;
 }
 
-/* Sends what it can of a command at once when nothing is queued ahead of it; hiredis' output
- * buffer keeps the rest, which rl_conn_flush sends or reports the error of. */
-static int queue_bytes(rl_conn *conn, const char *bytes, size_t size)
-{
-	redisContext *ctx = conn->ctx;
-	size_t sent = 0;
-
-	if (conn->state == RL_CONN_READY && ctx->err == 0 && !conn->unsent) {
-		long n = rl_send(conn->fd, bytes, size);
-		if (n > 0) {
-			sent = (size_t) n;
-		}
-	}
-	return sent == size ? 0 : rl_conn_queue_unsent(conn, bytes + sent, size - sent);
-}
-
 int rl_conn_queue_unsent(rl_conn *conn, const char *bytes, size_t len)
 {
 	if (redisAppendFormattedCommand(conn->ctx, bytes, len) != REDIS_OK) {
@@ -148,7 +132,7 @@ static int queue_command(rl_conn *conn, int argc, const char **argv, const size_
 		return -1;
 	}
 	rl_resp_format(bytes, argc, argv, argvlen);
-	status = queue_bytes(conn, bytes, size);
+	status = rl_conn_send_or_queue(conn, bytes, size);
 	if (bytes != small) {
 		free(bytes);
 	}

@@ -90,21 +90,28 @@ int rl_conn_append(rl_conn *conn, int argc, const char **argv, const size_t *arg
 /* Leaves bytes in hiredis' output buffer, for rl_conn_flush. 0, or -1 when out of memory. */
 int rl_conn_queue_unsent(rl_conn *conn, const char *bytes, size_t len);
 
-/* Queues a command already encoded (rl_resp.h), so that one encoding serves every server. An
- * idle ready socket takes it at once: inline, as this runs once per server and call. */
-static inline int rl_conn_append_encoded(rl_conn *conn, const char *bytes, size_t len, double now)
+/* Sends what an idle ready socket takes at once; hiredis' output buffer keeps the rest, for
+ * rl_conn_flush (which also reports a write error). 0, or -1 when out of memory. */
+static inline int rl_conn_send_or_queue(rl_conn *conn, const char *bytes, size_t len)
 {
 	if (conn->state == RL_CONN_READY && !conn->unsent) {
 		long sent = rl_send(conn->fd, bytes, len);
-		if (conn->stale + conn->expected == 0) {
-			conn->waiting_since = now;
-		}
 		if (sent > 0) {
 			bytes += sent;
 			len -= (size_t) sent;
 		}
 	}
-	if (len > 0 && rl_conn_queue_unsent(conn, bytes, len) != 0) {
+	return len > 0 ? rl_conn_queue_unsent(conn, bytes, len) : 0;
+}
+
+/* Queues a command already encoded (rl_resp.h), so that one encoding serves every server.
+ * Inline, as this runs once per server and call. */
+static inline int rl_conn_append_encoded(rl_conn *conn, const char *bytes, size_t len, double now)
+{
+	if (conn->state == RL_CONN_READY && conn->stale + conn->expected == 0) {
+		conn->waiting_since = now;
+	}
+	if (rl_conn_send_or_queue(conn, bytes, len) != 0) {
 		return -1;
 	}
 	conn->expected++;
