@@ -145,21 +145,12 @@ int rl_conn_read_failed(rl_conn *conn, long result, rl_outcome *out);
  * buffer then holds only the start of a line, which rl_reader drops. */
 static inline int rl_conn_read(rl_conn *conn, rl_outcome *out)
 {
-	rl_reader *reader = &conn->reader;
 	size_t room;
-	char *space;
-	long got;
+	char *space = rl_reader_space(&conn->reader, &room);
+	long got = rl_recv(conn->fd, space, room);
 
-	if (reader->start == reader->end) {
-		reader->start = reader->end = 0; /* all parsed: nothing to move */
-		space = reader->buf;
-		room = sizeof(reader->buf);
-	} else {
-		space = rl_reader_space(reader, &room);
-	}
-	got = rl_recv(conn->fd, space, room);
 	if (got > 0) {
-		rl_reader_fed(reader, (size_t) got);
+		rl_reader_fed(&conn->reader, (size_t) got);
 		return 0;
 	}
 	return rl_conn_read_failed(conn, got, out);

@@ -16,7 +16,7 @@ void rl_reader_init(rl_reader *reader)
 	reader->midway = 0;
 }
 
-char *rl_reader_space(rl_reader *reader, size_t *room)
+char *rl_reader_compact(rl_reader *reader, size_t *room)
 {
 	if (reader->start > 0) {
 		size_t pending = reader->end - reader->start;

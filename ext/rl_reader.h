@@ -45,8 +45,19 @@ typedef struct rl_reader {
 
 void rl_reader_init(rl_reader *reader);
 
-/* Where the next bytes go: moves unparsed bytes to the front first. *room is never 0. */
-char *rl_reader_space(rl_reader *reader, size_t *room);
+/* rl_reader_space when unparsed bytes must move to the front. */
+char *rl_reader_compact(rl_reader *reader, size_t *room);
+
+/* Where the next bytes go. *room is never 0. */
+static inline char *rl_reader_space(rl_reader *reader, size_t *room)
+{
+	if (reader->start == reader->end) {
+		reader->start = reader->end = 0; /* all parsed: nothing to move */
+		*room = sizeof(reader->buf);
+		return reader->buf;
+	}
+	return rl_reader_compact(reader, room);
+}
 static inline void rl_reader_fed(rl_reader *reader, size_t bytes)
 {
 	reader->end += bytes;
