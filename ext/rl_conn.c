@@ -18,6 +18,17 @@ void rl_hiredis_version(char *out, size_t size)
 	snprintf(out, size, "%d.%d.%d", HIREDIS_MAJOR, HIREDIS_MINOR, HIREDIS_PATCH);
 }
 
+/* Nothing owed, nothing unsent, nothing buffered: the state of a fresh or handed-over stream. */
+static void reset_stream(rl_conn *conn, double now)
+{
+	conn->checked = 0;
+	conn->stale = 0;
+	conn->unsent = 0;
+	conn->expected = 0;
+	conn->waiting_since = now;
+	rl_reader_init(&conn->reader);
+}
+
 int rl_conn_open(rl_conn *conn, const rl_endpoint *endpoint, double now, rl_outcome *out)
 {
 	redisContext *ctx;
@@ -27,12 +38,7 @@ int rl_conn_open(rl_conn *conn, const rl_endpoint *endpoint, double now, rl_outc
 	} else {
 		ctx = redisConnectNonBlock(endpoint->host, endpoint->port);
 	}
-	conn->checked = 0;
-	conn->stale = 0;
-	conn->unsent = 0;
-	conn->expected = 0;
-	conn->waiting_since = now;
-	rl_reader_init(&conn->reader);
+	reset_stream(conn, now);
 	if (ctx == NULL) {
 		rl_outcome_set(out, RL_OUTCOME_CONNECT, "connect: out of memory");
 		conn->state = RL_CONN_DOWN;
@@ -62,10 +68,7 @@ void rl_conn_close(rl_conn *conn)
 	}
 	conn->ctx = NULL;
 	conn->state = RL_CONN_DOWN;
-	conn->checked = 0;
-	conn->stale = 0;
-	conn->unsent = 0;
-	conn->expected = 0;
+	reset_stream(conn, 0);
 }
 
 int rl_conn_read_failed(rl_conn *conn, long result, rl_outcome *out)
@@ -351,10 +354,7 @@ void *rl_conn_detach(rl_conn *conn)
 
 	conn->ctx = NULL;
 	conn->state = RL_CONN_DOWN;
-	conn->checked = 0;
-	conn->stale = 0;
-	conn->unsent = 0;
-	conn->expected = 0;
+	reset_stream(conn, 0);
 	return ctx;
 }
 
@@ -362,13 +362,8 @@ void rl_conn_attach(rl_conn *conn, void *ctx, double now)
 {
 	conn->ctx = ctx;
 	conn->fd = ((redisContext *) ctx)->fd;
-	rl_reader_init(&conn->reader);
 	conn->state = RL_CONN_READY;
-	conn->checked = 0;
-	conn->stale = 0;
-	conn->unsent = 0;
-	conn->expected = 0;
-	conn->waiting_since = now;
+	reset_stream(conn, now);
 }
 
 void rl_conn_free_context(void *ctx)
