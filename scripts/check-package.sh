@@ -38,7 +38,9 @@ step "pecl package"
 # Run from the temp dir so the tarball lands there, never in the checkout.
 (cd "$work" && pecl package "$root/package.xml") >"$work/pecl-package.log" 2>&1 \
 	|| { cat "$work/pecl-package.log" >&2; die "pecl package failed"; }
-if grep -qi 'warning' "$work/pecl-package.log"; then
+# The release date is the day package.xml was written; pecl warns when a later run is not on that
+# day. That says nothing about the package, so it is the one warning let through.
+if grep -i 'warning' "$work/pecl-package.log" | grep -qv 'Release Date "[0-9-]*" is not today'; then
 	cat "$work/pecl-package.log" >&2
 	die "pecl package warned"
 fi
