@@ -123,6 +123,26 @@ static size_t line_text(gen *g, unsigned char *out, size_t cap)
 	return len;
 }
 
+/* A status ('+') or error ('-') line: half the time a familiar word, else line_text(). Writes it
+ * and returns its text's length; the text is left in t. */
+static size_t gen_line(gen *g, const char *kind, const char *const *words, size_t word_count,
+	unsigned char *t, size_t cap)
+{
+	size_t n;
+
+	if (chance(g, 50)) {
+		const char *word = words[below(g, word_count)];
+		n = strlen(word);
+		memcpy(t, word, n);
+	} else {
+		n = line_text(g, t, cap);
+	}
+	put_str(g, kind);
+	put(g, t, n);
+	put_str(g, "\r\n");
+	return n;
+}
+
 static long long some_integer(gen *g)
 {
 	static const long long table[] = {
@@ -169,7 +189,7 @@ static void gen_item(gen *g, int level, int *type, long long *integer, unsigned 
 {
 	static unsigned char scratch[5000];
 	unsigned char *t = text ? text : scratch;
-	size_t pick = below(g, 100), n, i;
+	size_t pick = below(g, 100), i;
 	size_t array_odds = level < 3 ? 15 : level < 8 ? 8 : 3;
 
 	*len = 0;
@@ -216,28 +236,10 @@ static void gen_item(gen *g, int level, int *type, long long *integer, unsigned 
 	pick = below(g, 100);
 	if (pick < 14) {
 		*type = RL_REPLY_STATUS;
-		if (chance(g, 50)) {
-			n = strlen(status_words[i = below(g, sizeof(status_words) / sizeof(status_words[0]))]);
-			memcpy(t, status_words[i], n);
-		} else {
-			n = line_text(g, t, sizeof(scratch));
-		}
-		put_str(g, "+");
-		put(g, t, n);
-		put_str(g, "\r\n");
-		*len = n;
+		*len = gen_line(g, "+", status_words, sizeof(status_words) / sizeof(status_words[0]), t, sizeof(scratch));
 	} else if (pick < 28) {
 		*type = RL_REPLY_ERROR;
-		if (chance(g, 50)) {
-			n = strlen(error_words[i = below(g, sizeof(error_words) / sizeof(error_words[0]))]);
-			memcpy(t, error_words[i], n);
-		} else {
-			n = line_text(g, t, sizeof(scratch));
-		}
-		put_str(g, "-");
-		put(g, t, n);
-		put_str(g, "\r\n");
-		*len = n;
+		*len = gen_line(g, "-", error_words, sizeof(error_words) / sizeof(error_words[0]), t, sizeof(scratch));
 	} else if (pick < 48) {
 		*type = RL_REPLY_INTEGER;
 		*integer = some_integer(g);
