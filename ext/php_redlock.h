@@ -25,9 +25,6 @@ extern zend_module_entry redlock_module_entry;
 
 extern zend_class_entry *redlock_ce;
 
-/* Hex SHA1 of RL_SCRIPT_UNLOCK, computed once at startup for EVALSHA. */
-extern char redlock_unlock_sha[41];
-
 void redlock_class_register(int module_number);
 
 #endif

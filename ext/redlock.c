@@ -6,7 +6,6 @@
 #include "php.h"
 #include "php_ini.h"
 #include "ext/standard/info.h"
-#include "ext/standard/sha1.h"
 #if PHP_VERSION_ID >= 80200
 # include "ext/random/php_random.h"
 #else
@@ -15,27 +14,13 @@
 
 #include "php_redlock.h"
 #include "rl_conn.h"
-#include "rl_scripts.h"
 
 ZEND_DECLARE_MODULE_GLOBALS(redlock)
-
-char redlock_unlock_sha[41];
 
 PHP_INI_BEGIN()
 	STD_PHP_INI_BOOLEAN("redlock.persistent", "1", PHP_INI_ALL, OnUpdateBool, persistent,
 		zend_redlock_globals, redlock_globals)
 PHP_INI_END()
-
-static void compute_script_sha(const char *script, char out[41])
-{
-	PHP_SHA1_CTX context;
-	unsigned char digest[20];
-
-	PHP_SHA1Init(&context);
-	PHP_SHA1Update(&context, (const unsigned char *) script, strlen(script));
-	PHP_SHA1Final(digest, &context);
-	make_sha1_digest(out, digest);
-}
 
 static PHP_GINIT_FUNCTION(redlock)
 {
@@ -65,7 +50,6 @@ static PHP_MINIT_FUNCTION(redlock)
 {
 	(void) type; /* unused macro parameters: keep -Wextra quiet */
 	REGISTER_INI_ENTRIES();
-	compute_script_sha(RL_SCRIPT_UNLOCK, redlock_unlock_sha);
 	redlock_class_register(module_number);
 	return SUCCESS;
 }

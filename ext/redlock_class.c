@@ -8,7 +8,6 @@
 # include "ext/random/php_random.h"
 #else
 # include "ext/standard/php_random.h"
-# include "ext/standard/php_mt_rand.h" /* php_mt_rand() lives here before 8.2 */
 #endif
 
 #include "php_redlock.h"
@@ -19,15 +18,12 @@
 #include "redlock_servers.h"
 #include "rl_algorithm.h"
 #include "rl_fanout.h"
-#include "rl_resp.h"
-#include "rl_scripts.h"
+#include "rl_lock.h"
 #include "redlock_arginfo.h"
 
 zend_class_entry *redlock_ce;
 zend_class_entry *redlock_exception_ce;
 static zend_object_handlers redlock_object_handlers;
-
-static const char unlock_script[] = RL_SCRIPT_UNLOCK;
 
 static zend_object *redlock_create(zend_class_entry *ce)
 {
@@ -67,6 +63,25 @@ redlock_object *redlock_ready(zval *this_zv)
 		return NULL;
 	}
 	return intern;
+}
+
+/* The driver's randomness: tokens and retry pauses from the CSPRNG. Throws when there is none. */
+static int driver_random(void *arg, void *into, size_t len)
+{
+	(void) arg;
+	return php_random_bytes_throw(into, len) == SUCCESS ? 0 : -1;
+}
+
+void redlock_bind_driver(redlock_object *intern)
+{
+	intern->policy.quorum = intern->quorum;
+	intern->policy.drift_factor = intern->drift_factor;
+	intern->policy.retry_delay = intern->retry_delay;
+	intern->policy.retry_count = intern->retry_count;
+	intern->policy.call_bound_ms = rl_cluster_call_bound(intern->cluster);
+	intern->policy.scripts = redlock_scripts();
+	rl_fanout_bind(intern->cluster, &intern->io);
+	intern->io.random = driver_random;
 }
 
 PHP_METHOD(RedLock, __construct)
@@ -118,94 +133,28 @@ PHP_METHOD(RedLock, __construct)
 	intern->options = options;
 	intern->quorum = options.quorum;
 	intern->drift_factor = options.drift_factor;
-}
-
-static uint32_t random_u32(void)
-{
-	uint32_t value = 0;
-
-	if (php_random_bytes_silent(&value, sizeof(value)) != SUCCESS) {
-		value = (uint32_t) php_mt_rand();
-	}
-	return value;
-}
-
-/* Waits between attempts, reading the replies of the release meanwhile. */
-static void redlock_pause_before_retry(redlock_object *intern)
-{
-	int64_t delay = rl_retry_delay_ms(intern->retry_delay, random_u32());
-	rl_fanout_drain_until(intern->cluster, rl_now_ms() + (double) delay);
-}
-
-/* The attempts of one acquisition, for either form of request. */
-static bool acquire_attempts(redlock_object *intern, const rl_request *request, const rl_command *release,
-	const redlock_resource *resource, zend_long ttl, const char *token, zval *return_value, int64_t *attempts_made)
-{
-	int64_t attempts = rl_attempts_for(intern->retry_count), attempt;
-
-	for (attempt = 1; attempt <= attempts; attempt++) {
-		double start = rl_now_ms();
-		unsigned votes = rl_fanout_run(intern->cluster, request, intern->quorum,
-			start + (double) ttl, intern->outcomes);
-		double validity = rl_validity_ms(ttl, rl_now_ms() - start, intern->drift_factor);
-
-		if (attempts_made) {
-			*attempts_made = attempt;
-		}
-		if (votes >= intern->quorum && validity > 0) {
-			redlock_lock_result(return_value, validity, resource, token, RL_TOKEN_LEN);
-			return true;
-		}
-		/* Pipelined behind any SET still in flight, so it also undoes those once they land. */
-		rl_fanout_send(intern->cluster, release);
-		if (attempt < attempts) {
-			redlock_pause_before_retry(intern);
-		}
-	}
-	return false;
+	redlock_bind_driver(intern);
 }
 
 bool redlock_acquire(redlock_object *intern, const redlock_resource *resource, zend_long ttl,
 	zval *return_value, int64_t *attempts_made)
 {
-	unsigned char random_bytes[RL_TOKEN_BYTES];
-	char token[RL_TOKEN_LEN + 1];
-	char ttl_text[21];
-	size_t ttl_len;
-	bool acquired;
+	rl_lock_keys keys = redlock_resource_keys(resource);
+	rl_lock_result result;
+	int won = rl_lock_acquire(&intern->io, &intern->policy, &keys, ttl, intern->outcomes, &result);
 
-	if (php_random_bytes_throw(random_bytes, sizeof(random_bytes)) != SUCCESS) {
+	if (attempts_made) {
+		*attempts_made = result.attempts;
+	}
+	if (won < 0) {
+		zend_throw_error(NULL, "Out of memory");
 		return false;
 	}
-	rl_token_format(random_bytes, token);
-	ttl_len = rl_resp_decimal(ttl_text, (unsigned long long) ttl); /* ttl >= 1: checked by the caller */
-
-	if (!resource->multi) {
-		zend_string *key = resource->keys[0];
-		const char *set_argv[] = {"SET", ZSTR_VAL(key), token, "NX", "PX", ttl_text};
-		size_t set_argvlen[] = {3, ZSTR_LEN(key), RL_TOKEN_LEN, 2, 2, ttl_len};
-		const char *release_argv[] = {"EVAL", unlock_script, "1", ZSTR_VAL(key), token};
-		size_t release_argvlen[] = {4, sizeof(unlock_script) - 1, 1, ZSTR_LEN(key), RL_TOKEN_LEN};
-		rl_request set_request = {{6, set_argv, set_argvlen}, {0, NULL, NULL}, RL_EXPECT_OK, 0};
-		const rl_command release = {5, release_argv, release_argvlen};
-
-		return acquire_attempts(intern, &set_request, &release, resource, ttl, token, return_value, attempts_made);
+	if (won == 0) {
+		return false; /* with an exception pending when no random bytes could be had */
 	}
-
-	/* Several resources: one script per server sets all of them or none. */
-	const char *lock_args[] = {token, ttl_text};
-	const size_t lock_arglens[] = {RL_TOKEN_LEN, ttl_len};
-	redlock_script_call lock_call, unlock_call;
-
-	redlock_script_call_init(&lock_call, &redlock_script_lock_multi, resource, 2, lock_args, lock_arglens,
-		RL_EXPECT_POSITIVE_INT);
-	redlock_script_call_init(&unlock_call, &redlock_script_unlock_multi, resource, 1, lock_args, lock_arglens,
-		RL_EXPECT_POSITIVE_INT);
-	acquired = acquire_attempts(intern, &lock_call.request, &unlock_call.request.fallback, resource, ttl, token,
-		return_value, attempts_made);
-	redlock_script_call_free(&lock_call);
-	redlock_script_call_free(&unlock_call);
-	return acquired;
+	redlock_lock_result(return_value, result.validity, resource, result.token, RL_TOKEN_LEN);
+	return true;
 }
 
 redlock_object *redlock_ready_with_lock(zval *this_zv, HashTable *lock, redlock_resource *resource,
@@ -264,31 +213,13 @@ PHP_METHOD(RedLock, lock)
 
 bool redlock_release(redlock_object *intern, const redlock_resource *resource, zend_string *token)
 {
-	unsigned votes;
+	rl_lock_keys keys = redlock_resource_keys(resource);
+	int votes;
 
 	redlock_extensions_forget(intern, token);
-	if (!resource->multi) {
-		zend_string *key = resource->keys[0];
-		const char *evalsha_argv[] = {"EVALSHA", redlock_unlock_sha, "1", ZSTR_VAL(key), ZSTR_VAL(token)};
-		size_t evalsha_argvlen[] = {7, 40, 1, ZSTR_LEN(key), ZSTR_LEN(token)};
-		const char *eval_argv[] = {"EVAL", unlock_script, "1", ZSTR_VAL(key), ZSTR_VAL(token)};
-		size_t eval_argvlen[] = {4, sizeof(unlock_script) - 1, 1, ZSTR_LEN(key), ZSTR_LEN(token)};
-		const rl_request request = {
-			{5, evalsha_argv, evalsha_argvlen}, {5, eval_argv, eval_argvlen}, RL_EXPECT_POSITIVE_INT, 0
-		};
-
-		votes = rl_fanout_run(intern->cluster, &request, intern->quorum, 0, intern->outcomes);
-	} else {
-		const char *args[] = {ZSTR_VAL(token)};
-		const size_t arglens[] = {ZSTR_LEN(token)};
-		redlock_script_call call;
-
-		redlock_script_call_init(&call, &redlock_script_unlock_multi, resource, 1, args, arglens,
-			RL_EXPECT_POSITIVE_INT);
-		votes = rl_fanout_run(intern->cluster, &call.request, intern->quorum, 0, intern->outcomes);
-		redlock_script_call_free(&call);
-	}
-	return votes >= intern->quorum;
+	votes = rl_lock_release(&intern->io, &intern->policy, &keys, ZSTR_VAL(token), ZSTR_LEN(token),
+		intern->outcomes);
+	return votes >= 0 && (unsigned) votes >= intern->quorum;
 }
 
 PHP_METHOD(RedLock, unlock)

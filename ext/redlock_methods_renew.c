@@ -1,5 +1,5 @@
-/* RedLock::extend() and RedLock::validity(): ask every server about a lock we hold, through
- * scripts that only touch keys still holding our token. Plus the maxExtensions bookkeeping. */
+/* RedLock::extend() and RedLock::validity(): arguments in, arrays out (rl_lock.c asks the
+ * servers). Plus the maxExtensions bookkeeping. */
 #include <math.h>
 
 #include "php.h"
@@ -7,9 +7,8 @@
 
 #include "redlock_object.h"
 #include "redlock_resource.h"
-#include "redlock_scripts.h"
 #include "rl_algorithm.h"
-#include "rl_fanout.h"
+#include "rl_lock.h"
 
 /* Below this many tracked tokens nothing is pruned. */
 #define EXTENSIONS_PRUNE_MIN 64
@@ -89,10 +88,8 @@ PHP_METHOD(RedLock, extend)
 	redlock_object *intern;
 	redlock_resource resource;
 	extension_entry *entry = NULL;
-	char ttl_text[MAX_LENGTH_OF_LONG + 1];
-	redlock_script_call call;
+	rl_lock_keys keys;
 	double start, validity;
-	unsigned votes;
 
 	ZEND_PARSE_PARAMETERS_START(2, 2)
 		Z_PARAM_ARRAY_HT(lock)
@@ -115,18 +112,11 @@ PHP_METHOD(RedLock, extend)
 		}
 		entry->calls++;
 	}
-	snprintf(ttl_text, sizeof(ttl_text), ZEND_LONG_FMT, ttl);
-
-	const char *args[] = {ZSTR_VAL(token), ttl_text};
-	const size_t arglens[] = {ZSTR_LEN(token), strlen(ttl_text)};
-
-	redlock_script_call_init(&call, &redlock_script_extend, &resource, 2, args, arglens, RL_EXPECT_POSITIVE_INT);
+	keys = redlock_resource_keys(&resource);
 	start = rl_now_ms();
-	votes = rl_fanout_run(intern->cluster, &call.request, intern->quorum, start + (double) ttl, intern->outcomes);
-	validity = rl_validity_ms(ttl, rl_now_ms() - start, intern->drift_factor);
-	redlock_script_call_free(&call);
-
-	if (votes >= intern->quorum && validity > 0) {
+	validity = rl_lock_extend(&intern->io, &intern->policy, &keys, ZSTR_VAL(token), ZSTR_LEN(token), ttl,
+		intern->outcomes);
+	if (validity > 0) {
 		if (entry) {
 			/* After this, too few servers can still hold the token for any later extend() to win. */
 			entry->expires_at = start + (double) ttl + rl_drift_ms(ttl, intern->drift_factor);
@@ -136,6 +126,10 @@ PHP_METHOD(RedLock, extend)
 		return;
 	}
 	redlock_resource_release(&resource);
+	if (validity < 0) {
+		zend_throw_error(NULL, "Out of memory");
+		RETURN_THROWS();
+	}
 	RETURN_FALSE;
 }
 
@@ -145,10 +139,8 @@ PHP_METHOD(RedLock, validity)
 	zend_string *token;
 	redlock_object *intern;
 	redlock_resource resource;
-	redlock_script_call call;
-	int64_t *remaining, quorum_pttl;
-	size_t i, holders = 0;
-	double start, elapsed, validity;
+	rl_lock_keys keys;
+	double validity;
 
 	ZEND_PARSE_PARAMETERS_START(1, 1)
 		Z_PARAM_ARRAY_HT(lock)
@@ -157,34 +149,15 @@ PHP_METHOD(RedLock, validity)
 	if ((intern = redlock_ready_with_lock(ZEND_THIS, lock, &resource, &token)) == NULL) {
 		RETURN_THROWS();
 	}
-
-	const char *args[] = {ZSTR_VAL(token)};
-	const size_t arglens[] = {ZSTR_LEN(token)};
-
-	redlock_script_call_init(&call, &redlock_script_validity, &resource, 1, args, arglens, RL_EXPECT_POSITIVE_INT);
-	/* The quorum-th largest PTTL is known only once every server answered (or failed, or hit its
-	 * timeout): stopping at the first quorum of answers would make the result depend on their order. */
-	call.request.wait_all = 1;
-	start = rl_now_ms();
-	rl_fanout_run(intern->cluster, &call.request, intern->quorum, 0, intern->outcomes);
-	elapsed = rl_now_ms() - start;
-	redlock_script_call_free(&call);
+	keys = redlock_resource_keys(&resource);
+	validity = rl_lock_validity(&intern->io, &intern->policy, &keys, ZSTR_VAL(token), ZSTR_LEN(token),
+		intern->cluster->count, intern->outcomes);
 	redlock_resource_release(&resource);
-
-	remaining = safe_emalloc(intern->cluster->count, sizeof(int64_t), 0);
-	for (i = 0; i < intern->cluster->count; i++) {
-		if (intern->outcomes[i].kind == RL_OUTCOME_YES) {
-			remaining[holders++] = (int64_t) intern->outcomes[i].integer;
-		}
+	if (validity < 0) {
+		zend_throw_error(NULL, "Out of memory");
+		RETURN_THROWS();
 	}
-	quorum_pttl = rl_quorum_pttl(remaining, holders, intern->quorum);
-	efree(remaining);
-	if (quorum_pttl <= 0) {
-		RETURN_FALSE;
-	}
-	/* The ttl is unknown here: the drift is reckoned on what is left of it. */
-	validity = rl_validity_ms(quorum_pttl, elapsed, intern->drift_factor);
-	if (validity <= 0) {
+	if (validity == 0) {
 		RETURN_FALSE;
 	}
 	RETURN_DOUBLE(validity);

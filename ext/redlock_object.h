@@ -6,6 +6,7 @@
 #include "redlock_options.h"
 #include "redlock_resource.h"
 #include "rl_fanout.h"
+#include "rl_lock.h"
 
 typedef struct {
 	rl_cluster *cluster; /* NULL until the constructor succeeded */
@@ -15,6 +16,8 @@ typedef struct {
 	unsigned quorum;
 	double drift_factor;
 	redlock_options options;
+	rl_lock_policy policy; /* what the driver (rl_lock.c) needs to know of the above */
+	rl_lock_io io;         /* the driver's way to the servers: this object's cluster */
 	HashTable *extensions; /* token -> extend() calls so far; only with maxExtensions, else NULL */
 	zend_object std;
 } redlock_object;
@@ -27,6 +30,9 @@ static inline redlock_object *redlock_from_obj(zend_object *obj)
 }
 
 #define Z_REDLOCK_P(zv) redlock_from_obj(Z_OBJ_P(zv))
+
+/* Fills intern->policy and intern->io from the constructed object. */
+void redlock_bind_driver(redlock_object *intern);
 
 /* Fetches the object, throwing when a subclass constructor never called parent::__construct(). */
 redlock_object *redlock_ready(zval *this_zv);

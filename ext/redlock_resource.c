@@ -84,6 +84,10 @@ zend_result redlock_resource_init(redlock_resource *resource, zval *value, zend_
 		resource->count = 1;
 		resource->one_key = prefixed(prefix, Z_STR_P(value));
 		resource->keys = &resource->one_key;
+		resource->one_ptr = ZSTR_VAL(resource->one_key);
+		resource->one_len = ZSTR_LEN(resource->one_key);
+		resource->key_ptrs = &resource->one_ptr;
+		resource->key_lens = &resource->one_len;
 		return SUCCESS;
 	}
 	field_label(label, sizeof(label), field);
@@ -101,11 +105,16 @@ zend_result redlock_resource_init(redlock_resource *resource, zval *value, zend_
 	resource->multi = true;
 	resource->count = zend_hash_num_elements(Z_ARRVAL_P(value));
 	resource->keys = safe_emalloc(resource->count, sizeof(zend_string *), 0);
+	resource->key_ptrs = safe_emalloc(resource->count, sizeof(const char *), 0);
+	resource->key_lens = safe_emalloc(resource->count, sizeof(size_t), 0);
 	array_init_size(&resource->names, resource->count);
 	ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(value), name) {
 		ZVAL_DEREF(name);
 		add_next_index_str(&resource->names, zend_string_copy(Z_STR_P(name)));
-		resource->keys[i++] = prefixed(prefix, Z_STR_P(name));
+		resource->keys[i] = prefixed(prefix, Z_STR_P(name));
+		resource->key_ptrs[i] = ZSTR_VAL(resource->keys[i]);
+		resource->key_lens[i] = ZSTR_LEN(resource->keys[i]);
+		i++;
 	} ZEND_HASH_FOREACH_END();
 	return SUCCESS;
 }
@@ -119,7 +128,11 @@ void redlock_resource_release(redlock_resource *resource)
 	}
 	if (resource->keys != &resource->one_key) {
 		efree(resource->keys);
+		efree(resource->key_ptrs);
+		efree(resource->key_lens);
 	}
+	resource->key_ptrs = NULL;
+	resource->key_lens = NULL;
 	resource->keys = NULL;
 	resource->count = 0;
 	zval_ptr_dtor(&resource->names);
@@ -187,57 +200,4 @@ void redlock_lock_result(zval *return_value, double validity, const redlock_reso
 	zend_hash_add_new(result, key_resource, &value);
 	ZVAL_STRINGL(&value, token, token_len);
 	zend_hash_add_new(result, key_token, &value);
-}
-
-/* Fills argv[0..] with: name, sha-or-source, numkeys, keys..., args... */
-static void fill_eval(const char **argv, size_t *argvlen, const char *name, const char *body, size_t body_len,
-	const redlock_script_call *call, const redlock_resource *resource, int argc, const char **args,
-	const size_t *arglens)
-{
-	uint32_t i;
-	int k = 0;
-
-	argv[k] = name;
-	argvlen[k++] = strlen(name);
-	argv[k] = body;
-	argvlen[k++] = body_len;
-	argv[k] = call->numkeys;
-	argvlen[k++] = strlen(call->numkeys);
-	for (i = 0; i < resource->count; i++) {
-		argv[k] = ZSTR_VAL(resource->keys[i]);
-		argvlen[k++] = ZSTR_LEN(resource->keys[i]);
-	}
-	for (i = 0; i < (uint32_t) argc; i++) {
-		argv[k] = args[i];
-		argvlen[k++] = arglens[i];
-	}
-}
-
-void redlock_script_call_init(redlock_script_call *call, const redlock_script *script,
-	const redlock_resource *resource, int argc, const char **args, const size_t *arglens, rl_expect expect)
-{
-	size_t per_command = 3 + (size_t) resource->count + (size_t) argc;
-
-	memset(&call->request, 0, sizeof(call->request));
-	snprintf(call->numkeys, sizeof(call->numkeys), "%u", resource->count);
-	call->argv = safe_emalloc(2 * per_command, sizeof(const char *), 0);
-	call->argvlen = safe_emalloc(2 * per_command, sizeof(size_t), 0);
-	fill_eval(call->argv, call->argvlen, "EVALSHA", script->sha, 40, call, resource, argc, args, arglens);
-	fill_eval(call->argv + per_command, call->argvlen + per_command, "EVAL", script->source, script->length,
-		call, resource, argc, args, arglens);
-	call->request.command.argc = (int) per_command;
-	call->request.command.argv = call->argv;
-	call->request.command.argvlen = call->argvlen;
-	call->request.fallback.argc = (int) per_command;
-	call->request.fallback.argv = call->argv + per_command;
-	call->request.fallback.argvlen = call->argvlen + per_command;
-	call->request.expect = expect;
-}
-
-void redlock_script_call_free(redlock_script_call *call)
-{
-	efree(call->argv);
-	efree(call->argvlen);
-	call->argv = NULL;
-	call->argvlen = NULL;
 }

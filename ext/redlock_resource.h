@@ -7,6 +7,7 @@
 #include "php.h"
 #include "redlock_scripts.h"
 #include "rl_fanout.h"
+#include "rl_lock.h"
 
 typedef struct {
 	zval names;         /* the caller's names: a string, or a fresh list of strings */
@@ -14,6 +15,11 @@ typedef struct {
 	uint32_t count;
 	zend_string **keys; /* prefix + name, what Redis sees */
 	zend_string *one_key; /* keys points here for a single resource: no allocation */
+	/* The keys again as the plain-C driver takes them (rl_lock_keys). */
+	const char **key_ptrs;
+	size_t *key_lens;
+	const char *one_ptr;
+	size_t one_len;
 } redlock_resource;
 
 /* Interns the keys of a $lock array, once per process (MINIT). */
@@ -40,17 +46,11 @@ zend_result redlock_lock_parse(HashTable *lock, zend_string *prefix, uint32_t ar
 void redlock_lock_result(zval *return_value, double validity, const redlock_resource *resource,
 	const char *token, size_t token_len);
 
-/* EVALSHA script over the resource's keys with args after them, falling back to EVAL on
- * NOSCRIPT; request.fallback alone is a complete EVAL for rl_fanout_send. */
-typedef struct {
-	rl_request request;
-	const char **argv;
-	size_t *argvlen;
-	char numkeys[16];
-} redlock_script_call;
-
-void redlock_script_call_init(redlock_script_call *call, const redlock_script *script,
-	const redlock_resource *resource, int argc, const char **args, const size_t *arglens, rl_expect expect);
-void redlock_script_call_free(redlock_script_call *call);
+/* The keys for rl_lock.c; valid while resource is. */
+static inline rl_lock_keys redlock_resource_keys(const redlock_resource *resource)
+{
+	rl_lock_keys keys = {resource->count, resource->key_ptrs, resource->key_lens, resource->multi};
+	return keys;
+}
 
 #endif

@@ -5,12 +5,17 @@
 #include "redlock_scripts.h"
 #include "rl_scripts.h"
 
-#define SCRIPT(source) {source, sizeof(source) - 1, {0}}
+static char sha_unlock[41], sha_lock_multi[41], sha_unlock_multi[41], sha_extend[41], sha_validity[41];
 
-redlock_script redlock_script_lock_multi = SCRIPT(RL_SCRIPT_LOCK_MULTI);
-redlock_script redlock_script_unlock_multi = SCRIPT(RL_SCRIPT_UNLOCK_MULTI);
-redlock_script redlock_script_extend = SCRIPT(RL_SCRIPT_EXTEND);
-redlock_script redlock_script_validity = SCRIPT(RL_SCRIPT_VALIDITY);
+#define SCRIPT(source, sha) {source, sizeof(source) - 1, sha}
+
+static const rl_script_set scripts = {
+	SCRIPT(RL_SCRIPT_UNLOCK, sha_unlock),
+	SCRIPT(RL_SCRIPT_LOCK_MULTI, sha_lock_multi),
+	SCRIPT(RL_SCRIPT_UNLOCK_MULTI, sha_unlock_multi),
+	SCRIPT(RL_SCRIPT_EXTEND, sha_extend),
+	SCRIPT(RL_SCRIPT_VALIDITY, sha_validity),
+};
 
 #define GREETING_LOAD(name, source) \
 	static const char *name##_argv[] = {"SCRIPT", "LOAD", source}; \
@@ -30,23 +35,29 @@ static const rl_command greeting[] = {
 	{3, validity_argv, validity_argvlen},
 };
 
-static void compute_sha(redlock_script *script)
+static void compute_sha(const char *source, size_t length, char *sha)
 {
 	PHP_SHA1_CTX context;
 	unsigned char digest[20];
 
 	PHP_SHA1Init(&context);
-	PHP_SHA1Update(&context, (const unsigned char *) script->source, script->length);
+	PHP_SHA1Update(&context, (const unsigned char *) source, length);
 	PHP_SHA1Final(digest, &context);
-	make_sha1_digest(script->sha, digest);
+	make_sha1_digest(sha, digest);
 }
 
 void redlock_scripts_init(void)
 {
-	compute_sha(&redlock_script_lock_multi);
-	compute_sha(&redlock_script_unlock_multi);
-	compute_sha(&redlock_script_extend);
-	compute_sha(&redlock_script_validity);
+	compute_sha(RL_SCRIPT_UNLOCK, sizeof(RL_SCRIPT_UNLOCK) - 1, sha_unlock);
+	compute_sha(RL_SCRIPT_LOCK_MULTI, sizeof(RL_SCRIPT_LOCK_MULTI) - 1, sha_lock_multi);
+	compute_sha(RL_SCRIPT_UNLOCK_MULTI, sizeof(RL_SCRIPT_UNLOCK_MULTI) - 1, sha_unlock_multi);
+	compute_sha(RL_SCRIPT_EXTEND, sizeof(RL_SCRIPT_EXTEND) - 1, sha_extend);
+	compute_sha(RL_SCRIPT_VALIDITY, sizeof(RL_SCRIPT_VALIDITY) - 1, sha_validity);
+}
+
+const rl_script_set *redlock_scripts(void)
+{
+	return &scripts;
 }
 
 const rl_command *redlock_scripts_greeting(size_t *count)

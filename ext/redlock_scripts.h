@@ -5,20 +5,13 @@
 
 #include <stddef.h>
 #include "rl_fanout.h"
-
-typedef struct {
-	const char *source;
-	size_t length;
-	char sha[41]; /* lowercase hex, filled by redlock_scripts_init() */
-} redlock_script;
-
-extern redlock_script redlock_script_lock_multi;
-extern redlock_script redlock_script_unlock_multi;
-extern redlock_script redlock_script_extend;
-extern redlock_script redlock_script_validity;
+#include "rl_lock.h"
 
 /* Computes the SHA1s; called once from MINIT. */
 void redlock_scripts_init(void);
+
+/* The scripts with their SHA1s, for the driver (rl_lock.c). */
+const rl_script_set *redlock_scripts(void);
 
 /* SCRIPT LOAD of every script: loaded on each new connection so that an EVALSHA whose reply we
  * stop waiting for still runs. */

@@ -6,6 +6,7 @@
 
 #include "rl_algorithm.h"
 #include "rl_fanout.h"
+#include "rl_lock.h"
 #include "rl_uri.h"
 #include "rl_resp.h"
 
@@ -123,6 +124,23 @@ int rl_cluster_use_pool(rl_cluster *cluster, rl_pool *pool)
 	}
 	cluster->pool = pool;
 	return 0;
+}
+
+double rl_cluster_call_bound(const rl_cluster *cluster)
+{
+	double bound = 0;
+	size_t i;
+
+	for (i = 0; i < cluster->count; i++) {
+		double timeout = cluster->endpoints[i].timeout_ms;
+		if (timeout <= 0) {
+			timeout = RL_DEFAULT_CALL_BOUND_MS;
+		}
+		if (timeout > bound) {
+			bound = timeout;
+		}
+	}
+	return bound > 0 ? bound : RL_DEFAULT_CALL_BOUND_MS;
 }
 
 /* After a fork the child closes its copies of the sockets (its parent's stay open) and connects
@@ -582,4 +600,35 @@ void rl_fanout_drain_until(rl_cluster *cluster, double until_ms)
 		}
 	}
 	poll_set_free(&set);
+}
+
+static unsigned io_run(void *arg, const rl_request *request, unsigned quorum, double deadline_ms,
+	rl_outcome *outcomes)
+{
+	return rl_fanout_run(arg, request, quorum, deadline_ms, outcomes);
+}
+
+static void io_send(void *arg, const rl_command *command)
+{
+	rl_fanout_send(arg, command);
+}
+
+static void io_pause(void *arg, double until_ms)
+{
+	rl_fanout_drain_until(arg, until_ms);
+}
+
+static double io_now(void *arg)
+{
+	(void) arg;
+	return rl_now_ms();
+}
+
+void rl_fanout_bind(rl_cluster *cluster, struct rl_lock_io *io)
+{
+	io->arg = cluster;
+	io->run = io_run;
+	io->send = io_send;
+	io->pause = io_pause;
+	io->now = io_now;
 }

@@ -56,6 +56,11 @@ int rl_cluster_set_endpoint_spec(rl_cluster *cluster, size_t index, const rl_end
  * of memory (the cluster then keeps private connections). */
 int rl_cluster_use_pool(rl_cluster *cluster, rl_pool *pool);
 
+/* How long unlock()/validity()/extend() may wait in all: the largest server timeout, a server
+ * without one (timeout 0, "no limit") counting as RL_DEFAULT_CALL_BOUND_MS. */
+#define RL_DEFAULT_CALL_BOUND_MS 1000.0
+double rl_cluster_call_bound(const rl_cluster *cluster);
+
 /* Closes the connections, or checks them in to the pool, and frees everything. */
 void rl_cluster_destroy(rl_cluster *cluster);
 
@@ -70,5 +75,9 @@ void rl_fanout_send(rl_cluster *cluster, const rl_command *command);
 
 /* Reads and drops stale replies until until_ms: a sleep that keeps the connections in step. */
 void rl_fanout_drain_until(rl_cluster *cluster, double until_ms);
+
+/* Points io's run, send, pause and now at this cluster (io->random stays the caller's). */
+struct rl_lock_io;
+void rl_fanout_bind(rl_cluster *cluster, struct rl_lock_io *io);
 
 #endif

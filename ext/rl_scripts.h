@@ -36,16 +36,21 @@
 	"return released\n"
 
 /* KEYS = resources, ARGV[1] = token, ARGV[2] = ttl ms. Only when every key still holds our
- * token are they all given the new ttl (returns 1); otherwise nothing changes (returns 0),
- * so an expired lock or one another client now holds is never prolonged. */
+ * token are they all given at least the new ttl (returns 1); otherwise nothing changes (returns
+ * 0), so an expired lock or one another client now holds is never prolonged. A key is never
+ * shortened: an extend() delayed on the network and arriving after a later, longer one must not
+ * cut short the validity the later one promised. */
 #define RL_SCRIPT_EXTEND \
 	"for i = 1, #KEYS do\n" \
 	"    if redis.call('GET', KEYS[i]) ~= ARGV[1] then\n" \
 	"        return 0\n" \
 	"    end\n" \
 	"end\n" \
+	"local ttl = tonumber(ARGV[2])\n" \
 	"for i = 1, #KEYS do\n" \
-	"    redis.call('PEXPIRE', KEYS[i], ARGV[2])\n" \
+	"    if redis.call('PTTL', KEYS[i]) < ttl then\n" \
+	"        redis.call('PEXPIRE', KEYS[i], ttl)\n" \
+	"    end\n" \
 	"end\n" \
 	"return 1\n"
 

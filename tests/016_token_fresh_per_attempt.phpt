@@ -1,5 +1,5 @@
 --TEST--
-All attempts of one lock() call, and their releases, use the same token; the next call uses a new one
+Every attempt of a lock() call has a fresh token, and its release carries that attempt's token only; the next call uses new ones
 --EXTENSIONS--
 redlock
 --FILE--
@@ -14,10 +14,11 @@ $monitor = stream_socket_client("tcp://127.0.0.1:$port", $errno, $errstr, 2.0);
 fwrite($monitor, "MONITOR\r\n");
 var_dump(fgets($monitor));
 
-/** Tokens of the SET and EVAL commands on $key seen by MONITOR, until $want of them or 3 s. */
+/** Tokens of the SET and EVAL commands on $key seen by MONITOR, until $want of them or 3 s; also
+ * their order as "S<token>"/"E<token>". */
 function seen(mixed $monitor, string $key, int $want): array
 {
-    $found = ['SET' => [], 'EVAL' => []];
+    $found = ['SET' => [], 'EVAL' => [], 'order' => []];
     stream_set_timeout($monitor, 0, 200000);
     $deadline = microtime(true) + 3;
     while (count($found['SET']) + count($found['EVAL']) < $want && microtime(true) < $deadline) {
@@ -29,30 +30,50 @@ function seen(mixed $monitor, string $key, int $want): array
         $args = $m[1];
         if (($args[0] ?? '') === 'SET' && ($args[1] ?? '') === $key) {
             $found['SET'][] = $args[2];
+            $found['order'][] = 'S' . $args[2];
         } elseif (($args[0] ?? '') === 'EVAL' && ($args[3] ?? '') === $key) {
             $found['EVAL'][] = $args[4];
+            $found['order'][] = 'E' . $args[4];
         }
     }
     return $found;
+}
+
+/** Each attempt: SET with a token never seen before, then the release with that same token. */
+function paired(array $found): bool
+{
+    $expect = [];
+    foreach ($found['SET'] as $token) {
+        $expect[] = 'S' . $token;
+        $expect[] = 'E' . $token;
+    }
+    return $found['order'] === $expect;
 }
 
 $redlock = new RedLock([['127.0.0.1', $port, 2.0]], 10, 3);
 var_dump($redlock->lock($key, 10000));
 $first = seen($monitor, $key, 6);
 echo "SETs: ", count($first['SET']), ", releases: ", count($first['EVAL']), "\n";
-echo "one token: ", var_export(count(array_unique(array_merge($first['SET'], $first['EVAL']))) === 1, true), "\n";
+echo "distinct tokens: ", count(array_unique($first['SET'])), "\n";
+echo "each release follows its own SET: ", var_export(paired($first), true), "\n";
 
 var_dump($redlock->lock($key, 10000));
 $second = seen($monitor, $key, 6);
-echo "one token: ", var_export(count(array_unique(array_merge($second['SET'], $second['EVAL']))) === 1, true), "\n";
-echo "a new token: ", var_export($second['SET'][0] !== $first['SET'][0], true), "\n";
+echo "distinct tokens: ", count(array_unique($second['SET'])), "\n";
+echo "each release follows its own SET: ", var_export(paired($second), true), "\n";
+echo "no token of the first call again: ", var_export(array_intersect($first['SET'], $second['SET']) === [], true), "\n";
+// The foreign key was never touched.
+var_dump(rt_redis($port, 'GET', $key));
 ?>
 --EXPECT--
 string(5) "+OK
 "
 bool(false)
 SETs: 3, releases: 3
-one token: true
+distinct tokens: 3
+each release follows its own SET: true
 bool(false)
-one token: true
-a new token: true
+distinct tokens: 3
+each release follows its own SET: true
+no token of the first call again: true
+string(7) "foreign"

@@ -1,0 +1,130 @@
+/* The Redlock driver: the sequencing that decides safety, in plain C (no zvals, no sockets).
+ *
+ * - lock: attempts, a fresh token for every attempt, the rollback of a failed attempt, the retry
+ *   pause, the won-and-valid decision. As an explicit state machine (rl_acquire_next), so that a
+ *   simulation can interleave many clients on a virtual clock, and as a blocking loop
+ *   (rl_lock_acquire) over an rl_lock_io.
+ * - release, extend, validity: one fan-out each, with their arithmetic.
+ *
+ * Why a token per attempt: a failed attempt's SET and rollback may be delayed on a connection we
+ * gave up on, and reach the server after a later attempt's SET (on a new connection) won the key
+ * there. With one token per call that rollback deleted the later attempt's key. With a token per
+ * attempt a command can only ever touch keys holding the token it carries: nothing sent for one
+ * attempt or call can remove, shorten or extend a key written by a later one, whatever the delays
+ * and reorderings between connections. (extend never shortens, so neither can two extend() calls
+ * of one lock that arrive out of order.) */
+#ifndef RL_LOCK_H
+#define RL_LOCK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rl_algorithm.h"
+#include "rl_fanout.h"
+
+/* A script as the servers know it: EVALSHA sha, or EVAL source after NOSCRIPT. */
+typedef struct rl_script {
+	const char *source;
+	size_t length;
+	const char *sha; /* 40 lowercase hex characters */
+} rl_script;
+
+typedef struct rl_script_set {
+	rl_script unlock, lock_multi, unlock_multi, extend, validity;
+} rl_script_set;
+
+/* Where the driver's commands go, and where its clock and randomness come from. The real one
+ * (rl_fanout_io) runs on sockets; a simulation substitutes its own. */
+typedef struct rl_lock_io {
+	void *arg;
+	/* Sends request to every server and gathers the votes (see rl_fanout_run). */
+	unsigned (*run)(void *arg, const rl_request *request, unsigned quorum, double deadline_ms,
+		rl_outcome *outcomes);
+	/* Sends a command everywhere without waiting for its replies. */
+	void (*send)(void *arg, const rl_command *command);
+	/* Waits until until_ms (rl_now_ms clock), keeping the connections in step meanwhile. */
+	void (*pause)(void *arg, double until_ms);
+	double (*now)(void *arg);
+	/* Fills len bytes from a CSPRNG: 0, or -1 when none can be had (the call then fails). */
+	int (*random)(void *arg, void *into, size_t len);
+} rl_lock_io;
+
+/* The resource(s) as Redis sees them (prefix included). multi: the all-or-none scripts, also for
+ * a list of one; otherwise count is 1 and the plain SET NX PX path is used. */
+typedef struct rl_lock_keys {
+	size_t count;
+	const char *const *keys;
+	const size_t *lens;
+	int multi;
+} rl_lock_keys;
+
+typedef struct rl_lock_policy {
+	unsigned quorum;
+	double drift_factor;
+	int64_t retry_delay;   /* ms; pauses are drawn from [retry_delay/2, retry_delay] */
+	int64_t retry_count;   /* attempts per lock() call; 0 behaves as 1 */
+	double call_bound_ms;  /* how long unlock()/validity()/extend() may wait in all */
+	const rl_script_set *scripts;
+} rl_lock_policy;
+
+/* --- The acquisition state machine ---------------------------------------------------- */
+
+typedef enum {
+	RL_STEP_SEND_LOCK,    /* run lock_command() for the current token until step_deadline */
+	RL_STEP_SEND_RELEASE, /* send the rollback of the current token, without waiting */
+	RL_STEP_PAUSE,        /* wait until step_deadline */
+	RL_STEP_WON,          /* the lock is ours: token and validity are set */
+	RL_STEP_LOST,         /* every attempt failed */
+	RL_STEP_NO_RANDOM     /* no random bytes could be had: nothing was sent */
+} rl_acquire_step;
+
+typedef struct rl_acquire {
+	int64_t ttl;
+	int64_t attempts;
+	const rl_lock_policy *policy;
+	enum { RL_ACQ_START, RL_ACQ_SENT, RL_ACQ_ROLLED_BACK, RL_ACQ_DONE } state;
+	int64_t attempt;           /* 1-based number of the current attempt */
+	char token[RL_TOKEN_LEN + 1];
+	double attempt_start;
+	double step_deadline;      /* for SEND_LOCK and PAUSE */
+	double validity;           /* set with WON */
+} rl_acquire;
+
+void rl_acquire_init(rl_acquire *acquire, const rl_lock_policy *policy, int64_t ttl);
+
+/* Given what the previous step achieved (votes: the yes votes of a SEND_LOCK; ignored after the
+ * other steps) and the time now, says what to do next. random() draws the tokens and pauses. */
+rl_acquire_step rl_acquire_next(rl_acquire *acquire, double now, unsigned votes,
+	int (*random)(void *arg, void *into, size_t len), void *random_arg);
+
+/* --- Blocking calls over an rl_lock_io -------------------------------------------------- */
+
+typedef struct rl_lock_result {
+	char token[RL_TOKEN_LEN + 1];
+	double validity;
+	int64_t attempts; /* attempts made, won or not */
+	int no_random;    /* failed because no random bytes could be had */
+} rl_lock_result;
+
+/* One lock() call. 1 when won (result filled), 0 when not, -1 when out of memory. */
+int rl_lock_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
+	int64_t ttl, rl_outcome *outcomes, rl_lock_result *result);
+
+/* unlock(): deletes the keys still holding token. Yes votes (compare with the quorum), or -1 when
+ * out of memory. */
+int rl_lock_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
+	const char *token, size_t token_len, rl_outcome *outcomes);
+
+/* extend(): gives every key still holding token at least ttl ms more (never less than it has).
+ * The new validity (> 0) when a quorum did so in time, 0 when not, -1 when out of memory. */
+double rl_lock_extend(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
+	const char *token, size_t token_len, int64_t ttl, rl_outcome *outcomes);
+
+/* validity(): ms a quorum still holds token, less drift and the time asked; 0 when none. Stops
+ * as soon as a quorum answered yes: the quorum-th largest of more answers could only be larger,
+ * so the figure from the first quorum is a safe lower bound. -1 when out of memory. */
+double rl_lock_validity(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
+	const char *token, size_t token_len, size_t servers, rl_outcome *outcomes);
+
+
+#endif
