@@ -1,6 +1,22 @@
-/* One non-blocking connection to one Redis server: connect, send, receive, and the bookkeeping
- * that keeps replies paired with the commands that asked for them. hiredis connects and holds
- * what a write leaves unsent; replies are read into rl_reader. No zvals. */
+/* One non-blocking connection to one Redis server: resolve, connect, send, receive, and the
+ * bookkeeping that pairs replies with the commands that asked for them. Our own sockets and
+ * output buffer (wiped before it is freed: it carries AUTH); replies are read into rl_reader.
+ * No zvals.
+ *
+ * The connection's life is one state machine:
+ *
+ *     DOWN --rl_conn_open--> RESOLVING --lookup done--> CONNECTING --connected--> READY
+ *       ^                       |  (a name: the lookup       |  (refused: the next     |
+ *       |                       |   runs on a thread)        |   address is tried)     |
+ *       +--------- rl_conn_close (error, end of file, overdue, fork) -------------------+
+ *
+ * Literal addresses and unix sockets skip RESOLVING. Commands may be queued in every state but
+ * DOWN: they leave once the socket is READY, in order, on that one stream.
+ *
+ * Whether a call may use the connection as it is, or must start afresh, is decided in one place,
+ * rl_conn_begin_call(). Replies are owed in three kinds, read in this order: `checked` (AUTH and
+ * SELECT sent on connect: an error fails the server with its own text), `stale` (owed to an
+ * earlier call that stopped waiting: read and dropped), `expected` (the current call's). */
 #ifndef RL_CONN_H
 #define RL_CONN_H
 
@@ -12,7 +28,7 @@
 typedef struct rl_endpoint {
 	char *host;        /* a host name or address; a path when it starts with '/' */
 	int port;
-	double timeout_ms; /* bounds the connect and each reply; 0 = no limit */
+	double timeout_ms; /* bounds each call on this server, connect included; 0 = no limit */
 	char *username;    /* ACL user for AUTH, NULL for the default user */
 	char *password;    /* NULL: no AUTH. Never printed anywhere. */
 	int database;      /* SELECTed on connect when not 0 */
@@ -21,37 +37,58 @@ typedef struct rl_endpoint {
 
 typedef enum {
 	RL_CONN_DOWN = 0,
+	RL_CONN_RESOLVING,
 	RL_CONN_CONNECTING,
 	RL_CONN_READY
 } rl_conn_state;
 
+struct rl_lookup;
+struct rl_addresses;
+
 typedef struct rl_conn {
-	void *ctx;            /* redisContext*, NULL while down */
-	rl_socket fd;         /* its socket, valid while ctx is set */
+	rl_socket fd;         /* the socket; the lookup's fd while RESOLVING */
 	rl_conn_state state;
-	unsigned char unsent; /* hiredis' output buffer holds bytes the socket did not take yet */
-	unsigned checked;     /* replies to AUTH/SELECT sent on connect: an error there fails the server */
+	unsigned char peer_closed; /* end of file seen: what arrived before it is still parsed */
+	unsigned char out_secret;  /* the output buffer has held credentials */
+	unsigned checked;     /* replies to AUTH/SELECT sent on connect */
 	unsigned stale;       /* replies owed to an earlier call: read and dropped before ours */
 	unsigned expected;    /* replies the current call still waits for */
-	double waiting_since; /* ms: last progress while something was outstanding */
+	double deadline;      /* rl_now_ms() by which the current call's reply is overdue; HUGE_VAL: no limit */
+	double stale_deadline; /* by which the checked and stale replies were due: the earliest of the
+	                        * calls that left them (a command queued behind does not move it) */
+	char *out;            /* bytes not sent yet: out[out_start, out_end) */
+	size_t out_start, out_end, out_cap;
+	struct rl_lookup *lookup;       /* RESOLVING: the host name lookup */
+	struct rl_addresses *addresses; /* CONNECTING: the addresses to try, in order */
+	size_t next_address;
+	char connect_error[96];         /* why the last address failed, for when all have */
 	rl_reader reader;
 } rl_conn;
 
-/* The hiredis version this was built against, "major.minor.patch". Kept here so that no Zend
- * file includes hiredis.h (its ssize_t clashes with PHP's on Windows). */
+/* The hiredis version this was built against, "major.minor.patch". */
 void rl_hiredis_version(char *out, size_t size);
 
-/* Starts a non-blocking connect. Returns 0, or -1 with the reason in *out. */
+/* A DOWN connection, with no socket. */
+void rl_conn_init(rl_conn *conn);
+
+/* Starts resolving or connecting, without blocking. Returns 0, or -1 with the reason in *out. */
 int rl_conn_open(rl_conn *conn, const rl_endpoint *endpoint, double now, rl_outcome *out);
+
+/* Closes the socket (bytes already written are still delivered by the kernel: safe, since every
+ * command carries a token of its own) and wipes the output buffer. conn is DOWN afterwards. */
 void rl_conn_close(rl_conn *conn);
 
-/* False when the server closed an idle, ready connection since we last used it (restart,
- * CLIENT KILL, idle timeout): reusing it would fail the next call. Never blocks. */
-int rl_conn_still_open(rl_conn *conn);
+/* Wipes and frees the output buffer too: conn is not used again. */
+void rl_conn_release(rl_conn *conn);
 
-/* Queues AUTH and SELECT as the endpoint asks, right after rl_conn_open. Their replies are
- * checked (not dropped): an error reply fails the connection with the server's text. */
-int rl_conn_append_setup(rl_conn *conn, const rl_endpoint *endpoint, double now);
+#define RL_NOT_PROBED ((short) -1)
+
+/* Decides, at the start of a call, whether the connection can carry it: takes in what arrived
+ * since its last use (late replies are dropped; revents: what a poll just saw on it, or
+ * RL_NOT_PROBED to look now) and closes it when the server closed it, the stream is out of step,
+ * or replies owed to an earlier call are overdue (a silent server: start afresh rather than
+ * queue behind it). Then sets the deadline of this call on this server: now + timeout. */
+void rl_conn_begin_call(rl_conn *conn, const rl_endpoint *endpoint, short revents, double now);
 
 /* Replies still owed on this connection, of any kind. */
 static inline unsigned rl_conn_owed(const rl_conn *conn)
@@ -59,42 +96,30 @@ static inline unsigned rl_conn_owed(const rl_conn *conn)
 	return conn->checked + conn->stale + conn->expected;
 }
 
-/* Reads and drops the checked and stale replies still owed, waiting up to wait_ms for them. Then
- * true only when the connection is READY with nothing owed, nothing unsent, no unread bytes and
- * no error: the only state in which another caller can use it without inheriting our replies. */
-int rl_conn_settle_clean(rl_conn *conn, double wait_ms);
-
-/* Hands the hiredis context over (to the pool) and leaves conn DOWN; NULL when there is none. */
-void *rl_conn_detach(rl_conn *conn);
-
-/* Takes a context from the pool: READY, nothing owed. */
-void rl_conn_attach(rl_conn *conn, void *ctx, double now);
-
-/* Closes a detached context. */
-void rl_conn_free_context(void *ctx);
-
-/* True when a detached, idle context shows no sign of life or death: the server closed it
- * (EOF) or sent something unasked. Such a context must not be reused. */
-int rl_conn_context_is_quiet(void *ctx);
-
-/* True when a reply or the connect has been awaited longer than the endpoint allows. */
-static inline int rl_conn_overdue(const rl_conn *conn, const rl_endpoint *endpoint, double now)
+static inline int rl_conn_has_unsent(const rl_conn *conn)
 {
-	int waiting = conn->state == RL_CONN_CONNECTING || rl_conn_owed(conn) > 0;
-	return waiting && endpoint->timeout_ms > 0 && now - conn->waiting_since >= endpoint->timeout_ms;
+	return conn->out_end > conn->out_start;
 }
 
-/* Queues a command (sent by rl_conn_flush or when the socket turns writable). */
-int rl_conn_append(rl_conn *conn, int argc, const char **argv, const size_t *argvlen, double now);
+/* Whether another caller (the pool's next user) could take the connection over: READY, no
+ * error. Replies still owed are theirs to drop, until the deadline. */
+int rl_conn_reusable(const rl_conn *conn);
 
-/* Leaves bytes in hiredis' output buffer, for rl_conn_flush. 0, or -1 when out of memory. */
+/* Queues AUTH and SELECT as the endpoint asks, right after rl_conn_open. Their replies are
+ * checked (not dropped): an error reply fails the connection with the server's text. */
+int rl_conn_append_setup(rl_conn *conn, const rl_endpoint *endpoint);
+
+/* Queues a command, encoded here. Counts its reply as expected. 0, or -1 when out of memory. */
+int rl_conn_append(rl_conn *conn, int argc, const char **argv, const size_t *argvlen);
+
+/* Appends bytes to the output buffer. 0, or -1 when out of memory. */
 int rl_conn_queue_unsent(rl_conn *conn, const char *bytes, size_t len);
 
-/* Sends what an idle ready socket takes at once; hiredis' output buffer keeps the rest, for
+/* Sends what an idle ready socket takes at once; the output buffer keeps the rest, for
  * rl_conn_flush (which also reports a write error). 0, or -1 when out of memory. */
 static inline int rl_conn_send_or_queue(rl_conn *conn, const char *bytes, size_t len)
 {
-	if (conn->state == RL_CONN_READY && !conn->unsent) {
+	if (conn->state == RL_CONN_READY && !rl_conn_has_unsent(conn)) {
 		long sent = rl_send(conn->fd, bytes, len);
 		if (sent > 0) {
 			bytes += sent;
@@ -104,13 +129,9 @@ static inline int rl_conn_send_or_queue(rl_conn *conn, const char *bytes, size_t
 	return len > 0 ? rl_conn_queue_unsent(conn, bytes, len) : 0;
 }
 
-/* Queues a command already encoded (rl_resp.h), so that one encoding serves every server.
- * Inline, as this runs once per server and call. */
-static inline int rl_conn_append_encoded(rl_conn *conn, const char *bytes, size_t len, double now)
+/* Queues a command already encoded (rl_resp.h), so that one encoding serves every server. */
+static inline int rl_conn_append_encoded(rl_conn *conn, const char *bytes, size_t len)
 {
-	if (conn->state == RL_CONN_READY && conn->stale + conn->expected == 0) {
-		conn->waiting_since = now;
-	}
 	if (rl_conn_send_or_queue(conn, bytes, len) != 0) {
 		return -1;
 	}
@@ -121,34 +142,43 @@ static inline int rl_conn_append_encoded(rl_conn *conn, const char *bytes, size_
 /* Writes what it can of the unsent bytes without blocking. 0, or -1 with the reason in *out. */
 int rl_conn_write_unsent(rl_conn *conn, rl_outcome *out);
 
-/* rl_conn_write_unsent when there is something to write (a connecting socket writes later). */
+/* rl_conn_write_unsent when there is something to write and the socket is connected. */
 static inline int rl_conn_flush(rl_conn *conn, rl_outcome *out)
 {
-	return conn->unsent && conn->state == RL_CONN_READY ? rl_conn_write_unsent(conn, out) : 0;
+	return rl_conn_has_unsent(conn) && conn->state == RL_CONN_READY ? rl_conn_write_unsent(conn, out) : 0;
 }
 
 static inline short rl_conn_poll_events(const rl_conn *conn)
 {
-	return conn->state == RL_CONN_CONNECTING || conn->unsent ? POLLOUT | POLLIN : POLLIN;
+	if (conn->state == RL_CONN_RESOLVING) {
+		return POLLIN;
+	}
+	return conn->state == RL_CONN_CONNECTING || rl_conn_has_unsent(conn) ? POLLOUT | POLLIN : POLLIN;
 }
+
 static inline rl_socket rl_conn_fd(const rl_conn *conn)
 {
 	return conn->fd;
 }
 
-/* After rl_recv() returned result <= 0: 0 when that only meant "nothing yet", else -1 with the
- * reason in *out (when not NULL). */
+/* After rl_recv() returned result <= 0: 0 when that only meant "nothing yet" or the end of
+ * file (peer_closed is set: what arrived before it is parsed first), else -1 with the reason in
+ * *out (when not NULL). */
 int rl_conn_read_failed(rl_conn *conn, long result, rl_outcome *out);
 
-/* One recv() into the reader: 0 (also when nothing was there), or -1 at end of file or on a
- * socket error, reason in *out when not NULL. Callers parse before reading again: a full
- * buffer then holds only the start of a line, which rl_reader drops. */
+/* One recv() into the reader: 0 (also when nothing was there), or -1 on a socket error. Callers
+ * parse before reading again. */
 static inline int rl_conn_read(rl_conn *conn, rl_outcome *out)
 {
 	size_t room;
-	char *space = rl_reader_space(&conn->reader, &room);
-	long got = rl_recv(conn->fd, space, room);
+	char *space;
+	long got;
 
+	if (conn->peer_closed) {
+		return 0;
+	}
+	space = rl_reader_space(&conn->reader, &room);
+	got = rl_recv(conn->fd, space, room);
 	if (got > 0) {
 		rl_reader_fed(&conn->reader, (size_t) got);
 		return 0;
@@ -156,44 +186,52 @@ static inline int rl_conn_read(rl_conn *conn, rl_outcome *out)
 	return rl_conn_read_failed(conn, got, out);
 }
 
-/* rl_conn_on_events beyond reading a ready connection: connects and writes. */
-int rl_conn_on_events_any(rl_conn *conn, short revents, rl_outcome *out);
+/* rl_conn_on_events beyond reading a ready connection: lookups, connects and writes. */
+int rl_conn_on_events_any(rl_conn *conn, const rl_endpoint *endpoint, short revents, rl_outcome *out);
 
-/* Handles poll() results: finishes a connect, writes, reads. Returns 0, or -1 with the reason in *out. */
-static inline int rl_conn_on_events(rl_conn *conn, short revents, rl_outcome *out)
+/* Handles poll() results: finishes a lookup or a connect, writes, reads. Returns 0, or -1 with
+ * the reason in *out. */
+static inline int rl_conn_on_events(rl_conn *conn, const rl_endpoint *endpoint, short revents, rl_outcome *out)
 {
-	if (conn->state == RL_CONN_READY && !(revents & POLLOUT)) {
+	if (conn->state == RL_CONN_READY && !(revents & (POLLOUT | POLLNVAL))) {
 		return revents & (POLLIN | POLLERR | POLLHUP) ? rl_conn_read(conn, out) : 0;
 	}
-	return rl_conn_on_events_any(conn, revents, out);
+	return rl_conn_on_events_any(conn, endpoint, revents, out);
 }
 
 /* What rl_conn_next_reply does beyond its common case; got is rl_reader_next's result. */
-int rl_conn_sort_reply(rl_conn *conn, int got, rl_reply *reply, double now, rl_outcome *out);
+int rl_conn_sort_reply(rl_conn *conn, int got, rl_reply *reply, rl_outcome *out);
 
-/* Next reply for the current call, after dropping stale ones: 1 with *reply (valid until the
- * connection reads again), 0 when none has arrived yet, -1 on a protocol error (reason in *out).
- * Inline: it runs once per server and call, and twice when the reply has come. */
-static inline int rl_conn_next_reply(rl_conn *conn, rl_reply *reply, double now, rl_outcome *out)
+/* Next reply for the current call, after dropping checked and stale ones: 1 with *reply (valid
+ * until the connection reads again), 0 when none has arrived yet, -1 on a protocol error, a
+ * failed AUTH/SELECT, or the server's end of file with a reply still owed (reason in *out). */
+static inline int rl_conn_next_reply(rl_conn *conn, rl_reply *reply, rl_outcome *out)
 {
 	int got = rl_reader_next(&conn->reader, reply);
 
-	if (got == 0) {
-		return 0;
-	}
 	if (got == 1 && (conn->checked | conn->stale) == 0 && conn->expected > 0) {
 		conn->expected--;
-		conn->waiting_since = now;
 		return 1;
 	}
-	return rl_conn_sort_reply(conn, got, reply, now, out);
+	if (got == 0 && !conn->peer_closed) {
+		return 0;
+	}
+	return rl_conn_sort_reply(conn, got, reply, out);
 }
 
-/* Drops the stale replies already read, when no current call waits. Returns 0, or -1 when a
- * reply nobody owes arrived (the connection is out of step). */
-int rl_conn_drop_stale(rl_conn *conn, double now);
+/* Drops the stale replies already read, when no current call waits. Returns 0, or -1 when the
+ * connection must be closed (a reply nobody owes, or the server's end of file). */
+int rl_conn_drop_stale(rl_conn *conn);
 
-/* The call gave up waiting: what it still expected becomes stale for the next call. */
-void rl_conn_abandon(rl_conn *conn);
+/* The call gave up waiting: what it still expected becomes stale for the next call, due by the
+ * call's deadline. */
+static inline void rl_conn_abandon(rl_conn *conn)
+{
+	if (conn->expected > 0 && conn->deadline < conn->stale_deadline) {
+		conn->stale_deadline = conn->deadline;
+	}
+	conn->stale += conn->expected;
+	conn->expected = 0;
+}
 
 #endif

@@ -47,6 +47,7 @@ static void encoded_free(rl_encoded *enc)
 rl_cluster *rl_cluster_create(size_t count)
 {
 	rl_cluster *cluster = calloc(1, sizeof(*cluster));
+	size_t i;
 
 	if (cluster == NULL) {
 		return NULL;
@@ -58,6 +59,9 @@ rl_cluster *rl_cluster_create(size_t count)
 	if (cluster->endpoints == NULL || cluster->conns == NULL) {
 		rl_cluster_destroy(cluster);
 		return NULL;
+	}
+	for (i = 0; i < count; i++) {
+		rl_conn_init(&cluster->conns[i]);
 	}
 	return cluster;
 }
@@ -168,12 +172,18 @@ void rl_cluster_destroy(rl_cluster *cluster)
 	}
 	leave_parent_connections(cluster); /* never pools a socket the parent still uses */
 	for (i = 0; cluster->conns && i < cluster->count; i++) {
-		if (cluster->pool != NULL && cluster->endpoints) {
-			rl_pool_checkin(cluster->pool, cluster->endpoints[i].pool_key, &cluster->conns[i],
-				cluster->endpoints[i].timeout_ms);
-		} else {
-			rl_conn_close(&cluster->conns[i]);
+		rl_conn *conn = &cluster->conns[i];
+		rl_outcome ignored;
+
+		/* A rollback queued last must leave now if the socket takes it: nobody flushes later. */
+		if (rl_conn_flush(conn, &ignored) != 0) {
+			rl_conn_close(conn);
 		}
+		if (cluster->pool != NULL && cluster->endpoints) {
+			/* Never waits: replies still owed go with the connection (see rl_pool.h). */
+			rl_pool_checkin(cluster->pool, cluster->endpoints[i].pool_key, conn);
+		}
+		rl_conn_release(conn);
 	}
 	for (i = 0; cluster->endpoints && i < cluster->count; i++) {
 		endpoint_free(&cluster->endpoints[i]);
@@ -197,13 +207,6 @@ static void fail(rl_conn *conn, rl_outcome *out, unsigned *yes, unsigned *answer
 	rl_conn_close(conn);
 	settle(out, yes, answered);
 }
-
-#ifdef POLLRDHUP
-# define RL_POLL_PEER_CLOSED POLLRDHUP /* Linux: tells the server's end-of-file from its data */
-#else
-# define RL_POLL_PEER_CLOSED 0
-#endif
-#define RL_NOT_PROBED ((short) -1)
 
 /* What has arrived on each ready connection since it was last used (stale replies, the server's
  * end-of-file): one poll() for the whole cluster, in seen[i]; RL_NOT_PROBED for the others. One
@@ -233,39 +236,21 @@ static void probe_idle(const rl_cluster *cluster, short seen[RL_SMALL_CLUSTER])
 	}
 }
 
-/* Takes in what arrived on a ready connection since its last call: late replies, dropped here
- * so that a server that did answer is not judged silent, or the server's end-of-file (restart,
- * CLIENT KILL, idle timeout), which means reconnecting now rather than failing the call. False
- * when the connection must be closed. */
-static int take_in_idle(rl_conn *conn, short seen, double now)
-{
-	if (seen == RL_NOT_PROBED || RL_POLL_PEER_CLOSED == 0) {
-		if (seen != 0 && !rl_conn_still_open(conn)) {
-			return 0;
-		}
-	} else if (seen & (RL_POLL_PEER_CLOSED | POLLHUP | POLLERR | POLLNVAL)) {
-		return 0;
-	} else if (seen != 0 && rl_conn_read(conn, NULL) != 0) {
-		return 0;
-	}
-	return conn->expected > 0 || (conn->checked + conn->stale == 0 && rl_reader_idle(&conn->reader))
-		|| rl_conn_drop_stale(conn, now) == 0;
-}
-
 /* Opens the connection if needed and queues command. Returns 0, or -1 with *out filled.
- * keep_overdue: queue behind a connected but silent server instead of starting afresh, so that
- * a release still follows the SET it must undo on the same stream. seen: what probe_idle()
- * found on it. */
+ * queue_behind_silent: a release queues behind a silent server's SET rather than start afresh,
+ * so that it follows the SET it must undo on the same stream (else it may arrive first, find
+ * nothing, and leave the late SET's key to expire). seen: what probe_idle() found on it. */
 static int prepare(rl_cluster *cluster, size_t i, const rl_encoded *command, double now, rl_outcome *out,
-	int keep_overdue, short seen)
+	int queue_behind_silent, short seen)
 {
 	rl_conn *conn = &cluster->conns[i];
 	const rl_endpoint *endpoint = &cluster->endpoints[i];
 
-	if (seen == 0 && rl_conn_owed(conn) == 0 && !conn->unsent && rl_reader_idle(&conn->reader)
+	if (seen == 0 && rl_conn_owed(conn) == 0 && !rl_conn_has_unsent(conn) && rl_reader_idle(&conn->reader)
 		&& command->bytes != NULL) {
 		/* The usual case, ready and idle since its last call: nothing to take in, not overdue. */
-		if (rl_conn_append_encoded(conn, command->bytes, command->len, now) == 0) {
+		conn->deadline = endpoint->timeout_ms > 0 ? now + endpoint->timeout_ms : HUGE_VAL;
+		if (rl_conn_append_encoded(conn, command->bytes, command->len) == 0) {
 			return 0;
 		}
 		rl_outcome_set(out, RL_OUTCOME_IO, "out of memory");
@@ -276,37 +261,35 @@ static int prepare(rl_cluster *cluster, size_t i, const rl_encoded *command, dou
 		rl_outcome_set(out, RL_OUTCOME_CONNECT, "connect: out of memory");
 		return -1;
 	}
-	if (conn->state == RL_CONN_READY && !take_in_idle(conn, seen, now)) {
-		rl_conn_close(conn);
-	}
-	if (conn->state != RL_CONN_DOWN && !(keep_overdue && conn->state == RL_CONN_READY)
-		&& rl_conn_overdue(conn, endpoint, now)) {
-		rl_conn_close(conn); /* still silent since an earlier call: start afresh */
+	if (queue_behind_silent && conn->state == RL_CONN_READY && !conn->peer_closed) {
+		conn->deadline = endpoint->timeout_ms > 0 ? now + endpoint->timeout_ms : HUGE_VAL;
+	} else {
+		rl_conn_begin_call(conn, endpoint, seen, now);
 	}
 	if (conn->state == RL_CONN_DOWN && cluster->pool != NULL && endpoint->pool_key != NULL) {
-		rl_pool_checkout(cluster->pool, endpoint->pool_key, conn, now);
+		rl_pool_checkout(cluster->pool, endpoint, conn, now);
 	}
 	if (conn->state == RL_CONN_DOWN) {
 		size_t g;
 		if (rl_conn_open(conn, endpoint, now, out) != 0) {
 			return -1;
 		}
-		if (rl_conn_append_setup(conn, endpoint, now) != 0) {
+		if (rl_conn_append_setup(conn, endpoint) != 0) {
 			rl_outcome_set(out, RL_OUTCOME_IO, "out of memory");
 			rl_conn_close(conn);
 			return -1;
 		}
 		for (g = 0; g < cluster->greeting_count; g++) {
 			const rl_command *greet = &cluster->greeting[g];
-			if (rl_conn_append(conn, greet->argc, greet->argv, greet->argvlen, now) != 0) {
+			if (rl_conn_append(conn, greet->argc, greet->argv, greet->argvlen) != 0) {
 				rl_outcome_set(out, RL_OUTCOME_IO, "out of memory");
 				rl_conn_close(conn);
 				return -1;
 			}
 		}
-		rl_conn_abandon(conn);
+		rl_conn_abandon(conn); /* the greeting's replies: due by this call's deadline */
 	}
-	if (command->bytes == NULL || rl_conn_append_encoded(conn, command->bytes, command->len, now) != 0) {
+	if (command->bytes == NULL || rl_conn_append_encoded(conn, command->bytes, command->len) != 0) {
 		rl_outcome_set(out, RL_OUTCOME_IO, "out of memory");
 		rl_conn_close(conn);
 		return -1;
@@ -374,7 +357,7 @@ static void poll_set_free(struct rl_poll_set *set)
 }
 
 /* Reads every reply that has arrived for server i and settles its outcome. */
-static void take_replies(rl_cluster *cluster, size_t i, const rl_request *request, double now,
+static void take_replies(rl_cluster *cluster, size_t i, const rl_request *request,
 	rl_outcome *out, unsigned *yes, unsigned *answered)
 {
 	rl_conn *conn = &cluster->conns[i];
@@ -382,7 +365,7 @@ static void take_replies(rl_cluster *cluster, size_t i, const rl_request *reques
 	while (out->kind == RL_OUTCOME_PENDING) {
 		rl_reply reply;
 		rl_verdict verdict;
-		int got = rl_conn_next_reply(conn, &reply, now, out);
+		int got = rl_conn_next_reply(conn, &reply, out);
 
 		if (got < 0) {
 			fail(conn, out, yes, answered);
@@ -394,7 +377,7 @@ static void take_replies(rl_cluster *cluster, size_t i, const rl_request *reques
 		verdict = rl_reply_classify(&reply, request->expect, request->fallback.argc > 0, out);
 		if (verdict == RL_VERDICT_RESEND) {
 			const rl_command *fb = &request->fallback;
-			if (rl_conn_append(conn, fb->argc, fb->argv, fb->argvlen, now) != 0) {
+			if (rl_conn_append(conn, fb->argc, fb->argv, fb->argvlen) != 0) {
 				rl_outcome_set(out, RL_OUTCOME_IO, "out of memory");
 				fail(conn, out, yes, answered);
 				return;
@@ -418,6 +401,40 @@ static int keep_waiting(const rl_request *request, unsigned yes, unsigned answer
 		return state != RL_QUORUM_LOST && answered < servers;
 	}
 	return state == RL_QUORUM_UNDECIDED;
+}
+
+/* Servers still pending when their own deadline or the call's has passed. Checked only after a
+ * poll() has looked at every socket since the command was queued: a server whose reply is there
+ * is never failed because another server was slow to prepare. */
+static void settle_overdue(rl_cluster *cluster, double now, double deadline_ms, rl_outcome *outcomes,
+	unsigned *yes, unsigned *answered)
+{
+	size_t i;
+
+	for (i = 0; i < cluster->count; i++) {
+		rl_conn *conn = &cluster->conns[i];
+
+		if (outcomes[i].kind != RL_OUTCOME_PENDING) {
+			continue;
+		}
+		if (now >= conn->deadline) {
+			if (conn->state != RL_CONN_READY) {
+				rl_outcome_set(&outcomes[i], RL_OUTCOME_TIMEOUT,
+					conn->state == RL_CONN_RESOLVING ? "connect: timeout resolving the host name" : "connect: timeout");
+				fail(conn, &outcomes[i], yes, answered);
+				continue;
+			}
+			/* The command may still run later: keep the stream so that a release sent after
+			 * this call queues behind it. The next call starts afresh. */
+			rl_outcome_set(&outcomes[i], RL_OUTCOME_TIMEOUT, "timeout");
+			rl_conn_abandon(conn);
+			settle(&outcomes[i], yes, answered);
+		} else if (deadline_ms > 0 && now >= deadline_ms) {
+			rl_outcome_set(&outcomes[i], RL_OUTCOME_TIMEOUT, "timeout: the call's deadline passed");
+			rl_conn_abandon(conn);
+			settle(&outcomes[i], yes, answered);
+		}
+	}
 }
 
 unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned quorum,
@@ -454,73 +471,47 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 
 	while (keep_waiting(request, yes, answered, servers, quorum)) {
 		double wait_until = deadline_ms > 0 ? deadline_ms : HUGE_VAL;
+		int ready;
 
-		now = rl_now_ms();
 		set.used = 0;
 		for (i = 0; i < cluster->count; i++) {
 			rl_conn *conn = &cluster->conns[i];
-			const rl_endpoint *endpoint = &cluster->endpoints[i];
-
-			double due;
 
 			if (outcomes[i].kind != RL_OUTCOME_PENDING) {
 				continue;
 			}
-			/* A pending server is owed a reply or still connecting: only its time limit is left
-			 * to check. */
-			due = endpoint->timeout_ms > 0 ? conn->waiting_since + endpoint->timeout_ms : HUGE_VAL;
-			if (now >= due) {
-				if (conn->state == RL_CONN_CONNECTING) {
-					rl_outcome_set(&outcomes[i], RL_OUTCOME_TIMEOUT, "connect: timeout");
-					fail(conn, &outcomes[i], &yes, &answered);
-					continue;
-				}
-				/* The command may still run later: keep the stream so that a release sent
-				 * after this call queues behind it. The next call starts afresh. */
-				rl_outcome_set(&outcomes[i], RL_OUTCOME_TIMEOUT, "timeout");
-				rl_conn_abandon(conn);
-				settle(&outcomes[i], &yes, &answered);
-				continue;
-			}
-			if (due < wait_until) {
-				wait_until = due;
+			if (conn->deadline < wait_until) {
+				wait_until = conn->deadline;
 			}
 			add_poll(&set, conn, i);
 		}
-		if (set.used == 0 || !keep_waiting(request, yes, answered, servers, quorum)) {
-			continue;
-		}
-		if (deadline_ms > 0 && now >= deadline_ms) {
-			for (k = 0; k < set.used; k++) {
-				rl_outcome_set(&outcomes[set.owner[k]], RL_OUTCOME_TIMEOUT, "timeout: the call's deadline passed");
-				rl_conn_abandon(&cluster->conns[set.owner[k]]);
-				settle(&outcomes[set.owner[k]], &yes, &answered);
-			}
+		if (set.used == 0) {
 			break;
 		}
-		if (wait_for_events(&set, wait_until, now) < 0) {
-			if (rl_poll_interrupted()) {
-				continue;
-			}
+		ready = wait_for_events(&set, wait_until, now);
+		if (ready < 0 && !rl_poll_interrupted()) {
 			for (k = 0; k < set.used; k++) {
 				rl_outcome_set(&outcomes[set.owner[k]], RL_OUTCOME_IO, "poll failed");
 				fail(&cluster->conns[set.owner[k]], &outcomes[set.owner[k]], &yes, &answered);
 			}
 			break;
 		}
-		now = rl_now_ms();
-		for (k = 0; k < set.used; k++) {
+		for (k = 0; ready > 0 && k < set.used; k++) {
 			size_t owner = set.owner[k];
 			rl_conn *conn = &cluster->conns[owner];
 
-			if (set.fds[k].revents == 0) {
+			if (set.fds[k].revents == 0 || outcomes[owner].kind != RL_OUTCOME_PENDING) {
 				continue;
 			}
-			if (rl_conn_on_events(conn, set.fds[k].revents, &outcomes[owner]) != 0) {
+			if (rl_conn_on_events(conn, &cluster->endpoints[owner], set.fds[k].revents, &outcomes[owner]) != 0) {
 				fail(conn, &outcomes[owner], &yes, &answered);
 				continue;
 			}
-			take_replies(cluster, owner, request, now, &outcomes[owner], &yes, &answered);
+			take_replies(cluster, owner, request, &outcomes[owner], &yes, &answered);
+		}
+		now = rl_now_ms();
+		if (keep_waiting(request, yes, answered, servers, quorum)) {
+			settle_overdue(cluster, now, deadline_ms, outcomes, &yes, &answered);
 		}
 	}
 	poll_set_free(&set);
@@ -564,6 +555,7 @@ void rl_fanout_drain_until(rl_cluster *cluster, double until_ms)
 	}
 	for (;;) {
 		double now = rl_now_ms();
+		double wait_until = until_ms;
 
 		if (now >= until_ms) {
 			break;
@@ -571,22 +563,24 @@ void rl_fanout_drain_until(rl_cluster *cluster, double until_ms)
 		set.used = 0;
 		for (i = 0; i < cluster->count; i++) {
 			rl_conn *conn = &cluster->conns[i];
-			if (conn->state == RL_CONN_DOWN || conn->checked + conn->stale == 0) {
+			if (conn->state == RL_CONN_DOWN || rl_conn_owed(conn) + rl_conn_has_unsent(conn) == 0) {
 				continue;
 			}
-			if (rl_conn_overdue(conn, &cluster->endpoints[i], now)) {
-				rl_conn_close(conn);
+			if (now >= conn->stale_deadline) {
+				rl_conn_close(conn); /* safe: every attempt has a token of its own */
 				continue;
+			}
+			if (conn->stale_deadline < wait_until) {
+				wait_until = conn->stale_deadline;
 			}
 			add_poll(&set, conn, i);
 		}
-		if (wait_for_events(&set, until_ms, now) < 0) {
+		if (wait_for_events(&set, wait_until, now) < 0) {
 			if (rl_poll_interrupted()) {
 				continue;
 			}
 			break;
 		}
-		now = rl_now_ms();
 		for (k = 0; k < set.used; k++) {
 			rl_conn *conn = &cluster->conns[set.owner[k]];
 			rl_outcome ignored;
@@ -594,7 +588,8 @@ void rl_fanout_drain_until(rl_cluster *cluster, double until_ms)
 			if (set.fds[k].revents == 0) {
 				continue;
 			}
-			if (rl_conn_on_events(conn, set.fds[k].revents, &ignored) != 0 || rl_conn_drop_stale(conn, now) != 0) {
+			if (rl_conn_on_events(conn, &cluster->endpoints[set.owner[k]], set.fds[k].revents, &ignored) != 0
+				|| rl_conn_drop_stale(conn) != 0) {
 				rl_conn_close(conn);
 			}
 		}

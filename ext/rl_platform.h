@@ -65,8 +65,16 @@ static inline int rl_socket_would_block(void)
 #endif
 }
 
+#ifdef POLLRDHUP
+# define RL_POLL_PEER_CLOSED POLLRDHUP /* Linux: tells the server's end-of-file from its data */
+#else
+# define RL_POLL_PEER_CLOSED 0
+#endif
+
 /* Milliseconds (with a fractional part) on a clock that never jumps: wall-clock steps
- * must not shorten or stretch a lock's validity. */
+ * must not shorten or stretch a lock's validity. On Linux CLOCK_BOOTTIME, which keeps counting
+ * while the system is suspended, as the servers' expiry does: CLOCK_MONOTONIC stops, and a lock
+ * would look valid for as long as the laptop slept. */
 static inline double rl_now_ms(void)
 {
 #ifdef _WIN32
@@ -79,7 +87,11 @@ static inline double rl_now_ms(void)
 	return (double) now.QuadPart * 1000.0 / (double) freq.QuadPart;
 #else
 	struct timespec ts;
+# ifdef CLOCK_BOOTTIME
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+# else
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+# endif
 	return (double) ts.tv_sec * 1000.0 + (double) ts.tv_nsec / 1e6;
 #endif
 }

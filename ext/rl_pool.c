@@ -61,9 +61,12 @@ void rl_pool_init(rl_pool *pool, size_t max_idle, const unsigned char secret[16]
 
 static void entry_close(rl_pool_entry *entry)
 {
-	rl_conn_free_context(entry->ctx);
+	if (entry->conn != NULL) {
+		rl_conn_release(entry->conn);
+		free(entry->conn);
+	}
 	free(entry->key);
-	entry->ctx = NULL;
+	entry->conn = NULL;
 	entry->key = NULL;
 }
 
@@ -133,7 +136,7 @@ static void forget_if_forked(rl_pool *pool)
 	}
 }
 
-int rl_pool_checkout(rl_pool *pool, const char *key, rl_conn *conn, double now)
+int rl_pool_checkout(rl_pool *pool, const rl_endpoint *endpoint, rl_conn *conn, double now)
 {
 	size_t i;
 
@@ -141,34 +144,36 @@ int rl_pool_checkout(rl_pool *pool, const char *key, rl_conn *conn, double now)
 	for (i = pool->count; i > 0; i--) {
 		rl_pool_entry entry = pool->entries[i - 1];
 
-		if (strcmp(entry.key, key) != 0) {
+		if (strcmp(entry.key, endpoint->pool_key) != 0) {
 			continue;
 		}
 		remove_at(pool, i - 1);
-		if (!rl_conn_context_is_quiet(entry.ctx)) {
-			/* Closed by the server while idle (timeout, restart) or out of step. */
-			entry_close(&entry);
+		free(entry.key);
+		rl_conn_release(conn); /* conn is DOWN: only its buffer goes */
+		*conn = *entry.conn;
+		free(entry.conn);
+		/* Late replies are dropped; closed by the server, out of step, or still owing replies
+		 * past their deadline: not reused. */
+		rl_conn_begin_call(conn, endpoint, RL_NOT_PROBED, now);
+		if (conn->state == RL_CONN_DOWN) {
 			pool->discarded++;
 			continue;
 		}
-		free(entry.key);
-		rl_conn_attach(conn, entry.ctx, now);
 		pool->reused++;
 		return 1;
 	}
 	return 0;
 }
 
-void rl_pool_checkin(rl_pool *pool, const char *key, rl_conn *conn, double timeout_ms)
+void rl_pool_checkin(rl_pool *pool, const char *key, rl_conn *conn)
 {
-	double wait_ms = timeout_ms > 0 && timeout_ms < RL_POOL_SETTLE_MS ? timeout_ms : RL_POOL_SETTLE_MS;
 	rl_pool_entry entry;
 
 	if (conn->state == RL_CONN_DOWN) {
 		return;
 	}
 	forget_if_forked(pool);
-	if (key == NULL || pool->max_idle == 0 || !rl_conn_settle_clean(conn, wait_ms)) {
+	if (key == NULL || pool->max_idle == 0 || !rl_conn_reusable(conn)) {
 		rl_conn_close(conn);
 		pool->discarded++;
 		return;
@@ -182,13 +187,16 @@ void rl_pool_checkin(rl_pool *pool, const char *key, rl_conn *conn, double timeo
 		pool->entries = calloc(pool->max_idle, sizeof(*pool->entries));
 	}
 	entry.key = strdup(key);
-	if (pool->entries == NULL || entry.key == NULL) {
+	entry.conn = malloc(sizeof(*entry.conn));
+	if (pool->entries == NULL || entry.key == NULL || entry.conn == NULL) {
 		free(entry.key);
+		free(entry.conn);
 		rl_conn_close(conn);
 		pool->discarded++;
 		return;
 	}
-	entry.ctx = rl_conn_detach(conn);
+	*entry.conn = *conn; /* the socket, its owed replies and deadline, its buffers move over */
+	rl_conn_init(conn);
 	pool->entries[pool->count++] = entry;
 }
 

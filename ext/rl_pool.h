@@ -1,10 +1,12 @@
-/* Persistent connections: idle, authenticated hiredis contexts kept per process (per thread
- * under ZTS) for later RedLock objects and later requests. Plain C, no zvals.
+/* Persistent connections: idle, authenticated connections kept per process (per thread under
+ * ZTS) for later RedLock objects and later requests. Plain C, no zvals.
  *
  * A connection is in the pool only while nobody uses it: a RedLock object checks it out on its
- * first command and checks it in when it is freed. Check-in keeps it only when it is clean
- * (READY, no reply owed, nothing unsent or unread, no error); anything else is closed, so a
- * request that died mid-call, a timeout or a broken stream never reaches the next user. */
+ * first command and checks it in when it is freed. Check-in never waits: a READY connection goes
+ * in as it is, with the replies it still owes counted and its deadline, and the next user's
+ * rl_conn_begin_call() drops those replies as they arrive, or closes it once they are overdue,
+ * like any connection of its own. (Waiting at check-in cost every PHP-FPM request up to 25 ms
+ * per slow server.) Connecting, broken or closed ones are closed. */
 #ifndef RL_POOL_H
 #define RL_POOL_H
 
@@ -13,13 +15,10 @@
 #include "rl_conn.h"
 
 #define RL_POOL_DEFAULT_MAX_IDLE 64
-/* At check-in, how long to wait for replies a call stopped waiting for (the quorum was settled
- * without them) before giving up on the connection. Bounded also by the server's timeout. */
-#define RL_POOL_SETTLE_MS 25.0
 
 typedef struct rl_pool_entry {
 	char *key;  /* rl_pool_key() of the endpoint it was opened for */
-	void *ctx;  /* redisContext*, authenticated and SELECTed for that key */
+	rl_conn *conn; /* authenticated and SELECTed for that key */
 } rl_pool_entry;
 
 typedef struct rl_pool {
@@ -42,13 +41,14 @@ void rl_pool_destroy(rl_pool *pool);
  * malloc'd; NULL when out of memory. The credentials are hashed with the pool's secret. */
 char *rl_pool_key(const rl_pool *pool, const rl_endpoint *endpoint);
 
-/* Attaches an idle connection for key to conn (which must be DOWN). Returns 1 when one was
- * found alive, 0 when the caller must connect itself. */
-int rl_pool_checkout(rl_pool *pool, const char *key, rl_conn *conn, double now);
+/* Moves an idle connection for the endpoint's pool_key into conn (which must be DOWN), after
+ * rl_conn_begin_call() found it usable for a call starting now. Returns 1 when there was one, 0
+ * when the caller must connect itself. */
+int rl_pool_checkout(rl_pool *pool, const rl_endpoint *endpoint, rl_conn *conn, double now);
 
-/* Takes conn back: pooled when clean (after waiting up to RL_POOL_SETTLE_MS, and at most
- * timeout_ms when > 0, for replies still owed), closed otherwise. conn is DOWN afterwards. */
-void rl_pool_checkin(rl_pool *pool, const char *key, rl_conn *conn, double timeout_ms);
+/* Takes conn over without waiting: pooled when READY and not broken, closed otherwise. conn is
+ * DOWN afterwards. */
+void rl_pool_checkin(rl_pool *pool, const char *key, rl_conn *conn);
 
 size_t rl_pool_idle(const rl_pool *pool);
 
