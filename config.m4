@@ -116,9 +116,14 @@ if test "$PHP_REDLOCK" != "no"; then
   done
   PHP_EVAL_LIBLINE([$REDLOCK_HIREDIS_LIBLINE], [REDLOCK_SHARED_LIBADD])
 
+  dnl ext/rl_resolve.c runs getaddrinfo() on a thread of its own and pins the module (dladdr,
+  dnl dlopen): glibc < 2.34 and the BSDs keep those in libpthread and libdl.
+  PHP_CHECK_LIBRARY([pthread], [pthread_create], [PHP_ADD_LIBRARY([pthread], [1], [REDLOCK_SHARED_LIBADD])])
+  PHP_CHECK_LIBRARY([dl], [dladdr], [PHP_ADD_LIBRARY([dl], [1], [REDLOCK_SHARED_LIBADD])])
+
   AC_DEFINE(HAVE_REDLOCK, 1, [Whether redlock is enabled])
   PHP_SUBST(REDLOCK_SHARED_LIBADD)
 
-  PHP_NEW_EXTENSION(redlock, ext/redlock.c ext/redlock_class.c ext/redlock_methods_renew.c ext/redlock_methods_run.c ext/redlock_options.c ext/redlock_resource.c ext/redlock_scripts.c ext/redlock_servers.c ext/rl_algorithm.c ext/rl_conn.c ext/rl_fanout.c ext/rl_lock.c ext/rl_pool.c ext/rl_reader.c ext/rl_reply.c ext/rl_uri.c, $ext_shared, , -DZEND_ENABLE_STATIC_TSRMLS_CACHE=1)
+  PHP_NEW_EXTENSION(redlock, ext/redlock.c ext/redlock_class.c ext/redlock_methods_renew.c ext/redlock_methods_run.c ext/redlock_options.c ext/redlock_resource.c ext/redlock_scripts.c ext/redlock_servers.c ext/rl_algorithm.c ext/rl_conn.c ext/rl_fanout.c ext/rl_lock.c ext/rl_pool.c ext/rl_reader.c ext/rl_reply.c ext/rl_resolve.c ext/rl_uri.c, $ext_shared, , -DZEND_ENABLE_STATIC_TSRMLS_CACHE=1)
   PHP_ADD_BUILD_DIR([$ext_builddir/ext])
 fi

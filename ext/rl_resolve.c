@@ -1,0 +1,804 @@
+/* Host name resolution that never blocks the caller. See rl_resolve.h.
+ *
+ * One mutex (g_lock) guards everything shared: the list of lookups, their reference counts and
+ * results, and the reference counts of shared address lists. A lookup lives while a caller holds
+ * it, its thread runs, or the cache keeps it; the last of the three to let go frees it, so a
+ * thread never writes into freed memory, whoever gave up first. */
+#ifndef _WIN32
+# ifndef _GNU_SOURCE
+#  define _GNU_SOURCE /* dladdr(), pipe2() */
+# endif
+#endif
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rl_platform.h"
+#include "rl_resolve.h"
+
+#ifdef _WIN32
+# include <winsock2.h>
+# include <ws2tcpip.h>
+#else
+# include <arpa/inet.h>
+# include <dlfcn.h>
+# include <fcntl.h>
+# include <netdb.h>
+# include <netinet/in.h>
+# include <pthread.h>
+# include <signal.h>
+#endif
+
+/* Tests substitute a slow, failing or reordering resolver here (fuzz/resolve_test.c). Numeric
+ * addresses never reach it: they use the system's getaddrinfo with AI_NUMERICHOST. */
+#ifndef RL_RESOLVE_GETADDRINFO
+# define RL_RESOLVE_GETADDRINFO getaddrinfo
+#endif
+#ifndef RL_RESOLVE_FREEADDRINFO
+# define RL_RESOLVE_FREEADDRINFO freeaddrinfo
+#endif
+
+#define RL_RESOLVE_ERROR_MAX 96
+
+typedef struct rl_sockaddr {
+	socklen_t len;
+	union {
+		struct sockaddr any;
+		struct sockaddr_in v4;
+		struct sockaddr_in6 v6;
+	} u;
+} rl_sockaddr;
+
+struct rl_addresses {
+	unsigned refs;        /* under g_lock when shared */
+	unsigned char shared; /* 0: one owner (a numeric address), released without the lock */
+	size_t count;
+	rl_sockaddr items[];
+};
+
+struct rl_lookup {
+	rl_lookup *prev, *next; /* g_lookups: every lookup not yet freed */
+	unsigned users;         /* callers' references, plus one while its thread runs */
+	unsigned char cached;   /* findable by rl_resolve_start; keeps the lookup alive too */
+	unsigned char running;  /* a thread of this process resolves it */
+	unsigned char done;
+	rl_addresses *found;    /* done, and found (the lookup holds one reference) */
+	char error[RL_RESOLVE_ERROR_MAX]; /* done, and failed */
+	double expires_ms;      /* done: when the cache forgets it */
+	int fd[2];              /* pipe; its thread writes one byte when done, never read: stays readable */
+	int port;
+	char host[];
+};
+
+static rl_lookup *g_lookups;
+static size_t g_cached;  /* lookups with cached set */
+static size_t g_running; /* lookups with running set */
+
+#ifdef _WIN32
+static SRWLOCK g_lock = SRWLOCK_INIT;
+# define rl_lock() AcquireSRWLockExclusive(&g_lock)
+# define rl_unlock() ReleaseSRWLockExclusive(&g_lock)
+#else
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+# define rl_lock() pthread_mutex_lock(&g_lock)
+# define rl_unlock() pthread_mutex_unlock(&g_lock)
+/* Set in a forked child (with g_lock held since fork's prepare handler): none of the threads
+ * exist there. Acted on at the next call, under the lock (after_fork_locked). */
+static int g_forked;
+#endif
+
+static rl_addresses *addresses_new(size_t count, int shared)
+{
+	rl_addresses *a = malloc(sizeof(*a) + count * sizeof(a->items[0]));
+
+	if (a != NULL) {
+		a->refs = 1;
+		a->shared = (unsigned char) shared;
+		a->count = 0;
+	}
+	return a;
+}
+
+static void add_v4(rl_addresses *a, const struct in_addr *ip, int port)
+{
+	rl_sockaddr *s = &a->items[a->count++];
+
+	memset(s, 0, sizeof(*s));
+	s->len = sizeof(s->u.v4);
+	s->u.v4.sin_family = AF_INET;
+	s->u.v4.sin_port = htons((unsigned short) port);
+	s->u.v4.sin_addr = *ip;
+}
+
+static void add_v6(rl_addresses *a, const struct in6_addr *ip, int port)
+{
+	rl_sockaddr *s = &a->items[a->count++];
+
+	memset(s, 0, sizeof(*s));
+	s->len = sizeof(s->u.v6);
+	s->u.v6.sin6_family = AF_INET6;
+	s->u.v6.sin6_port = htons((unsigned short) port);
+	s->u.v6.sin6_addr = *ip;
+}
+
+static int same_address(const struct addrinfo *a, const struct addrinfo *b)
+{
+	return a->ai_family == b->ai_family && a->ai_addrlen == b->ai_addrlen
+		&& memcmp(a->ai_addr, b->ai_addr, a->ai_addrlen) == 0;
+}
+
+/* getaddrinfo()'s list as we try it: its first address first (the system's preference, RFC
+ * 6724), then the two families taking turns, so that a family that does not work here (no IPv6
+ * route, a server listening on IPv4 only) costs one attempt, not every address of that family. */
+static rl_addresses *addresses_from(const struct addrinfo *list, int port, int shared)
+{
+	const struct addrinfo *by_family[2][RL_RESOLVE_MAX_ADDRESSES];
+	size_t n[2] = {0, 0}, taken[2] = {0, 0}, k;
+	const struct addrinfo *p;
+	rl_addresses *a;
+	int turn = -1;
+
+	for (p = list; p != NULL && n[0] + n[1] < RL_RESOLVE_MAX_ADDRESSES; p = p->ai_next) {
+		int fam = p->ai_family == AF_INET6 ? 1 : 0;
+		int duplicate = 0;
+
+		if ((p->ai_family != AF_INET && p->ai_family != AF_INET6) || p->ai_addr == NULL
+			|| p->ai_addrlen > sizeof(((rl_sockaddr *) 0)->u)) {
+			continue;
+		}
+		for (k = 0; k < n[fam] && !duplicate; k++) {
+			duplicate = same_address(by_family[fam][k], p);
+		}
+		if (!duplicate) {
+			by_family[fam][n[fam]++] = p;
+			turn = turn < 0 ? fam : turn;
+		}
+	}
+	if (turn < 0 || (a = addresses_new(n[0] + n[1], shared)) == NULL) {
+		return NULL;
+	}
+	while (taken[0] < n[0] || taken[1] < n[1]) {
+		if (taken[turn] < n[turn]) {
+			const struct addrinfo *ai = by_family[turn][taken[turn]++];
+			rl_sockaddr *s = &a->items[a->count++];
+
+			memset(s, 0, sizeof(*s));
+			memcpy(&s->u, ai->ai_addr, ai->ai_addrlen);
+			s->len = (socklen_t) ai->ai_addrlen;
+			/* Whatever port a test resolver (or NSS module) put there, ours is the one asked for. */
+			if (ai->ai_family == AF_INET) {
+				s->u.v4.sin_port = htons((unsigned short) port);
+			} else {
+				s->u.v6.sin6_port = htons((unsigned short) port);
+			}
+		}
+		turn = !turn;
+	}
+	return a;
+}
+
+static int ascii_equal_nocase(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++) {
+		char x = (char) (*a >= 'A' && *a <= 'Z' ? *a + 32 : *a);
+		if (x != *b) {
+			return 0;
+		}
+	}
+	return *a == *b;
+}
+
+/* Digits and dots only ("127.1", "10.0.0.1.") or a colon (IPv6 with a scope, "fe80::1%eth0"):
+ * no DNS name looks like that, so getaddrinfo(AI_NUMERICHOST) settles it without a lookup. */
+static int looks_numeric(const char *host)
+{
+	const char *c;
+
+	if (strchr(host, ':') != NULL) {
+		return 1;
+	}
+	for (c = host; *c; c++) {
+		if (!((*c >= '0' && *c <= '9') || *c == '.')) {
+			return 0;
+		}
+	}
+	return host[0] != '\0';
+}
+
+/* Addresses that need no lookup: 1 with *out, 0 when host is a name, -1 out of memory. The hot
+ * path (benchmarks and most setups use "127.0.0.1"): inet_pton and one malloc, no syscall.
+ * "localhost" is the loopback addresses without asking anyone (RFC 6761, 6.3): IPv4 first, as
+ * a default redis-server listens there, then ::1; each is tried, whatever /etc/hosts says. */
+static int numeric(const char *host, int port, rl_addresses **out)
+{
+	struct in_addr v4;
+	struct in6_addr v6;
+	int is_v4 = inet_pton(AF_INET, host, &v4) == 1;
+
+	if (is_v4 || (strchr(host, ':') != NULL && inet_pton(AF_INET6, host, &v6) == 1)) {
+		if ((*out = addresses_new(1, 0)) == NULL) {
+			return -1;
+		}
+		if (is_v4) {
+			add_v4(*out, &v4, port);
+		} else {
+			add_v6(*out, &v6, port);
+		}
+		return 1;
+	}
+	if (ascii_equal_nocase(host, "localhost") || ascii_equal_nocase(host, "localhost.")) {
+		if ((*out = addresses_new(2, 0)) == NULL) {
+			return -1;
+		}
+		v4.s_addr = htonl(INADDR_LOOPBACK);
+		add_v4(*out, &v4, port);
+		add_v6(*out, &in6addr_loopback, port);
+		return 1;
+	}
+	if (looks_numeric(host)) {
+		struct addrinfo hints, *list = NULL;
+
+		memset(&hints, 0, sizeof(hints));
+		hints.ai_family = AF_UNSPEC;
+		hints.ai_socktype = SOCK_STREAM;
+		hints.ai_flags = AI_NUMERICHOST;
+		if (getaddrinfo(host, NULL, &hints, &list) == 0) {
+			*out = addresses_from(list, port, 0);
+			freeaddrinfo(list);
+			return *out != NULL ? 1 : -1;
+		}
+		/* Not an address after all ("1.2.3.4.5"): the resolver says what it is. */
+	}
+	return 0;
+}
+
+size_t rl_addresses_count(const rl_addresses *a)
+{
+	return a->count;
+}
+
+const struct sockaddr *rl_addresses_get(const rl_addresses *a, size_t i, socklen_t *len)
+{
+	if (i >= a->count) {
+		return NULL;
+	}
+	*len = a->items[i].len;
+	return &a->items[i].u.any;
+}
+
+void rl_addresses_release(rl_addresses *a)
+{
+	int last;
+
+	if (a == NULL) {
+		return;
+	}
+	if (!a->shared) {
+		free(a);
+		return;
+	}
+	rl_lock();
+	last = --a->refs == 0;
+	rl_unlock();
+	if (last) {
+		free(a);
+	}
+}
+
+void rl_address_text(const struct sockaddr *address, char *buf, size_t size)
+{
+	const void *ip = address->sa_family == AF_INET6 ? (const void *) &((const struct sockaddr_in6 *) address)->sin6_addr
+		: (const void *) &((const struct sockaddr_in *) address)->sin_addr;
+
+	if (size == 0) {
+		return;
+	}
+	if (inet_ntop(address->sa_family, ip, buf, (socklen_t) size) == NULL) {
+		snprintf(buf, size, "?");
+	}
+}
+
+static void describe_failure(int status, int saved_errno, char *err, size_t errlen)
+{
+#ifdef EAI_SYSTEM
+	if (status == EAI_SYSTEM) {
+		snprintf(err, errlen, "resolve: %s", strerror(saved_errno));
+		return;
+	}
+#endif
+	(void) saved_errno;
+	snprintf(err, errlen, "resolve: %s", gai_strerror(status));
+}
+
+/* Runs getaddrinfo for host:port: the addresses (shared), or NULL with the reason in err. */
+static rl_addresses *lookup_now(const char *host, int port, char *err, size_t errlen)
+{
+	struct addrinfo hints, *list = NULL;
+	char service[8];
+	rl_addresses *found = NULL;
+	int status, saved_errno;
+
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_family = AF_UNSPEC; /* no AI_ADDRCONFIG: it costs a netlink query, and an address
+	                              * of a family we lack fails at once when tried */
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_protocol = IPPROTO_TCP;
+	hints.ai_flags = AI_NUMERICSERV;
+	snprintf(service, sizeof(service), "%d", port);
+	status = RL_RESOLVE_GETADDRINFO(host, service, &hints, &list);
+	saved_errno = errno;
+	if (status != 0) {
+		describe_failure(status, saved_errno, err, errlen);
+		return NULL;
+	}
+	found = addresses_from(list, port, 1);
+	RL_RESOLVE_FREEADDRINFO(list);
+	if (found == NULL) {
+		snprintf(err, errlen, "resolve: no IPv4 or IPv6 address (or out of memory)");
+	}
+	return found;
+}
+
+static void close_pipe(rl_lookup *l)
+{
+#ifndef _WIN32
+	if (l->fd[0] >= 0) {
+		close(l->fd[0]);
+	}
+	if (l->fd[1] >= 0) {
+		close(l->fd[1]);
+	}
+#endif
+	l->fd[0] = l->fd[1] = -1;
+}
+
+/* Frees l once nobody (caller, thread or cache) holds it. */
+static void maybe_free_locked(rl_lookup *l)
+{
+	if (l->users > 0 || l->cached) {
+		return;
+	}
+	if (l->prev) {
+		l->prev->next = l->next;
+	} else {
+		g_lookups = l->next;
+	}
+	if (l->next) {
+		l->next->prev = l->prev;
+	}
+	close_pipe(l);
+	if (l->found != NULL && --l->found->refs == 0) {
+		free(l->found);
+	}
+	free(l);
+}
+
+static void uncache_locked(rl_lookup *l)
+{
+	if (l->cached) {
+		l->cached = 0;
+		g_cached--;
+		maybe_free_locked(l);
+	}
+}
+
+static rl_lookup *find_locked(const char *host, int port)
+{
+	rl_lookup *l;
+
+	for (l = g_lookups; l != NULL; l = l->next) {
+		if (l->cached && l->port == port && strcmp(l->host, host) == 0) {
+			return l;
+		}
+	}
+	return NULL;
+}
+
+/* Room for one more cached entry: forgets the finished entry that expires first. False when
+ * every entry is a lookup still in flight. */
+static int make_room_locked(void)
+{
+	rl_lookup *l, *victim = NULL;
+
+	if (g_cached < RL_RESOLVE_CACHE_MAX) {
+		return 1;
+	}
+	for (l = g_lookups; l != NULL; l = l->next) {
+		if (l->cached && l->done && (victim == NULL || l->expires_ms < victim->expires_ms)) {
+			victim = l;
+		}
+	}
+	if (victim == NULL) {
+		return 0;
+	}
+	uncache_locked(victim);
+	return 1;
+}
+
+static rl_lookup *lookup_new_locked(const char *host, int port)
+{
+	size_t len = strlen(host);
+	rl_lookup *l = calloc(1, sizeof(*l) + len + 1);
+
+	if (l == NULL) {
+		return NULL;
+	}
+	memcpy(l->host, host, len + 1);
+	l->port = port;
+	l->fd[0] = l->fd[1] = -1;
+	l->cached = 1;
+	g_cached++;
+	l->next = g_lookups;
+	if (g_lookups) {
+		g_lookups->prev = l;
+	}
+	g_lookups = l;
+	return l;
+}
+
+/* A finished lookup's answer, as rl_resolve_start returns it. */
+static int result_locked(rl_lookup *l, rl_addresses **out, char *err, size_t errlen)
+{
+	if (l->found != NULL) {
+		l->found->refs++;
+		*out = l->found;
+		return RL_RESOLVE_DONE;
+	}
+	snprintf(err, errlen, "%s", l->error);
+	return RL_RESOLVE_FAILED;
+}
+
+#ifndef _WIN32
+
+static void lock_for_fork(void)
+{
+	pthread_mutex_lock(&g_lock);
+}
+
+static void unlock_in_parent(void)
+{
+	pthread_mutex_unlock(&g_lock);
+}
+
+static void unlock_in_child(void)
+{
+	g_forked = 1;
+	pthread_mutex_unlock(&g_lock);
+}
+
+/* In a forked child: the lookups our parent's threads were running have no thread here. Drop
+ * the reference each of those threads held; one that a caller still holds is started again when
+ * asked for (ensure_running_locked), one nobody holds is forgotten. Finished entries stay. */
+static void after_fork_locked(void)
+{
+	rl_lookup *l, *next;
+
+	if (!g_forked) {
+		return;
+	}
+	g_forked = 0;
+	for (l = g_lookups; l != NULL; l = next) {
+		next = l->next;
+		if (!l->running) {
+			continue;
+		}
+		l->running = 0;
+		l->users--;
+		g_running--;
+		if (l->users == 0 && l->cached) {
+			l->cached = 0;
+			g_cached--;
+		}
+		maybe_free_locked(l);
+	}
+}
+
+/* PHP unloads extensions at shutdown (dlclose). A lookup thread still inside getaddrinfo would
+ * return into unmapped code, and the fork handlers would point there too: once we have started a
+ * thread, the module stays loaded until the process ends. */
+static void pin_module(void)
+{
+# if defined(RTLD_NODELETE) && defined(RTLD_NOLOAD)
+	Dl_info info;
+
+	if (dladdr((void *) &pin_module, &info) != 0 && info.dli_fname != NULL) {
+		(void) dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE); /* never closed */
+	}
+# endif
+}
+
+static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+
+static void init_once(void)
+{
+	/* The prepare handler takes g_lock so that no thread holds it across fork(): a child would
+	 * otherwise inherit it locked, with no thread left to unlock it. */
+	pthread_atfork(lock_for_fork, unlock_in_parent, unlock_in_child);
+	pin_module();
+}
+
+static int make_pipe(int fd[2])
+{
+# if defined(__linux__) && defined(O_CLOEXEC)
+	return pipe2(fd, O_CLOEXEC | O_NONBLOCK);
+# else
+	int i;
+
+	if (pipe(fd) != 0) {
+		return -1;
+	}
+	for (i = 0; i < 2; i++) {
+		fcntl(fd[i], F_SETFD, FD_CLOEXEC);
+		fcntl(fd[i], F_SETFL, fcntl(fd[i], F_GETFL) | O_NONBLOCK);
+	}
+	return 0;
+# endif
+}
+
+static void *lookup_thread(void *arg)
+{
+	rl_lookup *l = arg;
+	char error[RL_RESOLVE_ERROR_MAX] = "";
+	/* host and port never change once a lookup exists: read without the lock. */
+	rl_addresses *found = lookup_now(l->host, l->port, error, sizeof(error));
+	double now = rl_now_ms();
+
+	rl_lock();
+	l->done = 1;
+	l->running = 0;
+	g_running--;
+	l->found = found;
+	memcpy(l->error, error, sizeof(error));
+	l->expires_ms = now + (found != NULL ? RL_RESOLVE_POSITIVE_MS : RL_RESOLVE_NEGATIVE_MS);
+	if (l->fd[1] >= 0) {
+		char byte = 1;
+		/* One byte in an empty pipe: cannot block or fail for want of room. */
+		if (write(l->fd[1], &byte, 1) != 1) {
+			/* nothing to do: a poller then waits until its own timeout */
+		}
+	}
+	l->users--;
+	maybe_free_locked(l);
+	rl_unlock();
+	return NULL;
+}
+
+/* Starts l's thread, which holds a reference until it is done. All signals are blocked in it:
+ * a signal meant for PHP (SIGALRM of max_execution_time, SIGCHLD, pcntl handlers) must reach a
+ * PHP thread, which then returns from poll() with EINTR. */
+static int spawn_locked(rl_lookup *l, char *err, size_t errlen)
+{
+	pthread_attr_t attr;
+	pthread_t thread;
+	sigset_t all, old;
+	int rc;
+
+	close_pipe(l); /* a forked child's copy of its parent's pipe: the parent's thread writes there */
+	if (make_pipe(l->fd) != 0) {
+		snprintf(err, errlen, "resolve: cannot create a pipe: %s", strerror(errno));
+		l->fd[0] = l->fd[1] = -1;
+		return -1;
+	}
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	l->running = 1;
+	l->users++;
+	g_running++;
+	rc = pthread_create(&thread, &attr, lookup_thread, l);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&attr);
+	if (rc != 0) {
+		l->running = 0;
+		l->users--;
+		g_running--;
+		close_pipe(l);
+		snprintf(err, errlen, "resolve: cannot start a thread: %s", strerror(rc));
+		return -1;
+	}
+	return 0;
+}
+
+/* A lookup not done must have a thread in this process (a forked child restarts its parent's).
+ * When none can be started, the lookup fails with that reason and leaves the cache. */
+static void ensure_running_locked(rl_lookup *l)
+{
+	if (l->done || l->running) {
+		return;
+	}
+	if (spawn_locked(l, l->error, sizeof(l->error)) != 0) {
+		l->done = 1;
+		uncache_locked(l); /* a caller holds it, so this never frees it */
+	}
+}
+
+int rl_resolve_start(const char *host, int port, double now_ms, rl_addresses **out, rl_lookup **pending,
+	char *err, size_t errlen)
+{
+	rl_lookup *l;
+	int status;
+
+	*out = NULL;
+	*pending = NULL;
+	status = numeric(host, port, out);
+	if (status != 0) {
+		if (status < 0) {
+			snprintf(err, errlen, "resolve: out of memory");
+		}
+		return status;
+	}
+	pthread_once(&g_once, init_once);
+	rl_lock();
+	after_fork_locked();
+	l = find_locked(host, port);
+	if (l != NULL && l->done && now_ms >= l->expires_ms) {
+		uncache_locked(l);
+		l = NULL;
+	}
+	if (l != NULL && l->done) {
+		status = result_locked(l, out, err, errlen);
+		rl_unlock();
+		return status;
+	}
+	if (l == NULL) {
+		if (!make_room_locked()) {
+			rl_unlock();
+			snprintf(err, errlen, "resolve: too many lookups in flight");
+			return RL_RESOLVE_FAILED;
+		}
+		if ((l = lookup_new_locked(host, port)) == NULL) {
+			rl_unlock();
+			snprintf(err, errlen, "resolve: out of memory");
+			return RL_RESOLVE_FAILED;
+		}
+	}
+	l->users++;
+	ensure_running_locked(l); /* a new lookup, or one a forked child inherited */
+	if (l->done) {
+		status = result_locked(l, out, err, errlen);
+		l->users--;
+		maybe_free_locked(l);
+		rl_unlock();
+		return status;
+	}
+	*pending = l;
+	rl_unlock();
+	return RL_RESOLVE_PENDING;
+}
+
+int rl_lookup_fd(rl_lookup *l)
+{
+	int fd;
+
+	rl_lock();
+	after_fork_locked();
+	ensure_running_locked(l);
+	fd = l->fd[0];
+	rl_unlock();
+	return fd;
+}
+
+int rl_lookup_finish(rl_lookup *l, rl_addresses **out, char *err, size_t errlen)
+{
+	int status = RL_RESOLVE_PENDING;
+
+	*out = NULL;
+	rl_lock();
+	after_fork_locked();
+	ensure_running_locked(l);
+	if (l->done) {
+		status = result_locked(l, out, err, errlen);
+	}
+	rl_unlock();
+	return status;
+}
+
+void rl_lookup_release(rl_lookup *l)
+{
+	if (l == NULL) {
+		return;
+	}
+	rl_lock();
+	after_fork_locked();
+	l->users--;
+	maybe_free_locked(l);
+	rl_unlock();
+}
+
+#else /* _WIN32: no threads; a name not cached is resolved here, blocking (see rl_resolve.h) */
+
+# define after_fork_locked() ((void) 0)
+
+int rl_resolve_start(const char *host, int port, double now_ms, rl_addresses **out, rl_lookup **pending,
+	char *err, size_t errlen)
+{
+	char error[RL_RESOLVE_ERROR_MAX] = "";
+	rl_addresses *found;
+	rl_lookup *l;
+	int status;
+
+	*out = NULL;
+	*pending = NULL;
+	status = numeric(host, port, out);
+	if (status != 0) {
+		if (status < 0) {
+			snprintf(err, errlen, "resolve: out of memory");
+		}
+		return status;
+	}
+	rl_lock();
+	l = find_locked(host, port);
+	if (l != NULL && now_ms < l->expires_ms) {
+		status = result_locked(l, out, err, errlen);
+		rl_unlock();
+		return status;
+	}
+	if (l != NULL) {
+		uncache_locked(l);
+	}
+	rl_unlock();
+	found = lookup_now(host, port, error, sizeof(error));
+	rl_lock();
+	if (make_room_locked() && (l = lookup_new_locked(host, port)) != NULL) {
+		l->done = 1;
+		l->found = found;
+		memcpy(l->error, error, sizeof(error));
+		l->expires_ms = rl_now_ms() + (found != NULL ? RL_RESOLVE_POSITIVE_MS : RL_RESOLVE_NEGATIVE_MS);
+		status = result_locked(l, out, err, errlen);
+	} else if (found != NULL) {
+		*out = found; /* not cached: the caller's alone */
+		status = RL_RESOLVE_DONE;
+	} else {
+		snprintf(err, errlen, "%s", error);
+		status = RL_RESOLVE_FAILED;
+	}
+	rl_unlock();
+	return status;
+}
+
+int rl_lookup_fd(rl_lookup *l)
+{
+	(void) l;
+	return -1;
+}
+
+int rl_lookup_finish(rl_lookup *l, rl_addresses **out, char *err, size_t errlen)
+{
+	(void) l;
+	*out = NULL;
+	snprintf(err, errlen, "resolve: no lookup in flight");
+	return RL_RESOLVE_FAILED;
+}
+
+void rl_lookup_release(rl_lookup *l)
+{
+	(void) l;
+}
+
+#endif
+
+size_t rl_resolve_in_flight(void)
+{
+	size_t n;
+
+	rl_lock();
+	after_fork_locked();
+	n = g_running;
+	rl_unlock();
+	return n;
+}
+
+void rl_resolve_shutdown(void)
+{
+	rl_lookup *l, *next;
+
+	rl_lock();
+	after_fork_locked();
+	for (l = g_lookups; l != NULL; l = next) {
+		next = l->next;
+		uncache_locked(l); /* frees it unless a caller or its thread still holds it */
+	}
+	rl_unlock();
+}

@@ -1,0 +1,92 @@
+/* Host name resolution that never blocks the caller. Plain C: no Zend, no hiredis.
+ *
+ * Numeric addresses ("127.0.0.1", "::1", "fe80::1%eth0", "127.1") and "localhost" resolve at once,
+ * with no thread and no lookup. Any other name is looked up by getaddrinfo() on a detached thread
+ * of its own; the caller gets an rl_lookup whose file descriptor turns readable when the lookup is
+ * done, so its poll() loop waits on it beside its sockets. Callers asking for the same host and
+ * port while a lookup runs join it (one getaddrinfo() for all). A small per-process cache keeps
+ * results: found addresses for RL_RESOLVE_POSITIVE_MS, failures for RL_RESOLVE_NEGATIVE_MS.
+ *
+ * Thread-safe (one mutex; ZTS builds may call from many threads). After fork() the child never
+ * waits for a lookup its parent started: such a lookup is started again in the child when the
+ * child next asks for it; finished results are kept.
+ *
+ * Windows: no threads; a name that is not in the cache is resolved synchronously in
+ * rl_resolve_start (documented limitation), which then never returns RL_RESOLVE_PENDING. */
+#ifndef RL_RESOLVE_H
+#define RL_RESOLVE_H
+
+#include <stddef.h>
+#ifdef _WIN32
+# include <winsock2.h>
+# include <ws2tcpip.h>
+#else
+# include <sys/types.h>
+# include <sys/socket.h>
+#endif
+
+/* How long results stay cached, in ms. Found addresses: connections are persistent, so a lookup
+ * happens only on (re)connect, which usually follows a failure, often a failover that moved the
+ * name: 10 s keeps such a move visible quickly, and still spares a burst of reconnects (every
+ * server, every worker thread) all but one lookup. Failures: 1 s, so that a broken name costs one
+ * thread per second rather than one per call, and a fixed one works again within a second. */
+#ifndef RL_RESOLVE_POSITIVE_MS
+# define RL_RESOLVE_POSITIVE_MS 10000.0
+#endif
+#ifndef RL_RESOLVE_NEGATIVE_MS
+# define RL_RESOLVE_NEGATIVE_MS 1000.0
+#endif
+/* Cached entries, lookups in flight included. When every one is in flight, a new name fails at
+ * once ("too many lookups in flight") rather than starting yet another thread. */
+#ifndef RL_RESOLVE_CACHE_MAX
+# define RL_RESOLVE_CACHE_MAX 64
+#endif
+/* Addresses kept per name. */
+#define RL_RESOLVE_MAX_ADDRESSES 16
+
+#define RL_RESOLVE_DONE 1
+#define RL_RESOLVE_PENDING 0
+#define RL_RESOLVE_FAILED (-1)
+
+typedef struct rl_addresses rl_addresses; /* refcounted, immutable list of socket addresses */
+typedef struct rl_lookup rl_lookup;       /* a lookup in flight (or finished), refcounted */
+
+/* Resolves host:port (TCP). now_ms: the caller's rl_now_ms(), for the cache's expiry.
+ *  RL_RESOLVE_DONE (1):    *out holds the addresses; release them with rl_addresses_release.
+ *  RL_RESOLVE_PENDING (0): *pending holds a lookup: poll rl_lookup_fd() for POLLIN, then call
+ *                          rl_lookup_finish; release it with rl_lookup_release in any case.
+ *  RL_RESOLVE_FAILED (-1): err holds a short reason, e.g. "resolve: Name or service not known"
+ *                          (callers report it as "connect: resolve: ...").
+ * Never blocks (except on Windows, see above). */
+int rl_resolve_start(const char *host, int port, double now_ms, rl_addresses **out, rl_lookup **pending,
+	char *err, size_t errlen);
+
+/* The descriptor to poll for POLLIN; readable once the lookup is done, and it stays readable.
+ * Ask again before every poll(): it changes when a forked child restarts its parent's lookup.
+ * -1: nothing to wait for, call rl_lookup_finish now. */
+int rl_lookup_fd(rl_lookup *lookup);
+
+/* After rl_lookup_fd turned readable (or at any time): the codes of rl_resolve_start, where
+ * RL_RESOLVE_PENDING means "not done yet". May be called again; each DONE hands out a reference. */
+int rl_lookup_finish(rl_lookup *lookup, rl_addresses **out, char *err, size_t errlen);
+
+/* Drops the caller's reference. A caller that gives up early releases it too: the lookup runs
+ * on and fills the cache; its memory goes when the last reference (the thread's) does. */
+void rl_lookup_release(rl_lookup *lookup);
+
+/* The addresses, in the order to try them: getaddrinfo()'s order, with IPv6 and IPv4 taking
+ * turns after the first (RFC 8305, section 4), duplicates dropped. Never empty. */
+size_t rl_addresses_count(const rl_addresses *addresses);
+const struct sockaddr *rl_addresses_get(const rl_addresses *addresses, size_t i, socklen_t *len);
+void rl_addresses_release(rl_addresses *addresses);
+
+/* "127.0.0.1", "::1": an address without its port, for messages. */
+void rl_address_text(const struct sockaddr *address, char *buf, size_t size);
+
+/* Lookups whose thread still runs (including ones every caller gave up on), for phpinfo(). */
+size_t rl_resolve_in_flight(void);
+
+/* MSHUTDOWN: empties the cache. Waits for nothing: a running lookup frees itself when done. */
+void rl_resolve_shutdown(void);
+
+#endif

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Unit test of ext/rl_resolve.c (fuzz/resolve_test.c, an injected slow/failing resolver).
+#   fuzz/resolve_test.sh [MODE...]     MODE: plain (default), valgrind, helgrind, tsan, asan, all
+# Each mode builds into .run/fuzz/ and runs the test; the last line is "N passed, N failed" summed
+# over the modes, and the exit status is non-zero on any failed check or any tool report.
+#   valgrind  memcheck: every leak kind but "still reachable" is an error (RL_TEST_SLOW=1)
+#   helgrind  data races and lock misuse (RL_TEST_SLOW=1)
+#   tsan      clang -fsanitize=thread; without the fork test, which TSan does not support
+#   asan      clang -fsanitize=address,undefined, leaks included
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=.run/fuzz
+mkdir -p "$out"
+modes=${*:-plain}
+[ "$modes" = all ] && modes="plain valgrind helgrind tsan asan"
+src=fuzz/resolve_test.c
+warn="-Wall -Wextra -Werror -Wno-unused-function"
+total_passed=0 total_failed=0
+
+run_mode() {
+  local mode=$1 bin=$out/resolve_test-$1 log=$out/resolve_test-$1.log status
+  case $mode in
+    plain|valgrind|helgrind) gcc -g -O1 $warn -Iext -o "$bin" $src -lpthread || return 2 ;;
+    tsan) clang -g -O1 $warn -fsanitize=thread -Iext -o "$bin" $src -lpthread || return 2 ;;
+    asan) clang -g -O1 $warn -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
+            -Iext -o "$bin" $src -lpthread || return 2 ;;
+    *) echo "unknown mode $mode" >&2; return 2 ;;
+  esac
+  echo "== $mode"
+  case $mode in
+    plain) "$bin" ;;
+    valgrind) RL_TEST_SLOW=1 valgrind -q --leak-check=full --show-leak-kinds=definite,indirect,possible \
+                --errors-for-leak-kinds=definite,indirect,possible --error-exitcode=99 "$bin" ;;
+    helgrind) RL_TEST_SLOW=1 valgrind -q --tool=helgrind --error-exitcode=99 "$bin" ;;
+    tsan) RL_TEST_SLOW=1 RL_TEST_NO_FORK=1 TSAN_OPTIONS="halt_on_error=1 exitcode=99" "$bin" ;;
+    asan) RL_TEST_SLOW=1 ASAN_OPTIONS=detect_leaks=1 "$bin" ;;
+  esac 2>&1 | tee "$log"
+  status=${PIPESTATUS[0]}
+  local p f
+  p=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$log" | tail -n 1)
+  f=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$log" | tail -n 1)
+  total_passed=$((total_passed + ${p:-0}))
+  # A tool report (exit 99) or a crash counts as one more failure.
+  if [ "$status" -ne 0 ] && [ "${f:-0}" -eq 0 ]; then f=1; echo "$mode: exit status $status"; fi
+  [ -z "$p" ] && f=$(( ${f:-0} > 0 ? f : 1 ))
+  total_failed=$((total_failed + ${f:-0}))
+}
+
+for mode in $modes; do
+  run_mode "$mode" || { echo "$mode: build failed"; total_failed=$((total_failed + 1)); }
+done
+echo "${total_passed} passed, ${total_failed} failed"
+[ "$total_failed" -eq 0 ]
