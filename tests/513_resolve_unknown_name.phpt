@@ -1,0 +1,43 @@
+--TEST--
+Resolver: a name that does not resolve makes that server's vote "connect: resolve: Name or service not known", at once and without an exception; the failure is cached for a moment (one lookup for five calls)
+--EXTENSIONS--
+redlock
+--FILE--
+<?php
+require __DIR__ . '/slow_resolver.inc';
+$ports = array_column([rt_spawn_server(), rt_spawn_server()], 'port');
+$key = rt_key();
+$log = sr_log();
+$name = 'fail-redis.slow.test';
+
+$out = sr_run(<<<'PHP'
+[$p0, $p1] = $args['ports'];
+$r = new RedLock([[$args['name'], 6379, 0.5], ['127.0.0.1', $p0, 0.5], ['127.0.0.1', $p1, 0.5]], 10, 1);
+for ($i = 0; $i < 5; $i++) {
+    $t = hrtime(true);
+    try {
+        $lock = $r->lock($args['key'] . "-$i", 10000);
+    } catch (Throwable $e) {
+        $lock = get_class($e) . ': ' . $e->getMessage();
+    }
+    $out[] = ['lock' => is_array($lock) ? 'locked' : $lock, 'ms' => (hrtime(true) - $t) / 1e6, 'errors' => $r->getLastErrors()];
+}
+echo json_encode($out);
+PHP, ['ports' => $ports, 'key' => $key, 'name' => $name, 'log' => $log]);
+
+$r = json_decode($out, true) ?? rt_fatal("the child printed: $out");
+$fine = fn ($e) => $e === null || $e === 'no reply needed';
+foreach ($r as $i => $c) {
+    echo "call $i: ", json_encode($c['lock']), $c['ms'] < 300 ? ', fast' : sprintf(', took %.0f ms', $c['ms']),
+        ', bad name: ', json_encode($c['errors'][0]),
+        ', others: ', $fine($c['errors'][1]) && $fine($c['errors'][2]) ? 'fine' : json_encode($c['errors']), "\n";
+}
+echo 'lookups of the bad name: ', sr_lookups($log, $name), "\n";
+?>
+--EXPECT--
+call 0: "locked", fast, bad name: "connect: resolve: Name or service not known", others: fine
+call 1: "locked", fast, bad name: "connect: resolve: Name or service not known", others: fine
+call 2: "locked", fast, bad name: "connect: resolve: Name or service not known", others: fine
+call 3: "locked", fast, bad name: "connect: resolve: Name or service not known", others: fine
+call 4: "locked", fast, bad name: "connect: resolve: Name or service not known", others: fine
+lookups of the bad name: 1
