@@ -47,8 +47,8 @@ var_dump(rt_redis($ports[0], 'GET', "$key-3") === $c['token']);
 echo 'lookups of the slow name: ', sr_lookups($log, $name), "\n";
 ?>
 --EXPECT--
-first: locked, bounded, slow server: connect: ..., others: fine
-second: locked, bounded, slow server: connect: ..., others: fine
+first: locked, bounded, slow server: "no reply needed", others: fine
+second: locked, bounded, slow server: "no reply needed", others: fine
 third: locked, votes: yes, yes, taken or not needed
 bool(true)
 lookups of the slow name: 1

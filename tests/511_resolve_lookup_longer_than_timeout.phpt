@@ -33,6 +33,6 @@ echo 'second: ', $c['locked'] ? 'locked' : 'not locked', ', votes: ', implode(',
 echo 'lookups of the slow name: ', sr_lookups($log, $name), "\n";
 ?>
 --EXPECT--
-first: locked, slow server: connect: ..., others: fine
+first: locked, slow server: "no reply needed", others: fine
 second: locked, votes: yes, yes, taken or not needed
 lookups of the slow name: 1
