@@ -1,4 +1,4 @@
-/* Parallel fan-out over every server. See rl_fanout.h. */
+/* Parallel fan-out over every server of a cluster. See rl_fanout.h. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -7,7 +7,6 @@
 #include "rl_algorithm.h"
 #include "rl_fanout.h"
 #include "rl_lock.h"
-#include "rl_uri.h"
 #include "rl_resp.h"
 
 #define RL_SMALL_CLUSTER 16
@@ -42,155 +41,6 @@ static void encoded_free(rl_encoded *enc)
 	if (enc->bytes != enc->small) {
 		free(enc->bytes);
 	}
-}
-
-rl_cluster *rl_cluster_create(size_t count)
-{
-	rl_cluster *cluster = calloc(1, sizeof(*cluster));
-	size_t i;
-
-	if (cluster == NULL) {
-		return NULL;
-	}
-	cluster->count = count;
-	cluster->owner_pid = rl_process_id();
-	cluster->endpoints = calloc(count ? count : 1, sizeof(*cluster->endpoints));
-	cluster->conns = calloc(count ? count : 1, sizeof(*cluster->conns));
-	if (cluster->endpoints == NULL || cluster->conns == NULL) {
-		rl_cluster_destroy(cluster);
-		return NULL;
-	}
-	for (i = 0; i < count; i++) {
-		rl_conn_init(&cluster->conns[i]);
-	}
-	return cluster;
-}
-
-static char *copy_bytes(const char *bytes, size_t len)
-{
-	char *copy = malloc(len + 1);
-
-	if (copy != NULL) {
-		memcpy(copy, bytes, len);
-		copy[len] = '\0';
-	}
-	return copy;
-}
-
-static void endpoint_free(rl_endpoint *endpoint)
-{
-	free(endpoint->host);
-	free(endpoint->username);
-	rl_secret_free(endpoint->password);
-	free(endpoint->pool_key);
-	memset(endpoint, 0, sizeof(*endpoint));
-}
-
-int rl_cluster_set_endpoint_spec(rl_cluster *cluster, size_t index, const rl_endpoint_spec *spec)
-{
-	rl_endpoint *endpoint = &cluster->endpoints[index];
-
-	endpoint_free(endpoint);
-	endpoint->port = spec->port;
-	endpoint->timeout_ms = spec->timeout_ms;
-	endpoint->database = spec->database;
-	endpoint->host = copy_bytes(spec->host, spec->host_len);
-	if (spec->username != NULL) {
-		endpoint->username = copy_bytes(spec->username, spec->username_len);
-	}
-	if (spec->password != NULL) {
-		endpoint->password = copy_bytes(spec->password, spec->password_len);
-	}
-	if (endpoint->host == NULL || (spec->username && endpoint->username == NULL)
-		|| (spec->password && endpoint->password == NULL)) {
-		/* A NULL host makes the server fail with "connect: out of memory" rather than connect
-		 * without the credentials it was given. */
-		endpoint_free(endpoint);
-		return -1;
-	}
-	return 0;
-}
-
-int rl_cluster_use_pool(rl_cluster *cluster, rl_pool *pool)
-{
-	size_t i;
-
-	for (i = 0; i < cluster->count; i++) {
-		rl_endpoint *endpoint = &cluster->endpoints[i];
-		if (endpoint->host == NULL) {
-			continue;
-		}
-		free(endpoint->pool_key);
-		endpoint->pool_key = rl_pool_key(pool, endpoint);
-		if (endpoint->pool_key == NULL) {
-			return -1;
-		}
-	}
-	cluster->pool = pool;
-	return 0;
-}
-
-double rl_cluster_call_bound(const rl_cluster *cluster)
-{
-	double bound = 0;
-	size_t i;
-
-	for (i = 0; i < cluster->count; i++) {
-		double timeout = cluster->endpoints[i].timeout_ms;
-		if (timeout <= 0) {
-			timeout = RL_DEFAULT_CALL_BOUND_MS;
-		}
-		if (timeout > bound) {
-			bound = timeout;
-		}
-	}
-	return bound > 0 ? bound : RL_DEFAULT_CALL_BOUND_MS;
-}
-
-/* After a fork the child closes its copies of the sockets (its parent's stay open) and connects
- * afresh: used from both processes, one socket would hand each the other's replies. */
-static void leave_parent_connections(rl_cluster *cluster)
-{
-	long pid = rl_process_id();
-	size_t i;
-
-	if (cluster->owner_pid == pid) {
-		return;
-	}
-	for (i = 0; cluster->conns && i < cluster->count; i++) {
-		rl_conn_close(&cluster->conns[i]);
-	}
-	cluster->owner_pid = pid;
-}
-
-void rl_cluster_destroy(rl_cluster *cluster)
-{
-	size_t i;
-
-	if (cluster == NULL) {
-		return;
-	}
-	leave_parent_connections(cluster); /* never pools a socket the parent still uses */
-	for (i = 0; cluster->conns && i < cluster->count; i++) {
-		rl_conn *conn = &cluster->conns[i];
-		rl_outcome ignored;
-
-		/* A rollback queued last must leave now if the socket takes it: nobody flushes later. */
-		if (rl_conn_flush(conn, &ignored) != 0) {
-			rl_conn_close(conn);
-		}
-		if (cluster->pool != NULL && cluster->endpoints) {
-			/* Never waits: replies still owed go with the connection (see rl_pool.h). */
-			rl_pool_checkin(cluster->pool, cluster->endpoints[i].pool_key, conn);
-		}
-		rl_conn_release(conn);
-	}
-	for (i = 0; cluster->endpoints && i < cluster->count; i++) {
-		endpoint_free(&cluster->endpoints[i]);
-	}
-	free(cluster->endpoints);
-	free(cluster->conns);
-	free(cluster);
 }
 
 static void settle(rl_outcome *out, unsigned *yes, unsigned *answered)
@@ -448,7 +298,7 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 	short seen[RL_SMALL_CLUSTER];
 	size_t i, k;
 
-	leave_parent_connections(cluster);
+	rl_cluster_leave_parent(cluster);
 	encode(&request->command, &command);
 	probe_idle(cluster, seen);
 	for (i = 0; i < cluster->count; i++) {
@@ -531,7 +381,7 @@ void rl_fanout_send(rl_cluster *cluster, const rl_command *command)
 	short seen[RL_SMALL_CLUSTER];
 	size_t i;
 
-	leave_parent_connections(cluster);
+	rl_cluster_leave_parent(cluster);
 	encode(command, &encoded);
 	probe_idle(cluster, seen);
 	for (i = 0; i < cluster->count; i++) {
@@ -548,7 +398,7 @@ void rl_fanout_drain_until(rl_cluster *cluster, double until_ms)
 	struct rl_poll_set set;
 	size_t i, k;
 
-	leave_parent_connections(cluster);
+	rl_cluster_leave_parent(cluster);
 	if (poll_set_init(&set, cluster->count) != 0) {
 		poll_set_free(&set);
 		return;

@@ -8,6 +8,13 @@
 #include <stddef.h>
 #include <string.h>
 
+/* One command: argc arguments, binary-safe. */
+typedef struct rl_command {
+	int argc;
+	const char **argv;
+	const size_t *argvlen;
+} rl_command;
+
 /* Lengths and counts are nearly always below 1000: no division for those. */
 static inline size_t rl_resp_digits(size_t value)
 {
