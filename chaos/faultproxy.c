@@ -26,7 +26,8 @@
  *                          noread: accept and never read (new connections; open ones stop reading)
  *                          refuse: close new connections at once; rst: reset now (open) / at accept
  *   CLEAR [lport]    every rule back to plain forwarding (open connections too); "OK"
- *   STATS            "OK <lport>>UP acc=N open=N refused=N resets=N c2s=B s2c=B dropped=B; ..."
+ *   STATS            "OK <lport>>UP acc=N open=N refused=N resets=N down=N c2s=B s2c=B dropped=B; ..."
+ *                    (down: upstream refused the connect, the client got a reset)
  *   CONNS <lport>    "OK <ids of open connections>"
  *   PING             "OK pong"
  * A client that closes still has its already received (delayed, held) bytes delivered to the
@@ -101,7 +102,7 @@ typedef struct lport {
 	int pend_n;
 	int nbyid;
 	struct { unsigned id; rules r; } byid[MAX_BYID];
-	unsigned long acc, refused, resets;
+	unsigned long acc, refused, resets, down;
 	unsigned long long bytes[2], dropped;
 } lport;
 
@@ -255,6 +256,7 @@ static void on_accept(int pi)
 		c->ufd = upstream_connect(p->up);
 		if (c->ufd < 0) {
 			conn_close(c, 1);   /* upstream down: the client sees a reset, like a refused connect */
+			p->resets--, p->down++;
 			return;
 		}
 		c->connecting = 1;
@@ -576,8 +578,8 @@ static void run_command(char *line, int fd, uint64_t now)
 			lport *p = &ports[i];
 			for (j = 0; j < MAX_CONNS; j++) open += conns[j].used && conns[j].port == i;
 			len += (size_t) snprintf(reply + len, sizeof(reply) - len,
-				"%s %d>%d acc=%lu open=%d refused=%lu resets=%lu c2s=%llu s2c=%llu dropped=%llu",
-				i ? ";" : "", p->port, p->up, p->acc, open, p->refused, p->resets, p->bytes[0], p->bytes[1], p->dropped);
+				"%s %d>%d acc=%lu open=%d refused=%lu resets=%lu down=%lu c2s=%llu s2c=%llu dropped=%llu",
+				i ? ";" : "", p->port, p->up, p->acc, open, p->refused, p->resets, p->down, p->bytes[0], p->bytes[1], p->dropped);
 		}
 	} else if (strcmp(line, "CONNS") == 0 && arg && find_port(arg) >= 0) {
 		int pi = find_port(arg);
@@ -733,7 +735,10 @@ int main(int argc, char **argv)
 				int err = 0;
 				socklen_t el = sizeof(err);
 				getsockopt(c->ufd, SOL_SOCKET, SO_ERROR, &err, &el);
-				if (err) conn_close(c, 1);   /* upstream down: the client sees a reset */
+				if (err) {   /* upstream down: the client sees a reset, counted apart */
+					conn_close(c, 1);
+					ports[c->port].resets--, ports[c->port].down++;
+				}
 				else c->connecting = 0;
 			} else if (who[j].kind == 3 && conns[who[j].idx].used) {
 				if (re & (POLLIN | POLLHUP | POLLERR)) on_readable(&conns[who[j].idx], who[j].k, now);
