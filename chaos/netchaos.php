@@ -26,14 +26,14 @@ const NET_PRESETS = [
 ];
 
 $opts = getopt('', ['preset:', 'seed:', 'workers:', 'duration:', 'acquisitions:', 'ttl:', 'resources:', 'server-timeout:',
-    'retry-delay:', 'retry-count:', 'sleep-us:', 'port-base:', 'fault-every:', 'no-kill', 'extension:']);
+    'retry-delay:', 'retry-count:', 'sleep-us:', 'delay-max:', 'kill-share:', 'port-base:', 'fault-every:', 'no-kill', 'extension:']);
 $preset = NET_PRESETS[$opts['preset'] ?? 'net-short'] ?? null;
 if ($preset === null) {
     fwrite(STDERR, "unknown preset (net-short, net-long)\n");
     exit(2);
 }
 $cfg = array_merge($preset, ['seed' => random_int(1, 999999), 'server-timeout' => 0.05, 'retry-delay' => 10,
-    'retry-count' => 3, 'sleep-us' => 0, 'port-base' => 7461, 'fault-every' => 40], $opts);
+    'retry-count' => 3, 'sleep-us' => 0, 'delay-max' => 400, 'kill-share' => 10, 'port-base' => 7461, 'fault-every' => 40], $opts);
 $seed = (int) $cfg['seed'];
 mt_srand($seed);
 echo "netchaos: seed=$seed (rerun with --seed=$seed)\n";
@@ -180,7 +180,7 @@ for ($w = 0; $w < $workers; $w++) {
 
 /* The schedule. Undo actions (restore a connection, end a refusal, restart, resume) are queued
  * with their due time; at most one server killed and one paused at a time. */
-$events = array_fill_keys(['delay_next', 'delay_open', 'hold_next', 'rst_open', 'rst_reply', 'blackhole',
+$events = array_fill_keys(['reorder', 'delay_next', 'delay_open', 'hold_next', 'rst_open', 'rst_reply', 'blackhole',
     'refuse', 'kill', 'pause'], 0);
 $undo = [];
 $killed = $paused = null;
@@ -189,6 +189,8 @@ $nextFault = $start + 0.2;
 $hardStop = $start + $duration + 60;
 $noKill = isset($cfg['no-kill']);
 $every = max(1, (int) $cfg['fault-every']);
+$delayMax = max(60, (int) $cfg['delay-max']);
+$killShare = max(0, min(10, (int) $cfg['kill-share']));   /* % of faults that kill or pause a server */
 while (true) {
     $running = 0;
     foreach ($procs as $p) {
@@ -211,17 +213,24 @@ while (true) {
         $pick = mt_rand(1, 100);
         $open = array_slice(explode(' ', ctl("CONNS $lp")), 1);
         $conn = $open ? $open[mt_rand(0, count($open) - 1)] : null;
-        if ($pick <= 30) {          /* the defect-1 shape: a new connection's bytes arrive late */
-            ctl(sprintf('SET %d next delay_c2s=%d delay_s2c=%d', $lp, mt_rand(60, 400), mt_rand(0, 1) ? mt_rand(0, 200) : 0));
+        if ($pick <= 25 && $conn !== null) {
+            /* Reordering across connections: an open connection is reset, so the worker's next
+             * call connects anew, and that connection's bytes are held until a later connection's
+             * bytes went through (the worker's next attempt, after the first timed out). */
+            ctl(sprintf('SET %d next hold=%d', $lp, mt_rand(60, $delayMax)));
+            ctl("SET $lp $conn mode=rst");
+            $events['reorder']++;
+        } elseif ($pick <= 40) {    /* a new connection's bytes arrive late */
+            ctl(sprintf('SET %d next delay_c2s=%d delay_s2c=%d', $lp, mt_rand(60, $delayMax), mt_rand(0, 1) ? mt_rand(0, 200) : 0));
             $events['delay_next']++;
-        } elseif ($pick <= 50 && $conn !== null) {
+        } elseif ($pick <= 55 && $conn !== null) {
             ctl(sprintf('SET %d %s delay_c2s=%d delay_s2c=%d', $lp, $conn, mt_rand(0, 400), mt_rand(0, 300)));
             $undo[] = [$now + mt_rand(100, 600) / 1000, fn () => ctl("SET $lp $conn delay_c2s=0 delay_s2c=0")];
             $events['delay_open']++;
-        } elseif ($pick <= 62) {
+        } elseif ($pick <= 65) {
             ctl(sprintf('SET %d next hold=%d', $lp, mt_rand(60, 400)));
             $events['hold_next']++;
-        } elseif ($pick <= 70 && $conn !== null) {
+        } elseif ($pick <= 72 && $conn !== null) {
             ctl("SET $lp $conn mode=rst");
             $events['rst_open']++;
         } elseif ($pick <= 78) {
@@ -230,11 +239,11 @@ while (true) {
         } elseif ($pick <= 85) {
             ctl(sprintf('SET %d %s mode=blackhole', $lp, $conn ?? 'next'));
             $events['blackhole']++;
-        } elseif ($pick <= 90) {
+        } elseif ($pick <= 100 - $killShare) {
             ctl("SET $lp new mode=refuse");
             $undo[] = [$now + mt_rand(50, 300) / 1000, fn () => ctl("SET $lp new mode=normal")];
             $events['refuse']++;
-        } elseif ($pick <= 95 && !$noKill && $killed === null && $lockPorts[$i] !== $paused) {
+        } elseif ($pick <= 100 - $killShare / 2 && !$noKill && $killed === null && $lockPorts[$i] !== $paused) {
             $killed = $lockPorts[$i];
             kill_server($servers[$killed]);
             $undo[] = [$now + ($ttl + 300) / 1000, function () use (&$killed, &$servers, $runDir) {
