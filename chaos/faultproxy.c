@@ -21,6 +21,9 @@
  *           stall_c2s=N stall_s2c=N   forward N bytes in that direction (counted from the
  *                          connection's start), then read and drop the rest; the socket stays open
  *           rst_c2s=N rst_s2c=N       forward N bytes in that direction, then reset both sides
+ *           pace_c2s=MS pace_s2c=MS   at least MS between two chunks (or pieces) of that direction
+ *           piece=N        with pacing, cut what is read into pieces of at most N bytes
+ *           lines=1        with pacing, cut it after every newline (one RESP line per piece)
  *           mode=normal|blackhole|noread|refuse|rst
  *                          blackhole: read and drop both ways, never answer (no upstream for a new one)
  *                          noread: accept and never read (new connections; open ones stop reading)
@@ -67,6 +70,9 @@ typedef struct rules {
 	long hold;         /* ms, 0 = none */
 	long stall[2];     /* byte limits, -1 = none */
 	long rst[2];
+	long pace[2];      /* ms between pieces, 0 = none */
+	long piece;        /* bytes per piece when pacing, 0 = as read */
+	int lines;         /* with pacing, one piece per line (a RESP reply line) */
 } rules;
 
 typedef struct chunk {
@@ -283,6 +289,7 @@ static void on_readable(conn *c, int k, uint64_t now)
 	char buf[65536];
 	dir *d = &c->d[k];
 	ssize_t n = read(dir_src(c, k), buf, sizeof(buf));
+	size_t off, len;
 	chunk *ch;
 
 	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
@@ -305,23 +312,34 @@ static void on_readable(conn *c, int k, uint64_t now)
 		ports[c->port].dropped += (unsigned long long) n;
 		return;
 	}
-	ch = malloc(sizeof(*ch) + (size_t) n);
-	if (!ch) {
-		conn_close(c, 1);
-		return;
+	for (off = 0; off < (size_t) n; off += len) {
+		len = (size_t) n - off;
+		if (c->r.pace[k] > 0 && c->r.piece > 0 && len > (size_t) c->r.piece) {
+			len = (size_t) c->r.piece;
+		}
+		if (c->r.pace[k] > 0 && c->r.lines) {
+			char *nl = memchr(buf + off, '\n', len);
+			len = nl ? (size_t) (nl - (buf + off)) + 1 : len;
+		}
+		ch = malloc(sizeof(*ch) + len);
+		if (!ch) {
+			conn_close(c, 1);
+			return;
+		}
+		memcpy(ch->data, buf + off, len);
+		ch->len = len;
+		ch->off = 0;
+		ch->next = NULL;
+		ch->due = now + (uint64_t) c->r.delay[k];
+		/* Order within the connection is kept (a later rule may shorten the delay); pacing
+		 * spaces the pieces so that replies trickle in one by one. */
+		if (d->tail && d->tail->due + (uint64_t) c->r.pace[k] > ch->due) {
+			ch->due = d->tail->due + (uint64_t) c->r.pace[k];
+		}
+		if (d->tail) d->tail->next = ch; else d->head = ch;
+		d->tail = ch;
+		d->queued += len;
 	}
-	memcpy(ch->data, buf, (size_t) n);
-	ch->len = (size_t) n;
-	ch->off = 0;
-	ch->next = NULL;
-	ch->due = now + (uint64_t) c->r.delay[k];
-	/* A later rule may shorten the delay: order within the connection is still kept. */
-	if (d->tail && d->tail->due > ch->due) {
-		ch->due = d->tail->due;
-	}
-	if (d->tail) d->tail->next = ch; else d->head = ch;
-	d->tail = ch;
-	d->queued += (size_t) n;
 }
 
 static void release_holds(int pi, unsigned later_than)
@@ -433,6 +451,10 @@ static int parse_rules(char *args, rules *r, const char **why)
 		else if (strcmp(tok, "stall_s2c") == 0) r->stall[1] = v;
 		else if (strcmp(tok, "rst_c2s") == 0) r->rst[0] = v;
 		else if (strcmp(tok, "rst_s2c") == 0) r->rst[1] = v;
+		else if (strcmp(tok, "pace_c2s") == 0 && v >= 0) r->pace[0] = v;
+		else if (strcmp(tok, "pace_s2c") == 0 && v >= 0) r->pace[1] = v;
+		else if (strcmp(tok, "piece") == 0 && v >= 0) r->piece = v;
+		else if (strcmp(tok, "lines") == 0 && v >= 0) r->lines = v > 0;
 		else {
 			*why = "unknown key or negative value";
 			return 0;
@@ -692,7 +714,9 @@ int main(int argc, char **argv)
 			for (k = 0; k < 2; k++) {
 				int fd = dir_src(c, k), dst = dir_dst(c, k);
 				short ev = 0;
-				if (fd >= 0 && !c->d[k].eof && c->r.mode != M_NOREAD && c->d[k].queued < QUEUE_CAP
+				/* pieces cost a header each: pacing queues less */
+				if (fd >= 0 && !c->d[k].eof && c->r.mode != M_NOREAD
+					&& c->d[k].queued < (c->r.pace[k] && (c->r.piece || c->r.lines) ? QUEUE_CAP / 64 : QUEUE_CAP)
 					&& !(k == 1 && c->connecting)) ev |= POLLIN;
 				if (k == 0 && c->connecting) {
 					pfd[n] = (struct pollfd) {c->ufd, POLLOUT, 0};

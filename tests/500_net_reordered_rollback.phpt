@@ -12,7 +12,7 @@ pcntl
  * one token it does, and a second client then locks A and C while the first still holds a valid
  * lock: two holders. */
 require __DIR__ . '/faultproxy.inc';
-fp_alarm(20);
+fp_alarm(8);
 $s = fp_time_scale();
 $a = fp_spawn_server();
 $b = fp_spawn_server();
