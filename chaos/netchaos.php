@@ -1,0 +1,346 @@
+<?php
+/* Exclusion under network faults. Like chaos/run.php (same workers, same checks), but every lock
+ * server sits behind chaos/faultproxy.c and a seeded schedule injects per-connection faults:
+ * delays in either direction, client->server bytes held until a later connection's bytes went
+ * through (reordering across connections), resets (now or after N reply bytes), blackholes,
+ * refused connects; plus SIGKILL with a delayed restart (ttl + 300 ms) and SIGSTOP pauses.
+ * None of these may let two workers hold one resource at once.
+ *
+ *   php chaos/netchaos.php --preset=net-short   # CI: < 90 s, exit 1 on any violation
+ *   php chaos/netchaos.php --preset=net-long    # >= 100,000 acquisitions
+ *   options: --seed=S --workers=P --duration=S --acquisitions=N --ttl=MS --resources=R
+ *            --server-timeout=SECONDS --retry-delay=MS --retry-count=N --port-base=7461
+ *            --sleep-us=US (time spent inside the lock: widens the window in which a lost key shows)
+ *            --fault-every=MS (mean gap between faults) --no-kill (network faults only)
+ * Ports: lock servers port-base..+4, guard +5, proxy listen ports +6..+10, proxy control +11.
+ * The seed fixes the schedule (which fault, where, when, how long); which connection a "next
+ * connection" fault hits still depends on the workers' timing. */
+
+declare(strict_types=1);
+require __DIR__ . '/resp.php';
+ini_set('memory_limit', '-1');
+
+const NET_PRESETS = [
+    'net-short' => ['workers' => 8, 'duration' => 60, 'acquisitions' => 200000, 'ttl' => 500, 'resources' => 1],
+    'net-long' => ['workers' => 8, 'duration' => 3600, 'acquisitions' => 100000, 'ttl' => 500, 'resources' => 4],
+];
+
+$opts = getopt('', ['preset:', 'seed:', 'workers:', 'duration:', 'acquisitions:', 'ttl:', 'resources:', 'server-timeout:',
+    'retry-delay:', 'retry-count:', 'sleep-us:', 'delay-max:', 'kill-share:', 'port-base:', 'fault-every:', 'no-kill', 'extension:']);
+$preset = NET_PRESETS[$opts['preset'] ?? 'net-short'] ?? null;
+if ($preset === null) {
+    fwrite(STDERR, "unknown preset (net-short, net-long)\n");
+    exit(2);
+}
+$cfg = array_merge($preset, ['seed' => random_int(1, 999999), 'server-timeout' => 0.05, 'retry-delay' => 10,
+    'retry-count' => 3, 'sleep-us' => 0, 'delay-max' => 400, 'kill-share' => 10, 'port-base' => 7461, 'fault-every' => 40], $opts);
+$seed = (int) $cfg['seed'];
+mt_srand($seed);
+echo "netchaos: seed=$seed (rerun with --seed=$seed)\n";
+$workers = max(1, (int) $cfg['workers']);
+$ttl = (int) $cfg['ttl'];
+$base = (int) $cfg['port-base'];
+$lockPorts = range($base, $base + 4);
+$guardPort = $base + 5;
+$listenPorts = range($base + 6, $base + 10);
+$ctlPort = $base + 11;
+$root = dirname(__DIR__);
+$runDir = "$root/.run/netchaos-$base";
+@mkdir($runDir, 0700, true);
+$extension = $cfg['extension'] ?? "$root/modules/redlock.so";
+if (!extension_loaded('redlock')) {
+    if (!is_file($extension)) {
+        fwrite(STDERR, "build the extension first (modules/redlock.so missing)\n");
+        exit(2);
+    }
+    copy($extension, "$runDir/redlock.so");   /* a rebuild during the run must not swap it */
+    $extension = "$runDir/redlock.so";
+}
+
+/* The proxy, built when missing or older than its source. */
+$proxyBin = "$root/.run/bin/faultproxy";
+@mkdir(dirname($proxyBin), 0755, true);
+if (!is_file($proxyBin) || filemtime($proxyBin) < filemtime("$root/chaos/faultproxy.c")) {
+    exec('cc -O2 -Wall -o ' . escapeshellarg("$proxyBin.$$") . ' ' . escapeshellarg("$root/chaos/faultproxy.c") . ' 2>&1', $out, $st);
+    if ($st !== 0) {
+        fwrite(STDERR, "cannot build faultproxy:\n" . implode("\n", $out) . "\n");
+        exit(2);
+    }
+    rename("$proxyBin.$$", $proxyBin);
+}
+
+$servers = [];
+$proxy = null;
+
+function start_server(int $port, string $dir): array
+{
+    $pidFile = "$dir/server-$port.pid";
+    $old = (int) @file_get_contents($pidFile);
+    if ($old > 1 && str_contains((string) @file_get_contents("/proc/$old/cmdline"), (string) $port)) {
+        posix_kill($old, SIGCONT);
+        posix_kill($old, SIGKILL);   /* left over from a run killed with SIGKILL */
+        usleep(100000);
+    }
+    $null = ['file', '/dev/null', 'w'];
+    $proc = proc_open(['redis-server', '--port', (string) $port, '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no',
+        '--dir', $dir, '--logfile', "$dir/redis-$port.log"], [['file', '/dev/null', 'r'], $null, $null], $pipes);
+    $deadline = microtime(true) + 5;
+    while ($proc !== false && microtime(true) < $deadline) {
+        $c = Resp::connect($port, 0.2);
+        if ($c !== null) {
+            try {
+                $pong = $c->call('PING');
+            } catch (RuntimeException) {
+                $pong = null;
+            }
+            $c->close();
+            if ($pong === 'PONG') {
+                $pid = proc_get_status($proc)['pid'];
+                file_put_contents($pidFile, (string) $pid);
+                return ['proc' => $proc, 'pid' => $pid];
+            }
+        }
+        usleep(10000);
+    }
+    throw new RuntimeException("redis-server on $port did not come up (port busy?)");
+}
+
+function kill_server(array &$s): void
+{
+    if ($s['proc'] !== null) {
+        posix_kill($s['pid'], SIGCONT);
+        posix_kill($s['pid'], SIGKILL);
+        proc_close($s['proc']);
+        $s['proc'] = null;
+    }
+}
+
+function stop_all(): void
+{
+    global $servers, $proxy;
+    foreach ($servers as &$s) {
+        kill_server($s);
+    }
+    if ($proxy !== null) {
+        proc_terminate($proxy['proc']);
+        proc_close($proxy['proc']);
+        $proxy = null;
+    }
+}
+
+register_shutdown_function('stop_all');
+pcntl_async_signals(true);
+foreach ([SIGINT, SIGTERM] as $sig) {
+    pcntl_signal($sig, function () {
+        stop_all();
+        exit(130);
+    });
+}
+
+function ctl(string $command): string
+{
+    global $proxy;
+    fwrite($proxy['link'], "$command\n");
+    $reply = rtrim((string) fgets($proxy['link']), "\n");
+    if (!str_starts_with($reply, 'OK') && !str_contains($reply, 'is closed')) {
+        throw new RuntimeException("faultproxy: $command -> $reply");
+    }
+    return $reply;
+}
+
+foreach (array_merge($lockPorts, [$guardPort]) as $port) {
+    $servers[$port] = start_server($port, $runDir);
+}
+$maps = array_map(fn ($l, $u) => "$l:$u", $listenPorts, $lockPorts);
+$proc = proc_open(array_merge([$proxyBin, '-c', (string) $ctlPort, '-t', (string) ((int) $cfg['duration'] + 120)], $maps),
+    [['file', '/dev/null', 'r'], ['pipe', 'w'], ['file', "$runDir/proxy.err", 'w']], $pipes);
+if (trim((string) fgets($pipes[1])) !== 'ready') {
+    fwrite(STDERR, "faultproxy did not start: " . @file_get_contents("$runDir/proxy.err"));
+    exit(2);
+}
+$proxy = ['proc' => $proc, 'link' => stream_socket_client("tcp://127.0.0.1:$ctlPort", $errno, $errstr, 2.0)];
+stream_set_timeout($proxy['link'], 5);
+
+$runId = 'net-' . bin2hex(random_bytes(3));
+$duration = (float) $cfg['duration'];
+$perWorker = (int) ceil((int) $cfg['acquisitions'] / $workers);
+$procs = [];
+for ($w = 0; $w < $workers; $w++) {
+    $wcfg = ['id' => $w, 'run' => $runId, 'lock_ports' => $listenPorts, 'guard_port' => $guardPort,
+        'server_timeout' => (float) $cfg['server-timeout'], 'retry_delay' => (int) $cfg['retry-delay'],
+        'retry_count' => (int) $cfg['retry-count'], 'ttl' => $ttl, 'sleep_us' => (int) $cfg['sleep-us'], 'resources' => (int) $cfg['resources'],
+        'duration' => $duration, 'max_acquisitions' => $perWorker, 'max_calls' => $perWorker * 200, 'out' => "$runDir/$runId-w$w"];
+    $cmd = [PHP_BINARY];
+    if (!extension_loaded('redlock')) {
+        array_push($cmd, '-d', "extension=$extension");
+    }
+    array_push($cmd, __DIR__ . '/worker.php', json_encode($wcfg));
+    $procs[$w] = proc_open($cmd, [['file', '/dev/null', 'r'], ['file', '/dev/null', 'w'], ['file', "$runDir/$runId-w$w.err", 'w']], $pipes2);
+}
+
+/* The schedule. Undo actions (restore a connection, end a refusal, restart, resume) are queued
+ * with their due time; at most one server killed and one paused at a time. */
+$events = array_fill_keys(['reorder', 'delay_next', 'delay_open', 'hold_next', 'rst_open', 'rst_reply', 'blackhole',
+    'refuse', 'kill', 'pause'], 0);
+$undo = [];
+$killed = $paused = null;
+$start = microtime(true);
+$nextFault = $start + 0.2;
+$hardStop = $start + $duration + 60;
+$noKill = isset($cfg['no-kill']);
+$every = max(1, (int) $cfg['fault-every']);
+$delayMax = max(60, (int) $cfg['delay-max']);
+$killShare = max(0, min(10, (int) $cfg['kill-share']));   /* % of faults that kill or pause a server */
+while (true) {
+    $running = 0;
+    foreach ($procs as $p) {
+        $running += proc_get_status($p)['running'] ? 1 : 0;
+    }
+    $now = microtime(true);
+    if ($running === 0 || $now > $hardStop) {
+        break;
+    }
+    foreach ($undo as $i => [$due, $fn]) {
+        if ($now >= $due) {
+            unset($undo[$i]);
+            $fn();
+        }
+    }
+    if ($now >= $nextFault) {
+        $nextFault = $now + mt_rand(1, 2 * $every) / 1000;
+        $i = mt_rand(0, 4);
+        $lp = $listenPorts[$i];
+        $pick = mt_rand(1, 100);
+        $open = array_slice(explode(' ', ctl("CONNS $lp")), 1);
+        $conn = $open ? $open[mt_rand(0, count($open) - 1)] : null;
+        if ($pick <= 25 && $conn !== null) {
+            /* Reordering across connections: an open connection is reset, so the worker's next
+             * call connects anew, and that connection's bytes are held until a later connection's
+             * bytes went through (the worker's next attempt, after the first timed out). */
+            ctl(sprintf('SET %d next hold=%d', $lp, mt_rand(60, $delayMax)));
+            ctl("SET $lp $conn mode=rst");
+            $events['reorder']++;
+        } elseif ($pick <= 40) {    /* a new connection's bytes arrive late */
+            ctl(sprintf('SET %d next delay_c2s=%d delay_s2c=%d', $lp, mt_rand(60, $delayMax), mt_rand(0, 1) ? mt_rand(0, 200) : 0));
+            $events['delay_next']++;
+        } elseif ($pick <= 55 && $conn !== null) {
+            ctl(sprintf('SET %d %s delay_c2s=%d delay_s2c=%d', $lp, $conn, mt_rand(0, 400), mt_rand(0, 300)));
+            $undo[] = [$now + mt_rand(100, 600) / 1000, fn () => ctl("SET $lp $conn delay_c2s=0 delay_s2c=0")];
+            $events['delay_open']++;
+        } elseif ($pick <= 65) {
+            ctl(sprintf('SET %d next hold=%d', $lp, mt_rand(60, 400)));
+            $events['hold_next']++;
+        } elseif ($pick <= 72 && $conn !== null) {
+            ctl("SET $lp $conn mode=rst");
+            $events['rst_open']++;
+        } elseif ($pick <= 78) {
+            ctl(sprintf('SET %d next rst_s2c=%d', $lp, mt_rand(1, 30)));
+            $events['rst_reply']++;
+        } elseif ($pick <= 85) {
+            ctl(sprintf('SET %d %s mode=blackhole', $lp, $conn ?? 'next'));
+            $events['blackhole']++;
+        } elseif ($pick <= 100 - $killShare) {
+            ctl("SET $lp new mode=refuse");
+            $undo[] = [$now + mt_rand(50, 300) / 1000, fn () => ctl("SET $lp new mode=normal")];
+            $events['refuse']++;
+        } elseif ($pick <= 100 - $killShare / 2 && !$noKill && $killed === null && $lockPorts[$i] !== $paused) {
+            $killed = $lockPorts[$i];
+            kill_server($servers[$killed]);
+            $undo[] = [$now + ($ttl + 300) / 1000, function () use (&$killed, &$servers, $runDir) {
+                $servers[$killed] = start_server($killed, $runDir);
+                $killed = null;
+            }];
+            $events['kill']++;
+        } elseif (!$noKill && $paused === null && $lockPorts[$i] !== $killed) {
+            $paused = $lockPorts[$i];
+            posix_kill($servers[$paused]['pid'], SIGSTOP);
+            $undo[] = [$now + mt_rand(50, 400) / 1000, function () use (&$paused, &$servers) {
+                posix_kill($servers[$paused]['pid'], SIGCONT);
+                $paused = null;
+            }];
+            $events['pause']++;
+        }
+    }
+    usleep(2000);
+}
+foreach ($undo as [, $fn]) {
+    $fn();
+}
+foreach ($procs as $w => $p) {
+    if (proc_get_status($p)['running']) {
+        proc_terminate($p, SIGKILL);
+        fwrite(STDERR, "worker $w overran the hard time bound and was killed\n");
+    }
+    proc_close($p);
+}
+$elapsed = microtime(true) - $start;
+$proxyStats = ctl('STATS');
+
+/* The same tallies and checks as chaos/run.php. */
+$sum = array_fill_keys(['acquisitions', 'lock_false', 'unlock_false', 'overlap_within_validity', 'overlap_after_expiry',
+    'overlap_ambiguous', 'overlap_on_exit', 'overruns', 'late_writes', 'calls'], 0);
+$starts = $ends = [];
+$perResource = array_fill(0, (int) $cfg['resources'], 0);
+$examples = [];
+$missing = 0;
+for ($w = 0; $w < $workers; $w++) {
+    $out = "$runDir/$runId-w$w";
+    $err = (string) @file_get_contents("$out.err");
+    if ($err !== '') {
+        fwrite(STDERR, "worker $w: $err");
+    }
+    $t = is_file("$out.json") ? json_decode(file_get_contents("$out.json"), true) : null;
+    if ($t === null) {
+        $missing++;
+        continue;
+    }
+    foreach ($sum as $k => $_) {
+        $sum[$k] += $t[$k];
+    }
+    foreach ($t['per_resource'] as $r => $n) {
+        $perResource[$r] += $n;
+    }
+    $examples = array_merge($examples, $t['examples']);
+    $raw = (string) @file_get_contents("$out.iv");
+    for ($o = 0, $len = strlen($raw); $o + 24 <= $len; $o += 24) {
+        [, $r, $from, $to] = unpack('q3', $raw, $o);
+        $starts[$r][] = $from;
+        $ends[$r][] = $to;
+    }
+    foreach (['err', 'json', 'lat', 'iv'] as $ext) {
+        @unlink("$out.$ext");
+    }
+}
+$intervalOverlaps = 0;
+$intervalExample = null;
+foreach ($starts as $r => $from) {
+    $to = $ends[$r];
+    array_multisort($from, $to);
+    $reach = PHP_INT_MIN;
+    foreach ($from as $k => $t0) {
+        if ($t0 < $reach) {
+            $intervalOverlaps++;
+            $intervalExample ??= sprintf('resource %d: acquired %.3f ms before the previous holder stopped', $r, ($reach - $t0) / 1e6);
+        }
+        $reach = max($reach, $to[$k]);
+    }
+}
+$guard = Resp::connect($guardPort);
+$lost = 0;
+foreach ($perResource as $r => $n) {
+    $lost += abs($n - (int) $guard->call('GET', "chaos:$runId:counter:$r"));
+}
+$guard->close();
+stop_all();
+
+$report = $sum + ['run' => 'network faults', 'seed' => $seed, 'workers' => $workers, 'ttl_ms' => $ttl,
+    'server_timeout_s' => (float) $cfg['server-timeout'], 'retry_delay_ms' => (int) $cfg['retry-delay'],
+    'seconds' => round($elapsed, 1), 'interval_overlaps' => $intervalOverlaps, 'interval_example' => $intervalExample,
+    'lost_counter_updates' => $lost, 'lost_not_explained_by_late_writes' => max(0, $lost - $sum['late_writes']),
+    'workers_without_report' => $missing, 'faults' => $events, 'proxy' => $proxyStats, 'examples' => array_slice($examples, 0, 3)];
+$bad = $intervalOverlaps > 0 || $sum['overlap_within_validity'] > 0 || $sum['overlap_on_exit'] > 0
+    || $report['lost_not_explained_by_late_writes'] > 0 || $missing > 0 || $sum['acquisitions'] === 0;
+$report['verdict'] = $bad ? 'FAIL' : 'ok';
+echo json_encode($report, JSON_PRETTY_PRINT | JSON_PARTIAL_OUTPUT_ON_ERROR), "\n";
+echo $bad ? "NETCHAOS: FAIL (seed $seed)\n" : "NETCHAOS: ok (seed $seed)\n";
+exit($bad ? 1 : 0);

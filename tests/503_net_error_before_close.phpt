@@ -1,0 +1,32 @@
+--TEST--
+Network: an error reply the server sends right before closing (maxclients) is reported as the server's text
+--EXTENSIONS--
+redlock
+pcntl
+--FILE--
+<?php
+/* With --maxclients 1 and its one slot taken, redis-server accepts a new connection, writes
+ * "-ERR max number of clients reached" and closes it. That text is why the vote failed; the
+ * close that follows it is not. */
+require __DIR__ . '/faultproxy.inc';
+fp_alarm(8);
+$full = fp_spawn_server(['--maxclients', '1']);
+$b = fp_spawn_server();
+$c = fp_spawn_server();
+$slot = stream_socket_client("tcp://127.0.0.1:{$full['port']}", $errno, $errstr, 2.0);
+fwrite($slot, "*1\r\n$4\r\nPING\r\n");
+echo "the slot is ours: ", trim((string) fgets($slot)), "\n";
+
+$redlock = new RedLock(rf_list([$full['port'], $b['port'], $c['port']], 1.0), 10, 1);
+$lock = $redlock->lock(rt_key(), 10000);
+echo "locked on the other two: ", var_export(is_array($lock), true), "\n";
+echo "error for the full server: ", var_export($redlock->getLastErrors()[0], true), "\n";
+var_dump($redlock->unlock($lock));
+echo "unlock's error for it: ", var_export($redlock->getLastErrors()[0], true), "\n";
+?>
+--EXPECT--
+the slot is ours: +PONG
+locked on the other two: true
+error for the full server: 'ERR max number of clients reached'
+bool(true)
+unlock's error for it: 'ERR max number of clients reached'
