@@ -63,7 +63,18 @@ static void reset_stream(rl_conn *conn)
 	}
 	conn->out_secret = 0;
 	conn->out_start = conn->out_end = 0;
+	conn->dropped_error[0] = '\0';
 	rl_reader_init(&conn->reader);
+}
+
+/* The connection ended: the server's own words when it said something before, else reason. */
+static void set_ended(rl_conn *conn, rl_outcome *out, const char *reason)
+{
+	if (conn->dropped_error[0] != '\0') {
+		rl_outcome_set(out, RL_OUTCOME_ERROR, conn->dropped_error);
+	} else {
+		rl_outcome_set(out, RL_OUTCOME_IO, reason);
+	}
 }
 
 static void drop_connect_state(rl_conn *conn)
@@ -313,7 +324,7 @@ int rl_conn_read_failed(rl_conn *conn, long result, rl_outcome *out)
 	if (out != NULL) {
 		char message[RL_MESSAGE_MAX];
 		snprintf(message, sizeof(message), "read: %s", strerror(errno));
-		rl_outcome_set(out, RL_OUTCOME_IO, message);
+		set_ended(conn, out, message);
 	}
 	return -1;
 }
@@ -442,7 +453,7 @@ int rl_conn_write_unsent(rl_conn *conn, rl_outcome *out)
 		{
 			char message[RL_MESSAGE_MAX];
 			snprintf(message, sizeof(message), "write: %s", sent < 0 ? strerror(errno) : "connection closed");
-			rl_outcome_set(out, RL_OUTCOME_IO, message);
+			set_ended(conn, out, message);
 		}
 		return -1;
 	}
@@ -499,7 +510,7 @@ int rl_conn_sort_reply(rl_conn *conn, int got, rl_reply *reply, rl_outcome *out)
 		}
 		if (got == 0) {
 			if (conn->peer_closed && rl_conn_owed(conn) > 0) {
-				rl_outcome_set(out, RL_OUTCOME_IO, "server closed the connection");
+				set_ended(conn, out, "server closed the connection");
 				return -1;
 			}
 			return 0;
@@ -518,6 +529,11 @@ int rl_conn_sort_reply(rl_conn *conn, int got, rl_reply *reply, rl_outcome *out)
 		}
 		if (conn->stale > 0) {
 			conn->stale--;
+			if (reply->type == RL_REPLY_ERROR) {
+				rl_outcome said; /* made printable, NUL-free, bounded */
+				rl_outcome_set_bytes(&said, RL_OUTCOME_ERROR, reply->str, reply->len);
+				memcpy(conn->dropped_error, said.message, sizeof(conn->dropped_error));
+			}
 			continue;
 		}
 		if (conn->expected == 0) {
@@ -585,6 +601,7 @@ static int take_in_idle(rl_conn *conn, short revents)
 
 void rl_conn_begin_call(rl_conn *conn, const rl_endpoint *endpoint, short revents, double now)
 {
+	conn->dropped_error[0] = '\0'; /* only what the server says during this call counts */
 	if (conn->state == RL_CONN_READY && !take_in_idle(conn, revents)) {
 		rl_conn_close(conn); /* restart, CLIENT KILL, idle timeout, or out of step */
 	}

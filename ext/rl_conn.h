@@ -62,6 +62,9 @@ typedef struct rl_conn {
 	struct rl_addresses *addresses; /* CONNECTING: the addresses to try, in order */
 	size_t next_address;
 	char connect_error[96];         /* why the last address failed, for when all have */
+	/* An error reply dropped as stale in this call (a server at maxclients answers the first
+	 * command it gets, a greeting's, and closes): reported if the connection then ends. */
+	char dropped_error[RL_MESSAGE_MAX];
 	rl_reader reader;
 } rl_conn;
 

@@ -22,11 +22,16 @@ $lock = $redlock->lock(rt_key(), 10000);
 echo "locked on the other two: ", var_export(is_array($lock), true), "\n";
 echo "error for the full server: ", var_export($redlock->getLastErrors()[0], true), "\n";
 var_dump($redlock->unlock($lock));
-echo "unlock's error for it: ", var_export($redlock->getLastErrors()[0], true), "\n";
+// unlock() through that server alone, so that its vote is awaited (with the other two it is not
+// needed and may say "no reply needed").
+$solo = new RedLock(rf_list([$full['port']], 1.0), 10, 1);
+var_dump($solo->unlock($lock));
+echo "unlock's error for it: ", var_export($solo->getLastErrors()[0], true), "\n";
 ?>
 --EXPECT--
 the slot is ours: +PONG
 locked on the other two: true
 error for the full server: 'ERR max number of clients reached'
 bool(true)
+bool(false)
 unlock's error for it: 'ERR max number of clients reached'
