@@ -20,18 +20,20 @@ echo "the slot is ours: ", trim((string) fgets($slot)), "\n";
 $redlock = new RedLock(rf_list([$full['port'], $b['port'], $c['port']], 1.0), 10, 1);
 $lock = $redlock->lock(rt_key(), 10000);
 echo "locked on the other two: ", var_export(is_array($lock), true), "\n";
-echo "error for the full server: ", var_export($redlock->getLastErrors()[0], true), "\n";
 var_dump($redlock->unlock($lock));
-// unlock() through that server alone, so that its vote is awaited (with the other two it is not
-// needed and may say "no reply needed").
+// Through that server alone, so that its vote is awaited (with the other two it is not needed
+// and may say "no reply needed").
 $solo = new RedLock(rf_list([$full['port']], 1.0), 10, 1);
+var_dump($solo->lock(rt_key('solo'), 10000));
+echo "error for the full server: ", var_export($solo->getLastErrors()[0], true), "\n";
 var_dump($solo->unlock($lock));
 echo "unlock's error for it: ", var_export($solo->getLastErrors()[0], true), "\n";
 ?>
 --EXPECT--
 the slot is ours: +PONG
 locked on the other two: true
-error for the full server: 'ERR max number of clients reached'
 bool(true)
+bool(false)
+error for the full server: 'ERR max number of clients reached'
 bool(false)
 unlock's error for it: 'ERR max number of clients reached'
