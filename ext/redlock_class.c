@@ -87,6 +87,11 @@ PHP_METHOD(RedLock, __construct)
 		Z_PARAM_ARRAY_HT(options_array)
 	ZEND_PARSE_PARAMETERS_END();
 
+	if (intern->running > 0) {
+		/* run() releases through this object's servers: they must stay until it has. */
+		zend_throw_error(NULL, "Cannot re-initialize %s inside its run()", ZSTR_VAL(Z_OBJCE_P(ZEND_THIS)->name));
+		RETURN_THROWS();
+	}
 	if (retry_delay < 0) {
 		zend_argument_value_error(2, "must be greater than or equal to 0");
 		RETURN_THROWS();

@@ -16,6 +16,7 @@ typedef struct {
 	double drift_factor;
 	redlock_options options;
 	HashTable *extensions; /* token -> extend() calls so far; only with maxExtensions, else NULL */
+	uint32_t running;      /* run() calls in progress: the constructor may not replace the cluster */
 	zend_object std;
 } redlock_object;
 
