@@ -2,6 +2,7 @@
  * rl_algorithm.c and the I/O in rl_fanout.c; this file only connects them to PHP.
  * extend()/validity() are in redlock_methods_renew.c, run() in redlock_methods_run.c. */
 #include "php.h"
+#include "zend_attributes.h" /* #[\SensitiveParameter] in redlock_arginfo.h */
 #include "zend_exceptions.h"
 #include "ext/spl/spl_exceptions.h"
 #if PHP_VERSION_ID >= 80200
