@@ -101,8 +101,21 @@ static PHP_MINFO_FUNCTION(redlock)
 	DISPLAY_INI_ENTRIES();
 }
 
+/* Loaded and started before us: spl for RuntimeException (RedLockException's parent); the CSPRNG
+ * (tokens, the pool's key) from random on 8.2+, from standard before; standard also for SHA1. */
+static const zend_module_dep redlock_deps[] = {
+	ZEND_MOD_REQUIRED("spl")
+	ZEND_MOD_REQUIRED("standard")
+#if PHP_VERSION_ID >= 80200
+	ZEND_MOD_REQUIRED("random")
+#endif
+	ZEND_MOD_END
+};
+
 zend_module_entry redlock_module_entry = {
-	STANDARD_MODULE_HEADER,
+	STANDARD_MODULE_HEADER_EX,
+	NULL,
+	redlock_deps,
 	"redlock",
 	NULL,
 	PHP_MINIT(redlock),
