@@ -37,23 +37,25 @@ static void compute_script_sha(const char *script, char out[41])
 	make_sha1_digest(out, digest);
 }
 
+/* The pool's secret, drawn in every process (again in a forked child: see rl_pool.c). */
+static void draw_pool_secret(unsigned char secret[16])
+{
+	if (php_random_bytes_silent(secret, 16) != SUCCESS) {
+		/* Only weakens the pool keys' hash against chosen collisions; keys still differ by address. */
+		uintptr_t mix = (uintptr_t) secret ^ (uintptr_t) time(NULL) ^ ((uintptr_t) rl_process_id() << 16);
+		memset(secret, 0, 16);
+		memcpy(secret, &mix, sizeof(mix));
+	}
+}
+
 static PHP_GINIT_FUNCTION(redlock)
 {
-	unsigned char secret[16];
-
 #if defined(COMPILE_DL_REDLOCK) && defined(ZTS)
 	ZEND_TSRMLS_CACHE_UPDATE();
 #endif
 	memset(redlock_globals, 0, sizeof(*redlock_globals));
 	redlock_globals->persistent = true;
-	if (php_random_bytes_silent(secret, sizeof(secret)) != SUCCESS) {
-		/* Only weakens the pool keys' hash against chosen collisions; keys still differ by address. */
-		uintptr_t mix = (uintptr_t) redlock_globals ^ (uintptr_t) time(NULL);
-		memset(secret, 0, sizeof(secret));
-		memcpy(secret, &mix, sizeof(mix));
-	}
-	rl_pool_init(&redlock_globals->pool, RL_POOL_DEFAULT_MAX_IDLE, secret);
-	ZEND_SECURE_ZERO(secret, sizeof(secret));
+	rl_pool_init(&redlock_globals->pool, RL_POOL_DEFAULT_MAX_IDLE, draw_pool_secret);
 }
 
 static PHP_GSHUTDOWN_FUNCTION(redlock)
