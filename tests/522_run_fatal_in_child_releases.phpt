@@ -6,8 +6,9 @@ redlock
 <?php
 require __DIR__ . '/redlock_test.inc';
 $servers = var_export(rt_servers(5, 3.0), true);
-// Started through sh, as test 015 does: under valgrind (run-tests -m) the children run natively.
-$php = PHP_BINARY . ' ' . (getenv('TEST_PHP_EXTRA_ARGS') ?: '') . ' -d display_errors=1 -d error_reporting=-1';
+// Started through sh, as test 015 does: under valgrind (run-tests -m) the children run natively, and
+// with Zend's allocator (scripts/valgrind.sh exports USE_ZEND_ALLOC=0, which ignores memory_limit).
+$php = 'env -u USE_ZEND_ALLOC ' . PHP_BINARY . ' ' . (getenv('TEST_PHP_EXTRA_ARGS') ?: '') . ' -d display_errors=1 -d error_reporting=-1';
 $cases = [
     'max_execution_time' => 'set_time_limit(1); $until = microtime(true) + 30; while (microtime(true) < $until) {}',
     'compile-time fatal' => 'eval("function strlen() {}");',
