@@ -22,23 +22,25 @@ PHP_INI_BEGIN()
 		zend_redlock_globals, redlock_globals)
 PHP_INI_END()
 
+/* The pool's secret, drawn in every process (again in a forked child: see rl_pool.c). */
+static void draw_pool_secret(unsigned char secret[16])
+{
+	if (php_random_bytes_silent(secret, 16) != SUCCESS) {
+		/* Only weakens the pool keys' hash against chosen collisions; keys still differ by address. */
+		uintptr_t mix = (uintptr_t) secret ^ (uintptr_t) time(NULL) ^ ((uintptr_t) rl_process_id() << 16);
+		memset(secret, 0, 16);
+		memcpy(secret, &mix, sizeof(mix));
+	}
+}
+
 static PHP_GINIT_FUNCTION(redlock)
 {
-	unsigned char secret[16];
-
 #if defined(COMPILE_DL_REDLOCK) && defined(ZTS)
 	ZEND_TSRMLS_CACHE_UPDATE();
 #endif
 	memset(redlock_globals, 0, sizeof(*redlock_globals));
 	redlock_globals->persistent = true;
-	if (php_random_bytes_silent(secret, sizeof(secret)) != SUCCESS) {
-		/* Only weakens the pool keys' hash against chosen collisions; keys still differ by address. */
-		uintptr_t mix = (uintptr_t) redlock_globals ^ (uintptr_t) time(NULL);
-		memset(secret, 0, sizeof(secret));
-		memcpy(secret, &mix, sizeof(mix));
-	}
-	rl_pool_init(&redlock_globals->pool, RL_POOL_DEFAULT_MAX_IDLE, secret);
-	ZEND_SECURE_ZERO(secret, sizeof(secret));
+	rl_pool_init(&redlock_globals->pool, RL_POOL_DEFAULT_MAX_IDLE, draw_pool_secret);
 }
 
 static PHP_GSHUTDOWN_FUNCTION(redlock)
@@ -85,8 +87,21 @@ static PHP_MINFO_FUNCTION(redlock)
 	DISPLAY_INI_ENTRIES();
 }
 
+/* Loaded and started before us: spl for RuntimeException (RedLockException's parent); the CSPRNG
+ * (tokens, the pool's key) from random on 8.2+, from standard before; standard also for SHA1. */
+static const zend_module_dep redlock_deps[] = {
+	ZEND_MOD_REQUIRED("spl")
+	ZEND_MOD_REQUIRED("standard")
+#if PHP_VERSION_ID >= 80200
+	ZEND_MOD_REQUIRED("random")
+#endif
+	ZEND_MOD_END
+};
+
 zend_module_entry redlock_module_entry = {
-	STANDARD_MODULE_HEADER,
+	STANDARD_MODULE_HEADER_EX,
+	NULL,
+	redlock_deps,
 	"redlock",
 	NULL,
 	PHP_MINIT(redlock),

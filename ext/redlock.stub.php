@@ -1,6 +1,9 @@
 <?php
 
-/** @generate-class-entries */
+/**
+ * @generate-class-entries
+ * @generate-legacy-arginfo 80100
+ */
 
 /**
  * @var string
@@ -12,7 +15,7 @@ const PHP_REDLOCK_VERSION = UNKNOWN;
 class RedLock
 {
     /** Options: quorum (int), driftFactor (float), prefix (string), persistent (bool), maxExtensions (?int). */
-    public function __construct(array $servers, int $retryDelay = 200, int $retryCount = 3, array $options = []) {}
+    public function __construct(#[\SensitiveParameter] array $servers, int $retryDelay = 200, int $retryCount = 3, array $options = []) {}
 
     /** A list of resource names locks all of them at once (all or none on each server). */
     public function lock(string|array $resource, int $ttl): array|false {}

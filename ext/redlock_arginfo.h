@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 193d3475295b0a9d9681e3f1bc67333fe3af5ff0 */
+ * Stub hash: b30d85b5d45d03a32ee718ff663fc3df1cfae9a0 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_RedLock___construct, 0, 0, 1)
 	ZEND_ARG_TYPE_INFO(0, servers, IS_ARRAY, 0)
@@ -73,6 +73,11 @@ static zend_class_entry *register_class_RedLock(void)
 	INIT_CLASS_ENTRY(ce, "RedLock", class_RedLock_methods);
 	class_entry = zend_register_internal_class_ex(&ce, NULL);
 	class_entry->ce_flags |= ZEND_ACC_NOT_SERIALIZABLE;
+#if (PHP_VERSION_ID >= 80200)
+
+
+	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "__construct", sizeof("__construct") - 1), 0, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
+#endif
 
 	return class_entry;
 }

@@ -2,6 +2,7 @@
  * rl_algorithm.c and the I/O in rl_fanout.c; this file only connects them to PHP.
  * extend()/validity() are in redlock_methods_renew.c, run() in redlock_methods_run.c. */
 #include "php.h"
+#include "zend_attributes.h" /* #[\SensitiveParameter] in redlock_arginfo.h */
 #include "zend_exceptions.h"
 #include "ext/spl/spl_exceptions.h"
 #if PHP_VERSION_ID >= 80200
@@ -102,6 +103,11 @@ PHP_METHOD(RedLock, __construct)
 		Z_PARAM_ARRAY_HT(options_array)
 	ZEND_PARSE_PARAMETERS_END();
 
+	if (intern->running > 0) {
+		/* run() releases through this object's servers: they must stay until it has. */
+		zend_throw_error(NULL, "Cannot re-initialize %s inside its run()", ZSTR_VAL(Z_OBJCE_P(ZEND_THIS)->name));
+		RETURN_THROWS();
+	}
 	if (retry_delay < 0) {
 		zend_argument_value_error(2, "must be greater than or equal to 0");
 		RETURN_THROWS();

@@ -29,6 +29,18 @@ static zend_string *describe_resource(const redlock_resource *resource)
 	return smart_str_extract(&out);
 }
 
+/* After $fn, however it ended: release the lock and what run() holds. */
+static void run_finish(redlock_object *intern, redlock_resource *resource, zval *lock, zend_string *token,
+	zval args[2])
+{
+	intern->running--;
+	redlock_release(intern, resource, token);
+	zval_ptr_dtor(&args[0]);
+	zval_ptr_dtor(&args[1]);
+	zval_ptr_dtor(lock);
+	redlock_resource_release(resource);
+}
+
 PHP_METHOD(RedLock, run)
 {
 	HashTable *names = NULL;
@@ -70,17 +82,21 @@ PHP_METHOD(RedLock, run)
 	fci.retval = return_value;
 	fci.params = args;
 	fci.param_count = 2;
-	zend_call_function(&fci, &fcc);
-	zval_ptr_dtor(&args[0]);
-	zval_ptr_dtor(&args[1]);
-
-	/* The finally part: runs whether or not $fn threw. It never throws itself, so an exception
-	 * from $fn is what propagates; a failed release (the lock already expired) is not reported.
-	 * A constructor call made inside $fn leaves nothing to release through. */
 	token = zend_hash_str_find(Z_ARRVAL(lock), "token", sizeof("token") - 1);
-	if (intern->cluster != NULL) {
-		redlock_release(intern, &resource, Z_STR_P(token));
-	}
-	zval_ptr_dtor(&lock);
-	redlock_resource_release(&resource);
+
+	/* The finally part runs whether $fn returned, threw (exit() too: an unwind_exit exception) or
+	 * ended the request with a fatal error or max_execution_time (a longjmp to zend_catch). The
+	 * release is plain C over the object's own cluster and strings allocated before the call, each
+	 * server bounded by its timeout, so it is safe there; the bailout then goes on unwinding. The
+	 * release never throws, so an exception from $fn is what propagates; a failed release (the lock
+	 * already expired) is not reported. intern->running keeps the constructor from replacing the
+	 * cluster the lock is held on while $fn runs. */
+	intern->running++;
+	zend_try {
+		zend_call_function(&fci, &fcc);
+	} zend_catch {
+		run_finish(intern, &resource, &lock, Z_STR_P(token), args);
+		zend_bailout();
+	} zend_end_try();
+	run_finish(intern, &resource, &lock, Z_STR_P(token), args);
 }

@@ -19,6 +19,7 @@ typedef struct {
 	rl_lock_policy policy; /* what the driver (rl_lock.c) needs to know of the above */
 	rl_lock_io io;         /* the driver's way to the servers: this object's cluster */
 	HashTable *extensions; /* token -> extend() calls so far; only with maxExtensions, else NULL */
+	uint32_t running;      /* run() calls in progress: the constructor may not replace the cluster */
 	zend_object std;
 } redlock_object;
 

@@ -27,38 +27,108 @@ static zend_result check_host(zval *host, uint32_t arg_num, size_t index)
 	return SUCCESS;
 }
 
-static zend_result check_port(zval *port, bool unix_socket, uint32_t arg_num, size_t index)
+/* A number as PHP's coercive mode reads it for an int or float parameter: an int, a float, a bool
+ * (0 or 1), or a numeric string: leading and trailing whitespace allowed, "1e3" and ".5" too, but not
+ * "6379abc", "0x18EB" or "". IS_LONG with *lval, IS_DOUBLE with *dval, or 0 for anything else
+ * (null included: the caller decides what null means). */
+static zend_uchar coerce_number(zval *value, zend_long *lval, double *dval)
 {
-	if (Z_TYPE_P(port) != IS_LONG) {
-		zend_argument_type_error(arg_num, "server #%zu port must be of type int, %s given",
-			index, zend_zval_type_name(port));
+	switch (Z_TYPE_P(value)) {
+		case IS_LONG:
+			*lval = Z_LVAL_P(value);
+			return IS_LONG;
+		case IS_DOUBLE:
+			*dval = Z_DVAL_P(value);
+			return IS_DOUBLE;
+		case IS_FALSE:
+		case IS_TRUE:
+			*lval = Z_TYPE_P(value) == IS_TRUE;
+			return IS_LONG;
+		case IS_STRING:
+			return is_numeric_string(Z_STRVAL_P(value), Z_STRLEN_P(value), lval, dval, false);
+		default:
+			return 0;
+	}
+}
+
+/* port and database: a whole number in [min, max]. Unlike coercive mode, a fraction (6379.5 or
+ * "6379.5") is refused rather than truncated: no server is meant by it. */
+static zend_result parse_whole_number(zval *value, const char *field, zend_long min, zend_long max,
+	uint32_t arg_num, size_t index, zend_long *out)
+{
+	zend_long lval = 0;
+	double dval = 0;
+
+	switch (coerce_number(value, &lval, &dval)) {
+		case IS_LONG:
+			break;
+		case IS_DOUBLE:
+			if (!zend_finite(dval) || dval != floor(dval)) {
+				zend_argument_value_error(arg_num, "server #%zu %s must be a whole number", index, field);
+				return FAILURE;
+			}
+			if (dval < (double) min || dval > (double) max) {
+				lval = min - 1; /* out of range: reported below */
+			} else {
+				lval = (zend_long) dval;
+			}
+			break;
+		default:
+			zend_argument_type_error(arg_num, "server #%zu %s must be of type int, %s given",
+				index, field, zend_zval_type_name(value));
+			return FAILURE;
+	}
+	if (lval < min || lval > max) {
+		zend_argument_value_error(arg_num, "server #%zu %s must be between " ZEND_LONG_FMT " and " ZEND_LONG_FMT,
+			index, field, min, max);
 		return FAILURE;
 	}
-	/* A unix socket path needs no port; whatever is given there is ignored. */
-	if (!unix_socket && (Z_LVAL_P(port) < 1 || Z_LVAL_P(port) > 65535)) {
-		zend_argument_value_error(arg_num, "server #%zu port must be between 1 and 65535", index);
+	*out = lval;
+	return SUCCESS;
+}
+
+static zend_result parse_port(zval *port, bool unix_socket, uint32_t arg_num, size_t index, int *out)
+{
+	zend_long value;
+	double ignored;
+
+	if (unix_socket) {
+		/* A unix socket path needs no port; whatever number is given there is ignored. */
+		if (coerce_number(port, &value, &ignored) == 0) {
+			zend_argument_type_error(arg_num, "server #%zu port must be of type int, %s given",
+				index, zend_zval_type_name(port));
+			return FAILURE;
+		}
+		*out = 0;
+		return SUCCESS;
+	}
+	if (parse_whole_number(port, "port", 1, 65535, arg_num, index, &value) != SUCCESS) {
 		return FAILURE;
 	}
+	*out = (int) value;
 	return SUCCESS;
 }
 
 /* timeout may be NULL (absent); null keeps the default. */
 static zend_result parse_timeout(zval *timeout, uint32_t arg_num, size_t index, double *timeout_ms)
 {
-	double seconds;
+	zend_long lval = 0;
+	double seconds = 0;
 
 	*timeout_ms = REDLOCK_DEFAULT_TIMEOUT_SECONDS * 1000.0;
 	if (timeout == NULL || Z_TYPE_P(timeout) == IS_NULL) {
 		return SUCCESS;
 	}
-	if (Z_TYPE_P(timeout) == IS_LONG) {
-		seconds = (double) Z_LVAL_P(timeout);
-	} else if (Z_TYPE_P(timeout) == IS_DOUBLE) {
-		seconds = Z_DVAL_P(timeout);
-	} else {
-		zend_argument_type_error(arg_num, "server #%zu timeout must be of type float, %s given",
-			index, zend_zval_type_name(timeout));
-		return FAILURE;
+	switch (coerce_number(timeout, &lval, &seconds)) {
+		case IS_LONG:
+			seconds = (double) lval;
+			break;
+		case IS_DOUBLE:
+			break;
+		default:
+			zend_argument_type_error(arg_num, "server #%zu timeout must be of type float, %s given",
+				index, zend_zval_type_name(timeout));
+			return FAILURE;
 	}
 	if (!(seconds >= 0) || !isfinite(seconds)) {
 		zend_argument_value_error(arg_num, "server #%zu timeout must be a finite number of seconds >= 0", index);
@@ -68,26 +138,25 @@ static zend_result parse_timeout(zval *timeout, uint32_t arg_num, size_t index, 
 	return SUCCESS;
 }
 
-/* One [host, port, timeout] entry: exactly what the PHP library accepted. */
+/* One [host, port, timeout] entry, read as the PHP library reads it: elements 0, 1 and (optional) 2;
+ * further elements are ignored, as its list($host, $port, $timeout) = $server does. */
 static zend_result parse_list_entry(HashTable *entry, uint32_t arg_num, size_t index, rl_endpoint_spec *spec)
 {
 	zval *host = zend_hash_index_find_deref(entry, 0);
 	zval *port = zend_hash_index_find_deref(entry, 1);
 	zval *timeout = zend_hash_index_find_deref(entry, 2);
-	uint32_t expected = timeout ? 3 : 2;
 
-	if (host == NULL || port == NULL || zend_hash_num_elements(entry) != expected) {
+	if (host == NULL || port == NULL) {
 		zend_argument_value_error(arg_num, "server #%zu must be a list [host, port, timeout]", index);
 		return FAILURE;
 	}
 	if (check_host(host, arg_num, index) != SUCCESS
-		|| check_port(port, Z_STRVAL_P(host)[0] == '/', arg_num, index) != SUCCESS
+		|| parse_port(port, Z_STRVAL_P(host)[0] == '/', arg_num, index, &spec->port) != SUCCESS
 		|| parse_timeout(timeout, arg_num, index, &spec->timeout_ms) != SUCCESS) {
 		return FAILURE;
 	}
 	spec->host = Z_STRVAL_P(host);
 	spec->host_len = Z_STRLEN_P(host);
-	spec->port = (int) Z_LVAL_P(port);
 	return SUCCESS;
 }
 
@@ -181,8 +250,9 @@ static zend_result parse_keyed_entry(HashTable *entry, uint32_t arg_num, size_t 
 		zend_argument_value_error(arg_num, "server #%zu must have a \"host\"", index);
 		return FAILURE;
 	}
+	spec->port = RL_URI_DEFAULT_PORT;
 	if (check_host(host, arg_num, index) != SUCCESS
-		|| (port != NULL && check_port(port, Z_STRVAL_P(host)[0] == '/', arg_num, index) != SUCCESS)
+		|| (port != NULL && parse_port(port, Z_STRVAL_P(host)[0] == '/', arg_num, index, &spec->port) != SUCCESS)
 		|| parse_timeout(timeout, arg_num, index, &spec->timeout_ms) != SUCCESS
 		|| parse_credential(username, "username", arg_num, index, &spec->username, &spec->username_len) != SUCCESS
 		|| parse_credential(password, "password", arg_num, index, &spec->password, &spec->password_len) != SUCCESS) {
@@ -193,20 +263,15 @@ static zend_result parse_keyed_entry(HashTable *entry, uint32_t arg_num, size_t 
 		return FAILURE;
 	}
 	if (database != NULL) {
-		if (Z_TYPE_P(database) != IS_LONG) {
-			zend_argument_type_error(arg_num, "server #%zu database must be of type int, %s given",
-				index, zend_zval_type_name(database));
+		zend_long value;
+
+		if (parse_whole_number(database, "database", 0, INT_MAX, arg_num, index, &value) != SUCCESS) {
 			return FAILURE;
 		}
-		if (Z_LVAL_P(database) < 0 || Z_LVAL_P(database) > INT_MAX) {
-			zend_argument_value_error(arg_num, "server #%zu database must be between 0 and %d", index, INT_MAX);
-			return FAILURE;
-		}
-		spec->database = (int) Z_LVAL_P(database);
+		spec->database = (int) value;
 	}
 	spec->host = Z_STRVAL_P(host);
 	spec->host_len = Z_STRLEN_P(host);
-	spec->port = port ? (int) Z_LVAL_P(port) : RL_URI_DEFAULT_PORT;
 	return SUCCESS;
 }
 

@@ -51,11 +51,27 @@ static uint64_t siphash24(const unsigned char *in, size_t len, const uint64_t ke
 	return v0 ^ v1 ^ v2 ^ v3;
 }
 
-void rl_pool_init(rl_pool *pool, size_t max_idle, const unsigned char secret[16])
+static void draw_secret(rl_pool *pool)
+{
+	unsigned char secret[16];
+
+	pool->draw(secret);
+	memcpy(pool->secret, secret, sizeof(pool->secret));
+	memset(secret, 0, sizeof(secret));
+}
+
+/* Which secret a key was made with: a PRF output, it tells nothing about the secret. */
+static void secret_tag(const rl_pool *pool, char out[17])
+{
+	snprintf(out, 17, "%016llx", (unsigned long long) siphash24((const unsigned char *) "", 0, pool->secret));
+}
+
+void rl_pool_init(rl_pool *pool, size_t max_idle, rl_pool_secret_fn draw)
 {
 	memset(pool, 0, sizeof(*pool));
 	pool->max_idle = max_idle;
-	memcpy(pool->secret, secret, sizeof(pool->secret));
+	pool->draw = draw;
+	draw_secret(pool);
 	pool->owner_pid = rl_process_id();
 }
 
@@ -88,7 +104,21 @@ void rl_pool_destroy(rl_pool *pool)
 	pool->count = 0;
 }
 
-char *rl_pool_key(const rl_pool *pool, const rl_endpoint *endpoint)
+/* After a fork the idle sockets belong to the parent too: drop them here without reuse. The secret
+ * is drawn again, so that no two processes (an FPM master's workers) hash credentials alike. */
+static void forget_if_forked(rl_pool *pool)
+{
+	long pid = rl_process_id();
+
+	if (pool->owner_pid != pid) {
+		pool->discarded += pool->count;
+		rl_pool_destroy(pool);
+		draw_secret(pool);
+		pool->owner_pid = pid;
+	}
+}
+
+char *rl_pool_key(rl_pool *pool, const rl_endpoint *endpoint)
 {
 	size_t user_len = endpoint->username ? strlen(endpoint->username) : 0;
 	size_t pass_len = endpoint->password ? strlen(endpoint->password) : 0;
@@ -97,10 +127,12 @@ char *rl_pool_key(const rl_pool *pool, const rl_endpoint *endpoint)
 	uint64_t hash;
 	size_t key_len;
 	char *key;
+	char tag[17];
 
 	if (secret == NULL) {
 		return NULL;
 	}
+	forget_if_forked(pool); /* an object made in a child before its first call: the child's secret */
 	/* Flags keep "no user" apart from an empty one, and "user\0pass" cannot be shifted around. */
 	secret[0] = endpoint->username ? 1 : 0;
 	secret[1] = endpoint->password ? 1 : 0;
@@ -115,25 +147,14 @@ char *rl_pool_key(const rl_pool *pool, const rl_endpoint *endpoint)
 	memset(secret, 0, secret_len);
 	free(secret);
 
-	key_len = strlen(endpoint->host) + 64;
+	secret_tag(pool, tag);
+	key_len = strlen(endpoint->host) + 82;
 	key = malloc(key_len);
 	if (key != NULL) {
-		snprintf(key, key_len, "%s|%d|%d|%016llx", endpoint->host, endpoint->port, endpoint->database,
-			(unsigned long long) hash);
+		snprintf(key, key_len, "%s|%d|%d|%016llx|%s", endpoint->host, endpoint->port, endpoint->database,
+			(unsigned long long) hash, tag);
 	}
 	return key;
-}
-
-/* After a fork the idle sockets belong to the parent too: drop them here without reuse. */
-static void forget_if_forked(rl_pool *pool)
-{
-	long pid = rl_process_id();
-
-	if (pool->owner_pid != pid) {
-		pool->discarded += pool->count;
-		rl_pool_destroy(pool);
-		pool->owner_pid = pid;
-	}
 }
 
 int rl_pool_checkout(rl_pool *pool, const rl_endpoint *endpoint, rl_conn *conn, double now)
@@ -165,6 +186,16 @@ int rl_pool_checkout(rl_pool *pool, const rl_endpoint *endpoint, rl_conn *conn, 
 	return 0;
 }
 
+/* False for a key made with a secret this process has since replaced (before a fork). */
+static int made_with_current_secret(const rl_pool *pool, const char *key)
+{
+	size_t len = strlen(key);
+	char tag[17];
+
+	secret_tag(pool, tag);
+	return len > 16 && memcmp(key + len - 16, tag, 16) == 0;
+}
+
 void rl_pool_checkin(rl_pool *pool, const char *key, rl_conn *conn)
 {
 	rl_pool_entry entry;
@@ -173,7 +204,7 @@ void rl_pool_checkin(rl_pool *pool, const char *key, rl_conn *conn)
 		return;
 	}
 	forget_if_forked(pool);
-	if (key == NULL || pool->max_idle == 0 || !rl_conn_reusable(conn)) {
+	if (key == NULL || pool->max_idle == 0 || !made_with_current_secret(pool, key) || !rl_conn_reusable(conn)) {
 		rl_conn_close(conn);
 		pool->discarded++;
 		return;

@@ -21,25 +21,31 @@ typedef struct rl_pool_entry {
 	rl_conn *conn; /* authenticated and SELECTed for that key */
 } rl_pool_entry;
 
+/* Fills 16 bytes with a fresh random secret (a CSPRNG, with a fallback that never fails). */
+typedef void (*rl_pool_secret_fn)(unsigned char secret[16]);
+
 typedef struct rl_pool {
 	rl_pool_entry *entries; /* oldest first */
 	size_t count;
 	size_t max_idle;
 	uint64_t secret[2];     /* keys the credential hash: a random secret per process */
-	long owner_pid;         /* a forked child must not share its parent's sockets */
+	rl_pool_secret_fn draw; /* draws it, at init and again in a forked child */
+	long owner_pid;         /* a forked child must not share its parent's sockets, nor its secret */
 	uint64_t reused;        /* check-outs served from the pool */
 	uint64_t discarded;     /* connections closed at check-in or check-out instead of reused */
 } rl_pool;
 
-/* secret: 16 random bytes. */
-void rl_pool_init(rl_pool *pool, size_t max_idle, const unsigned char secret[16]);
+/* draw gives the secret, now and again whenever the pool finds itself in a forked child. */
+void rl_pool_init(rl_pool *pool, size_t max_idle, rl_pool_secret_fn draw);
 
 /* Closes every idle connection and frees the pool's memory. */
 void rl_pool_destroy(rl_pool *pool);
 
-/* "host|port|db|<hash of user and password>": equal keys mean interchangeable connections.
- * malloc'd; NULL when out of memory. The credentials are hashed with the pool's secret. */
-char *rl_pool_key(const rl_pool *pool, const rl_endpoint *endpoint);
+/* "host|port|db|<hash of user and password>|<secret tag>": equal keys mean interchangeable
+ * connections. malloc'd; NULL when out of memory. The credentials are hashed with the pool's
+ * secret, which a forked child draws afresh: a key made before the fork (tagged with the old
+ * secret) then matches nothing, and a connection checked in under it is closed, not pooled. */
+char *rl_pool_key(rl_pool *pool, const rl_endpoint *endpoint);
 
 /* Moves an idle connection for the endpoint's pool_key into conn (which must be DOWN), after
  * rl_conn_begin_call() found it usable for a call starting now. Returns 1 when there was one, 0

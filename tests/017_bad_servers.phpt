@@ -9,7 +9,7 @@ $cases = [
     'no servers' => [],
     'string instead of array' => ['127.0.0.1:6379'],
     'missing port' => [['127.0.0.1']],
-    'port as string' => [['127.0.0.1', '6379', 0.5]],
+    'port as non-numeric string' => [['127.0.0.1', '6379abc', 0.5]],
     'host as int' => [[127001, 6379, 0.5]],
     '4 elements' => [['127.0.0.1', 6379, 0.5, 1]],
     'named keys' => [['host' => '127.0.0.1', 'port' => 6379]],
@@ -19,7 +19,7 @@ $cases = [
     'negative timeout' => [['127.0.0.1', 6379, -1.0]],
     'NaN timeout' => [['127.0.0.1', 6379, NAN]],
     'INF timeout' => [['127.0.0.1', 6379, INF]],
-    'string timeout' => [['127.0.0.1', 6379, '0.5']],
+    'string timeout' => [['127.0.0.1', 6379, 'soon']],
     'third server bad' => [$ok, $ok, ['127.0.0.1', 70000, 0.5]],
 ];
 foreach ($cases as $name => $servers) {
@@ -39,9 +39,9 @@ foreach ([[['127.0.0.1', 6379]], [['127.0.0.1', 6379, 1]], [['127.0.0.1', 6379, 
 no servers: ValueError: RedLock::__construct(): Argument #1 ($servers) must contain at least one server
 string instead of array: ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 URI must start with redis:// or unix://
 missing port: ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 must be a list [host, port, timeout]
-port as string: TypeError: RedLock::__construct(): Argument #1 ($servers) server #0 port must be of type int, string given
+port as non-numeric string: TypeError: RedLock::__construct(): Argument #1 ($servers) server #0 port must be of type int, string given
 host as int: TypeError: RedLock::__construct(): Argument #1 ($servers) server #0 host must be of type string, int given
-4 elements: ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 must be a list [host, port, timeout]
+4 elements: accepted
 named keys: accepted
 empty host: ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 host must be a non-empty string without NUL bytes
 port 0: ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 port must be between 1 and 65535
