@@ -31,8 +31,11 @@ sodium_memzero($password);
 echo "ready\n";
 fgets(STDIN);
 PHP;
-$proc = proc_open([PHP_BINARY, '-n', '-d', "extension=$ext", '-r', $child, '--', (string) $srv['port'], $secretFile],
-    [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
+// A plain child: through sh, so that valgrind (run-tests -m) does not trace it, and without the
+// sanitizer preload or USE_ZEND_ALLOC=0 of scripts/sanitize.sh and valgrind.sh.
+$env = array_diff_key(getenv(), array_flip(['LD_PRELOAD', 'ASAN_OPTIONS', 'UBSAN_OPTIONS', 'LSAN_OPTIONS', 'USE_ZEND_ALLOC']));
+$proc = proc_open(['sh', '-c', 'exec "$0" "$@"', PHP_BINARY, '-n', '-d', "extension=$ext", '-r', $child, '--',
+    (string) $srv['port'], $secretFile], [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes, null, $env);
 echo trim((string) stream_get_line($pipes[1], 100, "\n")), "\n";
 $pid = proc_get_status($proc)['pid'];
 $core = sys_get_temp_dir() . "/rl123-core-" . getmypid();
