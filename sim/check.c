@@ -21,6 +21,7 @@ int segment_add(sim_world *w, int client, double start, double end)
 	seg->call = w->clients[client].call;
 	seg->start = start;
 	seg->end = end;
+	seg->decided = w->now;
 	seg->attempt_start = w->clients[client].acquire.attempt_start;
 	seg->attempt = w->clients[client].acquire.attempt;
 	tracef(w, client, "c%d may use the resource during [%.3f, %.3f]", client, start, end);

@@ -129,8 +129,12 @@ static void append(sim_world *w, int index, const sim_cmd *cmd)
 	if (conn->state == CONN_READY && conn->nunsent == 0) {
 		conn_send(w, index, cmd);
 	} else {
-		if (conn->nunsent == SIM_UNSENT_MAX) {
-			abort(); /* a bug in the simulation: nothing pipelines this deep */
+		if (conn->nunsent == conn->capunsent) {
+			conn->capunsent = conn->capunsent ? 2 * conn->capunsent : 8;
+			conn->unsent = realloc(conn->unsent, (size_t) conn->capunsent * sizeof(*conn->unsent));
+			if (conn->unsent == NULL) {
+				sim_bug(w, "out of memory");
+			}
 		}
 		conn->unsent[conn->nunsent++] = *cmd;
 	}
@@ -149,7 +153,7 @@ static int next_reply(sim_world *w, sim_conn *conn, sim_reply *reply)
 {
 	while (conn->inbox_len > 0) {
 		*reply = conn->inbox[conn->inbox_head];
-		conn->inbox_head = (conn->inbox_head + 1) % SIM_INBOX_MAX;
+		conn->inbox_head = (conn->inbox_head + 1) % conn->capinbox;
 		conn->inbox_len--;
 		conn->waiting_since = w->now;
 		if (conn->stale > 0) {
@@ -612,6 +616,24 @@ void client_start(sim_world *w, int id)
 	arm(w, c, w->now + rng_range(&w->rng, 0, w->p.think_max));
 }
 
+/* Doubles the ring, unwrapping it. */
+static void inbox_grow(sim_world *w, sim_conn *conn)
+{
+	int cap = conn->capinbox ? 2 * conn->capinbox : 8, k;
+	sim_reply *ring = malloc((size_t) cap * sizeof(*ring));
+
+	if (ring == NULL) {
+		sim_bug(w, "out of memory");
+	}
+	for (k = 0; k < conn->inbox_len; k++) {
+		ring[k] = conn->inbox[(conn->inbox_head + k) % conn->capinbox];
+	}
+	free(conn->inbox);
+	conn->inbox = ring;
+	conn->capinbox = cap;
+	conn->inbox_head = 0;
+}
+
 void client_on_event(sim_world *w, const sim_event *ev)
 {
 	sim_client *c;
@@ -648,10 +670,10 @@ void client_on_event(sim_world *w, const sim_event *ev)
 		conn->reset = 1;
 		break;
 	case EV_CLIENT_RECV:
-		if (conn->inbox_len == SIM_INBOX_MAX) {
-			abort(); /* a bug in the simulation: replies pile up unread */
+		if (conn->inbox_len == conn->capinbox) {
+			inbox_grow(w, conn);
 		}
-		conn->inbox[(conn->inbox_head + conn->inbox_len++) % SIM_INBOX_MAX] = ev->u.reply;
+		conn->inbox[(conn->inbox_head + conn->inbox_len++) % conn->capinbox] = ev->u.reply;
 		break;
 	}
 	c = &w->clients[conn->client];

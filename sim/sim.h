@@ -80,9 +80,6 @@ typedef struct sim_server {
 /* --- Connections: client side state mirrors rl_conn ----------------------------------------- */
 typedef enum { CONN_DOWN = 0, CONN_CONNECTING, CONN_READY } sim_conn_state;
 
-#define SIM_UNSENT_MAX 64
-#define SIM_INBOX_MAX 64
-
 typedef struct sim_conn {
 	int client, server;
 	uint8_t state;            /* client side, as rl_conn_state */
@@ -94,10 +91,13 @@ typedef struct sim_conn {
 	double last_cs, last_sc;  /* last arrival per direction: keeps each stream FIFO */
 	unsigned stale, expected; /* as rl_conn */
 	double waiting_since;
-	int nunsent;              /* commands held while connecting (hiredis' output buffer) */
-	sim_cmd unsent[SIM_UNSENT_MAX];
-	int inbox_head, inbox_len; /* replies arrived at the socket, not read yet */
-	sim_reply inbox[SIM_INBOX_MAX];
+	/* Commands held while connecting (hiredis' output buffer) and replies arrived at the socket
+	 * but not read yet: both unbounded, as in the real client (retry delay 0 and a silent
+	 * connect can pile up dozens). Their buffers stay with the slot when it is reused. */
+	int nunsent, capunsent;
+	sim_cmd *unsent;
+	int inbox_head, inbox_len, capinbox;
+	sim_reply *inbox;
 } sim_conn;
 
 static inline unsigned conn_owed(const sim_conn *conn)
@@ -147,6 +147,7 @@ typedef struct sim_segment {
 	int client;
 	int call;                 /* per-client lock() call number, for the report */
 	double start, end;
+	double decided;           /* when the client learnt it (start, unless --from-attempt-start) */
 	double attempt_start;
 	int64_t attempt;
 } sim_segment;
@@ -211,6 +212,7 @@ typedef struct sim_world {
 	sim_client clients[SIM_MAX_CLIENTS];
 	sim_conn *conns;
 	size_t nconns, capconns;
+	size_t usedconns; /* slots that may own buffers, across schedules */
 	sim_segment *segs;
 	size_t nsegs, capsegs;
 	int calls_made[SIM_MAX_CLIENTS];
@@ -231,6 +233,8 @@ void conn_send(sim_world *w, int conn, const sim_cmd *cmd);
 void world_server_recv(sim_world *w, const sim_event *ev);
 void world_server_syn(sim_world *w, int conn);
 void world_crash(sim_world *w, int server);
+/* A bug in the simulation itself: prints the schedule's seed and aborts. */
+void sim_bug(const sim_world *w, const char *what) __attribute__((noreturn));
 void tracef(sim_world *w, int client, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 const char *token_short(const sim_token *token, char out[9]);
 

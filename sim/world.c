@@ -122,6 +122,13 @@ int world_pop(sim_world *w, sim_event *ev)
 	return 1;
 }
 
+void sim_bug(const sim_world *w, const char *what)
+{
+	fflush(stdout);
+	fprintf(stderr, "simulation bug in schedule 0x%016llx at %.3f ms: %s\n", (unsigned long long) w->seed, w->now, what);
+	abort();
+}
+
 /* --- Trace ------------------------------------------------------------------------------------- */
 
 void tracef(sim_world *w, int client, const char *fmt, ...)
@@ -168,12 +175,13 @@ void world_init(sim_world *w, uint64_t seed, const sim_params *p, const sim_flag
 	sim_segment *segs = w->segs;
 	sim_trace_line *trace = w->trace;
 	size_t capheap = w->capheap, capconns = w->capconns, capsegs = w->capsegs, captrace = w->captrace;
+	size_t usedconns = w->usedconns;
 	unsigned i;
 
 	/* Keeps the buffers of the previous schedule: a run is millions of schedules. */
 	memset(w, 0, sizeof(*w));
 	w->heap = heap, w->capheap = capheap;
-	w->conns = conns, w->capconns = capconns;
+	w->conns = conns, w->capconns = capconns, w->usedconns = usedconns;
 	w->segs = segs, w->capsegs = capsegs;
 	w->trace = trace, w->captrace = captrace;
 	w->seed = seed;
@@ -195,6 +203,12 @@ void world_init(sim_world *w, uint64_t seed, const sim_params *p, const sim_flag
 
 void world_free(sim_world *w)
 {
+	size_t i;
+
+	for (i = 0; i < w->usedconns; i++) {
+		free(w->conns[i].unsent);
+		free(w->conns[i].inbox);
+	}
 	free(w->heap);
 	free(w->conns);
 	free(w->segs);
@@ -276,7 +290,15 @@ int conn_open(sim_world *w, int client, int server)
 		}
 	}
 	conn = &w->conns[w->nconns];
-	memset(conn, 0, sizeof(*conn));
+	if (w->nconns >= w->usedconns) {
+		memset(conn, 0, sizeof(*conn)); /* a slot never used: no buffers yet */
+		w->usedconns = w->nconns + 1;
+	} else {
+		sim_conn keep = *conn;
+		memset(conn, 0, sizeof(*conn));
+		conn->unsent = keep.unsent, conn->capunsent = keep.capunsent;
+		conn->inbox = keep.inbox, conn->capinbox = keep.capinbox;
+	}
 	conn->client = client;
 	conn->server = server;
 	conn->state = CONN_CONNECTING;
