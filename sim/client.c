@@ -481,6 +481,7 @@ static void acquire_step(sim_world *w, sim_client *c, unsigned votes)
 		sim_cmd cmd = {0};
 
 		cmd.attempt = (int32_t) c->acquire.attempt;
+		cmd.call = c->call;
 		cmd.token = token_parse(c->acquire.token);
 		cmd.px = c->ttl;
 		switch (step) {
@@ -530,6 +531,7 @@ static void hold_action(sim_world *w, sim_client *c)
 	cmd.token = c->held;
 	cmd.by_sha = 1;
 	cmd.attempt = (int32_t) c->acquire.attempt;
+	cmd.call = c->call;
 	if (c->hold_action == HOLD_EXTEND) {
 		c->op = OP_EXTEND;
 		c->extend_ttl = w->p.ttl_lo + (int64_t) rng_below(&w->rng, (unsigned) (w->p.ttl_hi - w->p.ttl_lo + 1));

@@ -167,10 +167,12 @@ static size_t replay(sim_world *w, uint64_t seed, const options *o)
 		}
 	}
 	from = shown > (size_t) o->trace_lines ? shown - (size_t) o->trace_lines : 0;
-	printf("  trace (c%d, c%d, crashes; last %zu of %zu lines up to the later decision, %.3f):\n", ca, cb, shown - from, shown, until);
+	printf("  trace (c%d, c%d, crashes; last %zu of %zu lines up to the later decision, %.3f; lines with !! always):\n",
+		ca, cb, shown - from, shown, until);
 	for (k = 0, shown = 0; k < w->ntrace && w->trace[k].at <= until; k++) {
 		int who = w->trace[k].client;
-		if ((who == ca || who == cb || who == -1) && shown++ >= from) {
+		int mine = who == ca || who == cb || who == -1;
+		if ((mine && shown++ >= from) || (mine && w->trace[k].marked && shown <= from)) {
 			printf("    %10.3f  %s\n", w->trace[k].at, w->trace[k].text);
 		}
 	}
@@ -294,7 +296,8 @@ int main(int argc, char **argv)
 	printf("%.1f s: %.0f schedules/min, %.0f attempts/min\n", elapsed, schedules / elapsed * 60,
 		total.attempts / elapsed * 60);
 	printf("RESULT schedules=%" PRIu64 " attempts=%" PRIu64 " violations=%" PRIu64 " pairs=%" PRIu64
-		" first=0x%016" PRIx64 "\n", schedules, total.attempts, violating, pairs, first_seed);
+		" foreign=%" PRIu64 " first=0x%016" PRIx64 "\n", schedules, total.attempts, violating, pairs,
+		total.foreign_touches, first_seed);
 	world_free(&w);
 	return violating ? 3 : 0;
 }

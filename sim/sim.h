@@ -47,7 +47,8 @@ typedef struct sim_cmd {
 	uint8_t op;      /* sim_op */
 	uint8_t by_sha;  /* EVALSHA: NOSCRIPT when the server's script cache is empty (after a restart) */
 	uint8_t purpose; /* sim_purpose */
-	int32_t attempt;
+	int32_t attempt; /* the lock() call and attempt that sent it: for the trace only */
+	int32_t call;
 	int64_t px;
 	sim_token token;
 } sim_cmd;
@@ -69,6 +70,7 @@ typedef struct sim_server {
 	int has_key;
 	sim_token token;
 	int64_t expire_at;       /* server ms: the key is gone once the server's ms clock passes it */
+	int key_client, key_call, key_attempt; /* who set the key: for the trace only */
 	int scripts_loaded;
 	int down;
 	uint32_t epoch;          /* bumped by every crash: connections of an older epoch are dead */
@@ -189,12 +191,14 @@ typedef struct sim_event {
 typedef struct sim_stats {
 	uint64_t calls, attempts, wins, losses, unlocks, extends, extends_won, validities, validities_won;
 	uint64_t events, connects, overdue_closes, crashes, noscripts;
+	uint64_t foreign_touches; /* unlock/rollback/extend that hit a key set by another attempt */
 } sim_stats;
 
 typedef struct sim_trace_line {
 	double at;
 	int client; /* -1: not one client's */
-	char text[160];
+	int marked; /* a command removed a key that another attempt set: always shown */
+	char text[200];
 } sim_trace_line;
 
 typedef struct sim_world {

@@ -149,6 +149,7 @@ void tracef(sim_world *w, int client, const char *fmt, ...)
 	line = &w->trace[w->ntrace++];
 	line->at = w->now;
 	line->client = client;
+	line->marked = fmt[0] == '!';
 	va_start(ap, fmt);
 	vsnprintf(line->text, sizeof(line->text), fmt, ap);
 	va_end(ap);
@@ -195,8 +196,12 @@ void world_init(sim_world *w, uint64_t seed, const sim_params *p, const sim_flag
 		s->rate = rng_chance(&w->rng, 0.3) ? 1.0 + drift : rng_range(&w->rng, 1.0 - drift, 1.0 + drift);
 		s->offset = rng_range(&w->rng, 0, 1e6);
 		s->timeout_ms = rng_chance(&w->rng, 0.5) ? rng_range(&w->rng, 1, 10) : rng_range(&w->rng, 5, 80);
-		if (s->timeout_ms > w->call_bound) {
-			w->call_bound = s->timeout_ms;
+		if (rng_chance(&w->rng, 0.05)) {
+			s->timeout_ms = 0; /* "no limit": never overdue, only the call's deadline bounds it */
+		}
+		/* rl_cluster_call_bound: the largest timeout, "no limit" counting as 1000 ms */
+		if ((s->timeout_ms > 0 ? s->timeout_ms : RL_DEFAULT_CALL_BOUND_MS) > w->call_bound) {
+			w->call_bound = s->timeout_ms > 0 ? s->timeout_ms : RL_DEFAULT_CALL_BOUND_MS;
 		}
 	}
 }
@@ -385,6 +390,7 @@ static sim_reply execute(sim_world *w, sim_server *s, const sim_cmd *cmd)
 		}
 		s->has_key = 1;
 		s->token = cmd->token;
+		s->key_call = cmd->call, s->key_attempt = cmd->attempt;
 		s->expire_at = ms + cmd->px;
 		reply.kind = REPLY_OK;
 		break;
@@ -414,7 +420,7 @@ void world_server_recv(sim_world *w, const sim_event *ev)
 	sim_conn *conn = &w->conns[ev->a];
 	sim_server *s = &w->servers[conn->server];
 	sim_event out = {0};
-	char tok[9], held[9];
+	char tok[9], held[9], owner[64];
 	int k;
 
 	if (s->down || conn->epoch != s->epoch) {
@@ -431,16 +437,28 @@ void world_server_recv(sim_world *w, const sim_event *ev)
 	out.kind = EV_CLIENT_RECV;
 	out.a = ev->a;
 	if (holds(s, server_ms(s, w->now), NULL)) {
-		token_short(&s->token, held);
+		snprintf(owner, sizeof(owner), "%s (c%d call %d attempt %d)", token_short(&s->token, held), s->key_client,
+			s->key_call, s->key_attempt);
 	} else {
-		strcpy(held, "absent");
+		strcpy(owner, "absent");
+	}
+	/* rl_lock.h's promise: nothing sent for one attempt removes or extends a key another set. */
+	if ((ev->u.cmd.op == CMD_UNLOCK || ev->u.cmd.op == CMD_EXTEND) && holds(s, server_ms(s, w->now), &ev->u.cmd.token)
+		&& (conn->client != s->key_client || ev->u.cmd.call != s->key_call || ev->u.cmd.attempt != s->key_attempt)) {
+		w->st.foreign_touches++;
+		tracef(w, conn->client, "!! s%d: c%d's %s of call %d attempt %d %s the key set by call %d attempt %d",
+			conn->server, conn->client, op_name(&ev->u.cmd), ev->u.cmd.call, ev->u.cmd.attempt,
+			ev->u.cmd.op == CMD_UNLOCK ? "deletes" : "extends", s->key_call, s->key_attempt);
 	}
 	out.u.reply = execute(w, s, &ev->u.cmd);
+	if (out.u.reply.kind == REPLY_OK) {
+		s->key_client = conn->client;
+	}
 	out.at = arrival(w, s, w->now, conn->delay_sc, &conn->last_sc);
 	world_push(w, &out);
-	tracef(w, conn->client, "s%d runs %s from c%d (attempt %d, token %s, conn %d%s), key was %s -> %s %lld",
-		conn->server, op_name(&ev->u.cmd), conn->client, ev->u.cmd.attempt, token_short(&ev->u.cmd.token, tok),
-		ev->a, conn->state == CONN_DOWN ? ", closed by the client" : "", held,
+	tracef(w, conn->client, "s%d runs %s from c%d (call %d attempt %d, token %s, conn %d%s), key was %s -> %s %lld",
+		conn->server, op_name(&ev->u.cmd), conn->client, ev->u.cmd.call, ev->u.cmd.attempt,
+		token_short(&ev->u.cmd.token, tok), ev->a, conn->state == CONN_DOWN ? ", closed by the client" : "", owner,
 		out.u.reply.kind == REPLY_OK ? "OK" : out.u.reply.kind == REPLY_NIL ? "nil"
 		: out.u.reply.kind == REPLY_NOSCRIPT ? "NOSCRIPT" : "int", (long long) out.u.reply.value);
 }
