@@ -3,8 +3,10 @@
  *
  * world.c:    PRNG, event queue, servers (keys, expiry on the server's clock, scripts), links
  *             (per-connection FIFO delays, connects, crashes, pauses, blackholes), trace.
- * client.c:   the connection layer's rules (ext/rl_fanout.c, ext/rl_conn.c) and the client
- *             loop lock() -> hold (extend(), validity()) -> unlock().
+ * fanout.c:   the connection layer's rules (ext/rl_fanout.c, ext/rl_conn.c): connections
+ *             reused, closed as overdue or opened, stale replies, the fan-out and the drain.
+ * client.c:   the client loop lock() -> hold (extend(), validity()) -> unlock(), lock() being
+ *             ext/rl_lock.c's rl_acquire_next() linked in.
  * check.c:    the holding intervals and the overlap checker.
  * lock_sim.c: options, random schedule parameters, the run over many seeds, reporting.
  * Time is in ms (double) everywhere; every draw comes from one seeded PRNG per schedule. */
@@ -242,9 +244,19 @@ void sim_bug(const sim_world *w, const char *what) __attribute__((noreturn));
 void tracef(sim_world *w, int client, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 const char *token_short(const sim_token *token, char out[9]);
 
+/* fanout.c: the connection layer (one live timer per client: arming again cancels) */
+void client_arm(sim_world *w, sim_client *c, double at);
+void fan_begin(sim_world *w, sim_client *c, const sim_cmd *cmd, double deadline); /* rl_fanout_run */
+void fan_send(sim_world *w, sim_client *c, const sim_cmd *cmd);                   /* rl_fanout_send */
+void fan_pump(sim_world *w, sim_client *c);
+void drain_pump(sim_world *w, sim_client *c); /* rl_fanout_drain_until, c->drain_until set */
+void conn_event(sim_world *w, const sim_event *ev);
+
 /* client.c */
 void client_start(sim_world *w, int client);
 void client_on_event(sim_world *w, const sim_event *ev);
+void client_fan_done(sim_world *w, sim_client *c);   /* fan_begin's call is decided */
+void client_drain_done(sim_world *w, sim_client *c); /* the pause is over */
 
 /* check.c */
 int segment_add(sim_world *w, int client, double start, double end);
