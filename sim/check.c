@@ -1,6 +1,8 @@
 /* The safety checker: every success (lock won, extend won, validity confirmed) gives its client
- * an interval during which it may use the resource; a client stops at the latest when it starts
- * unlock(). No two clients' intervals may overlap. See sim.h. */
+ * the interval [when the call returned, that + the validity it returned] to use the resource (the
+ * validity is what is left then: the elapsed time is already off); a client stops at the latest
+ * when it starts unlock(). No two clients' intervals may overlap. See sim.h. */
+#include <math.h>
 #include <stdlib.h>
 
 #include "sim.h"
@@ -22,6 +24,7 @@ int segment_add(sim_world *w, int client, double start, double end)
 	seg->start = start;
 	seg->end = end;
 	seg->decided = w->now;
+	seg->full = 1;
 	seg->attempt_start = w->clients[client].acquire.attempt_start;
 	seg->attempt = w->clients[client].acquire.attempt;
 	tracef(w, client, "c%d may use the resource during [%.3f, %.3f]", client, start, end);
@@ -34,6 +37,9 @@ void segments_clip(sim_world *w, sim_client *c, double at)
 
 	for (k = 0; k < c->nseg; k++) {
 		sim_segment *seg = &w->segs[c->seg[k]];
+		if (seg->end > at || c->will_unlock) {
+			seg->full = 0; /* ended early, or by unlock(): not a test of the expiry */
+		}
 		if (seg->end > at) {
 			seg->end = at;
 		}
@@ -51,12 +57,23 @@ size_t segments_check(sim_world *w, size_t *first_a, size_t *first_b)
 {
 	size_t i, j, found = 0;
 
+	w->min_slack = HUGE_VAL;
 	/* Run once at the end of a schedule: sorting reorders what clients' seg[] point at. */
 	qsort(w->segs, w->nsegs, sizeof(*w->segs), by_start);
 	for (i = 0; i < w->nsegs; i++) {
 		const sim_segment *a = &w->segs[i];
 		if (a->end <= a->start) {
 			continue;
+		}
+		/* How close the schedules come to the edge: the checker's margin, for the report. */
+		for (j = i + 1; a->full && j < w->nsegs; j++) {
+			if (w->segs[j].client != a->client && w->segs[j].start >= a->end) {
+				if (w->segs[j].start - a->end < w->min_slack) {
+					w->min_slack = w->segs[j].start - a->end;
+					w->slack_a = i, w->slack_b = j;
+				}
+				break;
+			}
 		}
 		for (j = i + 1; j < w->nsegs && w->segs[j].start < a->end; j++) {
 			const sim_segment *b = &w->segs[j];

@@ -104,9 +104,11 @@ static void won(sim_world *w, sim_client *c)
 	c->hold_end = 0;
 	c->extends_left = 3;
 	c->will_unlock = !rng_chance(&w->rng, w->p.no_unlock_p);
-	add_hold(w, c, w->f.from_attempt_start ? a->attempt_start : w->now, a->attempt_start + a->validity);
+	/* validity is what is left from now: rl_validity_ms already took the elapsed time off, so the
+	 * hold ends at now + validity = attempt start + ttl - drift (not attempt start + validity). */
+	add_hold(w, c, w->f.from_attempt_start ? a->attempt_start : w->now, w->now + a->validity);
 	tracef(w, c->id, "c%d WON attempt %lld (token %s, started %.3f): holds until %.3f", c->id,
-		(long long) a->attempt, token_short(&c->held, tok), a->attempt_start, a->attempt_start + a->validity);
+		(long long) a->attempt, token_short(&c->held, tok), a->attempt_start, w->now + a->validity);
 	plan_hold(w, c);
 }
 
@@ -216,7 +218,7 @@ void client_fan_done(sim_world *w, sim_client *c)
 		validity = rl_validity_ms(c->extend_ttl, elapsed, w->policy.drift_factor);
 		if (c->yes >= w->policy.quorum && validity > 0) {
 			w->st.extends_won++;
-			add_hold(w, c, w->now, c->fan_start + validity);
+			add_hold(w, c, w->now, w->now + validity);
 		}
 		plan_hold(w, c);
 		return;
@@ -229,7 +231,7 @@ void client_fan_done(sim_world *w, sim_client *c)
 		remaining[0] = rl_quorum_pttl(remaining, holders, w->policy.quorum);
 		if (remaining[0] > 0 && (validity = rl_validity_ms(remaining[0], elapsed, w->policy.drift_factor)) > 0) {
 			w->st.validities_won++;
-			add_hold(w, c, w->now, c->fan_start + validity);
+			add_hold(w, c, w->now, w->now + validity);
 		}
 		plan_hold(w, c);
 		return;

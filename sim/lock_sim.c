@@ -155,6 +155,10 @@ static size_t replay(sim_world *w, uint64_t seed, const options *o)
 	print_flags(&flags);
 	printf(" -> %zu overlapping pairs\n", found);
 	if (found == 0) {
+		if (w->min_slack < HUGE_VAL) {
+			printf("  closest call, %.3f ms apart:\n", w->min_slack);
+			describe(w, w->slack_a, w->slack_b);
+		}
 		return 0;
 	}
 	describe(w, a, b);
@@ -233,7 +237,8 @@ int main(int argc, char **argv)
 	sim_world w;
 	sim_stats total;
 	uint64_t schedules = 0, violating = 0, pairs = 0, first_seed = 0, state;
-	double start, elapsed;
+	double start, elapsed, min_slack = HUGE_VAL;
+	uint64_t slack_seed = 0;
 
 	if (parse(argc, argv, &o) != 0) {
 		return 2;
@@ -263,6 +268,10 @@ int main(int argc, char **argv)
 		}
 		found = run_schedule(&w, seed, &o.flags, &a, &b);
 		schedules++;
+		if (w.min_slack < min_slack) {
+			min_slack = w.min_slack;
+			slack_seed = seed;
+		}
 		for (k = 0; k < sizeof(total) / sizeof(uint64_t); k++) {
 			to[k] += from[k];
 		}
@@ -293,8 +302,9 @@ int main(int argc, char **argv)
 		total.validities, total.unlocks);
 	printf("connects %" PRIu64 ", closed as overdue %" PRIu64 ", crashes %" PRIu64 ", NOSCRIPT %" PRIu64
 		", events %" PRIu64 "\n", total.connects, total.overdue_closes, total.crashes, total.noscripts, total.events);
-	printf("%.1f s: %.0f schedules/min, %.0f attempts/min\n", elapsed, schedules / elapsed * 60,
-		total.attempts / elapsed * 60);
+	printf("%.1f s: %.0f schedules/min, %.0f attempts/min; closest call: a hold used to its end was followed "
+		"by another client's %.3f ms later (seed 0x%016" PRIx64 ")\n", elapsed, schedules / elapsed * 60,
+		total.attempts / elapsed * 60, min_slack, slack_seed);
 	printf("RESULT schedules=%" PRIu64 " attempts=%" PRIu64 " violations=%" PRIu64 " pairs=%" PRIu64
 		" foreign=%" PRIu64 " first=0x%016" PRIx64 "\n", schedules, total.attempts, violating, pairs,
 		total.foreign_touches, first_seed);

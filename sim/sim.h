@@ -152,6 +152,7 @@ typedef struct sim_segment {
 	int call;                 /* per-client lock() call number, for the report */
 	double start, end;
 	double decided;           /* when the client learnt it (start, unless --from-attempt-start) */
+	int full;                 /* used to the end of its validity, the keys left to expire */
 	double attempt_start;
 	int64_t attempt;
 } sim_segment;
@@ -222,6 +223,8 @@ typedef struct sim_world {
 	sim_segment *segs;
 	size_t nsegs, capsegs;
 	int calls_made[SIM_MAX_CLIENTS];
+	size_t slack_a, slack_b;
+	double min_slack; /* the least time between a hold used to its end and another client's next hold */
 	sim_stats st;
 	sim_trace_line *trace;
 	size_t ntrace, captrace;
