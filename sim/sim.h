@@ -175,7 +175,10 @@ typedef struct sim_flags {
 	int no_drift;          /* mutation: the policy's drift factor is 0, the servers' clocks still drift */
 	int crash_lose_keys;   /* crashes lose the keys; restart only after the longest ttl (safe) */
 	int fast_restart;      /* mutation: ... and restart at once (Redlock's known hole) */
-	int from_attempt_start;/* the checker counts a hold from the winning attempt's start */
+	/* Counts a hold from the winning attempt's start rather than from when lock() returned. Not
+	 * a sound check: it flags correct runs, where a SET sent before another hold ended landed
+	 * after the keys expired. Kept to show why the checker starts holds where it does. */
+	int from_attempt_start;
 	int trace;
 } sim_flags;
 
