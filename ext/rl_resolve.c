@@ -353,9 +353,13 @@ static void close_pipe(rl_lookup *l)
 	l->fd[0] = l->fd[1] = -1;
 }
 
-/* Frees l once nobody (caller, thread or cache) holds it. */
+/* Frees l once nobody (caller, thread or cache) holds it. A finished lookup only the cache
+ * holds needs no pipe: whoever asks next gets its answer at once. */
 static void maybe_free_locked(rl_lookup *l)
 {
+	if (l->users == 0 && l->done) {
+		close_pipe(l);
+	}
 	if (l->users > 0 || l->cached) {
 		return;
 	}
