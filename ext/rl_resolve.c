@@ -453,6 +453,29 @@ static int result_locked(rl_lookup *l, rl_addresses **out, char *err, size_t err
 	return RL_RESOLVE_FAILED;
 }
 
+/* Records a lookup's answer, wakes whoever polls its pipe, and drops the reference its thread
+ * (or, on Windows, its synchronous caller) held. */
+static void complete_locked(rl_lookup *l, rl_addresses *found, const char *error)
+{
+	l->done = 1;
+	l->running = 0;
+	g_running--;
+	l->found = found;
+	snprintf(l->error, sizeof(l->error), "%s", error);
+	l->expires_ms = rl_now_ms() + (found != NULL ? RL_RESOLVE_POSITIVE_MS : RL_RESOLVE_NEGATIVE_MS);
+#ifndef _WIN32
+	if (l->fd[1] >= 0) {
+		char byte = 1;
+		/* One byte in an empty pipe: cannot block or fail for want of room. */
+		if (write(l->fd[1], &byte, 1) != 1) {
+			/* nothing to do: a poller then waits until its own timeout */
+		}
+	}
+#endif
+	l->users--;
+	maybe_free_locked(l);
+}
+
 #ifndef _WIN32
 
 static void lock_for_fork(void)
@@ -546,24 +569,9 @@ static void *lookup_thread(void *arg)
 	char error[RL_RESOLVE_ERROR_MAX] = "";
 	/* host and port never change once a lookup exists: read without the lock. */
 	rl_addresses *found = lookup_now(l->host, l->port, error, sizeof(error));
-	double now = rl_now_ms();
 
 	rl_lock();
-	l->done = 1;
-	l->running = 0;
-	g_running--;
-	l->found = found;
-	memcpy(l->error, error, sizeof(error));
-	l->expires_ms = now + (found != NULL ? RL_RESOLVE_POSITIVE_MS : RL_RESOLVE_NEGATIVE_MS);
-	if (l->fd[1] >= 0) {
-		char byte = 1;
-		/* One byte in an empty pipe: cannot block or fail for want of room. */
-		if (write(l->fd[1], &byte, 1) != 1) {
-			/* nothing to do: a poller then waits until its own timeout */
-		}
-	}
-	l->users--;
-	maybe_free_locked(l);
+	complete_locked(l, found, error);
 	rl_unlock();
 	return NULL;
 }
@@ -618,6 +626,32 @@ static void ensure_running_locked(rl_lookup *l)
 	}
 }
 
+#else /* _WIN32 */
+
+# define after_fork_locked() ((void) 0)
+
+/* No threads: the caller resolves, blocking, with the lock released meanwhile. Another thread
+ * asking for the same name in the meantime gets RL_RESOLVE_PENDING and no descriptor (-1), and
+ * calls rl_lookup_finish again until done or its own timeout. */
+static void ensure_running_locked(rl_lookup *l)
+{
+	char error[RL_RESOLVE_ERROR_MAX] = "";
+	rl_addresses *found;
+
+	if (l->done || l->running) {
+		return;
+	}
+	l->running = 1;
+	l->users++;
+	g_running++;
+	rl_unlock();
+	found = lookup_now(l->host, l->port, error, sizeof(error));
+	rl_lock();
+	complete_locked(l, found, error);
+}
+
+#endif
+
 int rl_resolve_start(const char *host, int port, double now_ms, rl_addresses **out, rl_lookup **pending,
 	char *err, size_t errlen)
 {
@@ -633,7 +667,9 @@ int rl_resolve_start(const char *host, int port, double now_ms, rl_addresses **o
 		}
 		return status;
 	}
+#ifndef _WIN32
 	pthread_once(&g_once, init_once);
+#endif
 	rl_lock();
 	after_fork_locked();
 	l = find_locked(host, port);
@@ -710,78 +746,6 @@ void rl_lookup_release(rl_lookup *l)
 	maybe_free_locked(l);
 	rl_unlock();
 }
-
-#else /* _WIN32: no threads; a name not cached is resolved here, blocking (see rl_resolve.h) */
-
-# define after_fork_locked() ((void) 0)
-
-int rl_resolve_start(const char *host, int port, double now_ms, rl_addresses **out, rl_lookup **pending,
-	char *err, size_t errlen)
-{
-	char error[RL_RESOLVE_ERROR_MAX] = "";
-	rl_addresses *found;
-	rl_lookup *l;
-	int status;
-
-	*out = NULL;
-	*pending = NULL;
-	status = numeric(host, port, out);
-	if (status != 0) {
-		if (status < 0) {
-			snprintf(err, errlen, "resolve: out of memory");
-		}
-		return status;
-	}
-	rl_lock();
-	l = find_locked(host, port);
-	if (l != NULL && now_ms < l->expires_ms) {
-		status = result_locked(l, out, err, errlen);
-		rl_unlock();
-		return status;
-	}
-	if (l != NULL) {
-		uncache_locked(l);
-	}
-	rl_unlock();
-	found = lookup_now(host, port, error, sizeof(error));
-	rl_lock();
-	if (make_room_locked() && (l = lookup_new_locked(host, port)) != NULL) {
-		l->done = 1;
-		l->found = found;
-		memcpy(l->error, error, sizeof(error));
-		l->expires_ms = rl_now_ms() + (found != NULL ? RL_RESOLVE_POSITIVE_MS : RL_RESOLVE_NEGATIVE_MS);
-		status = result_locked(l, out, err, errlen);
-	} else if (found != NULL) {
-		*out = found; /* not cached: the caller's alone */
-		status = RL_RESOLVE_DONE;
-	} else {
-		snprintf(err, errlen, "%s", error);
-		status = RL_RESOLVE_FAILED;
-	}
-	rl_unlock();
-	return status;
-}
-
-int rl_lookup_fd(rl_lookup *l)
-{
-	(void) l;
-	return -1;
-}
-
-int rl_lookup_finish(rl_lookup *l, rl_addresses **out, char *err, size_t errlen)
-{
-	(void) l;
-	*out = NULL;
-	snprintf(err, errlen, "resolve: no lookup in flight");
-	return RL_RESOLVE_FAILED;
-}
-
-void rl_lookup_release(rl_lookup *l)
-{
-	(void) l;
-}
-
-#endif
 
 size_t rl_resolve_in_flight(void)
 {
