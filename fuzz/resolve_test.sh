@@ -6,7 +6,8 @@
 #   valgrind  memcheck: errors, and definite or indirect leaks ("possibly lost" is shown, not
 #             failed: glibc reports the TLS of a detached thread that is still exiting, or of the
 #             parent's threads in a forked child, that way)
-#   helgrind  data races and lock misuse
+#   helgrind  data races and lock misuse (fuzz/resolve_test.helgrind.supp: glibc's reuse of the
+#             stacks of exited detached threads, which helgrind cannot see ordered)
 #   tsan      clang -fsanitize=thread; without the fork test, which TSan does not support
 #   asan      clang -fsanitize=address,undefined, leaks included
 # Under the tools, the checks of how long our own code takes are relaxed (RL_TEST_SLOW): the
@@ -35,7 +36,8 @@ run_mode() {
     plain) "$bin" ;;
     valgrind) RL_TEST_SLOW=500 valgrind -q --leak-check=full --show-leak-kinds=definite,indirect,possible \
                 --errors-for-leak-kinds=definite,indirect --error-exitcode=99 "$bin" ;;
-    helgrind) RL_TEST_SLOW=500 valgrind -q --tool=helgrind --error-exitcode=99 "$bin" ;;
+    helgrind) RL_TEST_SLOW=500 valgrind -q --tool=helgrind --suppressions=fuzz/resolve_test.helgrind.supp \
+                --error-exitcode=99 "$bin" ;;
     tsan) RL_TEST_SLOW=50 RL_TEST_NO_FORK=1 TSAN_OPTIONS="halt_on_error=1 exitcode=99" "$bin" ;;
     asan) RL_TEST_SLOW=50 ASAN_OPTIONS=detect_leaks=1 "$bin" ;;
   esac 2>&1 | tee "$log"
