@@ -1,14 +1,14 @@
 /* Unit test of ext/rl_resolve.c with an injected resolver (run by fuzz/resolve_test.sh).
  * The resolver understands made-up names:
  *   msN-anything     sleeps N ms, then 127.0.0.1
- *   gate-anything    waits until the test opens the gate (open_gate), then 127.0.0.1
+ *   gate-anything    waits until the test opens the gate (set_gate), then 127.0.0.1
  *   fail-anything    EAI_NONAME at once
  *   v6first-anything ::1, then 127.0.0.1
  *   mixed-anything   ::1, ::2, 127.0.0.1, ::1 (again), 127.0.0.2: tests order and duplicates
- * Prints "ok"/"FAIL" per check and ends with "N passed, N failed"; exits 1 on any failure.
- * RL_TEST_SLOW=N (valgrind, sanitizers): time limits on our own code are multiplied by N; the
- * resolver's own delays are not. RL_TEST_NO_FORK=1 skips the fork test (ThreadSanitizer does not
- * support fork() with threads running). */
+ * Prints "FAIL" and why for each failed check and ends with "N passed, N failed"; exits 1 on any
+ * failure. RL_TEST_SLOW=N (valgrind, sanitizers): time limits on our own code are multiplied by
+ * N; the resolver's own delays are not. RL_TEST_NO_FORK=1 skips the fork test (for a tool that
+ * cannot follow fork() in a threaded process). */
 #define _GNU_SOURCE
 #include <netdb.h>
 #include <poll.h>
