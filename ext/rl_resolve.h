@@ -12,7 +12,17 @@
  * child next asks for it; finished results are kept.
  *
  * Windows: no threads; a name that is not in the cache is resolved synchronously in
- * rl_resolve_start (documented limitation), which then never returns RL_RESOLVE_PENDING. */
+ * rl_resolve_start (documented limitation), which then never returns RL_RESOLVE_PENDING (except
+ * to a second thread asking while the first resolves; its rl_lookup_fd is -1).
+ *
+ * Typical use in a connection (the server's timeout covering lookup and connect together):
+ *   open:     rl_resolve_start(); DONE: connect to address 0; PENDING: state RESOLVING, keep the
+ *             lookup; FAILED: the vote fails with "connect: " + err.
+ *   poll:     RESOLVING polls rl_lookup_fd() for POLLIN (ask for the fd on every round).
+ *   POLLIN:   rl_lookup_finish(), rl_lookup_release(), then connect to address 0.
+ *   refused:  connect to the next address (a connect that fails later, through SO_ERROR, too).
+ *   timeout or close while RESOLVING: rl_lookup_release(); the next call joins the same lookup
+ *             or finds its answer in the cache. */
 #ifndef RL_RESOLVE_H
 #define RL_RESOLVE_H
 
