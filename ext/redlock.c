@@ -14,6 +14,7 @@
 
 #include "php_redlock.h"
 #include "rl_conn.h"
+#include "rl_resolve.h"
 
 ZEND_DECLARE_MODULE_GLOBALS(redlock)
 
@@ -59,7 +60,9 @@ static PHP_MINIT_FUNCTION(redlock)
 static PHP_MSHUTDOWN_FUNCTION(redlock)
 {
 	UNREGISTER_INI_ENTRIES();
-	/* The idle connections are closed by GSHUTDOWN, which runs after this. */
+	/* The idle connections are closed by GSHUTDOWN, which runs after this; what they still hold of
+	 * the resolver's results is reference-counted. Lookups still running free themselves. */
+	rl_resolve_shutdown();
 	return SUCCESS;
 }
 
@@ -82,6 +85,8 @@ static PHP_MINFO_FUNCTION(redlock)
 	php_info_print_table_row(2, "pooled connections reused", number);
 	snprintf(number, sizeof(number), "%llu", (unsigned long long) REDLOCK_G(pool).discarded);
 	php_info_print_table_row(2, "pooled connections discarded", number);
+	snprintf(number, sizeof(number), "%zu", rl_resolve_in_flight());
+	php_info_print_table_row(2, "host name lookups running", number);
 	php_info_print_table_end();
 
 	DISPLAY_INI_ENTRIES();

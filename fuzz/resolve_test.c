@@ -22,6 +22,7 @@
 static int test_getaddrinfo(const char *, const char *, const struct addrinfo *, struct addrinfo **);
 #define RL_RESOLVE_GETADDRINFO test_getaddrinfo
 #include "../ext/rl_resolve.c"
+#include "../ext/rl_addresses.c"
 
 static unsigned g_calls; /* test_getaddrinfo calls; __atomic: it runs on the lookup threads */
 static pthread_mutex_t g_gate_lock = PTHREAD_MUTEX_INITIALIZER;
