@@ -301,7 +301,7 @@ int main(int argc, char **argv)
 		", extend %" PRIu64 "/%" PRIu64 ", validity %" PRIu64 "/%" PRIu64 ", unlocks %" PRIu64 "\n", schedules,
 		total.calls, total.attempts, total.wins, total.losses, total.extends_won, total.extends, total.validities_won,
 		total.validities, total.unlocks);
-	printf("connects %" PRIu64 ", closed as overdue %" PRIu64 ", rollbacks queued behind owed replies %" PRIu64
+	printf("connects %" PRIu64 ", closed as overdue %" PRIu64 ", rollback sends queued behind owed replies %" PRIu64
 		", objects freed %" PRIu64 ", pool reused %" PRIu64 "/discarded %" PRIu64 ", crashes %" PRIu64
 		", NOSCRIPT %" PRIu64 ", events %" PRIu64 "\n", total.connects, total.overdue_closes, total.queued_behind,
 		total.frees, total.pool_reused, total.pool_discarded, total.crashes, total.noscripts, total.events);
