@@ -53,6 +53,9 @@ static sim_token token_parse(const char *hex)
 
 static void finish_call(sim_world *w, sim_client *c)
 {
+	if (rng_chance(&w->rng, w->p.free_p)) {
+		client_free_object(w, c); /* the next call is a new object's, on the pool's connections */
+	}
 	if (--c->calls_left <= 0) {
 		c->op = OP_DONE;
 		c->timer_gen++;

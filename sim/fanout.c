@@ -1,7 +1,10 @@
-/* The client's connection layer as ext/rl_fanout.c and ext/rl_conn.c apply it: reuse, close as
- * overdue or open a connection (prepare), stale and expected replies, abandon, the fan-out loop
- * with its per-server timeouts and the call's deadline, the drain during a retry pause. The
- * client loop (client.c) hears back through client_fan_done() and client_drain_done(). */
+/* The client's connection layer as ext/rl_conn.c, ext/rl_fanout.c and ext/rl_pool.c apply it (main
+ * after the rewrite): rl_conn_begin_call decides at a call's start whether a connection is reused,
+ * closed (stale replies overdue) or opened; each call's deadline on a server runs from its first
+ * byte; stale replies are due by stale_deadline; a rollback queues behind a silent SET; the
+ * fan-out polls before it judges timeouts; the retry pause closes what is overdue; a freed object's
+ * connections go to the per-process pool with their debt. The client loop (client.c) hears back
+ * through client_fan_done() and client_drain_done(). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,9 +29,17 @@ void client_arm(sim_world *w, sim_client *c, double at)
 	world_push(w, &ev);
 }
 
+/* When a poll() made now to wait until `until` returns without events: rl_fanout.c's
+ * poll_timeout() rounds the wait up to whole ms. */
+static double poll_wake(const sim_world *w, double until)
+{
+	return until == HUGE_VAL ? HUGE_VAL : w->now + fmax(0, ceil(until - w->now));
+}
+
 /* --- One connection, client side (rl_conn) ----------------------------------------------------- */
 
-/* What poll() would report on it: a finished or failed connect, replies, the server's reset. */
+/* What poll() would report on it: a finished or failed connect, replies, the server's reset. For
+ * a READY connection this is also probe_idle()'s `seen` (rl_fanout.c). */
 static int visible(const sim_conn *conn)
 {
 	if (conn->state == CONN_CONNECTING) {
@@ -37,11 +48,10 @@ static int visible(const sim_conn *conn)
 	return conn->state == CONN_READY && (conn->inbox_len > 0 || conn->reset);
 }
 
-static int overdue(const sim_world *w, const sim_conn *conn)
+static double call_deadline(const sim_world *w, unsigned server)
 {
-	double timeout = w->servers[conn->server].timeout_ms;
-	int waiting = conn->state == CONN_CONNECTING || conn_owed(conn) > 0;
-	return waiting && timeout > 0 && w->now - conn->waiting_since >= timeout;
+	double timeout = w->servers[server].timeout_ms;
+	return timeout > 0 ? w->now + timeout : HUGE_VAL;
 }
 
 /* rl_conn_close: what was never written is lost; what was written still reaches the server,
@@ -52,11 +62,13 @@ static void conn_close(sim_world *w, sim_client *c, unsigned server)
 
 	if (index >= 0) {
 		sim_conn *conn = &w->conns[index];
+		tracef(w, c->id, "c%d closes conn %d to s%u (stale %u, expected %u)", c->id, index, server,
+			conn->stale, conn->expected);
 		conn->state = CONN_DOWN;
 		conn->nunsent = 0;
 		conn->inbox_len = 0;
-		tracef(w, c->id, "c%d closes conn %d to s%u (stale %u, expected %u)", c->id, index, server,
-			conn->stale, conn->expected);
+		conn->stale = conn->expected = 0; /* reset_stream */
+		conn->stale_deadline = HUGE_VAL;
 	}
 	c->conn[server] = -1;
 }
@@ -75,14 +87,11 @@ static void flush(sim_world *w, int index)
 	conn->nunsent = 0;
 }
 
-/* rl_conn_append: sent at once on a ready socket, held in the output buffer while connecting. */
+/* rl_conn_append_encoded: sent at once on a ready socket, held in the output buffer otherwise. */
 static void append(sim_world *w, int index, const sim_cmd *cmd)
 {
 	sim_conn *conn = &w->conns[index];
 
-	if (conn->state == CONN_READY && conn_owed(conn) == 0) {
-		conn->waiting_since = w->now;
-	}
 	if (conn->state == CONN_READY && conn->nunsent == 0) {
 		conn_send(w, index, cmd);
 	} else {
@@ -98,22 +107,29 @@ static void append(sim_world *w, int index, const sim_cmd *cmd)
 	conn->expected++;
 }
 
+/* rl_conn_abandon: what the call still expected turns stale, due by the call's deadline. */
 static void abandon(sim_conn *conn)
 {
+	if (conn->expected > 0 && conn->deadline < conn->stale_deadline) {
+		conn->stale_deadline = conn->deadline;
+	}
 	conn->stale += conn->expected;
 	conn->expected = 0;
 }
 
-/* rl_conn_next_reply: drops stale replies; 1 with the current call's reply, 0 when none has
- * come, -1 when a reply nobody owes arrived. */
-static int next_reply(sim_world *w, sim_conn *conn, sim_reply *reply)
+/* rl_conn_next_reply + rl_conn_sort_reply: drops stale replies (the last one clears
+ * stale_deadline); 1 with the current call's reply, 0 when none has come, -1 when a reply
+ * nobody owes arrived. */
+static int next_reply(sim_conn *conn, sim_reply *reply)
 {
 	while (conn->inbox_len > 0) {
 		*reply = conn->inbox[conn->inbox_head];
 		conn->inbox_head = (conn->inbox_head + 1) % conn->capinbox;
 		conn->inbox_len--;
-		conn->waiting_since = w->now;
 		if (conn->stale > 0) {
+			if (conn->stale == 1) {
+				conn->stale_deadline = HUGE_VAL;
+			}
 			conn->stale--;
 			continue;
 		}
@@ -126,44 +142,134 @@ static int next_reply(sim_world *w, sim_conn *conn, sim_reply *reply)
 	return 0;
 }
 
-/* take_in_idle: false when the connection must be closed. */
-static int take_in_idle(sim_world *w, sim_conn *conn)
+/* rl_conn.c's take_in_idle: false when the connection must be closed (the server's end of file,
+ * read after the replies before it, or a reply nobody owes). */
+static int take_in_idle(sim_conn *conn)
 {
 	sim_reply reply;
 
-	if (conn->reset) {
-		return 0;
+	if (conn->expected > 0) {
+		return !conn->reset;
 	}
-	if (conn->inbox_len == 0 || conn->expected > 0) {
-		return 1;
-	}
-	return next_reply(w, conn, &reply) == 0;
+	return next_reply(conn, &reply) == 0 && !conn->reset;
 }
 
-/* rl_fanout.c's prepare(): reuse, close as overdue, or open, then queue the command. */
-static void prepare(sim_world *w, sim_client *c, unsigned i, const sim_cmd *cmd, int keep_overdue)
+/* rl_conn_begin_call: takes in what arrived, closes a connection whose server closed it, that is
+ * out of step, or whose stale replies are overdue; then this call's deadline on it. */
+static void begin_call(sim_world *w, sim_client *c, unsigned i)
+{
+	sim_conn *conn = &w->conns[c->conn[i]];
+
+	if (conn->state == CONN_READY && !take_in_idle(conn)) {
+		conn_close(w, c, i);
+		return;
+	}
+	if (conn->stale > 0 && w->now >= conn->stale_deadline) {
+		w->st.overdue_closes++;
+		tracef(w, c->id, "c%d: conn %d to s%u owes %u stale replies, due since %.3f: closed", c->id, c->conn[i],
+			i, conn->stale, conn->stale_deadline);
+		conn_close(w, c, i);
+		return;
+	}
+	conn->deadline = call_deadline(w, i);
+}
+
+/* --- The per-process pool (rl_pool.c; rl_cluster_destroy) -------------------------------------- */
+
+/* rl_cluster_destroy: flush, then rl_pool_checkin, which never waits: a READY connection goes in
+ * with what it still owes; a connecting one is closed. */
+void client_free_object(sim_world *w, sim_client *c)
+{
+	unsigned i;
+
+	w->st.frees++;
+	tracef(w, c->id, "c%d frees its object: connections to the pool", c->id);
+	for (i = 0; i < w->p.servers; i++) {
+		int index = c->conn[i];
+
+		if (index < 0) {
+			continue;
+		}
+		flush(w, index);
+		if (w->conns[index].state != CONN_READY) {
+			w->st.pool_discarded++;
+			conn_close(w, c, i);
+			continue;
+		}
+		if (c->npool == SIM_POOL_MAX) { /* the oldest goes (64 in ext/: not reached here) */
+			w->conns[c->pool[0]].state = CONN_DOWN;
+			w->conns[c->pool[0]].nunsent = w->conns[c->pool[0]].inbox_len = 0;
+			memmove(&c->pool[0], &c->pool[1], (SIM_POOL_MAX - 1) * sizeof(c->pool[0]));
+			c->npool--;
+			w->st.pool_discarded++;
+		}
+		c->pool[c->npool++] = index;
+		c->conn[i] = -1;
+	}
+}
+
+/* rl_pool_checkout: the newest pooled connection to that server that rl_conn_begin_call keeps. */
+static void pool_checkout(sim_world *w, sim_client *c, unsigned i)
+{
+	int k;
+
+	for (k = c->npool - 1; k >= 0; k--) {
+		int index = c->pool[k];
+
+		if (w->conns[index].server != (int) i) {
+			continue;
+		}
+		memmove(&c->pool[k], &c->pool[k + 1], (size_t) (c->npool - k - 1) * sizeof(c->pool[0]));
+		c->npool--;
+		c->conn[i] = index;
+		begin_call(w, c, i);
+		if (c->conn[i] < 0) {
+			w->st.pool_discarded++;
+			continue;
+		}
+		w->st.pool_reused++;
+		tracef(w, c->id, "c%d takes conn %d to s%u from the pool (stale %u)", c->id, index, i, w->conns[index].stale);
+		return;
+	}
+}
+
+/* rl_fanout.c's prepare(). queue_behind_silent (rl_fanout_send): on a READY connection the
+ * rollback queues behind whatever is owed, however late, instead of rl_conn_begin_call. */
+static void prepare(sim_world *w, sim_client *c, unsigned i, const sim_cmd *cmd, int queue_behind_silent)
 {
 	int index = c->conn[i];
 	sim_conn *conn = index >= 0 ? &w->conns[index] : NULL;
 
 	if (conn && conn->state == CONN_READY && !visible(conn) && conn_owed(conn) == 0 && conn->nunsent == 0) {
-		append(w, index, cmd); /* the usual case: ready and idle */
+		conn->deadline = call_deadline(w, i); /* the usual case: ready and idle */
+		append(w, index, cmd);
 		return;
 	}
-	if (conn && conn->state == CONN_READY && !take_in_idle(w, conn)) {
-		conn_close(w, c, i);
-		conn = NULL;
+	if (queue_behind_silent && conn && conn->state == CONN_READY) {
+		conn->deadline = call_deadline(w, i);
+		if (conn_owed(conn) > 0) {
+			w->st.queued_behind++;
+		}
+	} else {
+		if (conn) {
+			begin_call(w, c, i);
+		}
+		if (c->conn[i] < 0) {
+			pool_checkout(w, c, i);
+		}
 	}
-	if (conn && !(keep_overdue && conn->state == CONN_READY) && overdue(w, conn)) {
-		w->st.overdue_closes++;
-		tracef(w, c->id, "c%d: conn %d to s%u is overdue (waiting since %.3f)", c->id, index, i, conn->waiting_since);
-		conn_close(w, c, i);
-		conn = NULL;
-	}
-	if (conn == NULL) {
+	if (c->conn[i] < 0) {
+		sim_cmd greeting = *cmd;
+
 		index = conn_open(w, c->id, (int) i);
 		c->conn[i] = index;
+		conn = &w->conns[index];
+		conn->deadline = call_deadline(w, i);
+		greeting.op = CMD_LOAD, greeting.purpose = FOR_GREETING, greeting.by_sha = 0;
+		append(w, index, &greeting);
+		abandon(conn); /* the greeting's replies: due by this call's deadline */
 	}
+	index = c->conn[i];
 	append(w, index, cmd);
 	flush(w, index);
 }
@@ -180,6 +286,7 @@ static void settle(sim_client *c, unsigned i, int kind, int64_t value)
 	}
 }
 
+/* keep_waiting() with wait_all 0 (no caller in ext/ sets it). */
 static int keep_waiting(const sim_world *w, const sim_client *c)
 {
 	return rl_quorum_decide(c->yes, c->answered, w->p.servers, w->policy.quorum) == RL_QUORUM_UNDECIDED;
@@ -201,7 +308,7 @@ void fan_begin(sim_world *w, sim_client *c, const sim_cmd *cmd, double deadline)
 	fan_pump(w, c);
 }
 
-/* rl_fanout_send: queued behind what the connection still carries, replies not awaited. */
+/* rl_fanout_send: queued, replies not awaited (abandoned at once). */
 void fan_send(sim_world *w, sim_client *c, const sim_cmd *cmd)
 {
 	unsigned i;
@@ -212,7 +319,7 @@ void fan_send(sim_world *w, sim_client *c, const sim_cmd *cmd)
 	}
 }
 
-/* rl_conn_on_events + take_replies for a pending server. */
+/* rl_conn_on_events + take_replies for a pending server that poll() reported. */
 static void fan_take(sim_world *w, sim_client *c, unsigned i)
 {
 	int index = c->conn[i];
@@ -225,14 +332,11 @@ static void fan_take(sim_world *w, sim_client *c, unsigned i)
 			settle(c, i, RL_OUTCOME_CONNECT, 0);
 			return;
 		}
-		if (!conn->handshake_done) {
-			return;
-		}
 		conn->state = CONN_READY;
 		flush(w, index);
 	}
 	while (c->outcome[i] == RL_OUTCOME_PENDING) {
-		int got = next_reply(w, conn, &reply);
+		int got = next_reply(conn, &reply);
 		int yes;
 
 		if (got == 0 && !conn->reset) {
@@ -254,6 +358,32 @@ static void fan_take(sim_world *w, sim_client *c, unsigned i)
 	}
 }
 
+/* rl_fanout.c's settle_overdue(): run only after a poll() has looked at every pending socket. */
+static void settle_overdue(sim_world *w, sim_client *c)
+{
+	unsigned i;
+
+	for (i = 0; i < w->p.servers; i++) {
+		sim_conn *conn;
+
+		if (c->outcome[i] != RL_OUTCOME_PENDING) {
+			continue;
+		}
+		conn = &w->conns[c->conn[i]];
+		if (w->now >= conn->deadline) {
+			if (conn->state != CONN_READY) {
+				conn_close(w, c, i); /* connect: timeout */
+			} else {
+				abandon(conn); /* keeps the stream: a rollback queues behind the command */
+			}
+			settle(c, i, RL_OUTCOME_TIMEOUT, 0);
+		} else if (w->now >= c->fan_deadline) {
+			abandon(conn);
+			settle(c, i, RL_OUTCOME_TIMEOUT, 0);
+		}
+	}
+}
+
 /* The call is decided: what is still pending turns stale, and the client carries on. */
 static void fan_end(sim_world *w, sim_client *c)
 {
@@ -269,71 +399,53 @@ static void fan_end(sim_world *w, sim_client *c)
 	client_fan_done(w, c);
 }
 
-/* One turn of rl_fanout_run's loop, repeated while something is already there to read. */
+/* rl_fanout_run's loop from its poll(): called when the poll would return (an event on a pending
+ * connection, or the timer at its timeout) and right after the commands are queued. */
 void fan_pump(sim_world *w, sim_client *c)
 {
-	for (;;) {
+	while (keep_waiting(w, c)) {
 		double wait_until = c->fan_deadline;
 		unsigned i, polled = 0;
 		int any = 0;
 
-		if (!keep_waiting(w, c)) {
-			fan_end(w, c);
-			return;
-		}
 		for (i = 0; i < w->p.servers; i++) {
-			sim_conn *conn;
-			double timeout, due;
-
-			if (c->outcome[i] != RL_OUTCOME_PENDING) {
-				continue;
+			if (c->outcome[i] == RL_OUTCOME_PENDING) {
+				wait_until = fmin(wait_until, w->conns[c->conn[i]].deadline);
+				any |= visible(&w->conns[c->conn[i]]);
+				polled++;
 			}
-			conn = &w->conns[c->conn[i]];
-			timeout = w->servers[i].timeout_ms;
-			due = timeout > 0 ? conn->waiting_since + timeout : HUGE_VAL;
-			if (w->now >= due) {
-				if (conn->state == CONN_CONNECTING) {
-					conn_close(w, c, i);
-				} else {
-					abandon(conn); /* keeps the stream: a rollback queues behind the command */
-				}
-				settle(c, i, RL_OUTCOME_TIMEOUT, 0);
-				continue;
-			}
-			wait_until = fmin(wait_until, due);
-			polled++;
 		}
-		if (polled == 0 || !keep_waiting(w, c)) {
-			continue;
+		if (polled == 0) {
+			break;
 		}
-		if (w->now >= c->fan_deadline) {
-			for (i = 0; i < w->p.servers; i++) {
-				if (c->outcome[i] == RL_OUTCOME_PENDING) {
-					abandon(&w->conns[c->conn[i]]);
-					settle(c, i, RL_OUTCOME_TIMEOUT, 0);
-				}
-			}
-			fan_end(w, c);
+		if (!any && w->now < poll_wake(w, wait_until)) {
+			client_arm(w, c, poll_wake(w, wait_until)); /* blocked in poll() */
 			return;
 		}
 		for (i = 0; i < w->p.servers; i++) {
 			if (c->outcome[i] == RL_OUTCOME_PENDING && visible(&w->conns[c->conn[i]])) {
 				fan_take(w, c, i);
-				any = 1;
 			}
 		}
-		if (!any) {
-			client_arm(w, c, wait_until);
-			return;
+		if (keep_waiting(w, c)) {
+			settle_overdue(w, c);
 		}
 	}
+	fan_end(w, c);
 }
 
 /* --- The pause between attempts (rl_fanout_drain_until) ---------------------------------------- */
 
+/* Whether the drain polls this connection: open and owing something. */
+static int drained(const sim_conn *conn)
+{
+	return conn->state != CONN_DOWN && conn_owed(conn) + (conn->nunsent > 0) > 0;
+}
+
 void drain_pump(sim_world *w, sim_client *c)
 {
 	for (;;) {
+		double wait_until = c->drain_until;
 		unsigned i;
 		int any = 0;
 
@@ -344,40 +456,42 @@ void drain_pump(sim_world *w, sim_client *c)
 		}
 		for (i = 0; i < w->p.servers; i++) {
 			sim_conn *conn;
+
+			if (c->conn[i] < 0 || !drained(conn = &w->conns[c->conn[i]])) {
+				continue;
+			}
+			if (w->now >= conn->stale_deadline) {
+				w->st.overdue_closes++;
+				tracef(w, c->id, "c%d: conn %d to s%u owes %u stale replies, due since %.3f: closed in the pause",
+					c->id, c->conn[i], i, conn->stale, conn->stale_deadline);
+				conn_close(w, c, i); /* safe: every attempt has a token of its own */
+				continue;
+			}
+			wait_until = fmin(wait_until, conn->stale_deadline);
+			any |= visible(conn);
+		}
+		if (!any && w->now < poll_wake(w, wait_until)) {
+			client_arm(w, c, poll_wake(w, wait_until));
+			return;
+		}
+		for (i = 0; i < w->p.servers; i++) {
+			sim_conn *conn;
 			sim_reply reply;
 
-			if (c->conn[i] < 0) {
+			if (c->conn[i] < 0 || !drained(conn = &w->conns[c->conn[i]]) || !visible(conn)) {
 				continue;
 			}
-			conn = &w->conns[c->conn[i]];
-			if (conn->state == CONN_DOWN || conn->stale == 0) {
-				continue;
-			}
-			if (overdue(w, conn)) {
-				w->st.overdue_closes++;
-				conn_close(w, c, i);
-				continue;
-			}
-			if (!visible(conn)) {
-				continue;
-			}
-			any = 1;
 			if (conn->state == CONN_CONNECTING) {
 				if (conn->refused) {
 					conn_close(w, c, i);
-				} else {
-					conn->state = CONN_READY;
-					flush(w, c->conn[i]);
+					continue;
 				}
-				continue;
+				conn->state = CONN_READY;
+				flush(w, c->conn[i]);
 			}
-			if (next_reply(w, conn, &reply) != 0 || conn->reset) {
+			if (next_reply(conn, &reply) != 0 || conn->reset) { /* rl_conn_drop_stale */
 				conn_close(w, c, i);
 			}
-		}
-		if (!any) {
-			client_arm(w, c, c->drain_until);
-			return;
 		}
 	}
 }
@@ -429,9 +543,12 @@ void conn_event(sim_world *w, const sim_event *ev)
 		break;
 	}
 	c = &w->clients[conn->client];
+	if (c->conn[conn->server] != ev->a) {
+		return; /* in the pool: waits there until checked out */
+	}
 	if (c->fan_active && c->outcome[conn->server] == RL_OUTCOME_PENDING) {
 		fan_pump(w, c);
-	} else if (c->draining && conn->stale > 0) {
+	} else if (c->draining && drained(conn)) {
 		drain_pump(w, c);
 	}
 }

@@ -59,6 +59,7 @@ static void draw_params(uint64_t seed, sim_params *p)
 	p->extend_p = 0.25;
 	p->validity_p = 0.25;
 	p->no_unlock_p = 0.2;
+	p->free_p = rng_chance(&rng, 0.5) ? rng_range(&rng, 0.2, 1) : 0;
 }
 
 static void dispatch(sim_world *w, const sim_event *ev)
@@ -300,8 +301,10 @@ int main(int argc, char **argv)
 		", extend %" PRIu64 "/%" PRIu64 ", validity %" PRIu64 "/%" PRIu64 ", unlocks %" PRIu64 "\n", schedules,
 		total.calls, total.attempts, total.wins, total.losses, total.extends_won, total.extends, total.validities_won,
 		total.validities, total.unlocks);
-	printf("connects %" PRIu64 ", closed as overdue %" PRIu64 ", crashes %" PRIu64 ", NOSCRIPT %" PRIu64
-		", events %" PRIu64 "\n", total.connects, total.overdue_closes, total.crashes, total.noscripts, total.events);
+	printf("connects %" PRIu64 ", closed as overdue %" PRIu64 ", rollback sends queued behind owed replies %" PRIu64
+		", objects freed %" PRIu64 ", pool reused %" PRIu64 "/discarded %" PRIu64 ", crashes %" PRIu64
+		", NOSCRIPT %" PRIu64 ", events %" PRIu64 "\n", total.connects, total.overdue_closes, total.queued_behind,
+		total.frees, total.pool_reused, total.pool_discarded, total.crashes, total.noscripts, total.events);
 	printf("%.1f s: %.0f schedules/min, %.0f attempts/min; closest call: a hold used to its end was followed "
 		"by another client's %.3f ms later (seed 0x%016" PRIx64 ")\n", elapsed, schedules / elapsed * 60,
 		total.attempts / elapsed * 60, min_slack, slack_seed);

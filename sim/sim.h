@@ -3,8 +3,9 @@
  *
  * world.c:    PRNG, event queue, servers (keys, expiry on the server's clock, scripts), links
  *             (per-connection FIFO delays, connects, crashes, pauses, blackholes), trace.
- * fanout.c:   the connection layer's rules (ext/rl_fanout.c, ext/rl_conn.c): connections
- *             reused, closed as overdue or opened, stale replies, the fan-out and the drain.
+ * fanout.c:   the connection layer's rules (ext/rl_fanout.c, ext/rl_conn.c, ext/rl_pool.c):
+ *             rl_conn_begin_call (reuse, close when stale replies are overdue, open), per-call
+ *             deadlines, stale replies, the fan-out, the drain, the per-process pool.
  * client.c:   the client loop lock() -> hold (extend(), validity()) -> unlock(), lock() being
  *             ext/rl_lock.c's rl_acquire_next() linked in.
  * check.c:    the holding intervals and the overlap checker.
@@ -22,6 +23,7 @@
 #define SIM_MAX_CLIENTS 8
 #define SIM_MAX_WINDOWS 3
 #define SIM_NO_EPOCH UINT32_MAX
+#define SIM_POOL_MAX 16
 
 /* --- PRNG: xoshiro256** seeded through splitmix64 ------------------------------------------ */
 typedef struct sim_rng {
@@ -37,9 +39,11 @@ int rng_chance(sim_rng *rng, double p);
 unsigned rng_below(sim_rng *rng, unsigned n);  /* [0, n) */
 
 /* --- Commands and replies ------------------------------------------------------------------ */
-typedef enum { CMD_SET, CMD_UNLOCK, CMD_EXTEND, CMD_VALIDITY } sim_op;
+typedef enum { CMD_SET, CMD_UNLOCK, CMD_EXTEND, CMD_VALIDITY, CMD_LOAD } sim_op;
 /* Why the client sent it: for the trace only. */
-typedef enum { FOR_LOCK, FOR_ROLLBACK, FOR_UNLOCK, FOR_EXTEND, FOR_VALIDITY } sim_purpose;
+/* FOR_GREETING: the SCRIPT LOADs a new connection sends first (ext/rl_fanout.c's prepare), one
+ * command here for the five: pipelined together, they arrive together. */
+typedef enum { FOR_LOCK, FOR_ROLLBACK, FOR_UNLOCK, FOR_EXTEND, FOR_VALIDITY, FOR_GREETING } sim_purpose;
 
 typedef struct sim_token {
 	uint64_t w[2];
@@ -93,8 +97,9 @@ typedef struct sim_conn {
 	uint32_t epoch;           /* server epoch that accepted it, SIM_NO_EPOCH before */
 	double delay_cs, delay_sc; /* base one-way delays of this connection */
 	double last_cs, last_sc;  /* last arrival per direction: keeps each stream FIFO */
-	unsigned stale, expected; /* as rl_conn */
-	double waiting_since;
+	unsigned stale, expected; /* as rl_conn (no AUTH/SELECT here: `checked` is always 0) */
+	double deadline;          /* as rl_conn: the current call's, now + timeout at its start */
+	double stale_deadline;    /* as rl_conn: the earliest deadline of the calls that left stale */
 	/* Commands held while connecting (hiredis' output buffer) and replies arrived at the socket
 	 * but not read yet: both unbounded, as in the real client (retry delay 0 and a silent
 	 * connect can pile up dozens). Their buffers stay with the slot when it is reused. */
@@ -141,6 +146,8 @@ typedef struct sim_client {
 	int64_t extend_ttl;
 	int call;                 /* lock() calls made so far */
 	int seg[8], nseg;         /* this hold's intervals in world.segs */
+	/* the per-process pool (rl_pool): connections of freed objects, oldest first */
+	int pool[SIM_POOL_MAX], npool;
 	/* --shared-token: the call's first token, handed out again for its later attempts */
 	int call_has_token;
 	unsigned char call_token[RL_TOKEN_BYTES];
@@ -167,6 +174,7 @@ typedef struct sim_params {
 	double spike_p, spike_max;                             /* per-segment delay spikes */
 	double connect_fail_p;
 	double extend_p, validity_p, no_unlock_p;
+	double free_p;                                         /* the object is freed after a call */
 } sim_params;
 
 typedef struct sim_flags {
@@ -197,6 +205,8 @@ typedef struct sim_event {
 typedef struct sim_stats {
 	uint64_t calls, attempts, wins, losses, unlocks, extends, extends_won, validities, validities_won;
 	uint64_t events, connects, overdue_closes, crashes, noscripts;
+	uint64_t queued_behind;   /* rollbacks queued behind a reply still owed (queue_behind_silent) */
+	uint64_t frees, pool_reused, pool_discarded;
 	uint64_t foreign_touches; /* unlock/rollback/extend that hit a key set by another attempt */
 } sim_stats;
 
@@ -256,6 +266,7 @@ void fan_begin(sim_world *w, sim_client *c, const sim_cmd *cmd, double deadline)
 void fan_send(sim_world *w, sim_client *c, const sim_cmd *cmd);                   /* rl_fanout_send */
 void fan_pump(sim_world *w, sim_client *c);
 void drain_pump(sim_world *w, sim_client *c); /* rl_fanout_drain_until, c->drain_until set */
+void client_free_object(sim_world *w, sim_client *c); /* rl_cluster_destroy: into the pool */
 void conn_event(sim_world *w, const sim_event *ev);
 
 /* client.c */

@@ -163,7 +163,7 @@ const char *token_short(const sim_token *token, char out[9])
 
 static const char *op_name(const sim_cmd *cmd)
 {
-	static const char *const names[] = {"SET NX PX", "rollback", "unlock", "extend", "validity"};
+	static const char *const names[] = {"SET NX PX", "rollback", "unlock", "extend", "validity", "SCRIPT LOAD"};
 	return names[cmd->purpose];
 }
 
@@ -308,7 +308,8 @@ int conn_open(sim_world *w, int client, int server)
 	conn->server = server;
 	conn->state = CONN_CONNECTING;
 	conn->epoch = SIM_NO_EPOCH;
-	conn->waiting_since = w->now;
+	conn->deadline = HUGE_VAL;
+	conn->stale_deadline = HUGE_VAL;
 	conn->delay_cs = slow ? rng_range(&w->rng, w->p.slow_lo, w->p.slow_hi) : rng_range(&w->rng, w->p.fast_lo, w->p.fast_hi);
 	conn->delay_sc = rng_chance(&w->rng, w->p.slow_conn_p) ? rng_range(&w->rng, w->p.slow_lo, w->p.slow_hi)
 		: rng_range(&w->rng, w->p.fast_lo, w->p.fast_hi);
@@ -374,6 +375,11 @@ static sim_reply execute(sim_world *w, sim_server *s, const sim_cmd *cmd)
 	int64_t ms = server_ms(s, w->now);
 	sim_reply reply = {REPLY_INT, cmd->purpose, 0};
 
+	if (cmd->op == CMD_LOAD) {
+		s->scripts_loaded = 1;
+		reply.kind = REPLY_OK;
+		return reply;
+	}
 	if (cmd->op != CMD_SET) {
 		if (cmd->by_sha && !s->scripts_loaded) {
 			reply.kind = REPLY_NOSCRIPT;
@@ -451,7 +457,7 @@ void world_server_recv(sim_world *w, const sim_event *ev)
 			ev->u.cmd.op == CMD_UNLOCK ? "deletes" : "extends", s->key_call, s->key_attempt);
 	}
 	out.u.reply = execute(w, s, &ev->u.cmd);
-	if (out.u.reply.kind == REPLY_OK) {
+	if (ev->u.cmd.op == CMD_SET && out.u.reply.kind == REPLY_OK) {
 		s->key_client = conn->client;
 	}
 	out.at = arrival(w, s, w->now, conn->delay_sc, &conn->last_sc);
