@@ -570,28 +570,18 @@ static int take_in_idle(rl_conn *conn, short revents)
 		rl_pollfd pfd;
 
 		pfd.fd = conn->fd;
-		pfd.events = POLLIN;
+		pfd.events = POLLIN | RL_POLL_PEER_CLOSED;
 		pfd.revents = 0;
 		revents = rl_poll(&pfd, 1, 0) > 0 ? pfd.revents : 0;
 	}
-	if (revents & (POLLERR | POLLNVAL)) {
+	/* The server closed it (restart, CLIENT KILL, idle timeout): POLLRDHUP tells that apart from
+	 * data where the system has it; elsewhere the read below finds the end of file. */
+	if (revents & (POLLERR | POLLNVAL | POLLHUP | RL_POLL_PEER_CLOSED)) {
 		return 0;
 	}
-	/* A few reads at most: stale replies may be ahead of an end of file. */
-	if (revents & (POLLIN | POLLHUP | RL_POLL_PEER_CLOSED)) {
-		int round;
-		for (round = 0; round < 4 && !conn->peer_closed; round++) {
-			size_t before = conn->reader.end;
-			if (rl_conn_read(conn, NULL) != 0) {
-				return 0;
-			}
-			if (conn->expected == 0 && rl_conn_drop_stale(conn) != 0) {
-				return 0;
-			}
-			if (conn->reader.end == before) {
-				break; /* nothing more there */
-			}
-		}
+	/* One read: late replies are dropped below, more of them at the next look. */
+	if ((revents & POLLIN) && rl_conn_read(conn, NULL) != 0) {
+		return 0;
 	}
 	if (conn->peer_closed) {
 		return 0;
@@ -599,7 +589,7 @@ static int take_in_idle(rl_conn *conn, short revents)
 	return conn->expected > 0 || rl_conn_drop_stale(conn) == 0;
 }
 
-void rl_conn_begin_call(rl_conn *conn, const rl_endpoint *endpoint, short revents, double now)
+void rl_conn_begin_call(rl_conn *conn, const rl_endpoint *endpoint, short revents, double now, double call_deadline)
 {
 	conn->dropped_error[0] = '\0'; /* only what the server says during this call counts */
 	if (conn->state == RL_CONN_READY && !take_in_idle(conn, revents)) {
@@ -610,7 +600,7 @@ void rl_conn_begin_call(rl_conn *conn, const rl_endpoint *endpoint, short revent
 		 * rollback in flight on it, as every attempt has a token of its own. */
 		rl_conn_close(conn);
 	}
-	conn->deadline = endpoint->timeout_ms > 0 ? now + endpoint->timeout_ms : HUGE_VAL;
+	conn->deadline = rl_conn_due(endpoint, now, call_deadline);
 }
 
 int rl_conn_reusable(const rl_conn *conn)

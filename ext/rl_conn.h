@@ -20,6 +20,7 @@
 #ifndef RL_CONN_H
 #define RL_CONN_H
 
+#include <math.h>
 #include <stddef.h>
 #include "rl_platform.h"
 #include "rl_reader.h"
@@ -86,12 +87,23 @@ void rl_conn_release(rl_conn *conn);
 
 #define RL_NOT_PROBED ((short) -1)
 
+/* When a call starting now is overdue on this server: its timeout from now, or, for a server
+ * without one (timeout 0), the call's own deadline (0: none), so that even then a silent server's
+ * connection is replaced once a call gave up on it. */
+static inline double rl_conn_due(const rl_endpoint *endpoint, double now, double call_deadline)
+{
+	if (endpoint->timeout_ms > 0) {
+		return now + endpoint->timeout_ms;
+	}
+	return call_deadline > 0 ? call_deadline : HUGE_VAL;
+}
+
 /* Decides, at the start of a call, whether the connection can carry it: takes in what arrived
  * since its last use (late replies are dropped; revents: what a poll just saw on it, or
  * RL_NOT_PROBED to look now) and closes it when the server closed it, the stream is out of step,
  * or replies owed to an earlier call are overdue (a silent server: start afresh rather than
- * queue behind it). Then sets the deadline of this call on this server: now + timeout. */
-void rl_conn_begin_call(rl_conn *conn, const rl_endpoint *endpoint, short revents, double now);
+ * queue behind it). Then sets the deadline of this call on this server (rl_conn_due). */
+void rl_conn_begin_call(rl_conn *conn, const rl_endpoint *endpoint, short revents, double now, double call_deadline);
 
 /* Replies still owed on this connection, of any kind. */
 static inline unsigned rl_conn_owed(const rl_conn *conn)

@@ -90,8 +90,8 @@ static void probe_idle(const rl_cluster *cluster, short seen[RL_SMALL_CLUSTER])
  * queue_behind_silent: a release queues behind a silent server's SET rather than start afresh,
  * so that it follows the SET it must undo on the same stream (else it may arrive first, find
  * nothing, and leave the late SET's key to expire). seen: what probe_idle() found on it. */
-static int prepare(rl_cluster *cluster, size_t i, const rl_encoded *command, double now, rl_outcome *out,
-	int queue_behind_silent, short seen)
+static int prepare(rl_cluster *cluster, size_t i, const rl_encoded *command, double now, double call_deadline,
+	rl_outcome *out, int queue_behind_silent, short seen)
 {
 	rl_conn *conn = &cluster->conns[i];
 	const rl_endpoint *endpoint = &cluster->endpoints[i];
@@ -99,7 +99,7 @@ static int prepare(rl_cluster *cluster, size_t i, const rl_encoded *command, dou
 	if (seen == 0 && rl_conn_owed(conn) == 0 && !rl_conn_has_unsent(conn) && rl_reader_idle(&conn->reader)
 		&& command->bytes != NULL) {
 		/* The usual case, ready and idle since its last call: nothing to take in, not overdue. */
-		conn->deadline = endpoint->timeout_ms > 0 ? now + endpoint->timeout_ms : HUGE_VAL;
+		conn->deadline = rl_conn_due(endpoint, now, call_deadline);
 		if (rl_conn_append_encoded(conn, command->bytes, command->len) == 0) {
 			return 0;
 		}
@@ -112,12 +112,12 @@ static int prepare(rl_cluster *cluster, size_t i, const rl_encoded *command, dou
 		return -1;
 	}
 	if (queue_behind_silent && conn->state == RL_CONN_READY && !conn->peer_closed) {
-		conn->deadline = endpoint->timeout_ms > 0 ? now + endpoint->timeout_ms : HUGE_VAL;
+		conn->deadline = rl_conn_due(endpoint, now, call_deadline);
 	} else {
-		rl_conn_begin_call(conn, endpoint, seen, now);
+		rl_conn_begin_call(conn, endpoint, seen, now, call_deadline);
 	}
 	if (conn->state == RL_CONN_DOWN && cluster->pool != NULL && endpoint->pool_key != NULL) {
-		rl_pool_checkout(cluster->pool, endpoint, conn, now);
+		rl_pool_checkout(cluster->pool, endpoint, conn, now, call_deadline);
 	}
 	if (conn->state == RL_CONN_DOWN) {
 		size_t g;
@@ -176,7 +176,7 @@ static int wait_for_events(struct rl_poll_set *set, double wait_until, double no
 	return rl_poll(set->fds, (unsigned long) set->used, timeout);
 }
 
-static void add_poll(struct rl_poll_set *set, rl_conn *conn, size_t owner)
+static inline void add_poll(struct rl_poll_set *set, rl_conn *conn, size_t owner)
 {
 	set->fds[set->used].fd = rl_conn_fd(conn);
 	set->fds[set->used].events = rl_conn_poll_events(conn);
@@ -242,15 +242,10 @@ static void take_replies(rl_cluster *cluster, size_t i, const rl_request *reques
 	}
 }
 
-/* Whether the call still has replies to wait for. */
-static int keep_waiting(const rl_request *request, unsigned yes, unsigned answered, unsigned servers, unsigned quorum)
+/* Whether the call still has replies to wait for: until the quorum is won or lost. */
+static int keep_waiting(unsigned yes, unsigned answered, unsigned servers, unsigned quorum)
 {
-	rl_quorum_state state = rl_quorum_decide(yes, answered, servers, quorum);
-
-	if (request->wait_all) {
-		return state != RL_QUORUM_LOST && answered < servers;
-	}
-	return state == RL_QUORUM_UNDECIDED;
+	return rl_quorum_decide(yes, answered, servers, quorum) == RL_QUORUM_UNDECIDED;
 }
 
 /* Servers still pending when their own deadline or the call's has passed. Checked only after a
@@ -267,7 +262,7 @@ static void settle_overdue(rl_cluster *cluster, double now, double deadline_ms, 
 		if (outcomes[i].kind != RL_OUTCOME_PENDING) {
 			continue;
 		}
-		if (now >= conn->deadline) {
+		if (now >= conn->deadline && cluster->endpoints[i].timeout_ms > 0) { /* its own timeout */
 			if (conn->state != RL_CONN_READY) {
 				rl_outcome_set(&outcomes[i], RL_OUTCOME_TIMEOUT,
 					conn->state == RL_CONN_RESOLVING ? "connect: timeout resolving the host name" : "connect: timeout");
@@ -279,7 +274,8 @@ static void settle_overdue(rl_cluster *cluster, double now, double deadline_ms, 
 			rl_outcome_set(&outcomes[i], RL_OUTCOME_TIMEOUT, "timeout");
 			rl_conn_abandon(conn);
 			settle(&outcomes[i], yes, answered);
-		} else if (deadline_ms > 0 && now >= deadline_ms) {
+		} else if ((deadline_ms > 0 && now >= deadline_ms) || now >= conn->deadline) {
+			/* The call's bound (for a server without a timeout, its deadline is the call's). */
 			rl_outcome_set(&outcomes[i], RL_OUTCOME_TIMEOUT, "timeout: the call's deadline passed");
 			rl_conn_abandon(conn);
 			settle(&outcomes[i], yes, answered);
@@ -303,7 +299,8 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 	probe_idle(cluster, seen);
 	for (i = 0; i < cluster->count; i++) {
 		rl_outcome_reset(&outcomes[i]);
-		if (prepare(cluster, i, &command, now, &outcomes[i], 0, i < RL_SMALL_CLUSTER ? seen[i] : RL_NOT_PROBED) != 0) {
+		if (prepare(cluster, i, &command, now, deadline_ms, &outcomes[i], 0,
+				i < RL_SMALL_CLUSTER ? seen[i] : RL_NOT_PROBED) != 0) {
 			settle(&outcomes[i], &yes, &answered);
 		}
 	}
@@ -319,7 +316,7 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 		return yes;
 	}
 
-	while (keep_waiting(request, yes, answered, servers, quorum)) {
+	while (keep_waiting(yes, answered, servers, quorum)) {
 		double wait_until = deadline_ms > 0 ? deadline_ms : HUGE_VAL;
 		int ready;
 
@@ -360,7 +357,9 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 			take_replies(cluster, owner, request, &outcomes[owner], &yes, &answered);
 		}
 		now = rl_now_ms();
-		if (keep_waiting(request, yes, answered, servers, quorum)) {
+		/* wait_until is the earliest deadline of the servers still pending and of the call:
+		 * before it nobody can be overdue. */
+		if (now >= wait_until && keep_waiting(yes, answered, servers, quorum)) {
 			settle_overdue(cluster, now, deadline_ms, outcomes, &yes, &answered);
 		}
 	}
@@ -377,6 +376,9 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 void rl_fanout_send(rl_cluster *cluster, const rl_command *command)
 {
 	double now = rl_now_ms();
+	/* Nobody waits for these replies; a server without a timeout still gets a bound, after
+	 * which a connection that stayed silent is replaced. */
+	double call_deadline = now + rl_cluster_call_bound(cluster);
 	rl_encoded encoded;
 	short seen[RL_SMALL_CLUSTER];
 	size_t i;
@@ -386,7 +388,8 @@ void rl_fanout_send(rl_cluster *cluster, const rl_command *command)
 	probe_idle(cluster, seen);
 	for (i = 0; i < cluster->count; i++) {
 		rl_outcome ignored;
-		if (prepare(cluster, i, &encoded, now, &ignored, 1, i < RL_SMALL_CLUSTER ? seen[i] : RL_NOT_PROBED) == 0) {
+		if (prepare(cluster, i, &encoded, now, call_deadline, &ignored, 1,
+				i < RL_SMALL_CLUSTER ? seen[i] : RL_NOT_PROBED) == 0) {
 			rl_conn_abandon(&cluster->conns[i]);
 		}
 	}

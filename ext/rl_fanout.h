@@ -12,9 +12,6 @@ typedef struct rl_request {
 	rl_command command;
 	rl_command fallback; /* sent after a NOSCRIPT error (EVAL for EVALSHA); argc 0 when none */
 	rl_expect expect;
-	/* 0: stop as soon as the quorum is won or lost. 1: once won, keep reading until every server
-	 * answered, failed or timed out (validity() needs every PTTL); still stops when lost. */
-	int wait_all;
 } rl_request;
 
 /* Runs request on every server. Fills outcomes[count]; servers undecided when the quorum was

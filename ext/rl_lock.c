@@ -74,25 +74,32 @@ rl_acquire_step rl_acquire_next(rl_acquire *acquire, double now, unsigned votes,
 /* --- Commands ---------------------------------------------------------------------------- */
 
 /* An EVALSHA (and its EVAL fallback) over the keys with args after them. */
+/* Room for both commands of a script over a few keys without touching the heap (unlock() of one
+ * key runs this once per call). */
+#define SCRIPT_CALL_INLINE 16
+
 typedef struct script_call {
 	rl_request request;
 	const char **argv;
 	size_t *argvlen;
 	char numkeys[24];
+	const char *inline_argv[2 * SCRIPT_CALL_INLINE];
+	size_t inline_argvlen[2 * SCRIPT_CALL_INLINE];
 } script_call;
 
-static void fill_eval(const char **argv, size_t *argvlen, const char *verb, const char *body, size_t body_len,
-	const char *numkeys, const rl_lock_keys *keys, int argc, const char **args, const size_t *arglens)
+static void fill_eval(const char **argv, size_t *argvlen, const char *verb, size_t verb_len, const char *body,
+	size_t body_len, const char *numkeys, size_t numkeys_len, const rl_lock_keys *keys, int argc, const char **args,
+	const size_t *arglens)
 {
 	size_t i;
 	int k = 0;
 
 	argv[k] = verb;
-	argvlen[k++] = strlen(verb);
+	argvlen[k++] = verb_len;
 	argv[k] = body;
 	argvlen[k++] = body_len;
 	argv[k] = numkeys;
-	argvlen[k++] = strlen(numkeys);
+	argvlen[k++] = numkeys_len;
 	for (i = 0; i < keys->count; i++) {
 		argv[k] = keys->keys[i];
 		argvlen[k++] = keys->lens[i];
@@ -107,19 +114,28 @@ static int script_call_init(script_call *call, const rl_script *script, const rl
 	const char **args, const size_t *arglens, rl_expect expect)
 {
 	size_t per_command = 3 + keys->count + (size_t) argc;
+	size_t numkeys_len;
 
-	memset(call, 0, sizeof(*call));
-	rl_resp_decimal(call->numkeys, (unsigned long long) keys->count);
-	call->argv = malloc(2 * per_command * sizeof(*call->argv));
-	call->argvlen = malloc(2 * per_command * sizeof(*call->argvlen));
-	if (call->argv == NULL || call->argvlen == NULL) {
-		free(call->argv);
-		free(call->argvlen);
-		return -1;
+	memset(&call->request, 0, sizeof(call->request));
+	numkeys_len = rl_resp_decimal(call->numkeys, (unsigned long long) keys->count);
+	if (per_command <= SCRIPT_CALL_INLINE) {
+		call->argv = call->inline_argv;
+		call->argvlen = call->inline_argvlen;
+	} else {
+		call->argv = malloc(2 * per_command * sizeof(*call->argv));
+		call->argvlen = malloc(2 * per_command * sizeof(*call->argvlen));
+		if (call->argv == NULL || call->argvlen == NULL) {
+			free(call->argv);
+			free(call->argvlen);
+			call->argv = NULL;
+			call->argvlen = NULL;
+			return -1;
+		}
 	}
-	fill_eval(call->argv, call->argvlen, "EVALSHA", script->sha, 40, call->numkeys, keys, argc, args, arglens);
-	fill_eval(call->argv + per_command, call->argvlen + per_command, "EVAL", script->source, script->length,
-		call->numkeys, keys, argc, args, arglens);
+	fill_eval(call->argv, call->argvlen, "EVALSHA", 7, script->sha, 40, call->numkeys, numkeys_len, keys, argc,
+		args, arglens);
+	fill_eval(call->argv + per_command, call->argvlen + per_command, "EVAL", 4, script->source, script->length,
+		call->numkeys, numkeys_len, keys, argc, args, arglens);
 	call->request.command = (rl_command) {(int) per_command, call->argv, call->argvlen};
 	call->request.fallback = (rl_command) {(int) per_command, call->argv + per_command, call->argvlen + per_command};
 	call->request.expect = expect;
@@ -128,8 +144,10 @@ static int script_call_init(script_call *call, const rl_script *script, const rl
 
 static void script_call_free(script_call *call)
 {
-	free(call->argv);
-	free(call->argvlen);
+	if (call->argv != call->inline_argv) {
+		free(call->argv);
+		free(call->argvlen);
+	}
 }
 
 /* --- lock ---------------------------------------------------------------------------------- */
@@ -154,7 +172,7 @@ typedef struct attempt_commands {
 static int attempt_commands_init(attempt_commands *cmds, const rl_lock_policy *policy, const rl_lock_keys *keys,
 	const char *token, const char *ttl_text, size_t ttl_len)
 {
-	memset(cmds, 0, sizeof(*cmds));
+	cmds->scripts = 0; /* no memset: the struct holds two scripts' inline arrays */
 	if (!keys->multi) {
 		const rl_script *unlock = &policy->scripts->unlock;
 		const char *set_argv[] = {"SET", keys->keys[0], token, "NX", "PX", ttl_text};
@@ -167,6 +185,7 @@ static int attempt_commands_init(attempt_commands *cmds, const rl_lock_policy *p
 		memcpy(cmds->eval_argv, eval_argv, sizeof(eval_argv));
 		memcpy(cmds->eval_argvlen, eval_argvlen, sizeof(eval_argvlen));
 		cmds->set_request.command = (rl_command) {6, cmds->set_argv, cmds->set_argvlen};
+		cmds->set_request.fallback = (rl_command) {0, NULL, NULL};
 		cmds->set_request.expect = RL_EXPECT_OK;
 		cmds->eval_command = (rl_command) {5, cmds->eval_argv, cmds->eval_argvlen};
 		cmds->lock = &cmds->set_request;

@@ -157,7 +157,7 @@ char *rl_pool_key(rl_pool *pool, const rl_endpoint *endpoint)
 	return key;
 }
 
-int rl_pool_checkout(rl_pool *pool, const rl_endpoint *endpoint, rl_conn *conn, double now)
+int rl_pool_checkout(rl_pool *pool, const rl_endpoint *endpoint, rl_conn *conn, double now, double call_deadline)
 {
 	size_t i;
 
@@ -175,7 +175,7 @@ int rl_pool_checkout(rl_pool *pool, const rl_endpoint *endpoint, rl_conn *conn, 
 		free(entry.conn);
 		/* Late replies are dropped; closed by the server, out of step, or still owing replies
 		 * past their deadline: not reused. */
-		rl_conn_begin_call(conn, endpoint, RL_NOT_PROBED, now);
+		rl_conn_begin_call(conn, endpoint, RL_NOT_PROBED, now, call_deadline);
 		if (conn->state == RL_CONN_DOWN) {
 			pool->discarded++;
 			continue;

@@ -48,9 +48,9 @@ void rl_pool_destroy(rl_pool *pool);
 char *rl_pool_key(rl_pool *pool, const rl_endpoint *endpoint);
 
 /* Moves an idle connection for the endpoint's pool_key into conn (which must be DOWN), after
- * rl_conn_begin_call() found it usable for a call starting now. Returns 1 when there was one, 0
+ * rl_conn_begin_call() found it usable for a call starting now (call_deadline: as there). Returns 1 when there was one, 0
  * when the caller must connect itself. */
-int rl_pool_checkout(rl_pool *pool, const rl_endpoint *endpoint, rl_conn *conn, double now);
+int rl_pool_checkout(rl_pool *pool, const rl_endpoint *endpoint, rl_conn *conn, double now, double call_deadline);
 
 /* Takes conn over without waiting: pooled when READY and not broken, closed otherwise. conn is
  * DOWN afterwards. */
