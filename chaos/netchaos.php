@@ -80,8 +80,9 @@ if (!extension_loaded('redlock')) {
 /* The proxy, built when missing or older than its source. */
 $proxyBin = "$root/.run/bin/faultproxy";
 @mkdir(dirname($proxyBin), 0755, true);
-if (!is_file($proxyBin) || filemtime($proxyBin) < filemtime("$root/chaos/faultproxy.c")) {
-    exec('cc -O2 -Wall -o ' . escapeshellarg("$proxyBin.$$") . ' ' . escapeshellarg("$root/chaos/faultproxy.c") . ' 2>&1', $out, $st);
+$proxySources = ["$root/chaos/faultproxy.c", "$root/chaos/faultproxy_ctl.c"];
+if (!is_file($proxyBin) || filemtime($proxyBin) < max(array_map('filemtime', array_merge($proxySources, ["$root/chaos/faultproxy.h"])))) {
+    exec('cc -O2 -Wall -o ' . escapeshellarg("$proxyBin.$$") . ' ' . implode(' ', array_map('escapeshellarg', $proxySources)) . ' 2>&1', $out, $st);
     if ($st !== 0) {
         fwrite(STDERR, "cannot build faultproxy:\n" . implode("\n", $out) . "\n");
         exit(2);
