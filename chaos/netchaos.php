@@ -1,20 +1,28 @@
 <?php
 /* Exclusion under network faults. Like chaos/run.php (same workers, same checks), but every lock
  * server sits behind chaos/faultproxy.c and a seeded schedule injects per-connection faults:
- * delays in either direction, client->server bytes held until a later connection's bytes went
- * through (reordering across connections), resets (now or after N reply bytes), blackholes,
- * refused connects; plus SIGKILL with a delayed restart (ttl + 300 ms) and SIGSTOP pauses.
- * None of these may let two workers hold one resource at once.
+ * stalls of every open connection to K servers (stall_open: client->server bytes delayed by
+ * 1.5-8 x the server timeout for a short window; new connections fast: the schedule that finds
+ * defect 1 of 4ed8729), delays in either direction, client->server bytes held until a later
+ * connection's bytes went through (reordering across connections), resets (now or after N reply
+ * bytes), blackholes, refused connects; plus SIGKILL with a delayed restart (ttl + 300 ms) and
+ * SIGSTOP pauses. None of these may let two workers hold one resource at once.
  *
- *   php chaos/netchaos.php --preset=net-short   # CI: < 90 s, exit 1 on any violation
- *   php chaos/netchaos.php --preset=net-long    # >= 100,000 acquisitions
+ *   php chaos/netchaos.php --preset=net-short   # CI: 60 s, exit 1 on any violation
+ *   php chaos/netchaos.php --preset=net-long    # 100,000 acquisitions (about 20-25 min here)
+ *   --extension=PATH   the redlock.so to test (default modules/redlock.so; copied first)
  *   options: --seed=S --workers=P --duration=S --acquisitions=N --ttl=MS --resources=R
- *            --server-timeout=SECONDS --retry-delay=MS --retry-count=N --port-base=7461
- *            --sleep-us=US (time spent inside the lock: widens the window in which a lost key shows)
- *            --fault-every=MS (mean gap between faults) --no-kill (network faults only)
- * Ports: lock servers port-base..+4, guard +5, proxy listen ports +6..+10, proxy control +11.
- * The seed fixes the schedule (which fault, where, when, how long); which connection a "next
- * connection" fault hits still depends on the workers' timing. */
+ *            --servers=N (1..5, default 5) --server-timeout=SECONDS --retry-delay=MS --retry-count=N
+ *            --hold-ms=MIN-MAX (time inside the lock, drawn per acquisition: the window in which
+ *            a lost key lets a second worker in; --sleep-us=US: a fixed time, the older option)
+ *            --fault-every=MS (mean gap between the other faults) --kill-share=P --delay-max=MS
+ *            --stall-every=MS (mean gap between stall_open events, 0 = none)
+ *            --stall-window=MIN-MAX (ms the stall lasts) --stall-factor=LO-HI (D / server timeout)
+ *            --no-kill (network faults only) --port-base=7461
+ * Ports: lock servers port-base..+4, guard +5, proxy listen ports +6..+10, proxy control +11
+ * (with --servers=N < 5 the first N of each).
+ * The seed fixes the schedule (which fault, where, when, how long); which connections a fault
+ * hits still depends on the workers' timing, so a seed's counts vary from run to run. */
 
 declare(strict_types=1);
 require __DIR__ . '/resp.php';
