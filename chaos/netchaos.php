@@ -1,48 +1,76 @@
 <?php
 /* Exclusion under network faults. Like chaos/run.php (same workers, same checks), but every lock
  * server sits behind chaos/faultproxy.c and a seeded schedule injects per-connection faults:
- * delays in either direction, client->server bytes held until a later connection's bytes went
- * through (reordering across connections), resets (now or after N reply bytes), blackholes,
- * refused connects; plus SIGKILL with a delayed restart (ttl + 300 ms) and SIGSTOP pauses.
- * None of these may let two workers hold one resource at once.
+ * stalls of every open connection to K servers (stall_open: client->server bytes delayed by
+ * 1.5-8 x the server timeout for a short window; new connections fast: the schedule that finds
+ * defect 1 of 4ed8729), delays in either direction, client->server bytes held until a later
+ * connection's bytes went through (reordering across connections), resets (now or after N reply
+ * bytes), blackholes, refused connects; plus SIGKILL with a delayed restart (ttl + 300 ms) and
+ * SIGSTOP pauses. None of these may let two workers hold one resource at once.
  *
- *   php chaos/netchaos.php --preset=net-short   # CI: < 90 s, exit 1 on any violation
- *   php chaos/netchaos.php --preset=net-long    # >= 100,000 acquisitions
+ *   php chaos/netchaos.php --preset=net-short   # CI: 60 s, exit 1 on any violation
+ *   php chaos/netchaos.php --preset=net-long    # 100,000 acquisitions (about 20-25 min here)
+ *   --extension=PATH   the redlock.so to test (default modules/redlock.so; copied first)
  *   options: --seed=S --workers=P --duration=S --acquisitions=N --ttl=MS --resources=R
- *            --server-timeout=SECONDS --retry-delay=MS --retry-count=N --port-base=7461
- *            --sleep-us=US (time spent inside the lock: widens the window in which a lost key shows)
- *            --fault-every=MS (mean gap between faults) --no-kill (network faults only)
- * Ports: lock servers port-base..+4, guard +5, proxy listen ports +6..+10, proxy control +11.
- * The seed fixes the schedule (which fault, where, when, how long); which connection a "next
- * connection" fault hits still depends on the workers' timing. */
+ *            --servers=N (1..5, default 5) --server-timeout=SECONDS --retry-delay=MS --retry-count=N
+ *            --hold-ms=MIN-MAX (time inside the lock, drawn per acquisition: the window in which
+ *            a lost key lets a second worker in; --sleep-us=US: a fixed time, the older option)
+ *            --fault-every=MS (mean gap between the other faults) --kill-share=P --delay-max=MS
+ *            --stall-every=MS (mean gap between stall_open events, 0 = none)
+ *            --stall-window=MIN-MAX (ms the stall lasts) --stall-factor=LO-HI (D / server timeout)
+ *            --no-kill (network faults only) --port-base=7461
+ * Ports: lock servers port-base..+4, guard +5, proxy listen ports +6..+10, proxy control +11
+ * (with --servers=N < 5 the first N of each).
+ * The seed fixes the schedule (which fault, where, when, how long); which connections a fault
+ * hits still depends on the workers' timing, so a seed's counts vary from run to run. */
 
 declare(strict_types=1);
 require __DIR__ . '/resp.php';
 ini_set('memory_limit', '-1');
 
 const NET_PRESETS = [
-    'net-short' => ['workers' => 8, 'duration' => 60, 'acquisitions' => 200000, 'ttl' => 500, 'resources' => 1],
-    'net-long' => ['workers' => 8, 'duration' => 3600, 'acquisitions' => 100000, 'ttl' => 500, 'resources' => 4],
+    'net-short' => ['workers' => 8, 'duration' => 60, 'acquisitions' => 200000, 'ttl' => 1000, 'resources' => 1,
+        'servers' => 5, 'server-timeout' => 0.05, 'retry-delay' => 30, 'retry-count' => 10, 'hold-ms' => '10-100',
+        'fault-every' => 100, 'stall-every' => 150, 'stall-window' => '20-80', 'stall-factor' => '1.5-8'],
+    'net-long' => ['workers' => 8, 'duration' => 3600, 'acquisitions' => 100000, 'ttl' => 1000, 'resources' => 4,
+        'servers' => 5, 'server-timeout' => 0.05, 'retry-delay' => 30, 'retry-count' => 10, 'hold-ms' => '0-20',
+        'fault-every' => 100, 'stall-every' => 150, 'stall-window' => '20-80', 'stall-factor' => '1.5-8'],
 ];
 
 $opts = getopt('', ['preset:', 'seed:', 'workers:', 'duration:', 'acquisitions:', 'ttl:', 'resources:', 'server-timeout:',
-    'retry-delay:', 'retry-count:', 'sleep-us:', 'delay-max:', 'kill-share:', 'port-base:', 'fault-every:', 'no-kill', 'extension:']);
+    'retry-delay:', 'retry-count:', 'sleep-us:', 'hold-ms:', 'delay-max:', 'kill-share:', 'port-base:', 'fault-every:',
+    'stall-every:', 'stall-window:', 'stall-factor:', 'servers:', 'no-kill', 'extension:']);
 $preset = NET_PRESETS[$opts['preset'] ?? 'net-short'] ?? null;
 if ($preset === null) {
     fwrite(STDERR, "unknown preset (net-short, net-long)\n");
     exit(2);
 }
-$cfg = array_merge($preset, ['seed' => random_int(1, 999999), 'server-timeout' => 0.05, 'retry-delay' => 10,
-    'retry-count' => 3, 'sleep-us' => 0, 'delay-max' => 400, 'kill-share' => 10, 'port-base' => 7461, 'fault-every' => 40], $opts);
+/* Defaults, then the preset, then the command line. */
+$cfg = array_merge(['seed' => random_int(1, 999999), 'server-timeout' => 0.05, 'retry-delay' => 10, 'retry-count' => 3,
+    'hold-ms' => '0-0', 'delay-max' => 400, 'kill-share' => 10, 'port-base' => 7461, 'fault-every' => 40,
+    'stall-every' => 0, 'stall-window' => '20-80', 'stall-factor' => '1.5-8', 'servers' => 5], $preset, $opts);
+if (isset($cfg['sleep-us'])) {   /* the older option: a fixed time inside the lock */
+    $cfg['hold-ms'] = sprintf('%F-%F', $cfg['sleep-us'] / 1000, $cfg['sleep-us'] / 1000);
+}
 $seed = (int) $cfg['seed'];
 mt_srand($seed);
 echo "netchaos: seed=$seed (rerun with --seed=$seed)\n";
 $workers = max(1, (int) $cfg['workers']);
 $ttl = (int) $cfg['ttl'];
 $base = (int) $cfg['port-base'];
-$lockPorts = range($base, $base + 4);
+$nServers = (int) $cfg['servers'];
+if ($nServers < 1 || $nServers > 5) {
+    fwrite(STDERR, "--servers must be 1..5\n");
+    exit(2);
+}
+[$holdMin, $holdMax] = array_map('floatval', explode('-', (string) $cfg['hold-ms'] . '-'));
+$holdMax = max($holdMin, $holdMax);
+[$stallLo, $stallHi] = array_map('floatval', explode('-', (string) $cfg['stall-factor'] . '-'));
+$stallHi = max($stallLo, $stallHi);
+$timeoutMs = (float) $cfg['server-timeout'] * 1000;
+$lockPorts = range($base, $base + $nServers - 1);
 $guardPort = $base + 5;
-$listenPorts = range($base + 6, $base + 10);
+$listenPorts = range($base + 6, $base + 5 + $nServers);
 $ctlPort = $base + 11;
 $root = dirname(__DIR__);
 $runDir = "$root/.run/netchaos-$base";
@@ -60,8 +88,9 @@ if (!extension_loaded('redlock')) {
 /* The proxy, built when missing or older than its source. */
 $proxyBin = "$root/.run/bin/faultproxy";
 @mkdir(dirname($proxyBin), 0755, true);
-if (!is_file($proxyBin) || filemtime($proxyBin) < filemtime("$root/chaos/faultproxy.c")) {
-    exec('cc -O2 -Wall -o ' . escapeshellarg("$proxyBin.$$") . ' ' . escapeshellarg("$root/chaos/faultproxy.c") . ' 2>&1', $out, $st);
+$proxySources = ["$root/chaos/faultproxy.c", "$root/chaos/faultproxy_ctl.c"];
+if (!is_file($proxyBin) || filemtime($proxyBin) < max(array_map('filemtime', array_merge($proxySources, ["$root/chaos/faultproxy.h"])))) {
+    exec('cc -O2 -Wall -o ' . escapeshellarg("$proxyBin.$$") . ' ' . implode(' ', array_map('escapeshellarg', $proxySources)) . ' 2>&1', $out, $st);
     if ($st !== 0) {
         fwrite(STDERR, "cannot build faultproxy:\n" . implode("\n", $out) . "\n");
         exit(2);
@@ -168,7 +197,8 @@ $procs = [];
 for ($w = 0; $w < $workers; $w++) {
     $wcfg = ['id' => $w, 'run' => $runId, 'lock_ports' => $listenPorts, 'guard_port' => $guardPort,
         'server_timeout' => (float) $cfg['server-timeout'], 'retry_delay' => (int) $cfg['retry-delay'],
-        'retry_count' => (int) $cfg['retry-count'], 'ttl' => $ttl, 'sleep_us' => (int) $cfg['sleep-us'], 'resources' => (int) $cfg['resources'],
+        'retry_count' => (int) $cfg['retry-count'], 'ttl' => $ttl, 'sleep_us' => (int) round($holdMin * 1000),
+        'sleep_us_max' => (int) round($holdMax * 1000), 'resources' => (int) $cfg['resources'],
         'duration' => $duration, 'max_acquisitions' => $perWorker, 'max_calls' => $perWorker * 200, 'out' => "$runDir/$runId-w$w"];
     $cmd = [PHP_BINARY];
     if (!extension_loaded('redlock')) {
@@ -180,17 +210,22 @@ for ($w = 0; $w < $workers; $w++) {
 
 /* The schedule. Undo actions (restore a connection, end a refusal, restart, resume) are queued
  * with their due time; at most one server killed and one paused at a time. */
-$events = array_fill_keys(['reorder', 'delay_next', 'delay_open', 'hold_next', 'rst_open', 'rst_reply', 'blackhole',
+$events = array_fill_keys(['stall_open', 'reorder', 'delay_next', 'delay_open', 'hold_next', 'rst_open', 'rst_reply', 'blackhole',
     'refuse', 'kill', 'pause'], 0);
 $undo = [];
 $killed = $paused = null;
 $start = microtime(true);
+$startNs = hrtime(true);
 $nextFault = $start + 0.2;
 $hardStop = $start + $duration + 60;
 $noKill = isset($cfg['no-kill']);
 $every = max(1, (int) $cfg['fault-every']);
 $delayMax = max(60, (int) $cfg['delay-max']);
 $killShare = max(0, min(10, (int) $cfg['kill-share']));   /* % of faults that kill or pause a server */
+$stallEvery = max(0, (int) $cfg['stall-every']);   /* mean gap between stall_open events, 0 = none */
+[$stallWinLo, $stallWinHi] = array_map('floatval', explode('-', (string) $cfg['stall-window'] . '-'));
+$stallWinHi = max($stallWinLo, $stallWinHi);
+$nextStall = $start + 0.3;
 while (true) {
     $running = 0;
     foreach ($procs as $p) {
@@ -206,9 +241,28 @@ while (true) {
             $fn();
         }
     }
+    if ($stallEvery > 0 && $now >= $nextStall) {
+        /* stall_open: for a moment (the window), the path of every open connection to K servers
+         * stalls client->server: bytes sent then arrive D = 1.5-8 x the server timeout late,
+         * while connections opened from then on are fast (a new flow). A call that sent on a
+         * stalled connection gives up on it (overdue) and its next attempt connects afresh; that
+         * attempt can win there long before the old connection's SET, and the release pipelined
+         * behind it, arrive. Those must not touch what the later attempt won (defect 1 of
+         * 4ed8729). The window is short so that mostly calls in flight are hit, not the holder's
+         * release (a stalled release keeps the key until it arrives, which hides the defect). */
+        $nextStall = $now + mt_rand(1, 2 * $stallEvery) / 1000;
+        $d = (int) round($timeoutMs * mt_rand((int) ($stallLo * 100), (int) ($stallHi * 100)) / 100);
+        $window = mt_rand((int) $stallWinLo, (int) $stallWinHi);
+        $k = mt_rand(1, $nServers);
+        foreach ((array) array_rand($listenPorts, $k) as $j) {
+            ctl(sprintf('SET %d open delay_c2s=%d', $listenPorts[$j], $d));
+            $undo[] = [$now + $window / 1000, fn () => ctl("SET {$listenPorts[$j]} open delay_c2s=0")];
+        }
+        $events['stall_open']++;
+    }
     if ($now >= $nextFault) {
         $nextFault = $now + mt_rand(1, 2 * $every) / 1000;
-        $i = mt_rand(0, 4);
+        $i = mt_rand(0, $nServers - 1);
         $lp = $listenPorts[$i];
         $pick = mt_rand(1, 100);
         $open = array_slice(explode(' ', ctl("CONNS $lp")), 1);
@@ -283,6 +337,7 @@ $starts = $ends = [];
 $perResource = array_fill(0, (int) $cfg['resources'], 0);
 $examples = [];
 $missing = 0;
+$firstViolation = PHP_INT_MAX;   /* hrtime of the earliest violation seen (guard key or use intervals) */
 for ($w = 0; $w < $workers; $w++) {
     $out = "$runDir/$runId-w$w";
     $err = (string) @file_get_contents("$out.err");
@@ -301,6 +356,9 @@ for ($w = 0; $w < $workers; $w++) {
         $perResource[$r] += $n;
     }
     $examples = array_merge($examples, $t['examples']);
+    if (($t['first_violation_ns'] ?? null) !== null) {
+        $firstViolation = min($firstViolation, $t['first_violation_ns']);
+    }
     $raw = (string) @file_get_contents("$out.iv");
     for ($o = 0, $len = strlen($raw); $o + 24 <= $len; $o += 24) {
         [, $r, $from, $to] = unpack('q3', $raw, $o);
@@ -320,6 +378,7 @@ foreach ($starts as $r => $from) {
     foreach ($from as $k => $t0) {
         if ($t0 < $reach) {
             $intervalOverlaps++;
+            $firstViolation = min($firstViolation, $t0);
             $intervalExample ??= sprintf('resource %d: acquired %.3f ms before the previous holder stopped', $r, ($reach - $t0) / 1e6);
         }
         $reach = max($reach, $to[$k]);
@@ -335,7 +394,9 @@ stop_all();
 
 $report = $sum + ['run' => 'network faults', 'seed' => $seed, 'workers' => $workers, 'ttl_ms' => $ttl,
     'server_timeout_s' => (float) $cfg['server-timeout'], 'retry_delay_ms' => (int) $cfg['retry-delay'],
-    'seconds' => round($elapsed, 1), 'interval_overlaps' => $intervalOverlaps, 'interval_example' => $intervalExample,
+    'seconds' => round($elapsed, 1),
+    'first_violation_after_s' => $firstViolation === PHP_INT_MAX ? null : round(($firstViolation - $startNs) / 1e9, 2),
+    'servers' => $nServers, 'hold_ms' => "$holdMin-$holdMax", 'interval_overlaps' => $intervalOverlaps, 'interval_example' => $intervalExample,
     'lost_counter_updates' => $lost, 'lost_not_explained_by_late_writes' => max(0, $lost - $sum['late_writes']),
     'workers_without_report' => $missing, 'faults' => $events, 'proxy' => $proxyStats, 'examples' => array_slice($examples, 0, 3)];
 $bad = $intervalOverlaps > 0 || $sum['overlap_within_validity'] > 0 || $sum['overlap_on_exit'] > 0

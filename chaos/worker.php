@@ -32,13 +32,14 @@ $tally = [
     'id' => $id, 'acquisitions' => 0, 'lock_false' => 0, 'unlock_false' => 0,
     'overlap_within_validity' => 0, 'overlap_after_expiry' => 0, 'overlap_ambiguous' => 0,
     'overlap_on_exit' => 0, 'overruns' => 0, 'late_writes' => 0,
-    'per_resource' => array_fill(0, $cfg['resources'], 0), 'examples' => [],
+    'per_resource' => array_fill(0, $cfg['resources'], 0), 'examples' => [], 'first_violation_ns' => null,
 ];
 $latencies = '';
 $intervals = '';
 $deadline = hrtime(true) + (int) ($cfg['duration'] * 1e9);
 $maxAcquisitions = $cfg['max_acquisitions'];
 $sleepUs = $cfg['sleep_us'];
+$sleepUsMax = max($sleepUs, $cfg['sleep_us_max'] ?? 0);   /* netchaos: a random time in [sleep_us, sleep_us_max] */
 
 for ($call = 0; $call < $cfg['max_calls'] && $tally['acquisitions'] < $maxAcquisitions; $call++) {
     if (hrtime(true) >= $deadline) {
@@ -76,14 +77,17 @@ for ($call = 0; $call < $cfg['max_calls'] && $tally['acquisitions'] < $maxAcquis
             $kind = 'overlap_ambiguous';
         }
         $tally[$kind]++;
+        if ($kind === 'overlap_within_validity') {
+            $tally['first_violation_ns'] ??= $te;
+        }
         if (count($tally['examples']) < 5) {
             $tally['examples'][] = sprintf('%s: %s held by %s; ours valid %+.1f ms, theirs %+.1f ms after the check',
                 $kind, $resource, var_export($other, true), ($validUntil - $te) / 1e6, ($otherUntil - $te) / 1e6);
         }
     }
     $count = (int) $guard->call('GET', $counterKey);
-    if ($sleepUs > 0) {
-        usleep($sleepUs);
+    if ($sleepUsMax > 0) {
+        usleep($sleepUsMax > $sleepUs ? mt_rand($sleepUs, $sleepUsMax) : $sleepUs);
     }
     $guard->call('SET', $counterKey, (string) ($count + 1));
     if (hrtime(true) > $validUntil) {
@@ -91,6 +95,7 @@ for ($call = 0; $call < $cfg['max_calls'] && $tally['acquisitions'] < $maxAcquis
     }
     if ($entered === 'OK' && $guard->call('EVAL', $releaseIfMine, '1', $ownerKey, $me) !== 1) {
         $tally['overlap_on_exit']++;
+        $tally['first_violation_ns'] ??= hrtime(true);
     }
     $tu = hrtime(true);
     /* Past its validity the lock may legitimately have passed on: the holder overran its lease. */
