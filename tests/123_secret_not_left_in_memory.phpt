@@ -39,7 +39,7 @@ $proc = proc_open(['sh', '-c', 'exec "$0" "$@"', PHP_BINARY, '-n', '-d', "extens
 echo trim((string) stream_get_line($pipes[1], 100, "\n")), "\n";
 $pid = proc_get_status($proc)['pid'];
 $core = sys_get_temp_dir() . "/rl123-core-" . getmypid();
-exec('gcore -o ' . escapeshellarg($core) . ' ' . $pid . ' 2>&1', $out, $status);
+exec('env -u LD_PRELOAD gcore -o ' . escapeshellarg($core) . ' ' . $pid . ' 2>&1', $out, $status);
 fwrite($pipes[0], "\n");
 proc_close($proc);
 $file = "$core.$pid";
