@@ -275,6 +275,15 @@ int rl_lock_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl
 	script_call call;
 	unsigned votes;
 
+	if (!keys->multi) {
+		/* The drop-in unlock(), once per call: its two commands written out, nothing to build. */
+		const char *argv[] = {"EVALSHA", script->sha, "1", keys->keys[0], token,
+			"EVAL", script->source, "1", keys->keys[0], token};
+		const size_t argvlen[] = {7, 40, 1, keys->lens[0], token_len, 4, script->length, 1, keys->lens[0], token_len};
+		const rl_request request = {{5, argv, argvlen}, {5, argv + 5, argvlen + 5}, RL_EXPECT_POSITIVE_INT};
+
+		return (int) io->run(io->arg, &request, policy->quorum, io->now(io->arg) + policy->call_bound_ms, outcomes);
+	}
 	if (script_call_init(&call, script, keys, 1, args, arglens, RL_EXPECT_POSITIVE_INT) != 0) {
 		return -1;
 	}
