@@ -26,6 +26,7 @@
 
 declare(strict_types=1);
 require __DIR__ . '/resp.php';
+require __DIR__ . '/tally.php';
 ini_set('memory_limit', '-1');
 
 const NET_PRESETS = [
@@ -330,77 +331,21 @@ foreach ($procs as $w => $p) {
 $elapsed = microtime(true) - $start;
 $proxyStats = ctl('STATS');
 
-/* The same tallies and checks as chaos/run.php. */
-$sum = array_fill_keys(['acquisitions', 'lock_false', 'unlock_false', 'overlap_within_validity', 'overlap_after_expiry',
-    'overlap_ambiguous', 'overlap_on_exit', 'overruns', 'late_writes', 'calls'], 0);
-$starts = $ends = [];
-$perResource = array_fill(0, (int) $cfg['resources'], 0);
-$examples = [];
-$missing = 0;
-$firstViolation = PHP_INT_MAX;   /* hrtime of the earliest violation seen (guard key or use intervals) */
-for ($w = 0; $w < $workers; $w++) {
-    $out = "$runDir/$runId-w$w";
-    $err = (string) @file_get_contents("$out.err");
-    if ($err !== '') {
-        fwrite(STDERR, "worker $w: $err");
-    }
-    $t = is_file("$out.json") ? json_decode(file_get_contents("$out.json"), true) : null;
-    if ($t === null) {
-        $missing++;
-        continue;
-    }
-    foreach ($sum as $k => $_) {
-        $sum[$k] += $t[$k];
-    }
-    foreach ($t['per_resource'] as $r => $n) {
-        $perResource[$r] += $n;
-    }
-    $examples = array_merge($examples, $t['examples']);
-    if (($t['first_violation_ns'] ?? null) !== null) {
-        $firstViolation = min($firstViolation, $t['first_violation_ns']);
-    }
-    $raw = (string) @file_get_contents("$out.iv");
-    for ($o = 0, $len = strlen($raw); $o + 24 <= $len; $o += 24) {
-        [, $r, $from, $to] = unpack('q3', $raw, $o);
-        $starts[$r][] = $from;
-        $ends[$r][] = $to;
-    }
-    foreach (['err', 'json', 'lat', 'iv'] as $ext) {
-        @unlink("$out.$ext");
-    }
-}
-$intervalOverlaps = 0;
-$intervalExample = null;
-foreach ($starts as $r => $from) {
-    $to = $ends[$r];
-    array_multisort($from, $to);
-    $reach = PHP_INT_MIN;
-    foreach ($from as $k => $t0) {
-        if ($t0 < $reach) {
-            $intervalOverlaps++;
-            $firstViolation = min($firstViolation, $t0);
-            $intervalExample ??= sprintf('resource %d: acquired %.3f ms before the previous holder stopped', $r, ($reach - $t0) / 1e6);
-        }
-        $reach = max($reach, $to[$k]);
-    }
-}
-$guard = Resp::connect($guardPort);
-$lost = 0;
-foreach ($perResource as $r => $n) {
-    $lost += abs($n - (int) $guard->call('GET', "chaos:$runId:counter:$r"));
-}
-$guard->close();
+$tally = chaos_tally($runDir, $runId, $workers, (int) $cfg['resources']);
+$sum = $tally['sum'];
+$firstViolation = $tally['first_violation_ns'];
+$lost = chaos_lost_updates($guardPort, $runId, $tally['per_resource']);
 stop_all();
 
 $report = $sum + ['run' => 'network faults', 'seed' => $seed, 'workers' => $workers, 'ttl_ms' => $ttl,
     'server_timeout_s' => (float) $cfg['server-timeout'], 'retry_delay_ms' => (int) $cfg['retry-delay'],
     'seconds' => round($elapsed, 1),
-    'first_violation_after_s' => $firstViolation === PHP_INT_MAX ? null : round(($firstViolation - $startNs) / 1e9, 2),
-    'servers' => $nServers, 'hold_ms' => "$holdMin-$holdMax", 'interval_overlaps' => $intervalOverlaps, 'interval_example' => $intervalExample,
+    'first_violation_after_s' => $firstViolation === null ? null : round(($firstViolation - $startNs) / 1e9, 2),
+    'servers' => $nServers, 'hold_ms' => "$holdMin-$holdMax", 'interval_overlaps' => $tally['interval_overlaps'], 'interval_example' => $tally['interval_example'],
     'lost_counter_updates' => $lost, 'lost_not_explained_by_late_writes' => max(0, $lost - $sum['late_writes']),
-    'workers_without_report' => $missing, 'faults' => $events, 'proxy' => $proxyStats, 'examples' => array_slice($examples, 0, 3)];
-$bad = $intervalOverlaps > 0 || $sum['overlap_within_validity'] > 0 || $sum['overlap_on_exit'] > 0
-    || $report['lost_not_explained_by_late_writes'] > 0 || $missing > 0 || $sum['acquisitions'] === 0;
+    'workers_without_report' => $tally['missing'], 'faults' => $events, 'proxy' => $proxyStats,
+    'examples' => array_slice($tally['examples'], 0, 3)];
+$bad = chaos_violated($tally, $lost);
 $report['verdict'] = $bad ? 'FAIL' : 'ok';
 echo json_encode($report, JSON_PRETTY_PRINT | JSON_PARTIAL_OUTPUT_ON_ERROR), "\n";
 echo $bad ? "NETCHAOS: FAIL (seed $seed)\n" : "NETCHAOS: ok (seed $seed)\n";
