@@ -136,6 +136,16 @@ static int connect_in_progress(void)
 #endif
 }
 
+/* A server that could not be reached: "connect: <reason>". */
+static int connect_failed(rl_outcome *out, const char *reason)
+{
+	char message[RL_MESSAGE_MAX];
+
+	snprintf(message, sizeof(message), "connect: %s", reason);
+	rl_outcome_set(out, RL_OUTCOME_CONNECT, message);
+	return -1;
+}
+
 /* A non-blocking socket connecting to address. 0 (CONNECTING), or -1 with conn->connect_error. */
 static int start_socket(rl_conn *conn, int family, const struct sockaddr *address, socklen_t len)
 {
@@ -182,15 +192,10 @@ static int connect_next_address(rl_conn *conn, rl_outcome *out)
 			return 0;
 		}
 	}
-	{
-		char message[RL_MESSAGE_MAX];
-		snprintf(message, sizeof(message), "connect: %s", conn->connect_error[0] ? conn->connect_error : "no address");
-		rl_outcome_set(out, RL_OUTCOME_CONNECT, message);
-	}
 	drop_connect_state(conn);
 	conn->state = RL_CONN_DOWN;
 	conn->fd = RL_INVALID_SOCKET;
-	return -1;
+	return connect_failed(out, conn->connect_error[0] ? conn->connect_error : "no address");
 }
 
 static int open_unix(rl_conn *conn, const char *path, rl_outcome *out)
@@ -213,13 +218,20 @@ static int open_unix(rl_conn *conn, const char *path, rl_outcome *out)
 	}
 	memcpy(address.sun_path, path, len + 1);
 	if (start_socket(conn, AF_UNIX, (const struct sockaddr *) &address, sizeof(address)) != 0) {
-		char message[RL_MESSAGE_MAX];
-		snprintf(message, sizeof(message), "connect: %s", conn->connect_error);
-		rl_outcome_set(out, RL_OUTCOME_CONNECT, message);
-		return -1;
+		return connect_failed(out, conn->connect_error);
 	}
 	return 0;
 #endif
+}
+
+/* A lookup ended (status as rl_resolve_start's): connect to the first address, or fail with err. */
+static int after_lookup(rl_conn *conn, int status, const char *err, rl_outcome *out)
+{
+	if (status != RL_RESOLVE_DONE) {
+		drop_connect_state(conn);
+		return connect_failed(out, err);
+	}
+	return connect_next_address(conn, out);
 }
 
 int rl_conn_open(rl_conn *conn, const rl_endpoint *endpoint, double now, rl_outcome *out)
@@ -244,14 +256,7 @@ int rl_conn_open(rl_conn *conn, const rl_endpoint *endpoint, double now, rl_outc
 		rl_lookup_release(conn->lookup);
 		conn->lookup = NULL;
 	}
-	if (status != RL_RESOLVE_DONE) {
-		char message[RL_MESSAGE_MAX];
-		snprintf(message, sizeof(message), "connect: %s", err);
-		rl_outcome_set(out, RL_OUTCOME_CONNECT, message);
-		drop_connect_state(conn);
-		return -1;
-	}
-	return connect_next_address(conn, out);
+	return after_lookup(conn, status, err, out);
 }
 
 /* RESOLVING and the lookup's fd turned readable: connect to what it found. */
@@ -269,14 +274,7 @@ static int finish_lookup(rl_conn *conn, rl_outcome *out)
 	conn->lookup = NULL;
 	conn->fd = RL_INVALID_SOCKET;
 	conn->state = RL_CONN_DOWN;
-	if (status != RL_RESOLVE_DONE) {
-		char message[RL_MESSAGE_MAX];
-		snprintf(message, sizeof(message), "connect: %s", err);
-		rl_outcome_set(out, RL_OUTCOME_CONNECT, message);
-		drop_connect_state(conn);
-		return -1;
-	}
-	return connect_next_address(conn, out);
+	return after_lookup(conn, status, err, out);
 }
 
 /* CONNECTING and the socket turned writable (or failed). */
@@ -302,10 +300,7 @@ static int finish_connect(rl_conn *conn, rl_outcome *out)
 	conn->fd = RL_INVALID_SOCKET;
 	conn->state = RL_CONN_DOWN;
 	if (conn->addresses == NULL) { /* a unix socket: nothing else to try */
-		char message[RL_MESSAGE_MAX];
-		snprintf(message, sizeof(message), "connect: %s", conn->connect_error);
-		rl_outcome_set(out, RL_OUTCOME_CONNECT, message);
-		return -1;
+		return connect_failed(out, conn->connect_error);
 	}
 	return connect_next_address(conn, out); /* e.g. ::1 refused: try 127.0.0.1 */
 }
