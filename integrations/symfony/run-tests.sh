@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The Symfony Lock store's tests: integrations/symfony/run-tests.sh [PHPUnit arguments...]
+# Installs Debian's php-symfony-lock (5.4) and phpunit (9.6) when missing, builds the extension
+# when modules/redlock.so is missing, starts 5 redis-servers on 127.0.0.1:7801-7805 (stopped on
+# exit), runs PHPUnit with the extension loaded and exits with PHPUnit's status.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+cd "$root"
+
+missing=()
+[ -f /usr/share/php/Symfony/Component/Lock/autoload.php ] || missing+=(php-symfony-lock)
+command -v phpunit >/dev/null || missing+=(phpunit)
+command -v redis-server >/dev/null || missing+=(redis-server)
+php -r 'exit(class_exists("Redis") ? 0 : 1);' || missing+=(php-redis)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing ${missing[*]}"
+  apt-get install -y "${missing[@]}" >/dev/null
+fi
+[ -f modules/redlock.so ] || bash scripts/setup.sh
+
+run=$root/.run/symfony
+cleanup() { scripts/redis-servers.sh stop "$run/servers" || true; }
+trap cleanup EXIT
+REDLOCK_TEST_SERVERS=$(scripts/redis-servers.sh start 5 7801 "$run/servers")
+export REDLOCK_TEST_SERVERS
+
+php -d extension="$root/modules/redlock.so" /usr/bin/phpunit -c "$here/phpunit.xml.dist" "$@"

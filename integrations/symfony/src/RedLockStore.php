@@ -1,0 +1,167 @@
+<?php
+
+declare(strict_types=1);
+
+namespace RedLock\Symfony;
+
+use Symfony\Component\Lock\Exception\InvalidTtlException;
+use Symfony\Component\Lock\Exception\LockAcquiringException;
+use Symfony\Component\Lock\Exception\LockConflictedException;
+use Symfony\Component\Lock\Exception\LockExpiredException;
+use Symfony\Component\Lock\Key;
+use Symfony\Component\Lock\PersistingStoreInterface;
+
+/**
+ * A Symfony Lock store over the redlock extension: one Redlock (a majority of several independent
+ * Redis servers) per key, in place of CombinedStore + ConsensusStrategy over several RedisStores.
+ *
+ * The key's state (under this class's name) is the lock array returned by RedLock::lock() /
+ * RedLock::extend(): ['validity' => ms, 'resource' => string, 'token' => string]. Every lock() call
+ * draws a fresh token, so two Keys (two Lock objects) on one resource conflict, even in one process.
+ * The state is a plain array: a Key can be serialized and released or refreshed by another process.
+ *
+ * Differences from RedisStore that follow from the extension:
+ *  - putOffExpiration() can lengthen a lock but never shorten it on the servers (RedLock::extend()
+ *    only lengthens). The Key's own lifetime is shortened as Symfony expects and exists() honours it,
+ *    but another client can only take the resource once the servers' ttl ends: so after a crash the
+ *    resource stays locked up to max(initialTtl, the Lock's ttl). Pass the Lock's ttl as $initialTtl
+ *    when that matters.
+ *  - save() makes as many attempts as the RedLock's retryCount (retryDelay apart); build the RedLock
+ *    with retryCount 1 for a non-blocking acquire() that answers after one round trip.
+ */
+final class RedLockStore implements PersistingStoreInterface
+{
+    private \RedLock $redlock;
+    private float $initialTtl;
+
+    /**
+     * @param float $initialTtl seconds a save() holds the lock for (Lock::acquire() then refreshes
+     *                          it to the Lock's own ttl when it has one), as RedisStore's
+     */
+    public function __construct(\RedLock $redlock, float $initialTtl = 300.0)
+    {
+        if ($initialTtl <= 0) {
+            throw new InvalidTtlException(sprintf('"%s()" expects a strictly positive TTL. Got %d.', __METHOD__, $initialTtl));
+        }
+        $this->redlock = $redlock;
+        $this->initialTtl = $initialTtl;
+    }
+
+    public function __sleep(): array
+    {
+        throw new \BadMethodCallException('Cannot serialize '.__CLASS__);
+    }
+
+    public function __wakeup(): void
+    {
+        throw new \BadMethodCallException('Cannot unserialize '.__CLASS__);
+    }
+
+    public function save(Key $key): void
+    {
+        $ttlMs = self::toMs($this->initialTtl);
+        $key->reduceLifetime($this->initialTtl);
+
+        $lock = false;
+        if ($key->hasState(__CLASS__)) {
+            // Saved before: keep it when we still hold it (extend() checks our token), as RedisStore
+            // re-saves a key it holds; otherwise try to lock it afresh.
+            $lock = $this->redlock->extend($key->getState(__CLASS__), $ttlMs);
+            if (false === $lock) {
+                $key->removeState(__CLASS__);
+            }
+        }
+        if (false === $lock) {
+            $lock = $this->redlock->lock((string) $key, $ttlMs);
+        }
+        if (false === $lock) {
+            $this->failedToLock($key);
+        }
+
+        $key->setState(__CLASS__, $lock);
+        $key->reduceLifetime($lock['validity'] / 1000);
+        $this->checkNotExpired($key);
+    }
+
+    public function delete(Key $key): void
+    {
+        if (!$key->hasState(__CLASS__)) {
+            return;
+        }
+        // unlock() deletes the resource only on the servers where it still holds our token: a key
+        // taken meanwhile by someone else is left alone. It never throws for server trouble.
+        $this->redlock->unlock($key->getState(__CLASS__));
+        $key->removeState(__CLASS__);
+    }
+
+    public function exists(Key $key): bool
+    {
+        if (!$key->hasState(__CLASS__) || $key->isExpired()) {
+            return false;
+        }
+
+        return false !== $this->redlock->validity($key->getState(__CLASS__));
+    }
+
+    /**
+     * @param float $ttl seconds
+     */
+    public function putOffExpiration(Key $key, float $ttl): void
+    {
+        if (!$key->hasState(__CLASS__)) {
+            throw new LockConflictedException(sprintf('The "%s" lock is not held by this key.', $key));
+        }
+        $key->reduceLifetime($ttl);
+        $lock = $this->redlock->extend($key->getState(__CLASS__), self::toMs($ttl));
+        if (false === $lock) {
+            // Either the servers' ttl ran out / someone else holds it, or the new validity
+            // (ttl - elapsed - drift) is not positive: the latter is an expired key.
+            $this->checkNotExpired($key);
+            throw new LockConflictedException(sprintf('Failed to put off the expiration of the "%s" lock: it is no longer held.', $key));
+        }
+        $key->setState(__CLASS__, $lock);
+        $key->reduceLifetime($lock['validity'] / 1000);
+        $this->checkNotExpired($key);
+    }
+
+    /** As Symfony's ExpiringStoreTrait::checkNotExpired(). */
+    private function checkNotExpired(Key $key): void
+    {
+        if ($key->isExpired()) {
+            try {
+                $this->delete($key);
+            } catch (\Exception $e) {
+                // swallow exception to not hide the original issue
+            }
+            throw new LockExpiredException(sprintf('Failed to store the "%s" lock.', $key));
+        }
+    }
+
+    /**
+     * lock() returned false. Contention (a server said "taken"), or a lock won too late, is a
+     * LockConflictedException, so that Lock::acquire() returns false or, blocking, tries again. When
+     * no server reported the resource taken and some could not answer, the servers are the problem:
+     * a LockAcquiringException naming what each said.
+     *
+     * @return never
+     */
+    private function failedToLock(Key $key): void
+    {
+        $errors = $this->redlock->getLastErrors();
+        $taken = \in_array('taken', $errors, true);
+        $trouble = array_filter($errors, static fn ($e) => null !== $e && 'taken' !== $e && 'no reply needed' !== $e);
+        if (!$taken && $trouble) {
+            $parts = [];
+            foreach ($trouble as $i => $e) {
+                $parts[] = "server $i: $e";
+            }
+            throw new LockAcquiringException(sprintf('Failed to acquire the "%s" lock: too few servers answered (%s).', $key, implode('; ', $parts)));
+        }
+        throw new LockConflictedException(sprintf('The "%s" lock is held by someone else.', $key));
+    }
+
+    private static function toMs(float $seconds): int
+    {
+        return max(1, (int) ceil($seconds * 1000));
+    }
+}
