@@ -20,9 +20,17 @@ fi
 [ -f modules/redlock.so ] || bash scripts/setup.sh
 
 run=$root/.run/symfony
-cleanup() { scripts/redis-servers.sh stop "$run/servers" || true; }
+cleanup() {
+  # A redis-server takes about 2 s to exit on SIGTERM: signal all five at once, then let
+  # redis-servers.sh wait for them (and SIGKILL any left).
+  local f
+  for f in "$run"/servers/redis-*.pid; do [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null; done
+  scripts/redis-servers.sh stop "$run/servers" || true
+}
 trap cleanup EXIT
 REDLOCK_TEST_SERVERS=$(scripts/redis-servers.sh start 5 7801 "$run/servers")
 export REDLOCK_TEST_SERVERS
 
-php -d extension="$root/modules/redlock.so" /usr/bin/phpunit -c "$here/phpunit.xml.dist" "$@"
+REDLOCK_SO=$root/modules/redlock.so
+export REDLOCK_SO
+php -d extension="$REDLOCK_SO" "$(command -v phpunit)" -c "$here/phpunit.xml.dist" "$@"
