@@ -8,6 +8,7 @@ use Symfony\Component\Lock\Exception\InvalidTtlException;
 use Symfony\Component\Lock\Exception\LockAcquiringException;
 use Symfony\Component\Lock\Exception\LockConflictedException;
 use Symfony\Component\Lock\Exception\LockExpiredException;
+use Symfony\Component\Lock\Exception\LockReleasingException;
 use Symfony\Component\Lock\Key;
 use Symfony\Component\Lock\PersistingStoreInterface;
 
@@ -89,8 +90,17 @@ final class RedLockStore implements PersistingStoreInterface
             return;
         }
         // unlock() deletes the resource only on the servers where it still holds our token: a key
-        // taken meanwhile by someone else is left alone. It never throws for server trouble.
-        $this->redlock->unlock($key->getState(__CLASS__));
+        // taken meanwhile by someone else is left alone. It never throws for server trouble: when it
+        // fails and no majority of the servers said the key no longer holds our token ("taken"), the
+        // others could not answer and the lock may still be ours on a majority. Then keep the state
+        // and throw, as RedisStore's delete() throws when Redis fails, so that it can be retried.
+        if (!$this->redlock->unlock($key->getState(__CLASS__))) {
+            $errors = $this->redlock->getLastErrors();
+            $taken = \count(array_keys($errors, 'taken', true));
+            if ($taken < intdiv(\count($errors), 2) + 1 && self::trouble($errors)) {
+                throw new LockReleasingException(sprintf('Failed to release the "%s" lock: %s.', $key, self::describe($errors)));
+            }
+        }
         $key->removeState(__CLASS__);
     }
 
@@ -149,15 +159,28 @@ final class RedLockStore implements PersistingStoreInterface
     {
         $errors = $this->redlock->getLastErrors();
         $taken = \in_array('taken', $errors, true);
-        $trouble = array_filter($errors, static fn ($e) => null !== $e && 'taken' !== $e && 'no reply needed' !== $e);
+        $trouble = self::trouble($errors);
         if (!$taken && $trouble) {
-            $parts = [];
-            foreach ($trouble as $i => $e) {
-                $parts[] = "server $i: $e";
-            }
-            throw new LockAcquiringException(sprintf('Failed to acquire the "%s" lock: too few servers answered (%s).', $key, implode('; ', $parts)));
+            throw new LockAcquiringException(sprintf('Failed to acquire the "%s" lock: too few servers answered (%s).', $key, self::describe($trouble)));
         }
         throw new LockConflictedException(sprintf('The "%s" lock is held by someone else.', $key));
+    }
+
+    /** The getLastErrors() entries of servers that could not answer (refused, timed out, errors). */
+    private static function trouble(array $errors): array
+    {
+        return array_filter($errors, static fn ($e) => null !== $e && 'taken' !== $e && 'no reply needed' !== $e);
+    }
+
+    /** "server 0: taken; server 2: connect: Connection refused" from getLastErrors() entries. */
+    private static function describe(array $errors): string
+    {
+        $parts = [];
+        foreach ($errors as $i => $e) {
+            $parts[] = "server $i: ".($e ?? 'ok');
+        }
+
+        return implode('; ', $parts);
     }
 
     private static function toMs(float $seconds): int

@@ -10,6 +10,7 @@ use Symfony\Component\Lock\Exception\InvalidTtlException;
 use Symfony\Component\Lock\Exception\LockAcquiringException;
 use Symfony\Component\Lock\Exception\LockConflictedException;
 use Symfony\Component\Lock\Exception\LockExpiredException;
+use Symfony\Component\Lock\Exception\LockReleasingException;
 use Symfony\Component\Lock\Key;
 use Symfony\Component\Lock\Lock;
 use Symfony\Component\Lock\LockFactory;
@@ -264,6 +265,40 @@ final class RedLockStoreTest extends TestCase
 
         $this->expectException(LockAcquiringException::class);
         (new Lock($key, $store))->acquire();
+    }
+
+    public function testAReleaseTheServersCouldNotConfirmThrowsAndCanBeRetried(): void
+    {
+        $resource = self::resource(__METHOD__);
+        $key = new Key($resource);
+        $store = Servers::store();
+        $store->save($key);
+
+        // The same lock, released through a RedLock that reaches only 2 of the 5 servers (the
+        // 3 others listed are ports where nothing listens): the lock is still held on 3.
+        $servers = Servers::list();
+        $partial = new RedLockStore(new \RedLock([$servers[0], $servers[1],
+            ['127.0.0.1', 7840, 0.2], ['127.0.0.1', 7841, 0.2], ['127.0.0.1', 7842, 0.2]], 0, 1));
+        try {
+            $partial->delete($key);
+            $this->fail('a release that reached 2 of 5 servers passed for done');
+        } catch (LockReleasingException $e) {
+            $this->assertStringContainsString('connect: Connection refused', $e->getMessage());
+        }
+        $this->assertTrue($key->hasState(RedLockStore::class));
+        $this->assertTrue($store->exists($key));
+
+        // Through Lock, the same failure is a LockReleasingException too.
+        $lock = new Lock($key, $partial, null, false);
+        try {
+            $lock->release();
+            $this->fail('Lock::release() passed for done');
+        } catch (LockReleasingException $e) {
+        }
+
+        $store->delete($key);
+        $this->assertFalse($store->exists($key));
+        $this->assertSame(0, Servers::holders($resource));
     }
 
     public function testTwoLockObjectsOnOneResourceConflict(): void
