@@ -15,7 +15,8 @@ command -v redis-server >/dev/null || missing+=(redis-server)
 php -r 'exit(class_exists("Redis") ? 0 : 1);' || missing+=(php-redis)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing ${missing[*]}"
-  apt-get install -y "${missing[@]}" >/dev/null
+  apt-get install -y -q "${missing[@]}" >/dev/null 2>&1 \
+    || { apt-get update -q >/dev/null && apt-get install -y -q "${missing[@]}" >/dev/null; }
 fi
 [ -f modules/redlock.so ] || bash scripts/setup.sh
 
