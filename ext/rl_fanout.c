@@ -100,12 +100,10 @@ static int prepare(rl_cluster *cluster, size_t i, const rl_encoded *command, dou
 		&& command->bytes != NULL) {
 		/* The usual case, ready and idle since its last call: nothing to take in, not overdue. */
 		conn->deadline = rl_conn_due(endpoint, now, call_deadline);
-		if (rl_conn_append_encoded(conn, command->bytes, command->len) == 0) {
-			return 0;
+		if (rl_conn_append_encoded(conn, command->bytes, command->len) != 0) {
+			goto out_of_memory;
 		}
-		rl_outcome_set(out, RL_OUTCOME_IO, "out of memory");
-		rl_conn_close(conn);
-		return -1;
+		return 0;
 	}
 	if (endpoint->host == NULL) {
 		rl_outcome_set(out, RL_OUTCOME_CONNECT, "connect: out of memory");
@@ -125,30 +123,29 @@ static int prepare(rl_cluster *cluster, size_t i, const rl_encoded *command, dou
 			return -1;
 		}
 		if (rl_conn_append_setup(conn, endpoint) != 0) {
-			rl_outcome_set(out, RL_OUTCOME_IO, "out of memory");
-			rl_conn_close(conn);
-			return -1;
+			goto out_of_memory;
 		}
 		for (g = 0; g < cluster->greeting_count; g++) {
 			const rl_command *greet = &cluster->greeting[g];
 			if (rl_conn_append(conn, greet->argc, greet->argv, greet->argvlen) != 0) {
-				rl_outcome_set(out, RL_OUTCOME_IO, "out of memory");
-				rl_conn_close(conn);
-				return -1;
+				goto out_of_memory;
 			}
 		}
 		rl_conn_abandon(conn); /* the greeting's replies: due by this call's deadline */
 	}
 	if (command->bytes == NULL || rl_conn_append_encoded(conn, command->bytes, command->len) != 0) {
-		rl_outcome_set(out, RL_OUTCOME_IO, "out of memory");
-		rl_conn_close(conn);
-		return -1;
+		goto out_of_memory;
 	}
 	if (rl_conn_flush(conn, out) != 0) {
 		rl_conn_close(conn);
 		return -1;
 	}
 	return 0;
+
+out_of_memory:
+	rl_outcome_set(out, RL_OUTCOME_IO, "out of memory");
+	rl_conn_close(conn);
+	return -1;
 }
 
 static int poll_timeout(double wait_until, double now)
