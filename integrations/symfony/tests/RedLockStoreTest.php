@@ -23,6 +23,23 @@ final class RedLockStoreTest extends TestCase
         return uniqid($method, true);
     }
 
+    /**
+     * Store A saves a key with a 0.2 s ttl and lets it run out; store B then takes the resource.
+     * @return array{RedLockStore, Key, RedLockStore, Key} [A, A's key, B, B's key]
+     */
+    private static function outlivedAndTakenOver(string $resource): array
+    {
+        $mine = new Key($resource);
+        $theirs = new Key($resource);
+        $storeA = Servers::store(0.2);
+        $storeB = Servers::store();
+        $storeA->save($mine);
+        usleep(300000);
+        $storeB->save($theirs);
+
+        return [$storeA, $mine, $storeB, $theirs];
+    }
+
     public function testRejectsANonPositiveInitialTtl(): void
     {
         $this->expectException(InvalidTtlException::class);
@@ -88,15 +105,7 @@ final class RedLockStoreTest extends TestCase
 
     public function testExistsIsFalseOnceAnotherStoreTookTheExpiredKey(): void
     {
-        $resource = self::resource(__METHOD__);
-        $mine = new Key($resource);
-        $theirs = new Key($resource);
-        $storeA = Servers::store(0.2);
-        $storeB = Servers::store();
-
-        $storeA->save($mine);
-        usleep(300000);
-        $storeB->save($theirs);
+        [$storeA, $mine, $storeB, $theirs] = self::outlivedAndTakenOver(self::resource(__METHOD__));
         $this->assertFalse($storeA->exists($mine));
         // Even with the Key's own lifetime put back, the servers no longer carry our token.
         $mine->resetLifetime();
@@ -108,17 +117,10 @@ final class RedLockStoreTest extends TestCase
     public function testDeletingAKeyWeDoNotHoldLeavesTheHolderAlone(): void
     {
         $resource = self::resource(__METHOD__);
-        $mine = new Key($resource);
-        $theirs = new Key($resource);
-        $storeA = Servers::store(0.2);
-        $storeB = Servers::store();
-
         // Never saved: nothing to delete.
-        $storeA->delete($theirs);
+        Servers::store(0.2)->delete(new Key($resource));
 
-        $storeA->save($mine);
-        usleep(300000);
-        $storeB->save($theirs);
+        [$storeA, $mine, $storeB, $theirs] = self::outlivedAndTakenOver($resource);
         // Our lock ran out and $theirs holds the resource: deleting ours must not release theirs.
         $storeA->delete($mine);
         $this->assertTrue($storeB->exists($theirs));
@@ -152,14 +154,7 @@ final class RedLockStoreTest extends TestCase
     public function testPutOffExpirationOnAnExpiredKeyThatAnotherTookConflicts(): void
     {
         $resource = self::resource(__METHOD__);
-        $mine = new Key($resource);
-        $theirs = new Key($resource);
-        $storeA = Servers::store(0.2);
-        $storeB = Servers::store();
-
-        $storeA->save($mine);
-        usleep(300000);
-        $storeB->save($theirs);
+        [$storeA, $mine, $storeB, $theirs] = self::outlivedAndTakenOver($resource);
 
         $mine->resetLifetime(); // as Lock::refresh() does
         try {
