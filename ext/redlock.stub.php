@@ -14,11 +14,17 @@ const PHP_REDLOCK_VERSION = UNKNOWN;
 /** @not-serializable */
 class RedLock
 {
-    /** Options: quorum (int), driftFactor (float), prefix (string), persistent (bool), maxExtensions (?int). */
+    /** Options: quorum (int), driftFactor (float), prefix (string), persistent (bool), maxExtensions (?int), fencing (bool). */
     public function __construct(#[\SensitiveParameter] array $servers, int $retryDelay = 200, int $retryCount = 3, array $options = []) {}
 
     /** A list of resource names locks all of them at once (all or none on each server). */
     public function lock(string|array $resource, int $ttl): array|false {}
+
+    /** At most $limit holders at once (1..1024); the array carries "limit" and "slot". */
+    public function lockSemaphore(string $resource, int $limit, int $ttl): array|false {}
+
+    /** Any number of shared holders, never together with a lock() holder; the array carries "shared" => true. */
+    public function lockShared(string $resource, int $ttl): array|false {}
 
     public function unlock(array $lock): bool {}
 

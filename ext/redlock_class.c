@@ -20,6 +20,7 @@
 #include "rl_algorithm.h"
 #include "rl_fanout.h"
 #include "rl_lock.h"
+#include "rl_primitives.h"
 #include "redlock_arginfo.h"
 
 zend_class_entry *redlock_ce;
@@ -83,6 +84,7 @@ void redlock_bind_driver(redlock_object *intern)
 	intern->policy.scripts = redlock_scripts();
 	rl_fanout_bind(intern->cluster, &intern->io);
 	intern->io.random = driver_random;
+	rl_shared_policy(&intern->policy, &intern->shared_scripts, &intern->shared_policy);
 }
 
 PHP_METHOD(RedLock, __construct)
@@ -147,7 +149,12 @@ bool redlock_acquire(redlock_object *intern, const redlock_resource *resource, z
 {
 	rl_lock_keys keys = redlock_resource_keys(resource);
 	rl_lock_result result;
-	int won = rl_lock_acquire(&intern->io, &intern->policy, &keys, ttl, intern->outcomes, &result);
+	int won;
+
+	if (intern->options.fencing) {
+		return redlock_acquire_fenced(intern, resource, ttl, return_value, attempts_made);
+	}
+	won = rl_lock_acquire(&intern->io, &intern->policy, &keys, ttl, intern->outcomes, &result);
 
 	if (attempts_made) {
 		*attempts_made = result.attempts;
@@ -169,6 +176,10 @@ redlock_object *redlock_ready_with_lock(zval *this_zv, HashTable *lock, redlock_
 	redlock_object *intern = redlock_ready(this_zv);
 
 	if (intern == NULL || redlock_lock_parse(lock, intern->options.prefix, 1, resource, token) != SUCCESS) {
+		return NULL;
+	}
+	if (redlock_lock_kind_parse(lock, 1, resource, *token) != SUCCESS) {
+		redlock_resource_release(resource);
 		return NULL;
 	}
 	return intern;
@@ -223,7 +234,7 @@ bool redlock_release(redlock_object *intern, const redlock_resource *resource, z
 	int votes;
 
 	redlock_extensions_forget(intern, token);
-	votes = rl_lock_release(&intern->io, &intern->policy, &keys, ZSTR_VAL(token), ZSTR_LEN(token),
+	votes = rl_lock_release(&intern->io, redlock_policy_for(intern, resource), &keys, ZSTR_VAL(token), ZSTR_LEN(token),
 		intern->outcomes);
 	return votes >= 0 && (unsigned) votes >= intern->quorum;
 }

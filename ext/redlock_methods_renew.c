@@ -114,7 +114,7 @@ PHP_METHOD(RedLock, extend)
 	}
 	keys = redlock_resource_keys(&resource);
 	start = rl_now_ms();
-	validity = rl_lock_extend(&intern->io, &intern->policy, &keys, ZSTR_VAL(token), ZSTR_LEN(token), ttl,
+	validity = rl_lock_extend(&intern->io, redlock_policy_for(intern, &resource), &keys, ZSTR_VAL(token), ZSTR_LEN(token), ttl,
 		intern->outcomes);
 	if (validity > 0) {
 		if (entry) {
@@ -150,7 +150,7 @@ PHP_METHOD(RedLock, validity)
 		RETURN_THROWS();
 	}
 	keys = redlock_resource_keys(&resource);
-	validity = rl_lock_validity(&intern->io, &intern->policy, &keys, ZSTR_VAL(token), ZSTR_LEN(token),
+	validity = rl_lock_validity(&intern->io, redlock_policy_for(intern, &resource), &keys, ZSTR_VAL(token), ZSTR_LEN(token),
 		intern->cluster->count, intern->outcomes);
 	redlock_resource_release(&resource);
 	if (validity < 0) {

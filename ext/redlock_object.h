@@ -18,6 +18,8 @@ typedef struct {
 	redlock_options options;
 	rl_lock_policy policy; /* what the driver (rl_lock.c) needs to know of the above */
 	rl_lock_io io;         /* the driver's way to the servers: this object's cluster */
+	rl_lock_policy shared_policy;  /* policy with the lockShared() scripts (rl_shared_policy) */
+	rl_script_set shared_scripts;
 	HashTable *extensions; /* token -> extend() calls so far; only with maxExtensions, else NULL */
 	uint32_t running;      /* run() calls in progress: the constructor may not replace the cluster */
 	zend_object std;
@@ -31,6 +33,16 @@ static inline redlock_object *redlock_from_obj(zend_object *obj)
 }
 
 #define Z_REDLOCK_P(zv) redlock_from_obj(Z_OBJ_P(zv))
+
+/* The policy for a lock array's kind: the shared scripts for a lockShared() lock. */
+static inline const rl_lock_policy *redlock_policy_for(const redlock_object *intern, const redlock_resource *resource)
+{
+	return resource->kind.shared ? &intern->shared_policy : &intern->policy;
+}
+
+/* lock() with the "fencing" option (redlock_methods_primitives.c); as redlock_acquire(). */
+bool redlock_acquire_fenced(redlock_object *intern, const redlock_resource *resource, zend_long ttl,
+	zval *return_value, int64_t *attempts_made);
 
 /* Fills intern->policy and intern->io from the constructed object. */
 void redlock_bind_driver(redlock_object *intern);

@@ -14,6 +14,7 @@ void redlock_options_init(redlock_options *options, unsigned server_count)
 	options->prefix = NULL;
 	options->persistent = true;
 	options->max_extensions = REDLOCK_UNLIMITED_EXTENSIONS;
+	options->fencing = false;
 }
 
 void redlock_options_release(redlock_options *options)
@@ -88,6 +89,15 @@ static zend_result parse_persistent(zval *value, uint32_t arg_num, redlock_optio
 	return SUCCESS;
 }
 
+static zend_result parse_fencing(zval *value, uint32_t arg_num, redlock_options *options)
+{
+	if (Z_TYPE_P(value) != IS_TRUE && Z_TYPE_P(value) != IS_FALSE) {
+		return wrong_type(arg_num, "fencing", "bool", value);
+	}
+	options->fencing = Z_TYPE_P(value) == IS_TRUE;
+	return SUCCESS;
+}
+
 static zend_result parse_max_extensions(zval *value, uint32_t arg_num, redlock_options *options)
 {
 	if (Z_TYPE_P(value) == IS_NULL) {
@@ -118,7 +128,7 @@ zend_result redlock_options_parse(HashTable *options_array, uint32_t arg_num, un
 		ZVAL_DEREF(value);
 		if (name == NULL) {
 			zend_argument_value_error(arg_num, "contains an unknown option " ZEND_ULONG_FMT
-				" (options are named: quorum, driftFactor, prefix, persistent, maxExtensions)", index);
+				" (options are named: quorum, driftFactor, prefix, persistent, maxExtensions, fencing)", index);
 			return FAILURE;
 		}
 		if (zend_string_equals_literal(name, "quorum")) {
@@ -131,9 +141,11 @@ zend_result redlock_options_parse(HashTable *options_array, uint32_t arg_num, un
 			result = parse_persistent(value, arg_num, options);
 		} else if (zend_string_equals_literal(name, "maxExtensions")) {
 			result = parse_max_extensions(value, arg_num, options);
+		} else if (zend_string_equals_literal(name, "fencing")) {
+			result = parse_fencing(value, arg_num, options);
 		} else {
 			zend_argument_value_error(arg_num, "contains an unknown option \"%s\""
-				" (known: quorum, driftFactor, prefix, persistent, maxExtensions)", ZSTR_VAL(name));
+				" (known: quorum, driftFactor, prefix, persistent, maxExtensions, fencing)", ZSTR_VAL(name));
 			return FAILURE;
 		}
 		if (result != SUCCESS) {

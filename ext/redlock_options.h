@@ -13,6 +13,7 @@ typedef struct {
 	zend_string *prefix;      /* prepended to every key sent to Redis; NULL for none */
 	bool persistent;          /* connections may outlive the object (the pool reads this) */
 	zend_long max_extensions; /* extend() calls allowed per token; REDLOCK_UNLIMITED_EXTENSIONS */
+	bool fencing;             /* lock() hands out fencing tokens ("fence"): rl_fence.c */
 } redlock_options;
 
 /* The defaults for server_count servers. */

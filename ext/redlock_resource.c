@@ -77,6 +77,7 @@ zend_result redlock_resource_init(redlock_resource *resource, zval *value, zend_
 	zval *name;
 	uint32_t i = 0;
 
+	memset(&resource->kind, 0, sizeof(resource->kind));
 	ZVAL_DEREF(value);
 	if (Z_TYPE_P(value) == IS_STRING && Z_STRLEN_P(value) > 0) {
 		ZVAL_STR_COPY(&resource->names, Z_STR_P(value));
@@ -200,4 +201,7 @@ void redlock_lock_result(zval *return_value, double validity, const redlock_reso
 	zend_hash_add_new(result, key_resource, &value);
 	ZVAL_STRINGL(&value, token, token_len);
 	zend_hash_add_new(result, key_token, &value);
+	if (UNEXPECTED(resource->kind.shared || resource->kind.limit || resource->kind.fenced)) {
+		redlock_lock_kind_result(result, &resource->kind);
+	}
 }

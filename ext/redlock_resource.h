@@ -9,7 +9,17 @@
 #include "rl_fanout.h"
 #include "rl_lock.h"
 
+/* What kind of lock an array is, beyond its resource and token (redlock_methods_primitives.c). */
 typedef struct {
+	bool shared;       /* lockShared(): "shared" => true */
+	zend_long limit;   /* lockSemaphore(): "limit" (0 for any other lock) and "slot" */
+	zend_long slot;
+	bool fenced;       /* lock() with fencing: "fence" */
+	zend_long fence;
+} redlock_lock_kind;
+
+typedef struct {
+	redlock_lock_kind kind;
 	zval names;         /* the caller's names: a string, or a fresh list of strings */
 	bool multi;         /* given as a list: locked with the multi-key scripts */
 	uint32_t count;
@@ -42,9 +52,17 @@ zend_result redlock_resource_from_args(redlock_resource *resource, HashTable *na
 zend_result redlock_lock_parse(HashTable *lock, zend_string *prefix, uint32_t arg_num,
 	redlock_resource *resource, zend_string **token);
 
-/* The array lock() returns: ['validity' => ms, 'resource' => names, 'token' => token]. */
+/* The array lock() returns: ['validity' => ms, 'resource' => names, 'token' => token], plus the
+ * fields of resource->kind (shared, limit and slot, fence) when it has any. */
 void redlock_lock_result(zval *return_value, double validity, const redlock_resource *resource,
 	const char *token, size_t token_len);
+
+/* redlock_methods_primitives.c: reads the kind fields of a $lock array (argument arg_num) and
+ * checks them against the token's kind mark; for a semaphore, points the resource's key at its
+ * slot. SUCCESS, or FAILURE with an exception thrown (the resource is still to be released). */
+zend_result redlock_lock_kind_parse(HashTable *lock, uint32_t arg_num, redlock_resource *resource,
+	zend_string *token);
+void redlock_lock_kind_result(HashTable *result, const redlock_lock_kind *kind);
 
 /* The keys for rl_lock.c; valid while resource is. */
 static inline rl_lock_keys redlock_resource_keys(const redlock_resource *resource)

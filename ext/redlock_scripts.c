@@ -4,8 +4,11 @@
 
 #include "redlock_scripts.h"
 #include "rl_scripts.h"
+#include "rl_scripts_primitives.h"
 
 static char sha_unlock[41], sha_lock_multi[41], sha_unlock_multi[41], sha_extend[41], sha_validity[41];
+static char sha_shared_lock[41], sha_shared_unlock[41], sha_shared_extend[41], sha_shared_validity[41];
+static char sha_semaphore_lock[41], sha_semaphore_release[41], sha_lock_fenced[41], sha_fence_writeback[41];
 
 #define SCRIPT(source, sha) {source, sizeof(source) - 1, sha}
 
@@ -15,6 +18,14 @@ static const rl_script_set scripts = {
 	SCRIPT(RL_SCRIPT_UNLOCK_MULTI, sha_unlock_multi),
 	SCRIPT(RL_SCRIPT_EXTEND, sha_extend),
 	SCRIPT(RL_SCRIPT_VALIDITY, sha_validity),
+	SCRIPT(RL_SCRIPT_SHARED_LOCK, sha_shared_lock),
+	SCRIPT(RL_SCRIPT_SHARED_UNLOCK, sha_shared_unlock),
+	SCRIPT(RL_SCRIPT_SHARED_EXTEND, sha_shared_extend),
+	SCRIPT(RL_SCRIPT_SHARED_VALIDITY, sha_shared_validity),
+	SCRIPT(RL_SCRIPT_SEMAPHORE_LOCK, sha_semaphore_lock),
+	SCRIPT(RL_SCRIPT_SEMAPHORE_RELEASE, sha_semaphore_release),
+	SCRIPT(RL_SCRIPT_LOCK_FENCED, sha_lock_fenced),
+	SCRIPT(RL_SCRIPT_FENCE_WRITEBACK, sha_fence_writeback),
 };
 
 #define GREETING_LOAD(name, source) \
@@ -26,6 +37,14 @@ GREETING_LOAD(lock_multi, RL_SCRIPT_LOCK_MULTI)
 GREETING_LOAD(unlock_multi, RL_SCRIPT_UNLOCK_MULTI)
 GREETING_LOAD(extend, RL_SCRIPT_EXTEND)
 GREETING_LOAD(validity, RL_SCRIPT_VALIDITY)
+GREETING_LOAD(shared_lock, RL_SCRIPT_SHARED_LOCK)
+GREETING_LOAD(shared_unlock, RL_SCRIPT_SHARED_UNLOCK)
+GREETING_LOAD(shared_extend, RL_SCRIPT_SHARED_EXTEND)
+GREETING_LOAD(shared_validity, RL_SCRIPT_SHARED_VALIDITY)
+GREETING_LOAD(semaphore_lock, RL_SCRIPT_SEMAPHORE_LOCK)
+GREETING_LOAD(semaphore_release, RL_SCRIPT_SEMAPHORE_RELEASE)
+GREETING_LOAD(lock_fenced, RL_SCRIPT_LOCK_FENCED)
+GREETING_LOAD(fence_writeback, RL_SCRIPT_FENCE_WRITEBACK)
 
 static const rl_command greeting[] = {
 	{3, unlock_argv, unlock_argvlen},
@@ -33,6 +52,14 @@ static const rl_command greeting[] = {
 	{3, unlock_multi_argv, unlock_multi_argvlen},
 	{3, extend_argv, extend_argvlen},
 	{3, validity_argv, validity_argvlen},
+	{3, shared_lock_argv, shared_lock_argvlen},
+	{3, shared_unlock_argv, shared_unlock_argvlen},
+	{3, shared_extend_argv, shared_extend_argvlen},
+	{3, shared_validity_argv, shared_validity_argvlen},
+	{3, semaphore_lock_argv, semaphore_lock_argvlen},
+	{3, semaphore_release_argv, semaphore_release_argvlen},
+	{3, lock_fenced_argv, lock_fenced_argvlen},
+	{3, fence_writeback_argv, fence_writeback_argvlen},
 };
 
 static void compute_sha(const char *source, size_t length, char *sha)
@@ -53,6 +80,14 @@ void redlock_scripts_init(void)
 	compute_sha(RL_SCRIPT_UNLOCK_MULTI, sizeof(RL_SCRIPT_UNLOCK_MULTI) - 1, sha_unlock_multi);
 	compute_sha(RL_SCRIPT_EXTEND, sizeof(RL_SCRIPT_EXTEND) - 1, sha_extend);
 	compute_sha(RL_SCRIPT_VALIDITY, sizeof(RL_SCRIPT_VALIDITY) - 1, sha_validity);
+	compute_sha(RL_SCRIPT_SHARED_LOCK, sizeof(RL_SCRIPT_SHARED_LOCK) - 1, sha_shared_lock);
+	compute_sha(RL_SCRIPT_SHARED_UNLOCK, sizeof(RL_SCRIPT_SHARED_UNLOCK) - 1, sha_shared_unlock);
+	compute_sha(RL_SCRIPT_SHARED_EXTEND, sizeof(RL_SCRIPT_SHARED_EXTEND) - 1, sha_shared_extend);
+	compute_sha(RL_SCRIPT_SHARED_VALIDITY, sizeof(RL_SCRIPT_SHARED_VALIDITY) - 1, sha_shared_validity);
+	compute_sha(RL_SCRIPT_SEMAPHORE_LOCK, sizeof(RL_SCRIPT_SEMAPHORE_LOCK) - 1, sha_semaphore_lock);
+	compute_sha(RL_SCRIPT_SEMAPHORE_RELEASE, sizeof(RL_SCRIPT_SEMAPHORE_RELEASE) - 1, sha_semaphore_release);
+	compute_sha(RL_SCRIPT_LOCK_FENCED, sizeof(RL_SCRIPT_LOCK_FENCED) - 1, sha_lock_fenced);
+	compute_sha(RL_SCRIPT_FENCE_WRITEBACK, sizeof(RL_SCRIPT_FENCE_WRITEBACK) - 1, sha_fence_writeback);
 }
 
 const rl_script_set *redlock_scripts(void)

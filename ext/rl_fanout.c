@@ -245,6 +245,15 @@ static int keep_waiting(unsigned yes, unsigned answered, unsigned servers, unsig
 	return rl_quorum_decide(yes, answered, servers, quorum) == RL_QUORUM_UNDECIDED;
 }
 
+static int request_waiting(const rl_request *request, const rl_outcome *outcomes, unsigned yes, unsigned answered,
+	unsigned servers, unsigned quorum)
+{
+	if (request->undecided != NULL) {
+		return answered < servers && request->undecided(outcomes, servers, quorum);
+	}
+	return keep_waiting(yes, answered, servers, quorum);
+}
+
 /* Servers still pending when their own deadline or the call's has passed. Checked only after a
  * poll() has looked at every socket since the command was queued: a server whose reply is there
  * is never failed because another server was slow to prepare. */
@@ -313,7 +322,7 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 		return yes;
 	}
 
-	while (keep_waiting(yes, answered, servers, quorum)) {
+	while (request_waiting(request, outcomes, yes, answered, servers, quorum)) {
 		double wait_until = deadline_ms > 0 ? deadline_ms : HUGE_VAL;
 		int ready;
 
@@ -356,7 +365,7 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 		now = rl_now_ms();
 		/* wait_until is the earliest deadline of the servers still pending and of the call:
 		 * before it nobody can be overdue. */
-		if (now >= wait_until && keep_waiting(yes, answered, servers, quorum)) {
+		if (now >= wait_until && request_waiting(request, outcomes, yes, answered, servers, quorum)) {
 			settle_overdue(cluster, now, deadline_ms, outcomes, &yes, &answered);
 		}
 	}

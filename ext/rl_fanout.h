@@ -12,6 +12,10 @@ typedef struct rl_request {
 	rl_command command;
 	rl_command fallback; /* sent after a NOSCRIPT error (EVAL for EVALSHA); argc 0 when none */
 	rl_expect expect;
+	/* Optional, for votes that are not plain yes/no (a semaphore's slots): whether the outcomes so
+	 * far (PENDING for servers still out) leave the call undecided. NULL: until the quorum of yes
+	 * votes is won or lost. */
+	int (*undecided)(const rl_outcome *outcomes, size_t count, unsigned quorum);
 } rl_request;
 
 /* Runs request on every server. Fills outcomes[count]; servers undecided when the quorum was

@@ -13,6 +13,7 @@ void rl_acquire_init(rl_acquire *acquire, const rl_lock_policy *policy, int64_t 
 	acquire->policy = policy;
 	acquire->attempts = rl_attempts_for(policy->retry_count);
 	acquire->state = RL_ACQ_START;
+	acquire->mark = policy->token_mark;
 }
 
 rl_acquire_step rl_acquire_next(rl_acquire *acquire, double now, unsigned votes,
@@ -34,6 +35,9 @@ rl_acquire_step rl_acquire_next(rl_acquire *acquire, double now, unsigned votes,
 			return RL_STEP_NO_RANDOM;
 		}
 		rl_token_format(bytes, acquire->token);
+		if (acquire->mark) {
+			acquire->token[0] = acquire->mark; /* the kind of lock, readable from the token */
+		}
 		acquire->attempt++;
 		acquire->attempt_start = now;
 		acquire->step_deadline = now + (double) acquire->ttl; /* no attempt outlives the ttl */
@@ -73,19 +77,9 @@ rl_acquire_step rl_acquire_next(rl_acquire *acquire, double now, unsigned votes,
 
 /* --- Commands ---------------------------------------------------------------------------- */
 
-/* An EVALSHA (and its EVAL fallback) over the keys with args after them. */
-/* Room for both commands of a script over a few keys without touching the heap (unlock() of one
- * key runs this once per call). */
-#define SCRIPT_CALL_INLINE 16
-
-typedef struct script_call {
-	rl_request request;
-	const char **argv;
-	size_t *argvlen;
-	char numkeys[24];
-	const char *inline_argv[2 * SCRIPT_CALL_INLINE];
-	size_t inline_argvlen[2 * SCRIPT_CALL_INLINE];
-} script_call;
+/* An EVALSHA (and its EVAL fallback) over the keys with args after them: rl_script_call (rl_lock.h). */
+typedef rl_script_call script_call;
+#define SCRIPT_CALL_INLINE RL_SCRIPT_CALL_INLINE
 
 static void fill_eval(const char **argv, size_t *argvlen, const char *verb, size_t verb_len, const char *body,
 	size_t body_len, const char *numkeys, size_t numkeys_len, const rl_lock_keys *keys, int argc, const char **args,
@@ -110,7 +104,7 @@ static void fill_eval(const char **argv, size_t *argvlen, const char *verb, size
 	}
 }
 
-static int script_call_init(script_call *call, const rl_script *script, const rl_lock_keys *keys, int argc,
+int rl_script_call_init(script_call *call, const rl_script *script, const rl_lock_keys *keys, int argc,
 	const char **args, const size_t *arglens, rl_expect expect)
 {
 	size_t per_command = 3 + keys->count + (size_t) argc;
@@ -142,7 +136,7 @@ static int script_call_init(script_call *call, const rl_script *script, const rl
 	return 0;
 }
 
-static void script_call_free(script_call *call)
+void rl_script_call_free(script_call *call)
 {
 	if (call->argv != call->inline_argv) {
 		free(call->argv);
@@ -187,6 +181,7 @@ static int attempt_commands_init(attempt_commands *cmds, const rl_lock_policy *p
 		cmds->set_request.command = (rl_command) {6, cmds->set_argv, cmds->set_argvlen};
 		cmds->set_request.fallback = (rl_command) {0, NULL, NULL};
 		cmds->set_request.expect = RL_EXPECT_OK;
+		cmds->set_request.undecided = NULL;
 		cmds->eval_command = (rl_command) {5, cmds->eval_argv, cmds->eval_argvlen};
 		cmds->lock = &cmds->set_request;
 		cmds->rollback = &cmds->eval_command;
@@ -196,13 +191,13 @@ static int attempt_commands_init(attempt_commands *cmds, const rl_lock_policy *p
 		const char *args[] = {token, ttl_text};
 		const size_t arglens[] = {RL_TOKEN_LEN, ttl_len};
 
-		if (script_call_init(&cmds->lock_call, &policy->scripts->lock_multi, keys, 2, args, arglens,
+		if (rl_script_call_init(&cmds->lock_call, &policy->scripts->lock_multi, keys, 2, args, arglens,
 				RL_EXPECT_POSITIVE_INT) != 0) {
 			return -1;
 		}
-		if (script_call_init(&cmds->unlock_call, &policy->scripts->unlock_multi, keys, 1, args, arglens,
+		if (rl_script_call_init(&cmds->unlock_call, &policy->scripts->unlock_multi, keys, 1, args, arglens,
 				RL_EXPECT_POSITIVE_INT) != 0) {
-			script_call_free(&cmds->lock_call);
+			rl_script_call_free(&cmds->lock_call);
 			return -1;
 		}
 		cmds->scripts = 1;
@@ -215,8 +210,8 @@ static int attempt_commands_init(attempt_commands *cmds, const rl_lock_policy *p
 static void attempt_commands_free(attempt_commands *cmds)
 {
 	if (cmds->scripts) {
-		script_call_free(&cmds->lock_call);
-		script_call_free(&cmds->unlock_call);
+		rl_script_call_free(&cmds->lock_call);
+		rl_script_call_free(&cmds->unlock_call);
 	}
 }
 
@@ -280,15 +275,15 @@ int rl_lock_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl
 		const char *argv[] = {"EVALSHA", script->sha, "1", keys->keys[0], token,
 			"EVAL", script->source, "1", keys->keys[0], token};
 		const size_t argvlen[] = {7, 40, 1, keys->lens[0], token_len, 4, script->length, 1, keys->lens[0], token_len};
-		const rl_request request = {{5, argv, argvlen}, {5, argv + 5, argvlen + 5}, RL_EXPECT_POSITIVE_INT};
+		const rl_request request = {{5, argv, argvlen}, {5, argv + 5, argvlen + 5}, RL_EXPECT_POSITIVE_INT, NULL};
 
 		return (int) io->run(io->arg, &request, policy->quorum, io->now(io->arg) + policy->call_bound_ms, outcomes);
 	}
-	if (script_call_init(&call, script, keys, 1, args, arglens, RL_EXPECT_POSITIVE_INT) != 0) {
+	if (rl_script_call_init(&call, script, keys, 1, args, arglens, RL_EXPECT_POSITIVE_INT) != 0) {
 		return -1;
 	}
 	votes = io->run(io->arg, &call.request, policy->quorum, io->now(io->arg) + policy->call_bound_ms, outcomes);
-	script_call_free(&call);
+	rl_script_call_free(&call);
 	return (int) votes;
 }
 
@@ -303,14 +298,14 @@ double rl_lock_extend(const rl_lock_io *io, const rl_lock_policy *policy, const 
 	unsigned votes;
 
 	arglens[1] = rl_resp_decimal(ttl_text, (unsigned long long) ttl);
-	if (script_call_init(&call, &policy->scripts->extend, keys, 2, args, arglens, RL_EXPECT_POSITIVE_INT) != 0) {
+	if (rl_script_call_init(&call, &policy->scripts->extend, keys, 2, args, arglens, RL_EXPECT_POSITIVE_INT) != 0) {
 		return -1;
 	}
 	start = io->now(io->arg);
 	votes = io->run(io->arg, &call.request, policy->quorum,
 		start + fmin((double) ttl, policy->call_bound_ms), outcomes);
 	validity = rl_validity_ms(ttl, io->now(io->arg) - start, policy->drift_factor);
-	script_call_free(&call);
+	rl_script_call_free(&call);
 	return votes >= policy->quorum && validity > 0 ? validity : 0;
 }
 
@@ -325,18 +320,18 @@ double rl_lock_validity(const rl_lock_io *io, const rl_lock_policy *policy, cons
 	double start, elapsed, validity;
 	size_t i, holders = 0;
 
-	if (script_call_init(&call, &policy->scripts->validity, keys, 1, args, arglens, RL_EXPECT_POSITIVE_INT) != 0) {
+	if (rl_script_call_init(&call, &policy->scripts->validity, keys, 1, args, arglens, RL_EXPECT_POSITIVE_INT) != 0) {
 		return -1;
 	}
 	remaining = malloc((servers ? servers : 1) * sizeof(*remaining));
 	if (remaining == NULL) {
-		script_call_free(&call);
+		rl_script_call_free(&call);
 		return -1;
 	}
 	start = io->now(io->arg);
 	io->run(io->arg, &call.request, policy->quorum, start + policy->call_bound_ms, outcomes);
 	elapsed = io->now(io->arg) - start;
-	script_call_free(&call);
+	rl_script_call_free(&call);
 	for (i = 0; i < servers; i++) {
 		if (outcomes[i].kind == RL_OUTCOME_YES) {
 			remaining[holders++] = (int64_t) outcomes[i].integer;

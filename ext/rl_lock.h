@@ -31,7 +31,29 @@ typedef struct rl_script {
 
 typedef struct rl_script_set {
 	rl_script unlock, lock_multi, unlock_multi, extend, validity;
+	/* lockShared(), lockSemaphore(), fencing (rl_scripts_primitives.h) */
+	rl_script shared_lock, shared_unlock, shared_extend, shared_validity;
+	rl_script semaphore_lock, semaphore_release, lock_fenced, fence_writeback;
 } rl_script_set;
+
+/* An EVALSHA of a script over keys with args after them, and its EVAL fallback. Small calls keep
+ * their argument arrays inline (no heap). */
+#define RL_SCRIPT_CALL_INLINE 16
+
+typedef struct rl_script_call {
+	rl_request request;
+	const char **argv;
+	size_t *argvlen;
+	char numkeys[24];
+	const char *inline_argv[2 * RL_SCRIPT_CALL_INLINE];
+	size_t inline_argvlen[2 * RL_SCRIPT_CALL_INLINE];
+} rl_script_call;
+
+struct rl_lock_keys;
+/* 0, or -1 when out of memory. The call points at keys and args: keep them alive with it. */
+int rl_script_call_init(rl_script_call *call, const rl_script *script, const struct rl_lock_keys *keys, int argc,
+	const char **args, const size_t *arglens, rl_expect expect);
+void rl_script_call_free(rl_script_call *call);
 
 /* Where the driver's commands go, and where its clock and randomness come from. The real one
  * (rl_fanout_io) runs on sockets; a simulation substitutes its own. */
@@ -65,6 +87,7 @@ typedef struct rl_lock_policy {
 	int64_t retry_count;   /* attempts per lock() call; 0 behaves as 1 */
 	double call_bound_ms;  /* how long unlock()/validity()/extend() may wait in all */
 	const rl_script_set *scripts;
+	char token_mark;       /* 0, or the first character of every token (rl_acquire.mark) */
 } rl_lock_policy;
 
 /* --- The acquisition state machine ---------------------------------------------------- */
@@ -88,6 +111,7 @@ typedef struct rl_acquire {
 	double attempt_start;
 	double step_deadline;      /* for SEND_LOCK and PAUSE */
 	double validity;           /* set with WON */
+	char mark;                 /* 0, or the first character of every token (the lock's kind) */
 } rl_acquire;
 
 void rl_acquire_init(rl_acquire *acquire, const rl_lock_policy *policy, int64_t ttl);
@@ -125,6 +149,22 @@ double rl_lock_extend(const rl_lock_io *io, const rl_lock_policy *policy, const 
  * so the figure from the first quorum is a safe lower bound. -1 when out of memory. */
 double rl_lock_validity(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
 	const char *token, size_t token_len, size_t servers, rl_outcome *outcomes);
+
+/* --- Acquisitions whose attempt is more than one command (rl_attempts.c) ------------------- */
+
+typedef struct rl_attempt_ops {
+	void *arg;
+	/* Runs the attempt's lock step(s) for acquire->token until acquire->step_deadline: the votes to
+	 * compare with the quorum. */
+	unsigned (*lock)(void *arg, const rl_lock_io *io, const rl_acquire *acquire, rl_outcome *outcomes);
+	/* Sends the rollback of acquire->token, without waiting. */
+	void (*rollback)(void *arg, const rl_lock_io *io, const rl_acquire *acquire);
+} rl_attempt_ops;
+
+/* rl_lock_acquire()'s loop over ops, with acquire initialised by the caller (its token buffer is
+ * what the caller's commands point at). 1 when won (result filled), 0 when not. */
+int rl_attempts_run(const rl_lock_io *io, rl_acquire *acquire, const rl_attempt_ops *ops, rl_outcome *outcomes,
+	rl_lock_result *result);
 
 
 #endif

@@ -1,11 +1,14 @@
 /* The Lua scripts the servers run. Each is atomic on its server, which is what makes
- * "delete only if it is still ours" safe. */
+ * "delete only if it is still ours" safe. GET goes through redis.pcall: on a key of another type
+ * (a lockShared() hash) it gives an error table, which is never our token, so the vote is a clean
+ * "no" rather than WRONGTYPE. The scripts of lockShared(), lockSemaphore() and fencing are in
+ * rl_scripts_primitives.h. */
 #ifndef RL_SCRIPTS_H
 #define RL_SCRIPTS_H
 
 /* KEYS[1] = resource, ARGV[1] = token. Deletes the key only while it still holds our token. */
 #define RL_SCRIPT_UNLOCK \
-	"if redis.call('GET', KEYS[1]) == ARGV[1] then\n" \
+	"if redis.pcall('GET', KEYS[1]) == ARGV[1] then\n" \
 	"    return redis.call('DEL', KEYS[1])\n" \
 	"else\n" \
 	"    return 0\n" \
@@ -29,7 +32,7 @@
 #define RL_SCRIPT_UNLOCK_MULTI \
 	"local released = 0\n" \
 	"for i = 1, #KEYS do\n" \
-	"    if redis.call('GET', KEYS[i]) == ARGV[1] then\n" \
+	"    if redis.pcall('GET', KEYS[i]) == ARGV[1] then\n" \
 	"        released = released + redis.call('DEL', KEYS[i])\n" \
 	"    end\n" \
 	"end\n" \
@@ -42,7 +45,7 @@
  * cut short the validity the later one promised. */
 #define RL_SCRIPT_EXTEND \
 	"for i = 1, #KEYS do\n" \
-	"    if redis.call('GET', KEYS[i]) ~= ARGV[1] then\n" \
+	"    if redis.pcall('GET', KEYS[i]) ~= ARGV[1] then\n" \
 	"        return 0\n" \
 	"    end\n" \
 	"end\n" \
@@ -59,7 +62,7 @@
 #define RL_SCRIPT_VALIDITY \
 	"local least = -2\n" \
 	"for i = 1, #KEYS do\n" \
-	"    if redis.call('GET', KEYS[i]) ~= ARGV[1] then\n" \
+	"    if redis.pcall('GET', KEYS[i]) ~= ARGV[1] then\n" \
 	"        return -2\n" \
 	"    end\n" \
 	"    local left = redis.call('PTTL', KEYS[i])\n" \

@@ -44,6 +44,8 @@ string(7) "redlock"
 __construct(array $servers, int $retryDelay = 200, int $retryCount = 3, array $options = array (
 ))
 lock(array|string $resource, int $ttl): array|false
+lockSemaphore(string $resource, int $limit, int $ttl): array|false
+lockShared(string $resource, int $ttl): array|false
 unlock(array $lock): bool
 extend(array $lock, int $ttl): array|false
 validity(array $lock): float|false

@@ -1,5 +1,5 @@
 --TEST--
-Fault: a key of another type (a hash) at the resource: SET NX answers nil (taken), the unlock script answers WRONGTYPE; the hash is never touched
+Fault: a key of another type (a hash) at the resource: SET NX answers nil (taken), the unlock script reads it through redis.pcall and votes a clean no; the hash is never touched
 --EXTENSIONS--
 redlock
 --FILE--
