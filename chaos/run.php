@@ -5,6 +5,13 @@
  *
  *   php chaos/run.php --preset=short     # CI: both runs, < 2 minutes
  *   php chaos/run.php --preset=long      # >= 1M acquisitions in the delayed-restart run
+ *   php chaos/run.php --preset=sem-short|shared-short|fence-short   # issue 10's checks, CI: 45 s each
+ *   --mode=semaphore --limit=L: P > L workers on lockSemaphore(); never more than L use intervals
+ *     overlap. --mode=shared --exclusive-pct=N: lockShared() and lock() (N %) on one resource; an
+ *     exclusive interval overlaps no other. --mode=fence: lock() with fencing, servers on
+ *     appendonly yes + appendfsync always (--aof), SIGKILLed and restarted after --restart-delay
+ *     (may be 0 with --aof): successive holders' fences strictly increase. Checks in
+ *     chaos/tally_primitives.php.
  *   options: --workers=8 --duration=S --acquisitions=N --ttl=MS --sleep-us=US --resources=R
  *            --port-base=7441 --runs=delayed,nodelay --restart-delay=MS --retry-delay=MS --retry-count=N
  *            --nodelay-duration=S --nodelay-sleep-us=US
@@ -24,22 +31,38 @@ const PRESETS = [
     'short' => ['workers' => 8, 'duration' => 40, 'acquisitions' => 200000, 'ttl' => 300, 'sleep-us' => 0,
         'resources' => 1, 'nodelay-duration' => 30, 'nodelay-sleep-us' => 100000],
     /* 4 resources: with one, most calls are split votes between racing workers (see the README) */
+    /* issue 10: one resource, short holds; the primitives' runs have no no-delay demonstration */
+    'sem-short' => ['mode' => 'semaphore', 'limit' => 3, 'workers' => 8, 'duration' => 45, 'acquisitions' => 200000,
+        'ttl' => 300, 'sleep-us' => 2000, 'resources' => 1, 'runs' => 'delayed'],
+    'shared-short' => ['mode' => 'shared', 'exclusive-pct' => 30, 'workers' => 8, 'duration' => 45,
+        'acquisitions' => 200000, 'ttl' => 300, 'sleep-us' => 2000, 'resources' => 1, 'runs' => 'delayed'],
+    'fence-short' => ['mode' => 'fence', 'aof' => true, 'restart-delay' => 100, 'workers' => 8, 'duration' => 45,
+        'acquisitions' => 200000, 'ttl' => 300, 'sleep-us' => 0, 'resources' => 1, 'runs' => 'delayed'],
     'long' => ['workers' => 8, 'duration' => 2700, 'acquisitions' => 1000000, 'ttl' => 200, 'sleep-us' => 0,
         'resources' => 4, 'nodelay-duration' => 60, 'nodelay-sleep-us' => 100000],
 ];
 
 $opts = getopt('', ['preset:', 'workers:', 'duration:', 'acquisitions:', 'ttl:', 'sleep-us:', 'resources:',
-    'port-base:', 'runs:', 'retry-delay:', 'retry-count:', 'restart-delay:', 'nodelay-duration:', 'nodelay-sleep-us:', 'extension:']);
+    'port-base:', 'runs:', 'retry-delay:', 'retry-count:', 'restart-delay:', 'nodelay-duration:', 'nodelay-sleep-us:', 'extension:',
+    'mode:', 'limit:', 'exclusive-pct:', 'aof']);
 $preset = PRESETS[$opts['preset'] ?? 'short'] ?? null;
 if ($preset === null) {
     fwrite(STDERR, "unknown preset\n");
     exit(2);
 }
-$cfg = array_merge($preset, ['retry-delay' => 10, 'retry-count' => 3, 'port-base' => 7441, 'runs' => 'delayed,nodelay', 'restart-delay' => null], $opts);
+$cfg = array_merge(['retry-delay' => 10, 'retry-count' => 3, 'port-base' => 7441, 'runs' => 'delayed,nodelay', 'restart-delay' => null,
+    'mode' => 'lock', 'limit' => 3, 'exclusive-pct' => 30, 'aof' => false], $preset, $opts);
+$mode = (string) $cfg['mode'];
+$aof = $cfg['aof'] !== false;
+if (!in_array($mode, ['lock', 'semaphore', 'shared', 'fence'], true)) {
+    fwrite(STDERR, "unknown --mode\n");
+    exit(2);
+}
+require __DIR__ . '/tally_primitives.php';
 $workers = max(1, (int) $cfg['workers']);
 $ttl = (int) $cfg['ttl'];
 $restartDelay = $cfg['restart-delay'] !== null ? (int) $cfg['restart-delay'] : $ttl + 300;
-if ($restartDelay <= $ttl) {
+if ($restartDelay <= $ttl && !$aof) { /* with appendfsync always the keys survive a restart */
     fwrite(STDERR, "--restart-delay must exceed --ttl for the delayed run\n");
     exit(2);
 }
@@ -79,10 +102,14 @@ function stop_leftover(int $port, string $dir): void
 
 function start_server(int $port, string $dir): array
 {
+    global $aof;
     stop_leftover($port, $dir);
     $null = ['file', '/dev/null', 'w'];
-    $proc = proc_open(['redis-server', '--port', (string) $port, '--bind', '127.0.0.1', '--save', '',
-        '--appendonly', 'no', '--dir', $dir, '--logfile', "$dir/redis-$port.log"], [['file', '/dev/null', 'r'], $null, $null], $pipes);
+    /* --aof: every write fsynced before its reply, so a SIGKILL loses nothing acknowledged. */
+    $persistence = $aof ? ['--appendonly', 'yes', '--appendfsync', 'always', '--appenddirname', "aof-$port"]
+        : ['--appendonly', 'no'];
+    $proc = proc_open(array_merge(['redis-server', '--port', (string) $port, '--bind', '127.0.0.1', '--save', ''],
+        $persistence, ['--dir', $dir, '--logfile', "$dir/redis-$port.log"]), [['file', '/dev/null', 'r'], $null, $null], $pipes);
     if ($proc === false) {
         throw new RuntimeException("cannot start redis-server on $port");
     }
@@ -149,6 +176,7 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
     global $servers, $lockPorts, $guardPort, $runDir, $workers, $ttl, $cfg, $extension;
 
     foreach (array_merge($lockPorts, [$guardPort]) as $port) {
+        array_map('unlink', glob("$runDir/aof-$port/*") ?: []); /* a run starts from empty servers */
         $servers[$port] = start_server($port, $runDir);
     }
     $runId = $name . '-' . bin2hex(random_bytes(3));
@@ -158,7 +186,8 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
         $wcfg = ['id' => $w, 'run' => $runId, 'lock_ports' => $lockPorts, 'guard_port' => $guardPort,
             'server_timeout' => 0.1, 'retry_delay' => (int) $cfg['retry-delay'], 'retry_count' => (int) $cfg['retry-count'], 'ttl' => $ttl,
             'sleep_us' => $sleepUs, 'resources' => (int) $cfg['resources'], 'duration' => $duration,
-            'max_acquisitions' => $perWorker, 'max_calls' => $perWorker * 50, 'out' => "$runDir/$runId-w$w"];
+            'max_acquisitions' => $perWorker, 'max_calls' => $perWorker * 50, 'out' => "$runDir/$runId-w$w",
+            'mode' => $cfg['mode'], 'limit' => (int) $cfg['limit'], 'exclusive_pct' => (int) $cfg['exclusive-pct']];
         $cmd = [PHP_BINARY];
         if (!extension_loaded('redlock')) {
             array_push($cmd, '-d', "extension=$extension");
@@ -231,7 +260,13 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
     $tally = chaos_tally($runDir, $runId, $workers, (int) $cfg['resources']);
     $sum = $tally['sum'];
     $latencies = $tally['latencies'];
-    $lost = chaos_lost_updates($guardPort, $runId, $tally['per_resource']);
+    $primitives = null;
+    if ($cfg['mode'] === 'lock') {
+        $lost = chaos_lost_updates($guardPort, $runId, $tally['per_resource']);
+    } else {
+        $lost = 0; /* no guard counter: the use intervals are the check */
+        $primitives = chaos_primitives_check($runDir, $runId, $workers, $cfg['mode'], (int) $cfg['limit']);
+    }
     foreach ($lockPorts as $port) {
         kill_server($servers[$port]);
     }
@@ -242,7 +277,11 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
         'sleep_in_section_us' => $sleepUs, 'seconds' => round($elapsed, 1),
         'interval_overlaps' => $tally['interval_overlaps'], 'interval_example' => $tally['interval_example'],
         'lost_counter_updates' => $lost, 'lost_not_explained_by_late_writes' => max(0, $lost - $sum['late_writes']),
-        'workers_without_report' => $tally['missing'], 'violated' => chaos_violated($tally, $lost),
+        'workers_without_report' => $tally['missing'],
+        'violated' => chaos_violated($tally, $lost) || ($primitives !== null && $primitives['violations'] > 0),
+        'mode' => $cfg['mode'] . ($cfg['mode'] === 'semaphore' ? " limit {$cfg['limit']}" : '')
+            . ($cfg['mode'] === 'shared' ? " {$cfg['exclusive-pct']}% exclusive" : '') . ($GLOBALS['aof'] ? ', appendfsync always' : ''),
+        'primitives_check' => $primitives,
         'acquire_p50_ms' => round(percentile($latencies, 0.50), 3),
         'acquire_p99_ms' => round(percentile($latencies, 0.99), 3),
         'acquire_max_ms' => round($latencies ? end($latencies) : -1.0, 3),
