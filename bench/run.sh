@@ -13,11 +13,13 @@
 #   default        5 rounds of 1 s per cell: about 6-8 minutes
 #   --rounds R / --seconds S / --callgrind-cycles C / --contenders P   override
 #   --no-plot      leave docs/bench.png alone
+#   --only-primitives   just issue 10's rows: lock, lockSemaphore, lockShared, lock with fencing
+#                  (+ unlock), N=5, 1 ms RTT, interleaved per round (bench/primitives.php)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 
-rounds=5 seconds=1.0 cg_cycles=2000 contenders=4 contend_seconds=3 plot=1 quick=0
+rounds=5 seconds=1.0 cg_cycles=2000 contenders=4 contend_seconds=3 plot=1 quick=0 only_primitives=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=1 rounds=1 seconds=0.4 cg_cycles=300 contend_seconds=2 ;;
@@ -26,6 +28,7 @@ while [ $# -gt 0 ]; do
     --callgrind-cycles) cg_cycles=$2; shift ;;
     --contenders) contenders=$2; shift ;;
     --no-plot) plot=0 ;;
+    --only-primitives) only_primitives=1 ;;
     -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -36,7 +39,7 @@ redis_base=7501 proxy_base=7511 one_way_us=500 max_servers=7
 out=$root/.run/bench
 bin=$out/bin
 mkdir -p "$bin"
-rm -f "$out"/results.tsv "$out"/contention.tsv "$out"/callgrind.tsv "$out"/rtt.txt
+rm -f "$out"/results.tsv "$out"/contention.tsv "$out"/callgrind.tsv "$out"/rtt.txt "$out"/primitives.tsv
 
 scripts/setup.sh
 gcc -O2 -Wall -o "$bin/delay_proxy" bench/delay_proxy.c
@@ -79,6 +82,19 @@ field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p"; }
   echo "RTT check (PING, p50): loopback ${lo} us; through the proxy ${px} us" \
     "(redis-cli --latency through the proxy: min $(echo "$cli" | cut -d' ' -f1) ms, avg $(echo "$cli" | cut -d' ' -f3) ms)"
 } | tee "$out/rtt.txt"
+
+# issue 10: the primitives against lock + unlock, same servers, same round, rotating order.
+echo "primitives: $rounds round(s) x 4 kinds x ${seconds}s, N=5, 1 ms RTT"
+kinds=(lock semaphore shared fencing)
+for round in $(seq 1 "$rounds"); do
+  for k in 0 1 2 3; do
+    kind=${kinds[$(( (round + k) % 4 ))]}
+    line=$("${php_ext[@]}" bench/primitives.php "$kind" "$(server_list 5 $proxy_base)" "$seconds")
+    printf '%s\t%s\t%s\n' "$round" "$kind" "$line" >> "$out/primitives.tsv"
+  done
+done
+php -n bench/primitives.php report "$out/primitives.tsv" | tee "$out/primitives.md"
+[ $only_primitives = 1 ] && exit 0
 
 impls=(ext baseline floor)
 run_one() { # run_one IMPL MODE SERVERS
