@@ -108,8 +108,17 @@ zend_result redlock_lock_kind_parse(HashTable *lock, uint32_t arg_num, redlock_r
 	zend_string *token)
 {
 	token_kind kind = kind_of_token(token);
-	zval *shared = zend_hash_str_find(lock, "shared", sizeof("shared") - 1);
+	zval *shared;
 	int has_fence;
+	uint32_t extra_keys = zend_hash_num_elements(lock) - 2; /* resource and token are there */
+
+	if (zend_hash_str_exists(lock, "validity", sizeof("validity") - 1)) {
+		extra_keys--;
+	}
+	if (extra_keys == 0 && kind == TOKEN_EXCLUSIVE) {
+		return SUCCESS; /* lock()'s own array: no kind field to look for (the drop-in unlock() path) */
+	}
+	shared = zend_hash_str_find(lock, "shared", sizeof("shared") - 1);
 
 	if (shared != NULL) {
 		ZVAL_DEREF(shared);
