@@ -19,6 +19,8 @@
  *            --stall-every=MS (mean gap between stall_open events, 0 = none)
  *            --stall-window=MIN-MAX (ms the stall lasts) --stall-factor=LO-HI (D / server timeout)
  *            --no-kill (network faults only) --port-base=7461
+ *            --mode=semaphore|shared|fence --limit=L --exclusive-pct=N: issue 10's checks under the same
+ *            faults (chaos/worker_primitives.php, chaos/tally_primitives.php; see chaos/run.php)
  * Ports: lock servers port-base..+4, guard +5, proxy listen ports +6..+10, proxy control +11
  * (with --servers=N < 5 the first N of each).
  * The seed fixes the schedule (which fault, where, when, how long); which connections a fault
@@ -40,7 +42,7 @@ const NET_PRESETS = [
 
 $opts = getopt('', ['preset:', 'seed:', 'workers:', 'duration:', 'acquisitions:', 'ttl:', 'resources:', 'server-timeout:',
     'retry-delay:', 'retry-count:', 'sleep-us:', 'hold-ms:', 'delay-max:', 'kill-share:', 'port-base:', 'fault-every:',
-    'stall-every:', 'stall-window:', 'stall-factor:', 'servers:', 'no-kill', 'extension:']);
+    'stall-every:', 'stall-window:', 'stall-factor:', 'servers:', 'no-kill', 'extension:', 'mode:', 'limit:', 'exclusive-pct:']);
 $preset = NET_PRESETS[$opts['preset'] ?? 'net-short'] ?? null;
 if ($preset === null) {
     fwrite(STDERR, "unknown preset (net-short, net-long)\n");
@@ -49,7 +51,9 @@ if ($preset === null) {
 /* Defaults, then the preset, then the command line. */
 $cfg = array_merge(['seed' => random_int(1, 999999), 'server-timeout' => 0.05, 'retry-delay' => 10, 'retry-count' => 3,
     'hold-ms' => '0-0', 'delay-max' => 400, 'kill-share' => 10, 'port-base' => 7461, 'fault-every' => 40,
-    'stall-every' => 0, 'stall-window' => '20-80', 'stall-factor' => '1.5-8', 'servers' => 5], $preset, $opts);
+    'stall-every' => 0, 'stall-window' => '20-80', 'stall-factor' => '1.5-8', 'servers' => 5,
+    'mode' => 'lock', 'limit' => 3, 'exclusive-pct' => 30], $preset, $opts);
+require __DIR__ . '/tally_primitives.php';
 if (isset($cfg['sleep-us'])) {   /* the older option: a fixed time inside the lock */
     $cfg['hold-ms'] = sprintf('%F-%F', $cfg['sleep-us'] / 1000, $cfg['sleep-us'] / 1000);
 }
@@ -200,7 +204,8 @@ for ($w = 0; $w < $workers; $w++) {
         'server_timeout' => (float) $cfg['server-timeout'], 'retry_delay' => (int) $cfg['retry-delay'],
         'retry_count' => (int) $cfg['retry-count'], 'ttl' => $ttl, 'sleep_us' => (int) round($holdMin * 1000),
         'sleep_us_max' => (int) round($holdMax * 1000), 'resources' => (int) $cfg['resources'],
-        'duration' => $duration, 'max_acquisitions' => $perWorker, 'max_calls' => $perWorker * 200, 'out' => "$runDir/$runId-w$w"];
+        'duration' => $duration, 'max_acquisitions' => $perWorker, 'max_calls' => $perWorker * 200, 'out' => "$runDir/$runId-w$w",
+        'mode' => $cfg['mode'], 'limit' => (int) $cfg['limit'], 'exclusive_pct' => (int) $cfg['exclusive-pct']];
     $cmd = [PHP_BINARY];
     if (!extension_loaded('redlock')) {
         array_push($cmd, '-d', "extension=$extension");
@@ -334,7 +339,13 @@ $proxyStats = ctl('STATS');
 $tally = chaos_tally($runDir, $runId, $workers, (int) $cfg['resources']);
 $sum = $tally['sum'];
 $firstViolation = $tally['first_violation_ns'];
-$lost = chaos_lost_updates($guardPort, $runId, $tally['per_resource']);
+$primitives = null;
+if ($cfg['mode'] === 'lock') {
+    $lost = chaos_lost_updates($guardPort, $runId, $tally['per_resource']);
+} else {
+    $lost = 0; /* no guard counter: the use intervals are the check */
+    $primitives = chaos_primitives_check($runDir, $runId, $workers, $cfg['mode'], (int) $cfg['limit']);
+}
 stop_all();
 
 $report = $sum + ['run' => 'network faults', 'seed' => $seed, 'workers' => $workers, 'ttl_ms' => $ttl,
@@ -344,8 +355,8 @@ $report = $sum + ['run' => 'network faults', 'seed' => $seed, 'workers' => $work
     'servers' => $nServers, 'hold_ms' => "$holdMin-$holdMax", 'interval_overlaps' => $tally['interval_overlaps'], 'interval_example' => $tally['interval_example'],
     'lost_counter_updates' => $lost, 'lost_not_explained_by_late_writes' => max(0, $lost - $sum['late_writes']),
     'workers_without_report' => $tally['missing'], 'faults' => $events, 'proxy' => $proxyStats,
-    'examples' => array_slice($tally['examples'], 0, 3)];
-$bad = chaos_violated($tally, $lost);
+    'examples' => array_slice($tally['examples'], 0, 3), 'mode' => $cfg['mode'], 'primitives_check' => $primitives];
+$bad = chaos_violated($tally, $lost) || ($primitives !== null && $primitives['violations'] > 0);
 $report['verdict'] = $bad ? 'FAIL' : 'ok';
 echo json_encode($report, JSON_PRETTY_PRINT | JSON_PARTIAL_OUTPUT_ON_ERROR), "\n";
 echo $bad ? "NETCHAOS: FAIL (seed $seed)\n" : "NETCHAOS: ok (seed $seed)\n";
