@@ -34,7 +34,7 @@ const PRESETS = [
     /* issue 10: one resource, short holds; the primitives' runs have no no-delay demonstration */
     'sem-short' => ['mode' => 'semaphore', 'limit' => 3, 'workers' => 8, 'duration' => 45, 'acquisitions' => 200000,
         'ttl' => 300, 'sleep-us' => 2000, 'resources' => 1, 'runs' => 'delayed'],
-    'shared-short' => ['mode' => 'shared', 'exclusive-pct' => 30, 'workers' => 8, 'duration' => 45,
+    'shared-short' => ['mode' => 'shared', 'exclusive-pct' => 50, 'workers' => 8, 'duration' => 45,
         'acquisitions' => 200000, 'ttl' => 300, 'sleep-us' => 2000, 'resources' => 1, 'runs' => 'delayed'],
     'fence-short' => ['mode' => 'fence', 'aof' => true, 'restart-delay' => 100, 'workers' => 8, 'duration' => 45,
         'acquisitions' => 200000, 'ttl' => 300, 'sleep-us' => 0, 'resources' => 1, 'runs' => 'delayed'],
