@@ -37,29 +37,17 @@ GREETING_LOAD(lock_multi, RL_SCRIPT_LOCK_MULTI)
 GREETING_LOAD(unlock_multi, RL_SCRIPT_UNLOCK_MULTI)
 GREETING_LOAD(extend, RL_SCRIPT_EXTEND)
 GREETING_LOAD(validity, RL_SCRIPT_VALIDITY)
-GREETING_LOAD(shared_lock, RL_SCRIPT_SHARED_LOCK)
-GREETING_LOAD(shared_unlock, RL_SCRIPT_SHARED_UNLOCK)
-GREETING_LOAD(shared_extend, RL_SCRIPT_SHARED_EXTEND)
-GREETING_LOAD(shared_validity, RL_SCRIPT_SHARED_VALIDITY)
-GREETING_LOAD(semaphore_lock, RL_SCRIPT_SEMAPHORE_LOCK)
-GREETING_LOAD(semaphore_release, RL_SCRIPT_SEMAPHORE_RELEASE)
-GREETING_LOAD(lock_fenced, RL_SCRIPT_LOCK_FENCED)
-GREETING_LOAD(fence_writeback, RL_SCRIPT_FENCE_WRITEBACK)
 
+/* Only the lock's own scripts: a new connection of a lock() user pays for nothing else. The
+ * primitives' scripts (rl_scripts_primitives.h) reach a server by EVALSHA, then EVAL after a
+ * NOSCRIPT; one whose NOSCRIPT is never read simply did not run: an attempt or a write-back
+ * without a vote, or a release left to the key's expiry. */
 static const rl_command greeting[] = {
 	{3, unlock_argv, unlock_argvlen},
 	{3, lock_multi_argv, lock_multi_argvlen},
 	{3, unlock_multi_argv, unlock_multi_argvlen},
 	{3, extend_argv, extend_argvlen},
 	{3, validity_argv, validity_argvlen},
-	{3, shared_lock_argv, shared_lock_argvlen},
-	{3, shared_unlock_argv, shared_unlock_argvlen},
-	{3, shared_extend_argv, shared_extend_argvlen},
-	{3, shared_validity_argv, shared_validity_argvlen},
-	{3, semaphore_lock_argv, semaphore_lock_argvlen},
-	{3, semaphore_release_argv, semaphore_release_argvlen},
-	{3, lock_fenced_argv, lock_fenced_argvlen},
-	{3, fence_writeback_argv, fence_writeback_argvlen},
 };
 
 static void compute_sha(const char *source, size_t length, char *sha)
