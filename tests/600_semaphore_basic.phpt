@@ -19,10 +19,10 @@ $slots = array_column($held, 'slot');
 sort($slots);
 var_dump($slots, array_column($held, 'limit'));
 var_dump($redlock->lockSemaphore($key, 3, 10000));
-echo "the tokens carry the semaphore mark, every server holds each slot's token\n";
+echo "the tokens carry the semaphore mark, a majority holds each slot's token\n";
 foreach ($held as $l) {
     $slotKey = "$key:slot:{$l['slot']}";
-    if ($l['token'][0] !== 'm' || !rt_eventually(fn () => rt_values($slotKey) === array_fill(0, 5, $l['token']))) {
+    if ($l['token'][0] !== 'm' || !rt_eventually(fn () => count(array_keys(rt_values($slotKey), $l['token'], true)) >= 3)) {
         echo "slot {$l['slot']}: ", json_encode(rt_values($slotKey)), "\n";
     }
 }
@@ -95,7 +95,7 @@ array(3) {
   int(3)
 }
 bool(false)
-the tokens carry the semaphore mark, every server holds each slot's token
+the tokens carry the semaphore mark, a majority holds each slot's token
 validity and extend act on the slot
 bool(true)
 bool(true)

@@ -21,7 +21,9 @@ $a = $r->lockShared($key, 10000);
 $b = $r->lockShared($key, 20000);
 $c = $r->lockShared($key, 10000);
 var_dump($a['shared'], is_array($b), is_array($c), $a['token'][0]);
-var_dump(rt_eventually(fn () => array_map(fn ($p) => rt_redis($p, 'HLEN', $key), $ports) === array_fill(0, 5, 3)));
+// (a majority for sure; a server whose first connection was still opening when the quorum was reached gets
+// the scripts with the next call)
+var_dump(rt_eventually(fn () => count(array_filter($ports, fn ($p) => rt_redis($p, 'HLEN', $key) === 3)) >= 3));
 echo "lock() and a multi-key lock() are refused while they hold\n";
 var_dump($r->lock($key, 10000), $r->lock([$key, "$key-other"], 10000));
 echo "no WRONGTYPE anywhere: the exclusive scripts vote a clean no on the hash\n";
@@ -51,10 +53,16 @@ $short = $r->lockShared($key, 200);
 $long = $r->lockShared($key, 30000);
 var_dump(rt_eventually(fn () => $r->validity($short) === false, 10.0));
 var_dump($r->validity($long) > 0, $r->lock($key, 1000));
-echo "the expired holder is pruned by the next shared acquisition\n";
-$third = $r->lockShared($key, 1000);
-var_dump(rt_eventually(fn () => array_map(fn ($p) => rt_redis($p, 'HEXISTS', $key, $short['token']), $ports) === array_fill(0, 5, 0)));
-var_dump($r->unlock($third), $r->unlock($long), $r->unlock($short));
+echo "the expired holder is pruned by a later shared acquisition\n";
+// (validity() says false a little before the field's deadline: drift; so acquire until it was past it everywhere)
+var_dump(rt_eventually(function () use ($r, $key, $ports, $short) {
+    $third = $r->lockShared($key, 10000);
+    $pruned = rt_eventually(fn () => array_map(fn ($p) => rt_redis($p, 'HEXISTS', $key, $short['token']), $ports)
+        === array_fill(0, 5, 0), 0.5);
+    $r->unlock($third);
+    return $pruned;
+}, 20.0));
+var_dump($r->unlock($long), $r->unlock($short));
 
 echo "a shared holder left alone expires and lock() then wins\n";
 $gone = $r->lockShared($key, 150);
@@ -101,8 +109,7 @@ each shared holder expires on its own ttl; the key lives as long as the latest
 bool(true)
 bool(true)
 bool(false)
-the expired holder is pruned by the next shared acquisition
-bool(true)
+the expired holder is pruned by a later shared acquisition
 bool(true)
 bool(true)
 bool(false)
