@@ -30,7 +30,7 @@ for ($mask = 0; $mask < 32; $mask++) {
         $failures++;
     }
     $expected = array_map(fn ($i) => in_array($i, $in, true) ? 'foreign' : ($lock ? $lock['token'] : null), range(0, 4));
-    if (!rt_eventually(fn () => slot_values($key, 0) === $expected)) {
+    if (!rt_eventually(fn () => slot_values($key, 0) === $expected, 10.0)) {
         echo "one $mask: servers hold ", json_encode(slot_values($key, 0)), "\n";
         $failures++;
     }
@@ -55,7 +55,7 @@ for ($mask = 0; $mask < 32; $mask++) {
         $wins['split']++;
         $mine = array_map(fn ($i) => in_array($i, $in, true) === ($want === 1) ? $lock['token'] : 'foreign', range(0, 4));
         $other = array_map(fn ($i) => in_array($i, $in, true) === ($want === 1) ? 'foreign' : null, range(0, 4));
-        if (!rt_eventually(fn () => slot_values($key, $want) === $mine && slot_values($key, 1 - $want) === $other)) {
+        if (!rt_eventually(fn () => slot_values($key, $want) === $mine && slot_values($key, 1 - $want) === $other, 10.0)) {
             echo "split $mask: slot $want ", json_encode(slot_values($key, $want)), " other ",
                 json_encode(slot_values($key, 1 - $want)), "\n";
             $failures++;
@@ -80,7 +80,7 @@ for ($mask = 0; $mask < 32; $mask++) {
         $redlock->unlock($lock);
     }
     $free = array_map(fn ($i) => in_array($i, $in, true) ? 'foreign' : null, range(0, 4));
-    if (!rt_eventually(fn () => slot_values($key, 0) === $free && slot_values($key, 1) === $free)) {
+    if (!rt_eventually(fn () => slot_values($key, 0) === $free && slot_values($key, 1) === $free, 10.0)) {
         echo "full $mask: left ", json_encode([slot_values($key, 0), slot_values($key, 1)]), "\n";
         $failures++;
     }

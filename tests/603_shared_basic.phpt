@@ -9,11 +9,12 @@ $ports = rt_ports();
 $r = new RedLock(rt_servers(5, 2.0), 10, 1);
 $key = rt_key('sh');
 
-/** At least a quorum said "taken"; the others were not waited for. No error. */
+/** A majority said "taken", and no server answered with an error (WRONGTYPE). The checks below hold whatever a
+ * loaded machine does to the stragglers: the promise is a majority's. */
 function clean_no(array $errors): bool
 {
-    $counts = array_count_values(array_map('strval', $errors));
-    return ($counts['taken'] ?? 0) >= 3 && ($counts['taken'] ?? 0) + ($counts['no reply needed'] ?? 0) === 5;
+    $taken = count(array_filter($errors, fn ($e) => $e === 'taken'));
+    return $taken >= 3 && !array_filter($errors, fn ($e) => is_string($e) && preg_match('/ERR|WRONGTYPE/', $e));
 }
 
 echo "three shared holders\n";
@@ -23,7 +24,7 @@ $c = $r->lockShared($key, 10000);
 var_dump($a['shared'], is_array($b), is_array($c), $a['token'][0]);
 // (a majority for sure; a server whose first connection was still opening when the quorum was reached gets
 // the scripts with the next call)
-var_dump(rt_eventually(fn () => count(array_filter($ports, fn ($p) => rt_redis($p, 'HLEN', $key) === 3)) >= 3));
+var_dump(rt_eventually(fn () => count(array_filter($ports, fn ($p) => rt_redis($p, 'HLEN', $key) === 3)) >= 3, 10.0));
 echo "lock() and a multi-key lock() are refused while they hold\n";
 var_dump($r->lock($key, 10000), $r->lock([$key, "$key-other"], 10000));
 echo "no WRONGTYPE anywhere: the exclusive scripts vote a clean no on the hash\n";
@@ -36,14 +37,14 @@ $vb = $r->validity($b);
 var_dump($va > 0 && $va <= 10000, $vb > 10000 && $vb <= 20000);
 $e = $r->extend($a, 30000);
 var_dump($e['shared'], $e['token'] === $a['token'], $r->validity($a) > 20000);
-var_dump(rt_redis($ports[0], 'PTTL', $key) > 20000);
+var_dump(rt_eventually(fn () => count(array_filter($ports, fn ($p) => rt_redis($p, 'PTTL', $key) > 20000)) >= 3, 10.0));
 echo "unlocking one leaves the others\n";
 var_dump($r->unlock($a), $r->unlock($a));
 var_dump($r->validity($a), $r->validity($b) > 0, $r->validity($c) > 0);
 var_dump($r->lock($key, 10000));
 echo "after the last one, lock() wins; lockShared() is refused while it holds\n";
 var_dump($r->unlock($b), $r->unlock($c));
-var_dump(rt_eventually(fn () => rt_values($key) === array_fill(0, 5, null)));
+var_dump(rt_eventually(fn () => count(array_filter($ports, fn ($p) => rt_redis($p, 'EXISTS', $key) === 0)) >= 3, 10.0));
 $x = $r->lock($key, 10000);
 var_dump(is_array($x), $r->lockShared($key, 10000), clean_no($r->getLastErrors()));
 var_dump($r->unlock($x));

@@ -32,7 +32,7 @@ for ($mask = 0; $mask < 32; $mask++) {
     }
     $expected = array_map(fn ($i) => in_array($i, $in, true) ? 'string' : ($lock ? true : 'none'), range(0, 4));
     $seen = fn () => array_map(fn ($i) => hash_field($ports[$i], $key, $lock ? $lock['token'] : 'x'), range(0, 4));
-    if (!rt_eventually(fn () => $seen() === $expected)) {
+    if (!rt_eventually(fn () => $seen() === $expected, 10.0)) {
         echo "shared over lock $mask: servers ", json_encode($seen()), "\n";
         $failures++;
     }
@@ -40,7 +40,7 @@ for ($mask = 0; $mask < 32; $mask++) {
         $wins['shared over lock']++;
         $r->unlock($lock);
     }
-    if (!rt_eventually(fn () => rt_values($key) === array_map(fn ($i) => in_array($i, $in, true) ? 'foreign' : null, range(0, 4)))) {
+    if (!rt_eventually(fn () => rt_values($key) === array_map(fn ($i) => in_array($i, $in, true) ? 'foreign' : null, range(0, 4)), 10.0)) {
         echo "shared over lock $mask: after unlock ", json_encode(rt_values($key)), "\n";
         $failures++;
     }
@@ -71,14 +71,14 @@ for ($mask = 0; $mask < 32; $mask++) {
         $wins['shared over shared']++;
         $all = fn () => array_map(fn ($p) => [hash_field($p, $key, 'foreign'), hash_field($p, $key, $shared['token'])], $ports);
         $want = array_map(fn ($i) => [in_array($i, $in, true), true], range(0, 4));
-        if (!rt_eventually(fn () => $all() === $want)) {
+        if (!rt_eventually(fn () => $all() === $want, 10.0)) {
             echo "shared over shared $mask: ", json_encode($all()), "\n";
             $failures++;
         }
         $r->unlock($shared);
         $after = fn () => array_map(fn ($p) => hash_field($p, $key, 'foreign'), $ports);
         $want = array_map(fn ($i) => in_array($i, $in, true) ? true : 'none', range(0, 4));
-        if (!rt_eventually(fn () => $after() === $want)) {
+        if (!rt_eventually(fn () => $after() === $want, 10.0)) {
             echo "shared over shared $mask: after unlock ", json_encode($after()), "\n";
             $failures++;
         }

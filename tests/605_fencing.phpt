@@ -130,7 +130,7 @@ foreach ([0, 1, 2] as $i) {
 }
 var_dump($f->lock($key, 10000));
 var_dump(count(array_filter($f->getLastErrors(), fn ($e) => is_string($e) && str_contains($e, 'ERR'))) >= 1);
-var_dump(rt_eventually(fn () => rt_values($key) === array_fill(0, 5, null)));
+var_dump(rt_eventually(fn () => rt_values($key) === array_fill(0, 5, null), 10.0));
 echo "failures $failures\n";
 ?>
 --EXPECT--
