@@ -7,8 +7,6 @@
 #include "rl_scripts_primitives.h"
 
 static char sha_unlock[41], sha_lock_multi[41], sha_unlock_multi[41], sha_extend[41], sha_validity[41];
-static char sha_shared_lock[41], sha_shared_unlock[41], sha_shared_extend[41], sha_shared_validity[41];
-static char sha_semaphore_lock[41], sha_semaphore_release[41], sha_lock_fenced[41], sha_fence_writeback[41];
 
 #define SCRIPT(source, sha) {source, sizeof(source) - 1, sha}
 
@@ -18,14 +16,17 @@ static const rl_script_set scripts = {
 	SCRIPT(RL_SCRIPT_UNLOCK_MULTI, sha_unlock_multi),
 	SCRIPT(RL_SCRIPT_EXTEND, sha_extend),
 	SCRIPT(RL_SCRIPT_VALIDITY, sha_validity),
-	SCRIPT(RL_SCRIPT_SHARED_LOCK, sha_shared_lock),
-	SCRIPT(RL_SCRIPT_SHARED_UNLOCK, sha_shared_unlock),
-	SCRIPT(RL_SCRIPT_SHARED_EXTEND, sha_shared_extend),
-	SCRIPT(RL_SCRIPT_SHARED_VALIDITY, sha_shared_validity),
-	SCRIPT(RL_SCRIPT_SEMAPHORE_LOCK, sha_semaphore_lock),
-	SCRIPT(RL_SCRIPT_SEMAPHORE_RELEASE, sha_semaphore_release),
-	SCRIPT(RL_SCRIPT_LOCK_FENCED, sha_lock_fenced),
-	SCRIPT(RL_SCRIPT_FENCE_WRITEBACK, sha_fence_writeback),
+	/* The primitives' scripts go as EVAL, always (sha NULL): not in the greeting, so that a lock()
+	 * user's new connection loads only the lock's 5; and never EVALSHA, whose NOSCRIPT from a server
+	 * the call no longer waits for would be dropped, and the release or rollback never run there. */
+	SCRIPT(RL_SCRIPT_SHARED_LOCK, NULL),
+	SCRIPT(RL_SCRIPT_SHARED_UNLOCK, NULL),
+	SCRIPT(RL_SCRIPT_SHARED_EXTEND, NULL),
+	SCRIPT(RL_SCRIPT_SHARED_VALIDITY, NULL),
+	SCRIPT(RL_SCRIPT_SEMAPHORE_LOCK, NULL),
+	SCRIPT(RL_SCRIPT_SEMAPHORE_RELEASE, NULL),
+	SCRIPT(RL_SCRIPT_LOCK_FENCED, NULL),
+	SCRIPT(RL_SCRIPT_FENCE_WRITEBACK, NULL),
 };
 
 #define GREETING_LOAD(name, source) \
@@ -38,10 +39,8 @@ GREETING_LOAD(unlock_multi, RL_SCRIPT_UNLOCK_MULTI)
 GREETING_LOAD(extend, RL_SCRIPT_EXTEND)
 GREETING_LOAD(validity, RL_SCRIPT_VALIDITY)
 
-/* Only the lock's own scripts: a new connection of a lock() user pays for nothing else. The
- * primitives' scripts (rl_scripts_primitives.h) reach a server by EVALSHA, then EVAL after a
- * NOSCRIPT; one whose NOSCRIPT is never read simply did not run: an attempt or a write-back
- * without a vote, or a release left to the key's expiry. */
+/* Only the lock's own scripts: a new connection of a lock() user pays for nothing else (the
+ * primitives' scripts are sent as EVAL, see above). */
 static const rl_command greeting[] = {
 	{3, unlock_argv, unlock_argvlen},
 	{3, lock_multi_argv, lock_multi_argvlen},
@@ -68,14 +67,6 @@ void redlock_scripts_init(void)
 	compute_sha(RL_SCRIPT_UNLOCK_MULTI, sizeof(RL_SCRIPT_UNLOCK_MULTI) - 1, sha_unlock_multi);
 	compute_sha(RL_SCRIPT_EXTEND, sizeof(RL_SCRIPT_EXTEND) - 1, sha_extend);
 	compute_sha(RL_SCRIPT_VALIDITY, sizeof(RL_SCRIPT_VALIDITY) - 1, sha_validity);
-	compute_sha(RL_SCRIPT_SHARED_LOCK, sizeof(RL_SCRIPT_SHARED_LOCK) - 1, sha_shared_lock);
-	compute_sha(RL_SCRIPT_SHARED_UNLOCK, sizeof(RL_SCRIPT_SHARED_UNLOCK) - 1, sha_shared_unlock);
-	compute_sha(RL_SCRIPT_SHARED_EXTEND, sizeof(RL_SCRIPT_SHARED_EXTEND) - 1, sha_shared_extend);
-	compute_sha(RL_SCRIPT_SHARED_VALIDITY, sizeof(RL_SCRIPT_SHARED_VALIDITY) - 1, sha_shared_validity);
-	compute_sha(RL_SCRIPT_SEMAPHORE_LOCK, sizeof(RL_SCRIPT_SEMAPHORE_LOCK) - 1, sha_semaphore_lock);
-	compute_sha(RL_SCRIPT_SEMAPHORE_RELEASE, sizeof(RL_SCRIPT_SEMAPHORE_RELEASE) - 1, sha_semaphore_release);
-	compute_sha(RL_SCRIPT_LOCK_FENCED, sizeof(RL_SCRIPT_LOCK_FENCED) - 1, sha_lock_fenced);
-	compute_sha(RL_SCRIPT_FENCE_WRITEBACK, sizeof(RL_SCRIPT_FENCE_WRITEBACK) - 1, sha_fence_writeback);
 }
 
 const rl_script_set *redlock_scripts(void)

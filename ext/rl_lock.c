@@ -126,12 +126,20 @@ int rl_script_call_init(script_call *call, const rl_script *script, const rl_loc
 			return -1;
 		}
 	}
-	fill_eval(call->argv, call->argvlen, "EVALSHA", 7, script->sha, 40, call->numkeys, numkeys_len, keys, argc,
-		args, arglens);
 	fill_eval(call->argv + per_command, call->argvlen + per_command, "EVAL", 4, script->source, script->length,
 		call->numkeys, numkeys_len, keys, argc, args, arglens);
-	call->request.command = (rl_command) {(int) per_command, call->argv, call->argvlen};
 	call->request.fallback = (rl_command) {(int) per_command, call->argv + per_command, call->argvlen + per_command};
+	if (script->sha == NULL) {
+		/* EVAL only. The fallback stays an EVAL too: rollbacks send it alone, and EVAL never gets
+		 * the NOSCRIPT that would resend it. */
+		fill_eval(call->argv, call->argvlen, "EVAL", 4, script->source, script->length, call->numkeys, numkeys_len,
+			keys, argc, args, arglens);
+		call->request.command = (rl_command) {(int) per_command, call->argv, call->argvlen};
+	} else {
+		fill_eval(call->argv, call->argvlen, "EVALSHA", 7, script->sha, 40, call->numkeys, numkeys_len, keys, argc,
+			args, arglens);
+		call->request.command = (rl_command) {(int) per_command, call->argv, call->argvlen};
+	}
 	call->request.expect = expect;
 	return 0;
 }
@@ -270,7 +278,7 @@ int rl_lock_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl
 	script_call call;
 	unsigned votes;
 
-	if (!keys->multi) {
+	if (!keys->multi && script->sha != NULL) {
 		/* The drop-in unlock(), once per call: its two commands written out, nothing to build. */
 		const char *argv[] = {"EVALSHA", script->sha, "1", keys->keys[0], token,
 			"EVAL", script->source, "1", keys->keys[0], token};

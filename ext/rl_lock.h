@@ -26,7 +26,7 @@
 typedef struct rl_script {
 	const char *source;
 	size_t length;
-	const char *sha; /* 40 lowercase hex characters */
+	const char *sha; /* 40 lowercase hex characters; NULL: always sent as EVAL */
 } rl_script;
 
 typedef struct rl_script_set {

@@ -1,5 +1,5 @@
 --TEST--
-The primitives' scripts are not in the connect greeting: after SCRIPT FLUSH their EVALSHA meets NOSCRIPT and the EVAL fallback runs (lock, extend, validity, unlock of each)
+The primitives' scripts are sent as EVAL, not in the connect greeting: SCRIPT FLUSH before each call changes nothing (lock, extend, validity, unlock of each)
 --EXTENSIONS--
 redlock
 --FILE--
