@@ -106,14 +106,15 @@ function start_server(int $port, string $dir): array
     stop_leftover($port, $dir);
     $null = ['file', '/dev/null', 'w'];
     /* --aof: every write fsynced before its reply, so a SIGKILL loses nothing acknowledged. */
-    $persistence = $aof ? ['--appendonly', 'yes', '--appendfsync', 'always', '--appenddirname', "aof-$port"]
-        : ['--appendonly', 'no'];
+    $persistence = $aof ? ['--appendonly', 'yes', '--appendfsync', 'always', '--appenddirname', "aof-$port",
+        '--auto-aof-rewrite-min-size', '8mb'] : ['--appendonly', 'no'];
     $proc = proc_open(array_merge(['redis-server', '--port', (string) $port, '--bind', '127.0.0.1', '--save', ''],
         $persistence, ['--dir', $dir, '--logfile', "$dir/redis-$port.log"]), [['file', '/dev/null', 'r'], $null, $null], $pipes);
     if ($proc === false) {
         throw new RuntimeException("cannot start redis-server on $port");
     }
-    $deadline = microtime(true) + 5;
+    /* Loading a long run's AOF took 5.4 s once (a 58 MB file): give it time. */
+    $deadline = microtime(true) + ($aof ? 60 : 5);
     while (microtime(true) < $deadline) {
         $c = Resp::connect($port, 0.2);
         if ($c !== null) {
