@@ -149,6 +149,10 @@ PHP_METHOD(RedLock, validity)
 	if ((intern = redlock_ready_with_lock(ZEND_THIS, lock, &resource, &token)) == NULL) {
 		RETURN_THROWS();
 	}
+	if (intern->watchdog && redlock_watch_lost(intern, token)) {
+		redlock_resource_release(&resource);
+		RETURN_FALSE; /* a renewal found it lost: no round trip */
+	}
 	keys = redlock_resource_keys(&resource);
 	validity = rl_lock_validity(&intern->io, &intern->policy, &keys, ZSTR_VAL(token), ZSTR_LEN(token),
 		intern->cluster->count, intern->outcomes);

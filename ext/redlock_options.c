@@ -14,6 +14,9 @@ void redlock_options_init(redlock_options *options, unsigned server_count)
 	options->prefix = NULL;
 	options->persistent = true;
 	options->max_extensions = REDLOCK_UNLIMITED_EXTENSIONS;
+	options->auto_extend = false;
+	options->abort_on_loss = false;
+	options->wait_timeout = -1;
 }
 
 void redlock_options_release(redlock_options *options)
@@ -105,6 +108,32 @@ static zend_result parse_max_extensions(zval *value, uint32_t arg_num, redlock_o
 	return SUCCESS;
 }
 
+static zend_result parse_bool(zval *value, uint32_t arg_num, const char *name, bool *into)
+{
+	if (Z_TYPE_P(value) != IS_TRUE && Z_TYPE_P(value) != IS_FALSE) {
+		return wrong_type(arg_num, name, "bool", value);
+	}
+	*into = Z_TYPE_P(value) == IS_TRUE;
+	return SUCCESS;
+}
+
+static zend_result parse_wait_timeout(zval *value, uint32_t arg_num, redlock_options *options)
+{
+	if (Z_TYPE_P(value) == IS_NULL) {
+		options->wait_timeout = -1;
+		return SUCCESS;
+	}
+	if (Z_TYPE_P(value) != IS_LONG) {
+		return wrong_type(arg_num, "waitTimeout", "?int", value);
+	}
+	if (Z_LVAL_P(value) < 0) {
+		zend_argument_value_error(arg_num, "option \"waitTimeout\" must be greater than or equal to 0, or null");
+		return FAILURE;
+	}
+	options->wait_timeout = Z_LVAL_P(value);
+	return SUCCESS;
+}
+
 zend_result redlock_options_parse(HashTable *options_array, uint32_t arg_num, unsigned server_count,
 	redlock_options *options)
 {
@@ -118,7 +147,7 @@ zend_result redlock_options_parse(HashTable *options_array, uint32_t arg_num, un
 		ZVAL_DEREF(value);
 		if (name == NULL) {
 			zend_argument_value_error(arg_num, "contains an unknown option " ZEND_ULONG_FMT
-				" (options are named: quorum, driftFactor, prefix, persistent, maxExtensions)", index);
+				" (options are named: quorum, driftFactor, prefix, persistent, maxExtensions, autoExtend, abortOnLoss, waitTimeout)", index);
 			return FAILURE;
 		}
 		if (zend_string_equals_literal(name, "quorum")) {
@@ -131,9 +160,15 @@ zend_result redlock_options_parse(HashTable *options_array, uint32_t arg_num, un
 			result = parse_persistent(value, arg_num, options);
 		} else if (zend_string_equals_literal(name, "maxExtensions")) {
 			result = parse_max_extensions(value, arg_num, options);
+		} else if (zend_string_equals_literal(name, "autoExtend")) {
+			result = parse_bool(value, arg_num, "autoExtend", &options->auto_extend);
+		} else if (zend_string_equals_literal(name, "abortOnLoss")) {
+			result = parse_bool(value, arg_num, "abortOnLoss", &options->abort_on_loss);
+		} else if (zend_string_equals_literal(name, "waitTimeout")) {
+			result = parse_wait_timeout(value, arg_num, options);
 		} else {
 			zend_argument_value_error(arg_num, "contains an unknown option \"%s\""
-				" (known: quorum, driftFactor, prefix, persistent, maxExtensions)", ZSTR_VAL(name));
+				" (known: quorum, driftFactor, prefix, persistent, maxExtensions, autoExtend, abortOnLoss, waitTimeout)", ZSTR_VAL(name));
 			return FAILURE;
 		}
 		if (result != SUCCESS) {
