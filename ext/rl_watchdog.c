@@ -1,5 +1,4 @@
 /* Background renewal of held locks. See rl_watchdog.h. */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -251,7 +250,6 @@ static void renew_locked(rl_watchdog *w, watch_entry *e)
 	/* The same compare-the-token script as extend(): keys still holding our token get at least
 	 * ttl more; another holder's keys are never touched. */
 	validity = rl_lock_extend(&w->io, &w->policy, &keys, e->token, e->token_len, e->ttl, w->outcomes);
-	if (getenv("RL_WD_DEBUG")) fprintf(stderr, "[%ld] renew %s -> %f (%s)\n", (long) getpid(), e->keys[0], validity, w->outcomes[0].message);
 	pthread_mutex_lock(&g_lock);
 	w->io_busy = 0;
 	e->busy = 0;
