@@ -34,7 +34,7 @@ static void run_finish(redlock_object *intern, redlock_resource *resource, zval 
 	zval args[2], void *alarm)
 {
 	intern->running--;
-	redlock_watch_disarm(alarm);
+	redlock_watch_disarm(intern, token, alarm);
 	redlock_release(intern, resource, token);
 	zval_ptr_dtor(&args[0]);
 	zval_ptr_dtor(&args[1]);

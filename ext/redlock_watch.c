@@ -107,20 +107,21 @@ void *redlock_watch_arm(redlock_object *intern, zend_string *token, const char *
 	return alarm;
 }
 
-void redlock_watch_disarm(void *handle)
+void redlock_watch_disarm(redlock_object *intern, zend_string *token, void *handle)
 {
 	redlock_alarm *alarm = handle, **at;
 
 	if (alarm == NULL) {
 		return;
 	}
+	/* Under the watchdog's mutex: once this returns its thread can no longer raise this alarm. */
+	rl_watchdog_set_alarm(intern->watchdog, ZSTR_VAL(token), ZSTR_LEN(token), NULL, NULL);
 	for (at = &armed_alarms; *at; at = &(*at)->next) {
 		if (*at == alarm) {
 			*at = alarm->next;
 			break;
 		}
 	}
-	/* The watchdog no longer knows the token (redlock_watch_forget ran first): nobody raises it. */
 	free(alarm->resource);
 	free(alarm);
 }
@@ -132,6 +133,10 @@ zend_result redlock_watch_setup(redlock_object *intern)
 	rl_watchdog_config config;
 
 	if (!intern->options.auto_extend) {
+		if (intern->options.abort_on_loss) {
+			zend_argument_value_error(4, "option \"abortOnLoss\" needs \"autoExtend\" => true");
+			return FAILURE;
+		}
 		return SUCCESS;
 	}
 	config.servers = intern->cluster;
