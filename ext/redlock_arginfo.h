@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: b30d85b5d45d03a32ee718ff663fc3df1cfae9a0 */
+ * Stub hash: 527c69e9ce70c5818a3ccbdc1273afd0a87d6daf */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_RedLock___construct, 0, 0, 1)
 	ZEND_ARG_TYPE_INFO(0, servers, IS_ARRAY, 0)
