@@ -7,11 +7,13 @@
 #define RL_NOTIFY_CHANNEL_PREFIX "redlock:released:"
 
 /* KEYS[1] = resource, ARGV[1] = token. Deletes the key only while it still holds our token, and
- * then announces it to waiters in the same round trip (a PUBLISH nobody listens to is a lookup). */
+ * then announces it to waiters in the same round trip (a PUBLISH nobody listens to is a lookup).
+ * pcall: an ACL user without access to the channel (Redis 7's default for new users) still
+ * releases; its waiters then wake by their backoff only. */
 #define RL_SCRIPT_UNLOCK \
 	"if redis.call('GET', KEYS[1]) == ARGV[1] then\n" \
 	"    redis.call('DEL', KEYS[1])\n" \
-	"    redis.call('PUBLISH', '" RL_NOTIFY_CHANNEL_PREFIX "' .. KEYS[1], '')\n" \
+	"    redis.pcall('PUBLISH', '" RL_NOTIFY_CHANNEL_PREFIX "' .. KEYS[1], '')\n" \
 	"    return 1\n" \
 	"else\n" \
 	"    return 0\n" \
@@ -37,7 +39,7 @@
 	"for i = 1, #KEYS do\n" \
 	"    if redis.call('GET', KEYS[i]) == ARGV[1] then\n" \
 	"        released = released + redis.call('DEL', KEYS[i])\n" \
-	"        redis.call('PUBLISH', '" RL_NOTIFY_CHANNEL_PREFIX "' .. KEYS[i], '')\n" \
+	"        redis.pcall('PUBLISH', '" RL_NOTIFY_CHANNEL_PREFIX "' .. KEYS[i], '')\n" \
 	"    end\n" \
 	"end\n" \
 	"return released\n"
