@@ -84,6 +84,7 @@ struct rl_watchdog {
 	pthread_t thread;
 	int running, stop;
 	int io_busy;        /* the thread is using the connections (matters to a forked child) */
+	int forked;         /* wake was initialised again in a forked child */
 	long owner_pid;
 	watch_entry *entries;
 	rl_cluster *cluster; /* the thread's own connections to copies of the object's servers */
@@ -163,7 +164,10 @@ static void leave_parent_locked(rl_watchdog *w)
 	w->owner_pid = pid;
 	w->running = 0;
 	w->stop = 0;
-	pthread_cond_init(&w->wake, NULL); /* the parent's thread may have been waiting on the copy */
+	/* The copy may show the parent's thread waiting on it: a fresh one, never destroyed (glibc's
+	 * destroy would wait for that waiter; helgrind flags destroying it). */
+	pthread_cond_init(&w->wake, NULL);
+	w->forked = 1;
 	while (w->entries) {
 		watch_entry *e = w->entries;
 		w->entries = e->next;
@@ -581,7 +585,9 @@ void rl_watchdog_destroy(rl_watchdog *w)
 		}
 	}
 	pthread_mutex_unlock(&g_lock);
-	pthread_cond_destroy(&w->wake);
+	if (!w->forked) {
+		pthread_cond_destroy(&w->wake);
+	}
 	rl_cluster_destroy(w->cluster); /* no pool: closes; the copied password is wiped */
 	free(w->outcomes);
 	free(w);
