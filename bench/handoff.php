@@ -7,8 +7,9 @@
  * polling: retryDelay 200 ms (the default), retryCount 1000000 (tries until it gets it).
  * notified: retryDelay 200 ms, waitTimeout 60000 (woken by the release's PUBLISH).
  * The holder writes hrtime() (CLOCK_MONOTONIC, shared by all processes) to a guard server just
- * before unlock(); the next holder reads it right after lock() returned. Prints one handoff (ms)
- * per line.
+ * before unlock(); the next holder reads it right after lock() returned. Only handoffs to another
+ * process count: a releaser stays away 400 ms (more than any backoff) before it wants the lock
+ * again, so that the waiters compete among themselves. Prints one handoff (ms) per line.
  */
 [$mode, $serverList, $guardPort, $resource, $startAt, $seconds] = array_slice($argv, 1, 6) + array_fill(0, 6, null);
 $servers = array_map(function ($hp) {
@@ -43,9 +44,13 @@ while (microtime(true) < $endAt) {
     }
     $released = $call('GETDEL', $key);
     if ($released !== null) {
-        echo round(($now - (int) $released) / 1e6, 3), "\n";
+        [$pid, $at] = explode(':', $released);
+        if ((int) $pid !== getmypid()) {
+            echo round(($now - (int) $at) / 1e6, 3), "\n";
+        }
     }
     usleep(10000);
-    $call('SET', $key, (string) hrtime(true));
+    $call('SET', $key, getmypid() . ':' . hrtime(true));
     $redlock->unlock($lock);
+    usleep(400000);
 }

@@ -39,7 +39,7 @@ for i in 0 1 2 3 4; do mappings+=("$((proxy_base + i)):$((redis_base + i))"); do
 proxy_pid=$!
 for _ in $(seq 50); do redis-cli -p $proxy_base ping >/dev/null 2>&1 && break; sleep 0.1; done
 list() { local l="" i; for i in 0 1 2 3 4; do l="${l:+$l,}127.0.0.1:$(($1 + i))"; done; echo "$l"; }
-pct() { sort -n | awk '{a[NR]=$1} END {if (NR==0) {print "n=0"; exit} printf "n=%d p50=%.2f p99=%.2f max=%.2f\n", NR, a[int(NR*0.5)+1>NR?NR:int(NR*0.5)+1], a[int(NR*0.99)+1>NR?NR:int(NR*0.99)+1], a[NR]}'; }
+pct() { sort -n | awk '{a[NR]=$1} END {if (NR==0) {print "n=0"; exit}; i=int(NR*0.5)+1; if (i>NR) i=NR; j=int(NR*0.99)+1; if (j>NR) j=NR; printf "n=%d p50=%.2f p99=%.2f max=%.2f\n", NR, a[i], a[j], a[NR]}'; }
 
 echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg) at start (shared and noisy)"
 echo "handoff: 4 processes, one resource, 10 ms holds, N=5, ${seconds}s per cell, retryDelay 200 ms"

@@ -113,6 +113,22 @@ static void init_once(void)
 	pthread_atfork(lock_for_fork, unlock_after_fork, unlock_after_fork);
 }
 
+/* The condition variable's timeouts are on CLOCK_MONOTONIC, as wait_ms() computes them: with the
+ * default (CLOCK_REALTIME) every timed wait would end at once and the thread would spin. */
+static int init_wake(pthread_cond_t *wake)
+{
+	pthread_condattr_t attr;
+	int rc;
+
+	if (pthread_condattr_init(&attr) != 0) {
+		return -1;
+	}
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	rc = pthread_cond_init(wake, &attr);
+	pthread_condattr_destroy(&attr);
+	return rc == 0 ? 0 : -1;
+}
+
 static void entry_free(watch_entry *e)
 {
 	size_t i;
@@ -166,7 +182,7 @@ static void leave_parent_locked(rl_watchdog *w)
 	w->stop = 0;
 	/* The copy may show the parent's thread waiting on it: a fresh one, never destroyed (glibc's
 	 * destroy would wait for that waiter; helgrind flags destroying it). */
-	pthread_cond_init(&w->wake, NULL);
+	init_wake(&w->wake);
 	w->forked = 1;
 	while (w->entries) {
 		watch_entry *e = w->entries;
@@ -321,7 +337,7 @@ rl_watchdog *rl_watchdog_create(const rl_watchdog_config *config)
 	}
 	w->cluster = rl_cluster_create(from->count);
 	w->outcomes = calloc(from->count ? from->count : 1, sizeof(*w->outcomes));
-	if (w->cluster == NULL || w->outcomes == NULL || pthread_cond_init(&w->wake, NULL) != 0) {
+	if (w->cluster == NULL || w->outcomes == NULL || init_wake(&w->wake) != 0) {
 		rl_cluster_destroy(w->cluster);
 		free(w->outcomes);
 		free(w);
