@@ -60,7 +60,7 @@ done
 
 echo "renewal overhead: CPU-bound \$fn in run(), ttl 300 ms (a renewal every 100 ms), $rounds rounds, N=5 loopback"
 "${php[@]}" bench/renewal.php "$(list $redis_base)" "$rounds" 6000000 | tee "$out/renewal.txt" | sed 's/^/  /'
-awk -F'[= ]' '{p+=$2; a+=$4} END {printf "  sum: plain %.0f ms, autoExtend %.0f ms: %+.2f%%\n", p, a, (a-p)*100/p}' "$out/renewal.txt"
+awk -F'[= ]' '{pw+=$2; pc+=$4; aw+=$6; ac+=$8; t+=$10} END {printf "  sums: wall plain %.0f ms, autoExtend %.0f ms (%+.1f%%); PHP thread CPU plain %.0f ms, autoExtend %.0f ms (%+.1f%%); renewal thread CPU %.1f ms\n", pw, aw, (aw-pw)*100/pw, pc, ac, (ac-pc)*100/pc, t}' "$out/renewal.txt"
 
 if [ -n "$before" ]; then
   echo "drop-in cycle (lock+unlock, N=5, one RedLock reused, 1 s each, $rounds rounds interleaved): before vs this build"
@@ -78,5 +78,12 @@ if [ -n "$before" ]; then
     done
   done
   rm -f "$out/cycle.txt"
+  echo "server time of the unlock script (INFO commandstats, usec per EVALSHA, 20000 lock+unlock on one server, fresh each):"
+  for so in "$before" "$root/modules/redlock.so"; do
+    tag=after; [ "$so" = "$before" ] && tag=before
+    redis-cli -p $guard CONFIG RESETSTAT >/dev/null
+    php -n -d extension="$so" -r '$r = new RedLock([["127.0.0.1", (int) $argv[1], 1.0]]); for ($i = 0; $i < 20000; $i++) { $r->unlock($r->lock("bench:unlockcost", 10000)); }' $guard
+    echo "  $tag: $(redis-cli -p $guard INFO commandstats | tr -d '\r' | sed -n 's/^cmdstat_evalsha:.*usec_per_call=\([0-9.]*\).*/\1/p') us per EVALSHA (set: $(redis-cli -p $guard INFO commandstats | tr -d '\r' | sed -n 's/^cmdstat_set:.*usec_per_call=\([0-9.]*\).*/\1/p') us)"
+  done
 fi
 echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg)"

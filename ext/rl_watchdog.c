@@ -1,4 +1,7 @@
 /* Background renewal of held locks. See rl_watchdog.h. */
+#if !defined(_WIN32) && !defined(_GNU_SOURCE)
+# define _GNU_SOURCE /* dladdr() */
+#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,6 +55,7 @@ void rl_watchdog_stop_owned(const void *owner)
 
 #else
 
+#include <dlfcn.h>
 #include <pthread.h>
 #include <signal.h>
 #include <time.h>
@@ -108,8 +112,18 @@ static void unlock_after_fork(void)
 {
 	pthread_mutex_unlock(&g_lock);
 }
+/* PHP unloads extensions at shutdown (dlclose): fork handlers must not point into unmapped code
+ * (a process that forks after that, e.g. an embedding SAPI). As rl_resolve.c does for its threads:
+ * once we registered them, the module stays loaded until the process ends. */
 static void init_once(void)
 {
+# if defined(RTLD_NODELETE) && defined(RTLD_NOLOAD)
+	Dl_info info;
+
+	if (dladdr((void *) &init_once, &info) != 0 && info.dli_fname != NULL) {
+		(void) dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE); /* never closed */
+	}
+# endif
 	pthread_atfork(lock_for_fork, unlock_after_fork, unlock_after_fork);
 }
 
