@@ -29,7 +29,7 @@ const PRESETS = [
         'resources' => 4, 'nodelay-duration' => 60, 'nodelay-sleep-us' => 100000],
     /* autoExtend: each hold is 8 slices of 100 ms with a ttl of 300 ms, renewed in the background;
      * waiters wait for the release notification (waitTimeout) */
-    'extend' => ['workers' => 6, 'duration' => 40, 'acquisitions' => 200000, 'ttl' => 300, 'sleep-us' => 100000,
+    'extend' => ['workers' => 6, 'duration' => 30, 'acquisitions' => 200000, 'ttl' => 300, 'sleep-us' => 100000,
         'resources' => 2, 'nodelay-duration' => 0, 'nodelay-sleep-us' => 0, 'auto-extend' => true, 'hold-slices' => 8,
         'wait-timeout' => 3000, 'runs' => 'delayed'],
 ];
