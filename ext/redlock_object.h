@@ -68,6 +68,7 @@ zend_result redlock_watch_add(redlock_object *intern, const rl_lock_keys *keys, 
 	zend_long ttl);
 bool redlock_watch_forget(redlock_object *intern, zend_string *token); /* true: it had been lost */
 bool redlock_watch_lost(redlock_object *intern, zend_string *token);
+int redlock_watch_count_extension(redlock_object *intern, zend_string *token); /* see rl_watchdog.h */
 void *redlock_watch_arm(redlock_object *intern, zend_string *token, const char *resource);
 void redlock_watch_disarm(redlock_object *intern, zend_string *token, void *alarm);
 int redlock_wait_acquire(redlock_object *intern, const rl_lock_keys *keys, zend_long ttl, rl_lock_result *result);

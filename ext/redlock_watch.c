@@ -201,6 +201,11 @@ bool redlock_watch_lost(redlock_object *intern, zend_string *token)
 	return rl_watchdog_state(intern->watchdog, ZSTR_VAL(token), ZSTR_LEN(token), NULL) == RL_WATCH_LOST;
 }
 
+int redlock_watch_count_extension(redlock_object *intern, zend_string *token)
+{
+	return rl_watchdog_count_extension(intern->watchdog, ZSTR_VAL(token), ZSTR_LEN(token));
+}
+
 /* --- waitTimeout ------------------------------------------------------------------------------ */
 
 typedef struct lock_attempt {

@@ -25,6 +25,11 @@ rl_watch_state rl_watchdog_state(rl_watchdog *w, const char *t, size_t l, int64_
 	(void) w; (void) t; (void) l; (void) r;
 	return RL_WATCH_UNKNOWN;
 }
+int rl_watchdog_count_extension(rl_watchdog *w, const char *t, size_t l)
+{
+	(void) w; (void) t; (void) l;
+	return -1;
+}
 rl_watch_state rl_watchdog_remove(rl_watchdog *w, const char *t, size_t l)
 {
 	(void) w; (void) t; (void) l;
@@ -510,6 +515,24 @@ rl_watch_state rl_watchdog_state(rl_watchdog *w, const char *token, size_t token
 	}
 	pthread_mutex_unlock(&g_lock);
 	return state;
+}
+
+int rl_watchdog_count_extension(rl_watchdog *w, const char *token, size_t token_len)
+{
+	watch_entry *e;
+	int rc = -1;
+
+	pthread_mutex_lock(&g_lock);
+	leave_parent_locked(w);
+	e = find(w, token, token_len);
+	if (e != NULL) {
+		rc = e->left != 0;
+		if (e->left > 0) {
+			e->left--;
+		}
+	}
+	pthread_mutex_unlock(&g_lock);
+	return rc;
 }
 
 static int anything_held(const rl_watchdog *w)

@@ -55,6 +55,10 @@ typedef enum {
 /* What the watchdog knows of token; *renewals (may be NULL) receives the renewals that succeeded. */
 rl_watch_state rl_watchdog_state(rl_watchdog *watchdog, const char *token, size_t token_len, int64_t *renewals);
 
+/* A manual extend() of a renewed lock counts against the same maxExtensions: 1 when one more is
+ * allowed (counted), 0 when the cap is reached, -1 when token is not renewed here. */
+int rl_watchdog_count_extension(rl_watchdog *watchdog, const char *token, size_t token_len);
+
 /* Stops renewing token and forgets it; when no lock is left, stops and joins the thread. Returns
  * the state it had (RL_WATCH_UNKNOWN when it was not registered). */
 rl_watch_state rl_watchdog_remove(rl_watchdog *watchdog, const char *token, size_t token_len);
