@@ -10,7 +10,7 @@ rt_values($key); // the test's own redis links, opened before counting sockets
 $threads = wt_threads();
 $sockets = wt_sockets();
 $r = new RedLock(rt_servers(5, 1.0), 10, 0, ['autoExtend' => true, 'persistent' => false]);
-$ttl = 600;
+$ttl = 1000;
 $servers = var_export(rt_servers(5, 1.0), true);
 $other = <<<PHP
 <?php
