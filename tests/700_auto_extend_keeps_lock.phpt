@@ -17,7 +17,7 @@ $other = <<<PHP
 \$other = new RedLock($servers, 10, 0);
 \$won = 0;
 for (\$i = 0; \$i < 30; \$i++) {           // 5 x the ttl, trying every ttl/6
-    usleep($ttl * 1000 / 6);
+    usleep(intdiv($ttl * 1000, 6));
     if (\$l = \$other->lock('$key', 10000)) {
         \$won++;
         \$other->unlock(\$l);
