@@ -8,8 +8,8 @@
  * notified: retryDelay 200 ms, waitTimeout 60000 (woken by the release's PUBLISH).
  * The holder writes hrtime() (CLOCK_MONOTONIC, shared by all processes) to a guard server just
  * before unlock(); the next holder reads it right after lock() returned. Only handoffs to another
- * process count: a releaser stays away 400 ms (more than any backoff) before it wants the lock
- * again, so that the waiters compete among themselves. Prints one handoff (ms) per line.
+ * process count: a releaser stays away until another process holds it, so that the waiters
+ * compete among themselves. Prints one handoff (ms) per line.
  */
 [$mode, $serverList, $guardPort, $resource, $startAt, $seconds] = array_slice($argv, 1, 6) + array_fill(0, 6, null);
 $servers = array_map(function ($hp) {
@@ -52,5 +52,10 @@ while (microtime(true) < $endAt) {
     usleep(10000);
     $call('SET', $key, getmypid() . ':' . hrtime(true));
     $redlock->unlock($lock);
-    usleep(400000);
+    // Stay away until another process took it (it GETDELs the key), so that every handoff has
+    // waiters that were waiting, and none is to the releaser itself.
+    $until = microtime(true) + 5;
+    while ($call('EXISTS', $key) === '1' && microtime(true) < $until && microtime(true) < $endAt) {
+        usleep(1000);
+    }
 }
