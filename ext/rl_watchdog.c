@@ -9,54 +9,19 @@
 #include "rl_algorithm.h"
 
 #ifdef _WIN32
-
-rl_watchdog *rl_watchdog_create(const rl_watchdog_config *config)
-{
-	(void) config;
-	return NULL; /* no pthreads: the glue reports autoExtend as unsupported */
-}
+/* No pthreads: rl_watchdog_create() fails and the glue reports autoExtend as unsupported. */
+rl_watchdog *rl_watchdog_create(const rl_watchdog_config *c) { (void) c; return NULL; }
 int rl_watchdog_add(rl_watchdog *w, const rl_lock_keys *k, const char *t, size_t l, int64_t ttl, double v)
-{
-	(void) w; (void) k; (void) t; (void) l; (void) ttl; (void) v;
-	return -1;
-}
+{ (void) w; (void) k; (void) t; (void) l; (void) ttl; (void) v; return -1; }
 rl_watch_state rl_watchdog_state(rl_watchdog *w, const char *t, size_t l, int64_t *r)
-{
-	(void) w; (void) t; (void) l; (void) r;
-	return RL_WATCH_UNKNOWN;
-}
-int rl_watchdog_count_extension(rl_watchdog *w, const char *t, size_t l)
-{
-	(void) w; (void) t; (void) l;
-	return -1;
-}
+{ (void) w; (void) t; (void) l; (void) r; return RL_WATCH_UNKNOWN; }
+int rl_watchdog_count_extension(rl_watchdog *w, const char *t, size_t l) { (void) w; (void) t; (void) l; return -1; }
 rl_watch_state rl_watchdog_remove(rl_watchdog *w, const char *t, size_t l)
-{
-	(void) w; (void) t; (void) l;
-	return RL_WATCH_UNKNOWN;
-}
+{ (void) w; (void) t; (void) l; return RL_WATCH_UNKNOWN; }
 int rl_watchdog_set_alarm(rl_watchdog *w, const char *t, size_t l, void (*raise)(void *), void *arg)
-{
-	(void) w; (void) t; (void) l; (void) raise; (void) arg;
-	return -1;
-}
-void rl_watchdog_stop(rl_watchdog *w)
-{
-	(void) w;
-}
-void rl_watchdog_destroy(rl_watchdog *w)
-{
-	(void) w;
-}
-int rl_watchdog_running(rl_watchdog *w)
-{
-	(void) w;
-	return 0;
-}
-void rl_watchdog_stop_owned(const void *owner)
-{
-	(void) owner;
-}
+{ (void) w; (void) t; (void) l; (void) raise; (void) arg; return -1; }
+void rl_watchdog_destroy(rl_watchdog *w) { (void) w; }
+void rl_watchdog_stop_owned(const void *owner) { (void) owner; }
 
 #else
 
@@ -602,13 +567,6 @@ static void stop_locked(rl_watchdog *w)
 	}
 }
 
-void rl_watchdog_stop(rl_watchdog *w)
-{
-	pthread_mutex_lock(&g_lock);
-	stop_locked(w);
-	pthread_mutex_unlock(&g_lock);
-}
-
 void rl_watchdog_stop_owned(const void *owner)
 {
 	rl_watchdog *w;
@@ -644,17 +602,6 @@ void rl_watchdog_destroy(rl_watchdog *w)
 	rl_cluster_destroy(w->cluster); /* no pool: closes; the copied password is wiped */
 	free(w->outcomes);
 	free(w);
-}
-
-int rl_watchdog_running(rl_watchdog *w)
-{
-	int running;
-
-	pthread_mutex_lock(&g_lock);
-	leave_parent_locked(w);
-	running = w->running;
-	pthread_mutex_unlock(&g_lock);
-	return running;
 }
 
 #endif

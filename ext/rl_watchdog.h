@@ -5,7 +5,7 @@
  *
  * One rl_watchdog per RedLock object. Its thread runs only while the object has locks registered:
  * it starts with the first rl_watchdog_add() and is stopped and joined by rl_watchdog_remove() of
- * the last one, rl_watchdog_stop() (end of the request) or rl_watchdog_destroy(); its connections
+ * the last one, rl_watchdog_stop_owned() (end of the request) or rl_watchdog_destroy(); its connections
  * are closed when it ends. Joining waits at most for one renewal in flight, which is bounded by
  * min(ttl, the servers' call bound).
  *
@@ -69,17 +69,12 @@ rl_watch_state rl_watchdog_remove(rl_watchdog *watchdog, const char *token, size
 int rl_watchdog_set_alarm(rl_watchdog *watchdog, const char *token, size_t token_len, void (*raise)(void *),
 	void *raise_arg);
 
-/* Forgets every lock, stops and joins the thread, closes its connections. */
-void rl_watchdog_stop(rl_watchdog *watchdog);
-
-/* rl_watchdog_stop for every watchdog of owner (the end of a request: objects still alive keep
- * their watchdog, idle). */
+/* Forgets every lock of every watchdog of owner, stops and joins their threads, closes their
+ * connections (the end of a request: objects still alive keep their watchdog, idle). */
 void rl_watchdog_stop_owned(const void *owner);
 
-/* rl_watchdog_stop, then frees everything (the copied credentials wiped). NULL is fine. */
+/* The same for one watchdog, then frees everything (the copied credentials wiped). NULL is fine. */
 void rl_watchdog_destroy(rl_watchdog *watchdog);
 
-/* Whether the thread runs (for phpinfo-like introspection and tests). */
-int rl_watchdog_running(rl_watchdog *watchdog);
 
 #endif
