@@ -14,9 +14,9 @@ $opts = ['autoExtend' => true, 'persistent' => false];
 
 // unlock(): the last lock of the object gone, the thread is joined and its connections closed.
 $r = new RedLock(rt_servers(5), 10, 0, $opts);
-$a = $r->lock("$key-a", 600);
-$b = $r->lock("$key-b", 600);
-usleep(450000); // past the first renewal: the thread has connected
+$a = $r->lock("$key-a", 1500);
+$b = $r->lock("$key-b", 1500);
+usleep(700000); // past the first renewal (ttl/3): the thread has connected
 echo 'threads with two locks: ', wt_threads() - $threads, "\n";
 $r->unlock($a);
 echo 'threads with one: ', wt_threads() - $threads, "\n";
@@ -26,8 +26,8 @@ unset($r);
 
 // Freeing the object: a lock never unlocked stops being renewed and expires.
 $r = new RedLock(rt_servers(5), 10, 0, $opts);
-$c = $r->lock("$key-c", 600);
-usleep(450000);
+$c = $r->lock("$key-c", 1500);
+usleep(700000);
 unset($r);
 echo 'after free: threads ', wt_threads() - $threads, ', sockets ', wt_sockets() - $sockets, "\n";
 $other = new RedLock(rt_servers(5), 10, 0, ['persistent' => false]);
@@ -40,17 +40,17 @@ unset($other);
 // fork(): the child has no renewal thread of its parent, does not renew the parent's lock, can unlock
 // nothing it does not own, and can renew locks of its own. The parent goes on renewing meanwhile.
 $r = new RedLock(rt_servers(5), 10, 0, $opts);
-$d = $r->lock("$key-d", 600);
+$d = $r->lock("$key-d", 1500);
 usleep(250000);
 $pid = pcntl_fork();
 if ($pid === 0) {
     $out = 'child threads: ' . wt_threads() . "\n";
     // The parent's lock is not the child's to keep: validity() still answers from the servers.
     $out .= 'child sees the parent\'s lock valid: ' . var_export($r->validity($d) > 0, true) . "\n";
-    $e = $r->lock("$key-e", 600);                // a lock of the child's own, renewed by the child's thread
+    $e = $r->lock("$key-e", 1500);                // a lock of the child's own, renewed by the child's thread
     $out .= 'child threads with its own lock: ' . wt_threads() . "\n";
-    usleep(1800000);                             // 3 x the ttl
-    $out .= 'child\'s own lock held after 3 ttl: ' . var_export($r->validity($e) > 0, true) . "\n";
+    usleep(3000000);                             // 2 x the ttl
+    $out .= 'child\'s own lock held after 2 ttl: ' . var_export($r->validity($e) > 0, true) . "\n";
     $r->unlock($e);
     $out .= 'child threads after unlock: ' . wt_threads() . "\n";
     file_put_contents(sys_get_temp_dir() . '/redlock-704-' . getmypid(), $out);
@@ -74,7 +74,7 @@ bool(true)
 child threads: 1
 child sees the parent's lock valid: true
 child threads with its own lock: 2
-child's own lock held after 3 ttl: true
+child's own lock held after 2 ttl: true
 child threads after unlock: 1
 parent still holds after the child: 5 of 5
 bool(true)

@@ -27,7 +27,7 @@ foreach ($loops as $name => $step) {
     echo 'code after the loop reached: ', var_export($reached, true), ', threads after: ', wt_threads() - $threads, "\n";
 }
 // A lock that stays ours is never interrupted.
-echo $r->run($key, 600, function () { usleep(800000); return "kept\n"; });
+echo $r->run($key, 1500, function () { usleep(1200000); return "kept\n"; });
 echo rt_throws(fn () => new RedLock(rt_servers(1), 10, 0, ['abortOnLoss' => true])), "\n";
 ?>
 --EXPECTF--
