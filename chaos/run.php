@@ -14,7 +14,8 @@
  *     chaos/tally_primitives.php.
  *   options: --workers=8 --duration=S --acquisitions=N --ttl=MS --sleep-us=US --resources=R
  *            --port-base=7441 --runs=delayed,nodelay --restart-delay=MS --retry-delay=MS --retry-count=N
- *            --nodelay-duration=S --nodelay-sleep-us=US
+ *            --nodelay-duration=S --nodelay-sleep-us=US --auto-extend --hold-slices=N --wait-timeout=MS
+ *   php chaos/run.php --preset=extend    # CI: autoExtend workers holding ~3 ttls each, delayed run
  *
  * Exit status: 1 when the delayed-restart run saw any violation: two use intervals of the resource
  * overlapping, the guard's owner key found taken while both locks were still valid, or a lost
@@ -40,18 +41,27 @@ const PRESETS = [
         'acquisitions' => 200000, 'ttl' => 300, 'sleep-us' => 0, 'resources' => 1, 'runs' => 'delayed'],
     'long' => ['workers' => 8, 'duration' => 2700, 'acquisitions' => 1000000, 'ttl' => 200, 'sleep-us' => 0,
         'resources' => 4, 'nodelay-duration' => 60, 'nodelay-sleep-us' => 100000],
+    /* autoExtend: each hold is 8 slices of 100 ms with a ttl of 300 ms, renewed in the background;
+     * waiters wait for the release notification (waitTimeout) */
+    'extend' => ['workers' => 6, 'duration' => 30, 'acquisitions' => 200000, 'ttl' => 300, 'sleep-us' => 100000,
+        'resources' => 2, 'nodelay-duration' => 0, 'nodelay-sleep-us' => 0, 'auto-extend' => true, 'hold-slices' => 8,
+        'wait-timeout' => 3000, 'runs' => 'delayed'],
 ];
 
 $opts = getopt('', ['preset:', 'workers:', 'duration:', 'acquisitions:', 'ttl:', 'sleep-us:', 'resources:',
     'port-base:', 'runs:', 'retry-delay:', 'retry-count:', 'restart-delay:', 'nodelay-duration:', 'nodelay-sleep-us:', 'extension:',
-    'mode:', 'limit:', 'exclusive-pct:', 'aof']);
+    'mode:', 'limit:', 'exclusive-pct:', 'aof', 'auto-extend', 'hold-slices:', 'wait-timeout:']);
+if (isset($opts['auto-extend'])) {
+    $opts['auto-extend'] = true; /* a flag: getopt gives false */
+}
 $preset = PRESETS[$opts['preset'] ?? 'short'] ?? null;
 if ($preset === null) {
     fwrite(STDERR, "unknown preset\n");
     exit(2);
 }
 $cfg = array_merge(['retry-delay' => 10, 'retry-count' => 3, 'port-base' => 7441, 'runs' => 'delayed,nodelay', 'restart-delay' => null,
-    'mode' => 'lock', 'limit' => 3, 'exclusive-pct' => 30, 'aof' => false], $preset, $opts);
+    'mode' => 'lock', 'limit' => 3, 'exclusive-pct' => 30, 'aof' => false,
+    'auto-extend' => false, 'hold-slices' => 1, 'wait-timeout' => null], $preset, $opts);
 $mode = (string) $cfg['mode'];
 $aof = $cfg['aof'] !== false;
 if (!in_array($mode, ['lock', 'semaphore', 'shared', 'fence'], true)) {
@@ -188,7 +198,9 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
             'server_timeout' => 0.1, 'retry_delay' => (int) $cfg['retry-delay'], 'retry_count' => (int) $cfg['retry-count'], 'ttl' => $ttl,
             'sleep_us' => $sleepUs, 'resources' => (int) $cfg['resources'], 'duration' => $duration,
             'max_acquisitions' => $perWorker, 'max_calls' => $perWorker * 50, 'out' => "$runDir/$runId-w$w",
-            'mode' => $cfg['mode'], 'limit' => (int) $cfg['limit'], 'exclusive_pct' => (int) $cfg['exclusive-pct']];
+            'mode' => $cfg['mode'], 'limit' => (int) $cfg['limit'], 'exclusive_pct' => (int) $cfg['exclusive-pct'],
+            'auto_extend' => (bool) $cfg['auto-extend'], 'hold_slices' => (int) $cfg['hold-slices'],
+            'wait_timeout' => $cfg['wait-timeout'] !== null ? (int) $cfg['wait-timeout'] : null];
         $cmd = [PHP_BINARY];
         if (!extension_loaded('redlock')) {
             array_push($cmd, '-d', "extension=$extension");
@@ -275,7 +287,8 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
 
     return $sum + [
         'run' => $label, 'workers' => $workers, 'ttl_ms' => $ttl, 'restart_delay_ms' => $restartDelay,
-        'sleep_in_section_us' => $sleepUs, 'seconds' => round($elapsed, 1),
+        'sleep_in_section_us' => $sleepUs, 'seconds' => round($elapsed, 1), 'auto_extend' => (bool) $cfg['auto-extend'],
+        'hold_slices' => (int) $cfg['hold-slices'], 'wait_timeout_ms' => $cfg['wait-timeout'],
         'interval_overlaps' => $tally['interval_overlaps'], 'interval_example' => $tally['interval_example'],
         'lost_counter_updates' => $lost, 'lost_not_explained_by_late_writes' => max(0, $lost - $sum['late_writes']),
         'workers_without_report' => $tally['missing'],

@@ -11,7 +11,8 @@
 function chaos_tally(string $runDir, string $runId, int $workers, int $resources): array
 {
     $sum = array_fill_keys(['acquisitions', 'lock_false', 'unlock_false', 'overlap_within_validity',
-        'overlap_after_expiry', 'overlap_ambiguous', 'overlap_on_exit', 'overruns', 'late_writes', 'calls'], 0);
+        'overlap_after_expiry', 'overlap_ambiguous', 'overlap_on_exit', 'overruns', 'late_writes', 'calls',
+        'lost_while_held'], 0);
     $starts = $ends = [];
     $perResource = array_fill(0, $resources, 0);
     $latencies = $examples = [];
@@ -26,7 +27,7 @@ function chaos_tally(string $runDir, string $runId, int $workers, int $resources
         $t = is_file("$base.json") ? json_decode(file_get_contents("$base.json"), true) : null;
         if ($t !== null) {
             foreach ($sum as $k => $_) {
-                $sum[$k] += $t[$k];
+                $sum[$k] += $t[$k] ?? 0;
             }
             foreach ($t['per_resource'] as $r => $n) {
                 $perResource[$r] += $n;

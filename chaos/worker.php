@@ -24,7 +24,16 @@ if (($cfg['mode'] ?? 'lock') !== 'lock') { /* lockSemaphore(), lockShared(), fen
     require __DIR__ . '/worker_primitives.php';
     exit(0);
 }
-$redlock = new RedLock($servers, $cfg['retry_delay'], $cfg['retry_count']);
+/* auto_extend: locks renewed by the extension's thread ('autoExtend') and held for hold_slices x
+ * sleep_us, several ttls; after each slice validity() says whether it is still ours (at once, with
+ * no round trip, once a renewal found it lost). The use interval then ends at the last time it was
+ * confirmed held (the check's start + the validity it returned), not at the first ttl. */
+$autoExtend = !empty($cfg['auto_extend']);
+$options = $autoExtend ? ['autoExtend' => true] : [];
+if (($cfg['wait_timeout'] ?? null) !== null) {
+    $options['waitTimeout'] = $cfg['wait_timeout']; /* wait for releases rather than retryCount attempts */
+}
+$redlock = new RedLock($servers, $cfg['retry_delay'], $cfg['retry_count'], $options);
 $guard = Resp::connect($cfg['guard_port']);
 if ($guard === null) {
     fwrite(STDERR, "$id: cannot reach the guard server\n");
@@ -35,7 +44,7 @@ $releaseIfMine = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.cal
 $tally = [
     'id' => $id, 'acquisitions' => 0, 'lock_false' => 0, 'unlock_false' => 0,
     'overlap_within_validity' => 0, 'overlap_after_expiry' => 0, 'overlap_ambiguous' => 0,
-    'overlap_on_exit' => 0, 'overruns' => 0, 'late_writes' => 0,
+    'overlap_on_exit' => 0, 'overruns' => 0, 'late_writes' => 0, 'lost_while_held' => 0,
     'per_resource' => array_fill(0, $cfg['resources'], 0), 'examples' => [], 'first_violation_ns' => null,
 ];
 $latencies = '';
@@ -90,7 +99,18 @@ for ($call = 0; $call < $cfg['max_calls'] && $tally['acquisitions'] < $maxAcquis
         }
     }
     $count = (int) $guard->call('GET', $counterKey);
-    if ($sleepUsMax > 0) {
+    if ($autoExtend) {
+        for ($s = 0; $s < $cfg['hold_slices']; $s++) {
+            usleep($sleepUs);
+            $tc = hrtime(true);
+            $v = $redlock->validity($lock);
+            if ($v === false) {
+                $tally['lost_while_held']++;
+                break;
+            }
+            $validUntil = max($validUntil, $tc + (int) ($v * 1e6));
+        }
+    } elseif ($sleepUsMax > 0) {
         usleep($sleepUsMax > $sleepUs ? mt_rand($sleepUs, $sleepUsMax) : $sleepUs);
     }
     $guard->call('SET', $counterKey, (string) ($count + 1));

@@ -15,6 +15,7 @@
 #include "php_redlock.h"
 #include "rl_conn.h"
 #include "rl_resolve.h"
+#include "redlock_watch.h"
 
 ZEND_DECLARE_MODULE_GLOBALS(redlock)
 
@@ -54,12 +55,24 @@ static PHP_MINIT_FUNCTION(redlock)
 	(void) type; /* unused macro parameters: keep -Wextra quiet */
 	REGISTER_INI_ENTRIES();
 	redlock_class_register(module_number);
+	redlock_watch_startup();
+	return SUCCESS;
+}
+
+/* No renewal thread outlives the request (FPM, php -S): objects still alive (globals, a fatal
+ * error) keep their watchdog, idle, until they are freed. */
+static PHP_RSHUTDOWN_FUNCTION(redlock)
+{
+	(void) type;
+	(void) module_number;
+	redlock_watch_request_end();
 	return SUCCESS;
 }
 
 static PHP_MSHUTDOWN_FUNCTION(redlock)
 {
 	UNREGISTER_INI_ENTRIES();
+	redlock_watch_shutdown();
 	/* The idle connections are closed by GSHUTDOWN, which runs after this; what they still hold of
 	 * the resolver's results is reference-counted. Lookups still running free themselves. */
 	rl_resolve_shutdown();
@@ -112,7 +125,7 @@ zend_module_entry redlock_module_entry = {
 	PHP_MINIT(redlock),
 	PHP_MSHUTDOWN(redlock),
 	NULL,
-	NULL,
+	PHP_RSHUTDOWN(redlock),
 	PHP_MINFO(redlock),
 	PHP_REDLOCK_VERSION,
 	PHP_MODULE_GLOBALS(redlock),

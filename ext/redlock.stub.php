@@ -14,7 +14,8 @@ const PHP_REDLOCK_VERSION = UNKNOWN;
 /** @not-serializable */
 class RedLock
 {
-    /** Options: quorum (int), driftFactor (float), prefix (string), persistent (bool), maxExtensions (?int), fencing (bool). */
+    /** Options: quorum (int), driftFactor (float), prefix (string), persistent (bool), maxExtensions (?int), fencing (bool),
+     * autoExtend (bool), abortOnLoss (bool), waitTimeout (?int ms). */
     public function __construct(#[\SensitiveParameter] array $servers, int $retryDelay = 200, int $retryCount = 3, array $options = []) {}
 
     /** A list of resource names locks all of them at once (all or none on each server). */

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 7a954f0637c43b337ca7ef7ecfb0a0009164bc0e */
+ * Stub hash: 128506cf42b7042c7ec871c491ca65db87398345 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_RedLock___construct, 0, 0, 1)
 	ZEND_ARG_TYPE_INFO(0, servers, IS_ARRAY, 0)

@@ -39,6 +39,7 @@ static zend_object *redlock_create(zend_class_entry *ce)
 
 static void redlock_release_cluster(redlock_object *intern)
 {
+	redlock_watch_destroy(intern); /* joins its thread first: it copies nothing back */
 	rl_cluster_destroy(intern->cluster);
 	intern->cluster = NULL;
 	if (intern->outcomes) {
@@ -142,6 +143,10 @@ PHP_METHOD(RedLock, __construct)
 	intern->quorum = options.quorum;
 	intern->drift_factor = options.drift_factor;
 	redlock_bind_driver(intern);
+	if (redlock_watch_setup(intern) != SUCCESS) {
+		redlock_release_cluster(intern);
+		RETURN_THROWS();
+	}
 }
 
 bool redlock_acquire(redlock_object *intern, const redlock_resource *resource, zend_long ttl,
@@ -154,7 +159,9 @@ bool redlock_acquire(redlock_object *intern, const redlock_resource *resource, z
 	if (intern->options.fencing) {
 		return redlock_acquire_fenced(intern, resource, ttl, return_value, attempts_made);
 	}
-	won = rl_lock_acquire(&intern->io, &intern->policy, &keys, ttl, intern->outcomes, &result);
+	won = intern->options.wait_timeout < 0
+		? rl_lock_acquire(&intern->io, &intern->policy, &keys, ttl, intern->outcomes, &result)
+		: redlock_wait_acquire(intern, &keys, ttl, &result);
 
 	if (attempts_made) {
 		*attempts_made = result.attempts;
@@ -165,6 +172,9 @@ bool redlock_acquire(redlock_object *intern, const redlock_resource *resource, z
 	}
 	if (won == 0) {
 		return false; /* with an exception pending when no random bytes could be had */
+	}
+	if (intern->watchdog && redlock_watch_add(intern, &keys, &result, ttl) != SUCCESS) {
+		return false;
 	}
 	redlock_lock_result(return_value, result.validity, resource, result.token, RL_TOKEN_LEN);
 	return true;
@@ -236,6 +246,9 @@ bool redlock_release(redlock_object *intern, const redlock_resource *resource, z
 	redlock_extensions_forget(intern, token);
 	votes = rl_lock_release(&intern->io, redlock_policy_for(intern, resource), &keys, ZSTR_VAL(token), ZSTR_LEN(token),
 		intern->outcomes);
+	if (intern->watchdog) {
+		redlock_watch_forget(intern, token); /* after the release: others need not wait for the join */
+	}
 	return votes >= 0 && (unsigned) votes >= intern->quorum;
 }
 

@@ -88,6 +88,7 @@ PHP_METHOD(RedLock, extend)
 	redlock_object *intern;
 	redlock_resource resource;
 	extension_entry *entry = NULL;
+	int shared = -1;
 	rl_lock_keys keys;
 	double start, validity;
 
@@ -104,7 +105,15 @@ PHP_METHOD(RedLock, extend)
 		zend_argument_value_error(2, "must be greater than 0");
 		RETURN_THROWS();
 	}
-	if (intern->options.max_extensions != REDLOCK_UNLIMITED_EXTENSIONS) {
+	if (intern->watchdog && intern->options.max_extensions != REDLOCK_UNLIMITED_EXTENSIONS) {
+		/* Renewed in the background: the renewals and extend() share the lock's cap. */
+		shared = redlock_watch_count_extension(intern, token);
+		if (shared == 0) {
+			redlock_resource_release(&resource);
+			RETURN_FALSE;
+		}
+	}
+	if (shared < 0 && intern->options.max_extensions != REDLOCK_UNLIMITED_EXTENSIONS) {
 		entry = extension_entry_for(intern, token);
 		if (entry->calls >= intern->options.max_extensions) {
 			redlock_resource_release(&resource);
@@ -148,6 +157,10 @@ PHP_METHOD(RedLock, validity)
 
 	if ((intern = redlock_ready_with_lock(ZEND_THIS, lock, &resource, &token)) == NULL) {
 		RETURN_THROWS();
+	}
+	if (intern->watchdog && redlock_watch_lost(intern, token)) {
+		redlock_resource_release(&resource);
+		RETURN_FALSE; /* a renewal found it lost: no round trip */
 	}
 	keys = redlock_resource_keys(&resource);
 	validity = rl_lock_validity(&intern->io, redlock_policy_for(intern, &resource), &keys, ZSTR_VAL(token), ZSTR_LEN(token),

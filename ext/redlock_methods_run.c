@@ -31,9 +31,10 @@ static zend_string *describe_resource(const redlock_resource *resource)
 
 /* After $fn, however it ended: release the lock and what run() holds. */
 static void run_finish(redlock_object *intern, redlock_resource *resource, zval *lock, zend_string *token,
-	zval args[2])
+	zval args[2], void *alarm)
 {
 	intern->running--;
+	redlock_watch_disarm(intern, token, alarm);
 	redlock_release(intern, resource, token);
 	zval_ptr_dtor(&args[0]);
 	zval_ptr_dtor(&args[1]);
@@ -52,6 +53,8 @@ PHP_METHOD(RedLock, run)
 	redlock_resource resource;
 	int64_t attempts = 0;
 	zval lock, args[2], *token;
+	void *alarm = NULL;
+	bool lost = false;
 
 	ZEND_PARSE_PARAMETERS_START(3, 3)
 		Z_PARAM_ARRAY_HT_OR_STR(names, name)
@@ -92,11 +95,28 @@ PHP_METHOD(RedLock, run)
 	 * already expired) is not reported. intern->running keeps the constructor from replacing the
 	 * cluster the lock is held on while $fn runs. */
 	intern->running++;
+	if (intern->watchdog && intern->options.abort_on_loss) {
+		zend_string *described = describe_resource(&resource);
+		alarm = redlock_watch_arm(intern, Z_STR_P(token), ZSTR_VAL(described));
+		zend_string_release(described);
+	}
 	zend_try {
 		zend_call_function(&fci, &fcc);
 	} zend_catch {
-		run_finish(intern, &resource, &lock, Z_STR_P(token), args);
+		/* Fatal error, max_execution_time, exit(): the renewal thread is stopped and joined by the
+		 * release (the last lock of the object) or, at the latest, at the end of the request. */
+		run_finish(intern, &resource, &lock, Z_STR_P(token), args, alarm);
 		zend_bailout();
 	} zend_end_try();
-	run_finish(intern, &resource, &lock, Z_STR_P(token), args);
+	/* autoExtend: was the lock still ours all through $fn? Asked before the release, no round trip. */
+	lost = intern->watchdog && redlock_watch_lost(intern, Z_STR_P(token));
+	if (lost && !EG(exception)) {
+		zend_string *described = describe_resource(&resource);
+		zend_throw_exception_ex(redlock_exception_ce, 0,
+			"The lock on %s was lost during the work: a renewal did not reach a quorum", ZSTR_VAL(described));
+		zend_string_release(described);
+		zval_ptr_dtor(return_value);
+		ZVAL_UNDEF(return_value);
+	}
+	run_finish(intern, &resource, &lock, Z_STR_P(token), args, alarm);
 }

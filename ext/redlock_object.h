@@ -22,6 +22,7 @@ typedef struct {
 	rl_script_set shared_scripts;
 	HashTable *extensions; /* token -> extend() calls so far; only with maxExtensions, else NULL */
 	uint32_t running;      /* run() calls in progress: the constructor may not replace the cluster */
+	struct rl_watchdog *watchdog; /* autoExtend: the renewal thread's registry, else NULL */
 	zend_object std;
 } redlock_object;
 
@@ -71,5 +72,17 @@ bool redlock_release(redlock_object *intern, const redlock_resource *resource, z
 /* The maxExtensions bookkeeping (redlock_methods_renew.c). */
 void redlock_extensions_forget(redlock_object *intern, zend_string *token);
 void redlock_extensions_destroy(redlock_object *intern);
+
+/* autoExtend, abortOnLoss, waitTimeout (redlock_watch.c). Without the options: no-ops. */
+zend_result redlock_watch_setup(redlock_object *intern);
+void redlock_watch_destroy(redlock_object *intern);
+zend_result redlock_watch_add(redlock_object *intern, const rl_lock_keys *keys, const rl_lock_result *result,
+	zend_long ttl);
+bool redlock_watch_forget(redlock_object *intern, zend_string *token); /* true: it had been lost */
+bool redlock_watch_lost(redlock_object *intern, zend_string *token);
+int redlock_watch_count_extension(redlock_object *intern, zend_string *token); /* see rl_watchdog.h */
+void *redlock_watch_arm(redlock_object *intern, zend_string *token, const char *resource);
+void redlock_watch_disarm(redlock_object *intern, zend_string *token, void *alarm);
+int redlock_wait_acquire(redlock_object *intern, const rl_lock_keys *keys, zend_long ttl, rl_lock_result *result);
 
 #endif

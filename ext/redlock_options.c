@@ -15,6 +15,9 @@ void redlock_options_init(redlock_options *options, unsigned server_count)
 	options->persistent = true;
 	options->max_extensions = REDLOCK_UNLIMITED_EXTENSIONS;
 	options->fencing = false;
+	options->auto_extend = false;
+	options->abort_on_loss = false;
+	options->wait_timeout = -1;
 }
 
 void redlock_options_release(redlock_options *options)
@@ -89,15 +92,6 @@ static zend_result parse_persistent(zval *value, uint32_t arg_num, redlock_optio
 	return SUCCESS;
 }
 
-static zend_result parse_fencing(zval *value, uint32_t arg_num, redlock_options *options)
-{
-	if (Z_TYPE_P(value) != IS_TRUE && Z_TYPE_P(value) != IS_FALSE) {
-		return wrong_type(arg_num, "fencing", "bool", value);
-	}
-	options->fencing = Z_TYPE_P(value) == IS_TRUE;
-	return SUCCESS;
-}
-
 static zend_result parse_max_extensions(zval *value, uint32_t arg_num, redlock_options *options)
 {
 	if (Z_TYPE_P(value) == IS_NULL) {
@@ -115,6 +109,34 @@ static zend_result parse_max_extensions(zval *value, uint32_t arg_num, redlock_o
 	return SUCCESS;
 }
 
+#define KNOWN_OPTIONS "quorum, driftFactor, prefix, persistent, maxExtensions, fencing, autoExtend, abortOnLoss, waitTimeout"
+
+static zend_result parse_bool(zval *value, uint32_t arg_num, const char *name, bool *into)
+{
+	if (Z_TYPE_P(value) != IS_TRUE && Z_TYPE_P(value) != IS_FALSE) {
+		return wrong_type(arg_num, name, "bool", value);
+	}
+	*into = Z_TYPE_P(value) == IS_TRUE;
+	return SUCCESS;
+}
+
+static zend_result parse_wait_timeout(zval *value, uint32_t arg_num, redlock_options *options)
+{
+	if (Z_TYPE_P(value) == IS_NULL) {
+		options->wait_timeout = -1;
+		return SUCCESS;
+	}
+	if (Z_TYPE_P(value) != IS_LONG) {
+		return wrong_type(arg_num, "waitTimeout", "?int", value);
+	}
+	if (Z_LVAL_P(value) < 0) {
+		zend_argument_value_error(arg_num, "option \"waitTimeout\" must be greater than or equal to 0, or null");
+		return FAILURE;
+	}
+	options->wait_timeout = Z_LVAL_P(value);
+	return SUCCESS;
+}
+
 zend_result redlock_options_parse(HashTable *options_array, uint32_t arg_num, unsigned server_count,
 	redlock_options *options)
 {
@@ -128,7 +150,7 @@ zend_result redlock_options_parse(HashTable *options_array, uint32_t arg_num, un
 		ZVAL_DEREF(value);
 		if (name == NULL) {
 			zend_argument_value_error(arg_num, "contains an unknown option " ZEND_ULONG_FMT
-				" (options are named: quorum, driftFactor, prefix, persistent, maxExtensions, fencing)", index);
+				" (options are named: " KNOWN_OPTIONS ")", index);
 			return FAILURE;
 		}
 		if (zend_string_equals_literal(name, "quorum")) {
@@ -142,10 +164,16 @@ zend_result redlock_options_parse(HashTable *options_array, uint32_t arg_num, un
 		} else if (zend_string_equals_literal(name, "maxExtensions")) {
 			result = parse_max_extensions(value, arg_num, options);
 		} else if (zend_string_equals_literal(name, "fencing")) {
-			result = parse_fencing(value, arg_num, options);
+			result = parse_bool(value, arg_num, "fencing", &options->fencing);
+		} else if (zend_string_equals_literal(name, "autoExtend")) {
+			result = parse_bool(value, arg_num, "autoExtend", &options->auto_extend);
+		} else if (zend_string_equals_literal(name, "abortOnLoss")) {
+			result = parse_bool(value, arg_num, "abortOnLoss", &options->abort_on_loss);
+		} else if (zend_string_equals_literal(name, "waitTimeout")) {
+			result = parse_wait_timeout(value, arg_num, options);
 		} else {
 			zend_argument_value_error(arg_num, "contains an unknown option \"%s\""
-				" (known: quorum, driftFactor, prefix, persistent, maxExtensions, fencing)", ZSTR_VAL(name));
+				" (known: " KNOWN_OPTIONS ")", ZSTR_VAL(name));
 			return FAILURE;
 		}
 		if (result != SUCCESS) {

@@ -14,6 +14,9 @@ typedef struct {
 	bool persistent;          /* connections may outlive the object (the pool reads this) */
 	zend_long max_extensions; /* extend() calls allowed per token; REDLOCK_UNLIMITED_EXTENSIONS */
 	bool fencing;             /* lock() hands out fencing tokens ("fence"): rl_fence.c */
+	bool auto_extend;         /* renew held locks in the background (rl_watchdog.h) */
+	bool abort_on_loss;       /* interrupt run()'s $fn when a renewal loses the lock */
+	zend_long wait_timeout;   /* ms lock()/run() keep trying, woken by releases; -1: retryCount */
 } redlock_options;
 
 /* The defaults for server_count servers. */

@@ -6,10 +6,18 @@
 #ifndef RL_SCRIPTS_H
 #define RL_SCRIPTS_H
 
-/* KEYS[1] = resource, ARGV[1] = token. Deletes the key only while it still holds our token. */
+/* Where a release is announced to waiters ('waitTimeout', rl_notify.h): this prefix + the key. */
+#define RL_NOTIFY_CHANNEL_PREFIX "redlock:released:"
+
+/* KEYS[1] = resource, ARGV[1] = token. Deletes the key only while it still holds our token, and
+ * then announces it to waiters in the same round trip (a PUBLISH nobody listens to is a lookup).
+ * pcall: an ACL user without access to the channel (Redis 7's default for new users) still
+ * releases; its waiters then wake by their backoff only. */
 #define RL_SCRIPT_UNLOCK \
 	"if redis.pcall('GET', KEYS[1]) == ARGV[1] then\n" \
-	"    return redis.call('DEL', KEYS[1])\n" \
+	"    redis.call('DEL', KEYS[1])\n" \
+	"    redis.pcall('PUBLISH', '" RL_NOTIFY_CHANNEL_PREFIX "' .. KEYS[1], '')\n" \
+	"    return 1\n" \
 	"else\n" \
 	"    return 0\n" \
 	"end\n"
@@ -28,12 +36,13 @@
 	"return 1\n"
 
 /* KEYS = resources, ARGV[1] = token. Deletes every key that still holds our token (a release
- * frees what it can) and returns how many it deleted. */
+ * frees what it can), announces each to waiters, and returns how many it deleted. */
 #define RL_SCRIPT_UNLOCK_MULTI \
 	"local released = 0\n" \
 	"for i = 1, #KEYS do\n" \
 	"    if redis.pcall('GET', KEYS[i]) == ARGV[1] then\n" \
 	"        released = released + redis.call('DEL', KEYS[i])\n" \
+	"        redis.pcall('PUBLISH', '" RL_NOTIFY_CHANNEL_PREFIX "' .. KEYS[i], '')\n" \
 	"    end\n" \
 	"end\n" \
 	"return released\n"
