@@ -63,6 +63,7 @@ static void set_ended(rl_conn *conn, rl_outcome *out, const char *reason)
 
 void rl_conn_close(rl_conn *conn)
 {
+	rl_tls_free(conn);
 	if (conn->state != RL_CONN_RESOLVING && conn->fd != RL_INVALID_SOCKET) {
 		rl_closesocket(conn->fd);
 	}
@@ -214,11 +215,18 @@ int rl_conn_append_setup(rl_conn *conn, const rl_endpoint *endpoint)
 int rl_conn_write_unsent(rl_conn *conn, rl_outcome *out)
 {
 	while (conn->out_end > conn->out_start) {
-		long sent = rl_send(conn->fd, conn->out + conn->out_start, conn->out_end - conn->out_start);
+		long sent = rl_conn_send(conn, conn->out + conn->out_start, conn->out_end - conn->out_start);
 
 		if (sent > 0) {
 			conn->out_start += (size_t) sent;
 			continue;
+		}
+		if (conn->tls != NULL) {
+			if (sent == 0) {
+				return 0; /* SSL_write waits for conn->tls_want */
+			}
+			set_ended(conn, out, conn->connect_error);
+			return -1;
 		}
 		if (sent < 0 && rl_socket_would_block()) {
 			return 0;
@@ -240,7 +248,6 @@ int rl_conn_write_unsent(rl_conn *conn, rl_outcome *out)
 
 int rl_conn_on_events_any(rl_conn *conn, const rl_endpoint *endpoint, short revents, rl_outcome *out)
 {
-	(void) endpoint;
 	if (revents & POLLNVAL) {
 		rl_outcome_set(out, RL_OUTCOME_IO, "socket closed under us");
 		return -1;
@@ -264,6 +271,27 @@ int rl_conn_on_events_any(rl_conn *conn, const rl_endpoint *endpoint, short reve
 		if (conn->state != RL_CONN_READY) {
 			return 0; /* trying the next address */
 		}
+		if (endpoint->tls != NULL) {
+			/* Connected: the handshake starts at once, within the same timeout. */
+			if (rl_tls_start(conn, endpoint, out) != 0) {
+				return -1;
+			}
+			if (conn->state != RL_CONN_READY) {
+				return 0;
+			}
+			revents |= POLLIN; /* the handshake may have read past its end */
+		}
+	} else if (conn->state == RL_CONN_HANDSHAKING) {
+		if (!(revents & (POLLIN | POLLOUT | POLLERR | POLLHUP))) {
+			return 0;
+		}
+		if (rl_tls_handshake(conn, out) != 0) {
+			return -1;
+		}
+		if (conn->state != RL_CONN_READY) {
+			return 0;
+		}
+		revents |= POLLIN;
 	}
 	if (rl_conn_flush(conn, out) != 0) {
 		return -1;

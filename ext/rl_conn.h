@@ -5,12 +5,12 @@
  *
  * The connection's life is one state machine:
  *
- *     DOWN --rl_conn_open--> RESOLVING --lookup done--> CONNECTING --connected--> READY
- *       ^                       |  (a name: the lookup       |  (refused: the next     |
- *       |                       |   runs on a thread)        |   address is tried)     |
- *       +--------- rl_conn_close (error, end of file, overdue, fork) -------------------+
+ *     DOWN --rl_conn_open--> RESOLVING --lookup done--> CONNECTING --connected--> [HANDSHAKING] --> READY
+ *       ^                       |  (a name: the lookup       |  (refused: the next     |  (TLS only:       |
+ *       |                       |   runs on a thread)        |   address is tried)     |   rl_tls.c)       |
+ *       +--------- rl_conn_close (error, end of file, overdue, fork) ----------------------------------------+
  *
- * Literal addresses and unix sockets skip RESOLVING. Commands may be queued in every state but
+ * Literal addresses and unix sockets skip RESOLVING; plain TCP skips HANDSHAKING. Commands may be queued in every state but
  * DOWN: they leave once the socket is READY, in order, on that one stream.
  *
  * Whether a call may use the connection as it is, or must start afresh, is decided in one place,
@@ -25,6 +25,7 @@
 #include "rl_platform.h"
 #include "rl_reader.h"
 #include "rl_reply.h"
+#include "rl_tls.h"
 
 #ifdef _WIN32
 # define RL_INVALID_SOCKET INVALID_SOCKET
@@ -41,13 +42,15 @@ typedef struct rl_endpoint {
 	char *username;    /* ACL user for AUTH, NULL for the default user */
 	char *password;    /* NULL: no AUTH. Never printed anywhere. */
 	int database;      /* SELECTed on connect when not 0 */
-	char *pool_key;    /* which pooled connections fit: address, database, hashed credentials */
+	char *pool_key;    /* which pooled connections fit: address, database, hashed credentials and TLS settings */
+	rl_tls_config *tls; /* NULL: plain TCP */
 } rl_endpoint;
 
 typedef enum {
 	RL_CONN_DOWN = 0,
 	RL_CONN_RESOLVING,
 	RL_CONN_CONNECTING,
+	RL_CONN_HANDSHAKING, /* TLS: the socket is connected, the handshake runs */
 	RL_CONN_READY
 } rl_conn_state;
 
@@ -74,6 +77,8 @@ typedef struct rl_conn {
 	/* An error reply dropped as stale in this call (a server at maxclients answers the first
 	 * command it gets, a greeting's, and closes): reported if the connection then ends. */
 	char dropped_error[RL_MESSAGE_MAX];
+	void *tls;            /* the SSL object of a TLS connection, else NULL */
+	short tls_want;       /* the poll events the TLS layer waits for (handshake, or a write) */
 	rl_reader reader;
 } rl_conn;
 
@@ -145,12 +150,19 @@ int rl_conn_append(rl_conn *conn, int argc, const char **argv, const size_t *arg
 /* Appends bytes to the output buffer. 0, or -1 when out of memory. */
 int rl_conn_queue_unsent(rl_conn *conn, const char *bytes, size_t len);
 
+/* send() on the socket, or SSL_write(): bytes taken, 0 or -1 with rl_socket_would_block() when it
+ * must wait (TLS: 0), -1 on an error. */
+static inline long rl_conn_send(rl_conn *conn, const char *bytes, size_t len)
+{
+	return conn->tls != NULL ? rl_tls_send(conn, bytes, len) : rl_send(conn->fd, bytes, len);
+}
+
 /* Sends what an idle ready socket takes at once; the output buffer keeps the rest, for
  * rl_conn_flush (which also reports a write error). 0, or -1 when out of memory. */
 static inline int rl_conn_send_or_queue(rl_conn *conn, const char *bytes, size_t len)
 {
 	if (conn->state == RL_CONN_READY && !rl_conn_has_unsent(conn)) {
-		long sent = rl_send(conn->fd, bytes, len);
+		long sent = rl_conn_send(conn, bytes, len);
 		if (sent > 0) {
 			bytes += sent;
 			len -= (size_t) sent;
@@ -183,6 +195,9 @@ static inline short rl_conn_poll_events(const rl_conn *conn)
 	if (conn->state == RL_CONN_RESOLVING) {
 		return POLLIN;
 	}
+	if (conn->state == RL_CONN_HANDSHAKING) {
+		return conn->tls_want ? conn->tls_want : POLLIN | POLLOUT;
+	}
 	return conn->state == RL_CONN_CONNECTING || rl_conn_has_unsent(conn) ? POLLOUT | POLLIN : POLLIN;
 }
 
@@ -204,6 +219,9 @@ static inline int rl_conn_read(rl_conn *conn, rl_outcome *out)
 	char *space;
 	long got;
 
+	if (conn->tls != NULL) {
+		return rl_tls_read(conn, out);
+	}
 	if (conn->peer_closed) {
 		return 0;
 	}
@@ -214,6 +232,13 @@ static inline int rl_conn_read(rl_conn *conn, rl_outcome *out)
 		return 0;
 	}
 	return rl_conn_read_failed(conn, got, out);
+}
+
+/* Bytes a TLS connection has decrypted but not handed over: poll() cannot see them, so the
+ * caller treats the connection as readable. */
+static inline int rl_conn_buffered(const rl_conn *conn)
+{
+	return conn->tls != NULL && rl_tls_buffered(conn);
 }
 
 /* rl_conn_on_events beyond reading a ready connection: lookups, connects and writes. */

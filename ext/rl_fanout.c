@@ -162,15 +162,32 @@ static int poll_timeout(double wait_until, double now)
 	return left > 1e9 ? 1000000000 : (int) left;
 }
 
-static int wait_for_events(struct rl_poll_set *set, double wait_until, double now)
+/* poll(), with TLS connections that hold decrypted bytes (which poll() cannot see) reported
+ * readable at once. */
+static int wait_for_events(struct rl_poll_set *set, rl_cluster *cluster, double wait_until, double now)
 {
 	int timeout = poll_timeout(wait_until, now);
+	int buffered = 0, ready;
+	size_t k;
 
 	if (set->used == 0) {
 		rl_sleep_ms(timeout < 0 ? 0 : timeout);
 		return 0;
 	}
-	return rl_poll(set->fds, (unsigned long) set->used, timeout);
+	for (k = 0; k < set->used; k++) {
+		buffered |= rl_conn_buffered(&cluster->conns[set->owner[k]]);
+	}
+	ready = rl_poll(set->fds, (unsigned long) set->used, buffered ? 0 : timeout);
+	if (buffered && ready >= 0) {
+		ready = 0;
+		for (k = 0; k < set->used; k++) {
+			if (rl_conn_buffered(&cluster->conns[set->owner[k]])) {
+				set->fds[k].revents |= POLLIN;
+			}
+			ready += set->fds[k].revents != 0;
+		}
+	}
+	return ready;
 }
 
 static inline void add_poll(struct rl_poll_set *set, rl_conn *conn, size_t owner)
@@ -262,7 +279,8 @@ static void settle_overdue(rl_cluster *cluster, double now, double deadline_ms, 
 		if (now >= conn->deadline && cluster->endpoints[i].timeout_ms > 0) { /* its own timeout */
 			if (conn->state != RL_CONN_READY) {
 				rl_outcome_set(&outcomes[i], RL_OUTCOME_TIMEOUT,
-					conn->state == RL_CONN_RESOLVING ? "connect: timeout resolving the host name" : "connect: timeout");
+					conn->state == RL_CONN_RESOLVING ? "connect: timeout resolving the host name"
+					: conn->state == RL_CONN_HANDSHAKING ? "connect: timeout in the TLS handshake" : "connect: timeout");
 				fail(conn, &outcomes[i], yes, answered);
 				continue;
 			}
@@ -332,7 +350,7 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 		if (set.used == 0) {
 			break;
 		}
-		ready = wait_for_events(&set, wait_until, now);
+		ready = wait_for_events(&set, cluster, wait_until, now);
 		if (ready < 0 && !rl_poll_interrupted()) {
 			for (k = 0; k < set.used; k++) {
 				rl_outcome_set(&outcomes[set.owner[k]], RL_OUTCOME_IO, "poll failed");
@@ -425,7 +443,7 @@ void rl_fanout_drain_until(rl_cluster *cluster, double until_ms)
 			}
 			add_poll(&set, conn, i);
 		}
-		if (wait_for_events(&set, wait_until, now) < 0) {
+		if (wait_for_events(&set, cluster, wait_until, now) < 0) {
 			if (rl_poll_interrupted()) {
 				continue;
 			}
