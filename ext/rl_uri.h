@@ -10,7 +10,7 @@
 #include "rl_tls.h"
 
 #define RL_URI_DEFAULT_PORT 6379
-#define RL_URI_ERROR_MAX 128
+#define RL_URI_ERROR_MAX 224
 
 typedef struct rl_uri {
 	char *host;        /* malloc'd; for unix:// the socket path, which starts with '/' */
