@@ -20,7 +20,10 @@ function attempt(array $entries, string $key): void
     // The quorum may be decided before the last server answers: count what did answer.
     $errors = array_filter($redlock->getLastErrors(), fn ($e) => $e !== 'no reply needed');
     $yes = count(array_filter($errors, fn ($e) => $e === null));
-    echo $lock === false ? 'no lock' : 'locked', ", $yes yes, errors: ", json_encode(array_values(array_unique(array_filter($errors)))), "\n";
+    // Refused: the server's alert, or, when our first write meets the connection it closed, the reset.
+    $errors = preg_replace('/^(read: tls: tlsv13 alert certificate required|(read|write): Connection reset by peer)$/',
+        'refused: certificate required', array_filter($errors));
+    echo $lock === false ? 'no lock' : 'locked', ", $yes yes, errors: ", json_encode(array_values(array_unique($errors))), "\n";
     if ($lock !== false) {
         $redlock->unlock($lock);
     }
@@ -54,7 +57,7 @@ try {
 }
 ?>
 --EXPECTF--
-no lock, 0 yes, errors: ["read: tls: tlsv13 alert certificate required"]
+no lock, 0 yes, errors: ["refused: certificate required"]
 locked, %r[23]%r yes, errors: []
 locked, %r[23]%r yes, errors: []
 locked, %r[23]%r yes, errors: []
