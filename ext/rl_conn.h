@@ -63,6 +63,8 @@ typedef struct rl_conn {
 	unsigned char peer_closed; /* end of file seen: what arrived before it is still parsed */
 	unsigned char out_secret;  /* the output buffer has held credentials */
 	unsigned checked;     /* replies to AUTH/SELECT sent on connect */
+	unsigned probes;      /* replies to the native-release probes sent on connect (after checked) */
+	unsigned char native_release; /* what the server said it has: RL_NATIVE_* */
 	unsigned stale;       /* replies owed to an earlier call: read and dropped before ours */
 	unsigned expected;    /* replies the current call still waits for */
 	double deadline;      /* rl_now_ms() by which the current call's reply is overdue; HUGE_VAL: no limit */
@@ -107,6 +109,13 @@ void rl_conn_release(rl_conn *conn);
 
 #define RL_NOT_PROBED ((short) -1)
 
+/* A release without Lua, where the server has it: Redis >= 8.4 DELEX key IFEQ token, Valkey >= 9
+ * DELIFEQ key token. Learnt from probes pipelined on connect (rl_conn_append_probes): no round
+ * trip of its own; until their replies came, and on other servers, releases use the script. */
+#define RL_NATIVE_NONE 0
+#define RL_NATIVE_DELEX 1
+#define RL_NATIVE_DELIFEQ 2
+
 /* When a call starting now is overdue on this server: its timeout from now, or, for a server
  * without one (timeout 0), the call's own deadline (0: none), so that even then a silent server's
  * connection is replaced once a call gave up on it. */
@@ -128,7 +137,7 @@ void rl_conn_begin_call(rl_conn *conn, const rl_endpoint *endpoint, short revent
 /* Replies still owed on this connection, of any kind. */
 static inline unsigned rl_conn_owed(const rl_conn *conn)
 {
-	return conn->checked + conn->stale + conn->expected;
+	return conn->checked + conn->probes + conn->stale + conn->expected;
 }
 
 static inline int rl_conn_has_unsent(const rl_conn *conn)
@@ -143,6 +152,11 @@ int rl_conn_reusable(const rl_conn *conn);
 /* Queues AUTH and SELECT as the endpoint asks, right after rl_conn_open. Their replies are
  * checked (not dropped): an error reply fails the connection with the server's text. */
 int rl_conn_append_setup(rl_conn *conn, const rl_endpoint *endpoint);
+
+/* Queues the probes for DELEX and DELIFEQ (on a key nobody uses, with a value nobody sets: they
+ * never delete anything), right after rl_conn_append_setup. An integer reply says the server has
+ * the command; an error (unknown command, NOPERM, READONLY) that it cannot be used. */
+int rl_conn_append_probes(rl_conn *conn);
 
 /* Queues a command, encoded here. Counts its reply as expected. 0, or -1 when out of memory. */
 int rl_conn_append(rl_conn *conn, int argc, const char **argv, const size_t *argvlen);
@@ -264,7 +278,7 @@ static inline int rl_conn_next_reply(rl_conn *conn, rl_reply *reply, rl_outcome 
 {
 	int got = rl_reader_next(&conn->reader, reply);
 
-	if (got == 1 && (conn->checked | conn->stale) == 0 && conn->expected > 0) {
+	if (got == 1 && (conn->checked | conn->probes | conn->stale) == 0 && conn->expected > 0) {
 		conn->expected--;
 		return 1;
 	}

@@ -90,11 +90,16 @@ static void probe_idle(const rl_cluster *cluster, short seen[RL_SMALL_CLUSTER])
  * queue_behind_silent: a release queues behind a silent server's SET rather than start afresh,
  * so that it follows the SET it must undo on the same stream (else it may arrive first, find
  * nothing, and leave the late SET's key to expire). seen: what probe_idle() found on it. */
-static int prepare(rl_cluster *cluster, size_t i, const rl_encoded *command, double now, double call_deadline,
-	rl_outcome *out, int queue_behind_silent, short seen)
+static int prepare(rl_cluster *cluster, size_t i, const rl_encoded *lua, const rl_encoded *native, double now,
+	double call_deadline, rl_outcome *out, int queue_behind_silent, short seen)
 {
 	rl_conn *conn = &cluster->conns[i];
 	const rl_endpoint *endpoint = &cluster->endpoints[i];
+	/* The command without Lua where this connection's server has one (known once the probes
+	 * sent on connect were answered), else the script. */
+#define PICK(conn) (native != NULL && (conn)->native_release != RL_NATIVE_NONE \
+		&& native[(conn)->native_release - 1].bytes != NULL ? &native[(conn)->native_release - 1] : lua)
+	const rl_encoded *command = PICK(conn);
 
 	if (seen == 0 && rl_conn_owed(conn) == 0 && !rl_conn_has_unsent(conn) && rl_reader_idle(&conn->reader)
 		&& command->bytes != NULL) {
@@ -122,7 +127,7 @@ static int prepare(rl_cluster *cluster, size_t i, const rl_encoded *command, dou
 		if (rl_conn_open(conn, endpoint, now, out) != 0) {
 			return -1;
 		}
-		if (rl_conn_append_setup(conn, endpoint) != 0) {
+		if (rl_conn_append_setup(conn, endpoint) != 0 || rl_conn_append_probes(conn) != 0) {
 			goto out_of_memory;
 		}
 		for (g = 0; g < cluster->greeting_count; g++) {
@@ -133,6 +138,8 @@ static int prepare(rl_cluster *cluster, size_t i, const rl_encoded *command, dou
 		}
 		rl_conn_abandon(conn); /* the greeting's replies: due by this call's deadline */
 	}
+	command = PICK(conn); /* a pooled connection may have come in */
+#undef PICK
 	if (command->bytes == NULL || rl_conn_append_encoded(conn, command->bytes, command->len) != 0) {
 		goto out_of_memory;
 	}
@@ -302,7 +309,7 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 	double deadline_ms, rl_outcome *outcomes)
 {
 	struct rl_poll_set set;
-	rl_encoded command;
+	rl_encoded command, native[2];
 	unsigned yes = 0, answered = 0;
 	unsigned servers = (unsigned) cluster->count;
 	double now = rl_now_ms();
@@ -311,15 +318,26 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 
 	rl_cluster_leave_parent(cluster);
 	encode(&request->command, &command);
+	for (k = 0; k < 2; k++) {
+		native[k].bytes = NULL;
+		if (request->native[k].argc > 0) {
+			encode(&request->native[k], &native[k]);
+		}
+	}
 	probe_idle(cluster, seen);
 	for (i = 0; i < cluster->count; i++) {
 		rl_outcome_reset(&outcomes[i]);
-		if (prepare(cluster, i, &command, now, deadline_ms, &outcomes[i], 0,
+		if (prepare(cluster, i, &command, request->native[0].argc > 0 ? native : NULL, now, deadline_ms, &outcomes[i], 0,
 				i < RL_SMALL_CLUSTER ? seen[i] : RL_NOT_PROBED) != 0) {
 			settle(&outcomes[i], &yes, &answered);
 		}
 	}
 	encoded_free(&command);
+	for (k = 0; k < 2; k++) {
+		if (native[k].bytes != NULL) {
+			encoded_free(&native[k]);
+		}
+	}
 	if (poll_set_init(&set, cluster->count) != 0) {
 		for (i = 0; i < cluster->count; i++) {
 			if (outcomes[i].kind == RL_OUTCOME_PENDING) {
@@ -403,7 +421,7 @@ void rl_fanout_send(rl_cluster *cluster, const rl_command *command)
 	probe_idle(cluster, seen);
 	for (i = 0; i < cluster->count; i++) {
 		rl_outcome ignored;
-		if (prepare(cluster, i, &encoded, now, call_deadline, &ignored, 1,
+		if (prepare(cluster, i, &encoded, NULL, now, call_deadline, &ignored, 1,
 				i < RL_SMALL_CLUSTER ? seen[i] : RL_NOT_PROBED) == 0) {
 			rl_conn_abandon(&cluster->conns[i]);
 		}

@@ -12,6 +12,9 @@ typedef struct rl_request {
 	rl_command command;
 	rl_command fallback; /* sent after a NOSCRIPT error (EVAL for EVALSHA); argc 0 when none */
 	rl_expect expect;
+	/* Sent instead of command to a connection whose server has it (rl_conn.h RL_NATIVE_*): [0] for
+	 * DELEX, [1] for DELIFEQ; argc 0 when none. Same expect, no fallback. */
+	rl_command native[2];
 } rl_request;
 
 /* Runs request on every server. Fills outcomes[count]; servers undecided when the quorum was
