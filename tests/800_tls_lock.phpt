@@ -15,7 +15,7 @@ $key = rt_key();
 $ca = rawurlencode($certs['ca']['crt']);
 
 // 5 servers as rediss:// URIs: the password travels inside TLS.
-$uris = array_map(fn ($s) => "rediss://:$password@127.0.0.1:{$s['port']}?timeout=2&cafile=$ca", $servers);
+$uris = array_map(fn ($s) => "rediss://:$password@127.0.0.1:{$s['port']}?timeout=10&cafile=$ca", $servers);
 $redlock = new RedLock($uris, 10, 1);
 $shown = print_r($redlock, true);
 echo str_contains($shown, $password) ? "password shown\n" : "no password shown\n";

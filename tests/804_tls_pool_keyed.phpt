@@ -31,14 +31,14 @@ $ca = rawurlencode($certs['ca']['crt']);
 
 $step('first', tls_server($srv));
 $step('same settings', tls_server($srv));
-$step('same, as a rediss:// URI', "rediss://127.0.0.1:$port?timeout=2&cafile=$ca");
+$step('same, as a rediss:// URI', "rediss://127.0.0.1:$port?timeout=10&cafile=$ca");
 $step('another CA file', tls_server($srv, ['cafile' => $caCopy]));
 $step('peer_name', tls_server($srv, ['peer_name' => 'localhost']));
 $step('client certificate', tls_server($srv, ['local_cert' => $certs['client']['crt'], 'local_pk' => $certs['client']['key']]));
 $step('verify_peer off', tls_server($srv, ['verify_peer' => false]));
 $step('verify_peer off again', tls_server($srv, ['verify_peer' => false]));
 $step('verify_peer_name off', tls_server($srv, ['verify_peer_name' => false]));
-$step('plain (no tls)', ['host' => '127.0.0.1', 'port' => $port, 'timeout' => 2.0]);
+$step('plain (no tls)', ['host' => '127.0.0.1', 'port' => $port, 'timeout' => 10.0]);
 
 // An expired certificate: accepted with verification off, and that connection is pooled; an
 // entry that verifies must not get it.

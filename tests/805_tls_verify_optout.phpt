@@ -19,7 +19,7 @@ $try = function (string|array $entry) use ($key) {
     }
     return $redlock->getLastErrors()[0];
 };
-$at = fn (array $s) => ['host' => '127.0.0.1', 'port' => $s['port'], 'timeout' => 2.0];
+$at = fn (array $s) => ['host' => '127.0.0.1', 'port' => $s['port'], 'timeout' => 10.0];
 echo $try($at($good) + ['tls' => true]), "\n";
 echo $try("rediss://127.0.0.1:{$good['port']}"), "\n";
 echo $try($at($good) + ['tls' => ['verify_peer' => false]]), "\n";

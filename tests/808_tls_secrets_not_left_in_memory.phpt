@@ -29,7 +29,7 @@ $child = <<<'PHP'
 foreach (['1', '0'] as $persistent) {
     ini_set('redlock.persistent', $persistent);
     foreach ([['local_pk' => $key], ['local_pk' => $encrypted, 'passphrase' => $passphrase]] as $i => $pk) {
-        $entry = ['host' => '127.0.0.1', 'port' => (int) $port, 'timeout' => 2.0, 'password' => $password,
+        $entry = ['host' => '127.0.0.1', 'port' => (int) $port, 'timeout' => 10.0, 'password' => $password,
             'tls' => ['cafile' => $ca, 'local_cert' => $crt] + $pk];
         $r = new RedLock([$entry], 10, 1);
         $lock = $r->lock("rl808:$persistent:$i", 10000);
