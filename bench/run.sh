@@ -13,11 +13,12 @@
 #   default        5 rounds of 1 s per cell: about 6-8 minutes
 #   --rounds R / --seconds S / --callgrind-cycles C / --contenders P   override
 #   --no-plot      leave docs/bench.png alone
+#   --tls          also the N=5 row over TLS (bench/tls_row.sh); --tls-only: that row alone
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 
-rounds=5 seconds=1.0 cg_cycles=2000 contenders=4 contend_seconds=3 plot=1 quick=0
+rounds=5 seconds=1.0 cg_cycles=2000 contenders=4 contend_seconds=3 plot=1 quick=0 tls=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=1 rounds=1 seconds=0.4 cg_cycles=300 contend_seconds=2 ;;
@@ -26,7 +27,9 @@ while [ $# -gt 0 ]; do
     --callgrind-cycles) cg_cycles=$2; shift ;;
     --contenders) contenders=$2; shift ;;
     --no-plot) plot=0 ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    --tls) tls=1 ;;
+    --tls-only) tls=2 ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
     *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -79,6 +82,11 @@ field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p"; }
   echo "RTT check (PING, p50): loopback ${lo} us; through the proxy ${px} us" \
     "(redis-cli --latency through the proxy: min $(echo "$cli" | cut -d' ' -f1) ms, avg $(echo "$cli" | cut -d' ' -f3) ms)"
 } | tee "$out/rtt.txt"
+
+if [ $tls -gt 0 ]; then
+  source bench/tls_row.sh
+  [ $tls = 2 ] && exit 0
+fi
 
 impls=(ext baseline floor)
 run_one() { # run_one IMPL MODE SERVERS
