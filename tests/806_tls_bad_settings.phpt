@@ -40,6 +40,9 @@ foreach ([$base + ['tls' => true], $base + ['tls' => null], $base + ['tls' => fa
     preg_match_all('~rediss?://\S+~', print_r(new RedLock([$server]), true), $m);
     echo implode(' ', $m[0]), "\n";
 }
+ob_start();
+phpinfo(INFO_MODULES);
+echo preg_match('/^TLS \(rediss:\/\/\) => OpenSSL \d/m', ob_get_clean()) ? "phpinfo names the OpenSSL\n" : "no TLS line in phpinfo\n";
 ?>
 --EXPECTF--
 0: TypeError: RedLock::__construct(): Argument #1 ($servers) server #0 tls must be of type array|bool, string given
@@ -66,3 +69,4 @@ redis://127.0.0.1:6380/0
 rediss://127.0.0.1:6380/0
 rediss://127.0.0.1:6379/0
 rediss://127.0.0.1:6390/2
+phpinfo names the OpenSSL
