@@ -300,6 +300,62 @@ static int is_ip_address(const char *host)
 	return inet_pton(AF_INET, host, buffer) == 1 || inet_pton(AF_INET6, host, buffer) == 1;
 }
 
+#if !defined(_WIN32) && defined(MSG_NOSIGNAL)
+# include <pthread.h>
+/* OpenSSL's socket BIO writes with write(), which raises SIGPIPE on a connection the server closed:
+ * PHP's CLI ignores that signal, other SAPIs (embed, FrankenPHP) need not. The same BIO, writing
+ * with send(MSG_NOSIGNAL) as our plain sockets do. */
+static BIO_METHOD *nosigpipe_method;
+static pthread_once_t nosigpipe_once = PTHREAD_ONCE_INIT;
+
+static int nosigpipe_write(BIO *bio, const char *bytes, int len)
+{
+	long sent = rl_send((rl_socket) BIO_get_fd(bio, NULL), bytes, (size_t) (len > 0 ? len : 0));
+
+	BIO_clear_retry_flags(bio);
+	if (sent < 0 && rl_socket_would_block()) {
+		BIO_set_retry_write(bio);
+	}
+	return (int) sent;
+}
+
+static void nosigpipe_init(void)
+{
+	const BIO_METHOD *socket = BIO_s_socket();
+	BIO_METHOD *method = BIO_meth_new(BIO_TYPE_SOCKET, "redlock socket");
+
+	if (method != NULL && BIO_meth_set_write(method, nosigpipe_write) == 1
+		&& BIO_meth_set_read(method, BIO_meth_get_read(socket)) == 1
+		&& BIO_meth_set_puts(method, BIO_meth_get_puts(socket)) == 1
+		&& BIO_meth_set_ctrl(method, BIO_meth_get_ctrl(socket)) == 1
+		&& BIO_meth_set_create(method, BIO_meth_get_create(socket)) == 1
+		&& BIO_meth_set_destroy(method, BIO_meth_get_destroy(socket)) == 1) {
+		nosigpipe_method = method;
+	} else if (method != NULL) {
+		BIO_meth_free(method);
+	}
+}
+
+/* The session's BIO over the socket: ours, or OpenSSL's where ours could not be made. */
+static int attach_socket(SSL *ssl, rl_socket fd)
+{
+	BIO *bio;
+
+	pthread_once(&nosigpipe_once, nosigpipe_init);
+	if (nosigpipe_method == NULL || (bio = BIO_new(nosigpipe_method)) == NULL) {
+		return SSL_set_fd(ssl, (int) fd);
+	}
+	BIO_set_fd(bio, (int) fd, BIO_NOCLOSE);
+	SSL_set_bio(ssl, bio, bio);
+	return 1;
+}
+#else
+static int attach_socket(SSL *ssl, rl_socket fd)
+{
+	return SSL_set_fd(ssl, (int) fd); /* Windows: send() raises no signal */
+}
+#endif
+
 static int tls_failed(rl_conn *conn, rl_outcome *out, const char *message)
 {
 	(void) conn;
@@ -322,7 +378,7 @@ int rl_tls_start(rl_conn *conn, const rl_endpoint *endpoint, rl_outcome *out)
 		}
 	}
 	ssl = SSL_new(config->ctx);
-	if (ssl == NULL || SSL_set_fd(ssl, (int) conn->fd) != 1) {
+	if (ssl == NULL || attach_socket(ssl, conn->fd) != 1) {
 		SSL_free(ssl);
 		describe_error(message, sizeof(message), "connect: tls", "cannot create a session");
 		return tls_failed(conn, out, message);
