@@ -22,11 +22,11 @@ echo str_contains($shown, $password) ? "password shown\n" : "no password shown\n
 echo preg_match_all('~rediss://127\.0\.0\.1:\d+/0~', $shown), " rediss:// servers listed\n";
 $lock = $redlock->lock($key, 10000);
 var_dump(is_array($lock));
-// lock() returns once a majority said yes: the last SETs may still be on their way.
+// lock() returns once a majority said yes: a server still in its handshake then has our SET
+// queued, to go out with the object's next call.
 $holders = fn () => count(array_filter(array_map(fn ($s) => tls_cmd_auth($s['port'], $password, 'GET', $key), $servers),
     fn ($v) => $v === $lock['token']));
-rt_eventually(fn () => $holders() === 5, 5.0);
-echo $holders(), " of 5 servers hold our token\n";
+echo $holders() >= 3 ? "a majority holds our token\n" : $holders() . " servers hold our token\n";
 $extended = $redlock->extend($lock, 20000);
 var_dump(is_array($extended), $redlock->validity($lock) > 10000);
 var_dump($redlock->unlock($lock));
@@ -70,7 +70,7 @@ function tls_cmd_auth(int $port, string $password, string ...$args): mixed
 no password shown
 5 rediss:// servers listed
 bool(true)
-5 of 5 servers hold our token
+a majority holds our token
 bool(true)
 bool(true)
 bool(true)
