@@ -40,13 +40,15 @@ php -n -r '
 $rows = [];
 foreach (file($argv[1], FILE_IGNORE_NEW_LINES) as $l) {
     [$round, $mode, $kind, $line] = explode("\t", $l);
-    preg_match("/cycles=(\d+) seconds=([\d.]+) p50_us=([\d.]+)/", $line, $m);
-    $rows[$mode][$kind][] = [$m[1] / $m[2], (float) $m[3]];
+    preg_match("/cycles=(\d+) seconds=([\d.]+) p50_us=([\d.]+).*cpu_us=(\d+)/", $line, $m);
+    $rows[$mode][$kind][] = [$m[1] / $m[2], (float) $m[3], $m[4] / max(1, $m[1])];
 }
-echo "| N=5 loopback | mode | plain cycles/s | TLS cycles/s | TLS / plain | plain p50 us | TLS p50 us |\n|---|---|---|---|---|---|---|\n";
+$med = function ($xs, $i) { $v = array_column($xs, $i); sort($v); return $v[intdiv(count($v) - 1, 2)]; };
+echo "| N=5 loopback | cycles/s plain | TLS | p50 us plain | TLS | TLS / plain | client CPU us/cycle plain | TLS | TLS / plain |\n";
+echo "|---|---|---|---|---|---|---|---|---|\n";
 foreach ($rows as $mode => $k) {
-    $med = function ($xs, $i) { $v = array_column($xs, $i); sort($v); return $v[intdiv(count($v) - 1, 2)]; };
-    printf("| | %s | %.0f | %.0f | %.2fx | %.0f | %.0f |\n", $mode, $med($k["plain"], 0), $med($k["tls"], 0),
-        $med($k["tls"], 0) / $med($k["plain"], 0), $med($k["plain"], 1), $med($k["tls"], 1));
+    printf("| %s | %.0f | %.0f | %.0f | %.0f | %.2fx | %.0f | %.0f | %.2fx |\n", $mode, $med($k["plain"], 0), $med($k["tls"], 0),
+        $med($k["plain"], 1), $med($k["tls"], 1), $med($k["tls"], 1) / $med($k["plain"], 1),
+        $med($k["plain"], 2), $med($k["tls"], 2), $med($k["tls"], 2) / $med($k["plain"], 2));
 }' "$out/tls.tsv" | tee "$out/tls.md"
 kill "${tls_pids[@]}" 2>/dev/null || true
