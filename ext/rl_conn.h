@@ -10,8 +10,8 @@
  *       |                       |   runs on a thread)        |   address is tried)     |   rl_tls.c)       |
  *       +--------- rl_conn_close (error, end of file, overdue, fork) ----------------------------------------+
  *
- * Literal addresses and unix sockets skip RESOLVING; plain TCP skips HANDSHAKING. Commands may be queued in every state but
- * DOWN: they leave once the socket is READY, in order, on that one stream.
+ * Literal addresses and unix sockets skip RESOLVING; plain TCP skips HANDSHAKING. Commands may be
+ * queued in every state but DOWN: they leave once the socket is READY, in order, on that one stream.
  *
  * Whether a call may use the connection as it is, or must start afresh, is decided in one place,
  * rl_conn_begin_call(). Replies are owed in three kinds, read in this order: `checked` (AUTH and
@@ -153,8 +153,8 @@ int rl_conn_reusable(const rl_conn *conn);
  * checked (not dropped): an error reply fails the connection with the server's text. */
 int rl_conn_append_setup(rl_conn *conn, const rl_endpoint *endpoint);
 
-/* Queues the probes for DELEX and DELIFEQ (on a key nobody uses, with a value nobody sets: they
- * never delete anything), right after rl_conn_append_setup. An integer reply says the server has
+/* Queues the probes for DELEX and DELIFEQ (on a key nobody uses, compared with "-": in practice
+ * they delete nothing), right after rl_conn_append_setup. An integer reply says the server has
  * the command; an error (unknown command, NOPERM, READONLY) that it cannot be used. */
 int rl_conn_append_probes(rl_conn *conn);
 
