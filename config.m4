@@ -121,9 +121,22 @@ if test "$PHP_REDLOCK" != "no"; then
   PHP_CHECK_LIBRARY([pthread], [pthread_create], [PHP_ADD_LIBRARY([pthread], [1], [REDLOCK_SHARED_LIBADD])])
   PHP_CHECK_LIBRARY([dl], [dladdr], [PHP_ADD_LIBRARY([dl], [1], [REDLOCK_SHARED_LIBADD])])
 
+  dnl TLS (rediss://) runs on OpenSSL directly, in ext/rl_tls.c: hiredis 0.14 has no TLS.
+  PKG_CHECK_MODULES([OPENSSL], [openssl >= 1.1.1], [
+    PHP_EVAL_INCLINE([$OPENSSL_CFLAGS])
+    PHP_EVAL_LIBLINE([$OPENSSL_LIBS], [REDLOCK_SHARED_LIBADD])
+  ], [
+    PHP_CHECK_LIBRARY([ssl], [SSL_CTX_new], [
+      PHP_ADD_LIBRARY([ssl], [1], [REDLOCK_SHARED_LIBADD])
+      PHP_ADD_LIBRARY([crypto], [1], [REDLOCK_SHARED_LIBADD])
+    ], [
+      AC_MSG_ERROR([redlock needs OpenSSL 1.1.1 or newer for TLS (Debian/Ubuntu: apt-get install libssl-dev; Fedora/RHEL: dnf install openssl-devel; Alpine: apk add openssl-dev; macOS: brew install openssl and set PKG_CONFIG_PATH)])
+    ], [-lcrypto])
+  ])
+
   AC_DEFINE(HAVE_REDLOCK, 1, [Whether redlock is enabled])
   PHP_SUBST(REDLOCK_SHARED_LIBADD)
 
-  PHP_NEW_EXTENSION(redlock, ext/redlock.c ext/redlock_class.c ext/redlock_methods_renew.c ext/redlock_methods_run.c ext/redlock_options.c ext/redlock_resource.c ext/redlock_scripts.c ext/redlock_servers.c ext/rl_algorithm.c ext/rl_cluster.c ext/rl_conn.c ext/rl_connect.c ext/rl_fanout.c ext/rl_lock.c ext/rl_attempts.c ext/rl_semaphore.c ext/rl_shared.c ext/rl_fence.c ext/redlock_methods_primitives.c ext/rl_pool.c ext/rl_reader.c ext/rl_reply.c ext/rl_addresses.c ext/rl_resolve.c ext/rl_uri.c ext/rl_watchdog.c ext/rl_notify.c ext/redlock_watch.c, $ext_shared, , -DZEND_ENABLE_STATIC_TSRMLS_CACHE=1)
+  PHP_NEW_EXTENSION(redlock, ext/redlock.c ext/redlock_class.c ext/redlock_methods_renew.c ext/redlock_methods_run.c ext/redlock_options.c ext/redlock_resource.c ext/redlock_scripts.c ext/redlock_servers.c ext/rl_algorithm.c ext/rl_cluster.c ext/rl_conn.c ext/rl_connect.c ext/rl_fanout.c ext/rl_lock.c ext/rl_attempts.c ext/rl_semaphore.c ext/rl_shared.c ext/rl_fence.c ext/redlock_methods_primitives.c ext/rl_pool.c ext/rl_reader.c ext/rl_reply.c ext/rl_addresses.c ext/rl_resolve.c ext/rl_tls.c ext/rl_uri.c ext/rl_watchdog.c ext/rl_notify.c ext/redlock_watch.c, $ext_shared, , -DZEND_ENABLE_STATIC_TSRMLS_CACHE=1)
   PHP_ADD_BUILD_DIR([$ext_builddir/ext])
 fi

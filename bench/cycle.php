@@ -30,6 +30,10 @@ foreach (explode(',', $serverList) as $hostPort) {
     [$host, $port] = explode(':', $hostPort);
     $servers[] = [$host, (int) $port, 1.0];
 }
+if (getenv('BENCH_TLS_CA')) { // bench/tls_row.sh: the same servers' TLS ports, verified against its CA
+    $servers = array_map(fn ($s) => ['host' => $s[0], 'port' => $s[1], 'timeout' => $s[2],
+        'tls' => ['cafile' => getenv('BENCH_TLS_CA')]], $servers);
+}
 $class = ['ext' => 'RedLock', 'baseline' => 'BaselineRedLock', 'null' => 'NullRedLock'][$impl];
 
 /** Same calls and result shape as a RedLock, without any I/O. */

@@ -15,11 +15,12 @@
 #   --no-plot      leave docs/bench.png alone
 #   --only-primitives   just issue 10's rows: lock, lockSemaphore, lockShared, lock with fencing
 #                  (+ unlock), N=5, 1 ms RTT, interleaved per round (bench/primitives.php)
+#   --tls          also the N=5 row over TLS (bench/tls_row.sh); --tls-only: that row alone
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 
-rounds=5 seconds=1.0 cg_cycles=2000 contenders=4 contend_seconds=3 plot=1 quick=0 only_primitives=0
+rounds=5 seconds=1.0 cg_cycles=2000 contenders=4 contend_seconds=3 plot=1 quick=0 only_primitives=0 tls=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=1 rounds=1 seconds=0.4 cg_cycles=300 contend_seconds=2 ;;
@@ -29,7 +30,9 @@ while [ $# -gt 0 ]; do
     --contenders) contenders=$2; shift ;;
     --no-plot) plot=0 ;;
     --only-primitives) only_primitives=1 ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    --tls) tls=1 ;;
+    --tls-only) tls=2 ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
     *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -82,6 +85,11 @@ field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p"; }
   echo "RTT check (PING, p50): loopback ${lo} us; through the proxy ${px} us" \
     "(redis-cli --latency through the proxy: min $(echo "$cli" | cut -d' ' -f1) ms, avg $(echo "$cli" | cut -d' ' -f3) ms)"
 } | tee "$out/rtt.txt"
+
+if [ $tls -gt 0 ]; then
+  source bench/tls_row.sh
+  [ $tls = 2 ] && exit 0
+fi
 
 # issue 10: the primitives against lock + unlock, same servers, same round, rotating order.
 echo "primitives: $rounds round(s) x 4 kinds x ${seconds}s, N=5, 1 ms RTT"

@@ -90,6 +90,7 @@ static PHP_MINFO_FUNCTION(redlock)
 	php_info_print_table_row(2, "redlock support", "enabled");
 	php_info_print_table_row(2, "redlock version", PHP_REDLOCK_VERSION);
 	php_info_print_table_row(2, "hiredis version", hiredis_version);
+	php_info_print_table_row(2, "TLS (rediss://)", rl_tls_version()); /* OpenSSL, used directly */
 	/* Counts only: the pool's keys hold hashed credentials and are never shown. */
 	php_info_print_table_row(2, "persistent connections", REDLOCK_G(persistent) ? "enabled" : "disabled");
 	snprintf(number, sizeof(number), "%zu", rl_pool_idle(&REDLOCK_G(pool)));

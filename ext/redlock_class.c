@@ -83,6 +83,8 @@ void redlock_bind_driver(redlock_object *intern)
 	intern->policy.retry_count = intern->retry_count;
 	intern->policy.call_bound_ms = rl_cluster_call_bound(intern->cluster);
 	intern->policy.scripts = redlock_scripts();
+	/* waiters ('waitTimeout') are woken by the unlock script's PUBLISH, which DELEX cannot send */
+	intern->policy.announce_releases = intern->options.wait_timeout >= 0;
 	rl_fanout_bind(intern->cluster, &intern->io);
 	intern->io.random = driver_random;
 	rl_shared_policy(&intern->policy, &intern->shared_scripts, &intern->shared_policy);

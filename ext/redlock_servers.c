@@ -11,7 +11,8 @@
 #include "redlock_servers.h"
 #include "rl_uri.h"
 
-#define KNOWN_KEYS "host, port, timeout, username, password, database"
+#define KNOWN_KEYS "host, port, timeout, username, password, database, tls"
+#define KNOWN_TLS_KEYS "cafile, capath, local_cert, local_pk, passphrase, peer_name, verify_peer, verify_peer_name"
 
 static zend_result check_host(zval *host, uint32_t arg_num, size_t index)
 {
@@ -214,10 +215,105 @@ static zend_result reject_duplicates(const rl_cluster *cluster, uint32_t arg_num
 	return SUCCESS;
 }
 
-/* One ['host' => ..., 'port' => ..., ...] entry. */
-static zend_result parse_keyed_entry(HashTable *entry, uint32_t arg_num, size_t index, rl_endpoint_spec *spec)
+/* A string TLS setting: a non-empty string without NUL bytes, or null. */
+static zend_result tls_string(zval *value, const char *field, uint32_t arg_num, size_t index, char **slot)
+{
+	if (Z_TYPE_P(value) == IS_NULL) {
+		return SUCCESS;
+	}
+	if (Z_TYPE_P(value) != IS_STRING) {
+		zend_argument_type_error(arg_num, "server #%zu tls %s must be of type ?string, %s given",
+			index, field, zend_zval_type_name(value));
+		return FAILURE;
+	}
+	if (Z_STRLEN_P(value) == 0 || memchr(Z_STRVAL_P(value), '\0', Z_STRLEN_P(value)) != NULL) {
+		zend_argument_value_error(arg_num, "server #%zu tls %s must be a non-empty string without NUL bytes",
+			index, field);
+		return FAILURE;
+	}
+	*slot = strdup(Z_STRVAL_P(value));
+	if (*slot == NULL) {
+		zend_throw_error(NULL, "RedLock: out of memory");
+		return FAILURE;
+	}
+	return SUCCESS;
+}
+
+/* 'tls' => true, false/null (none), or an array of settings named as PHP's ssl stream context
+ * options. *out is NULL for none; else a config the caller frees. */
+static zend_result parse_tls(zval *value, uint32_t arg_num, size_t index, rl_tls_config **out)
+{
+	static const char *const names[] = {"cafile", "capath", "local_cert", "local_pk", "peer_name", "passphrase"};
+	rl_tls_config *tls;
+	zend_string *key;
+	zval *item;
+
+	*out = NULL;
+	if (Z_TYPE_P(value) == IS_NULL || Z_TYPE_P(value) == IS_FALSE) {
+		return SUCCESS;
+	}
+	if (Z_TYPE_P(value) != IS_TRUE && Z_TYPE_P(value) != IS_ARRAY) {
+		zend_argument_type_error(arg_num, "server #%zu tls must be of type array|bool, %s given",
+			index, zend_zval_type_name(value));
+		return FAILURE;
+	}
+	tls = rl_tls_config_new();
+	if (tls == NULL) {
+		zend_throw_error(NULL, "RedLock: out of memory");
+		return FAILURE;
+	}
+	*out = tls;
+	if (Z_TYPE_P(value) == IS_TRUE) {
+		return SUCCESS;
+	}
+	ZEND_HASH_FOREACH_STR_KEY_VAL(Z_ARRVAL_P(value), key, item) {
+		char **slots[] = {&tls->ca_file, &tls->ca_path, &tls->cert_file, &tls->key_file, &tls->peer_name,
+			&tls->passphrase};
+		size_t i;
+
+		ZVAL_DEREF(item);
+		if (key == NULL) {
+			zend_argument_value_error(arg_num, "server #%zu tls must be an array with the keys " KNOWN_TLS_KEYS, index);
+			return FAILURE;
+		}
+		if (zend_string_equals_literal(key, "verify_peer") || zend_string_equals_literal(key, "verify_peer_name")) {
+			if (Z_TYPE_P(item) != IS_TRUE && Z_TYPE_P(item) != IS_FALSE) {
+				zend_argument_type_error(arg_num, "server #%zu tls %s must be of type bool, %s given",
+					index, ZSTR_VAL(key), zend_zval_type_name(item));
+				return FAILURE;
+			}
+			*(zend_string_equals_literal(key, "verify_peer") ? &tls->verify_peer : &tls->verify_peer_name)
+				= Z_TYPE_P(item) == IS_TRUE;
+			continue;
+		}
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+			if (zend_string_equals_cstr(key, names[i], strlen(names[i]))) {
+				break;
+			}
+		}
+		if (i == sizeof(names) / sizeof(names[0])) {
+			zend_argument_value_error(arg_num, "server #%zu tls has an unknown key \"%s\" (known: " KNOWN_TLS_KEYS ")",
+				index, ZSTR_VAL(key));
+			return FAILURE;
+		}
+		if (tls_string(item, names[i], arg_num, index, slots[i]) != SUCCESS) {
+			return FAILURE;
+		}
+	} ZEND_HASH_FOREACH_END();
+	if (tls->key_file != NULL && tls->cert_file == NULL) {
+		zend_argument_value_error(arg_num, "server #%zu tls local_pk needs local_cert", index);
+		return FAILURE;
+	}
+	return SUCCESS;
+}
+
+/* One ['host' => ..., 'port' => ..., ...] entry. *tls: the entry's TLS settings, for the caller
+ * to free. */
+static zend_result parse_keyed_entry(HashTable *entry, uint32_t arg_num, size_t index, rl_endpoint_spec *spec,
+	rl_tls_config **tls)
 {
 	zval *host = NULL, *port = NULL, *timeout = NULL, *username = NULL, *password = NULL, *database = NULL;
+	zval *tls_value = NULL;
 	zend_string *key;
 	zval *value;
 
@@ -239,6 +335,8 @@ static zend_result parse_keyed_entry(HashTable *entry, uint32_t arg_num, size_t 
 			password = value;
 		} else if (zend_string_equals_literal(key, "database")) {
 			database = value;
+		} else if (zend_string_equals_literal(key, "tls")) {
+			tls_value = value;
 		} else {
 			zend_argument_value_error(arg_num, "server #%zu has an unknown key \"%s\" (known: " KNOWN_KEYS ")",
 				index, ZSTR_VAL(key));
@@ -261,6 +359,16 @@ static zend_result parse_keyed_entry(HashTable *entry, uint32_t arg_num, size_t 
 	if (spec->username != NULL && spec->password == NULL) {
 		zend_argument_value_error(arg_num, "server #%zu username needs a password", index);
 		return FAILURE;
+	}
+	if (tls_value != NULL) {
+		if (parse_tls(tls_value, arg_num, index, tls) != SUCCESS) {
+			return FAILURE;
+		}
+		if (*tls != NULL && Z_STRVAL_P(host)[0] == '/') {
+			zend_argument_value_error(arg_num, "server #%zu tls is not available over a unix socket", index);
+			return FAILURE;
+		}
+		spec->tls = *tls;
 	}
 	if (database != NULL) {
 		zend_long value;
@@ -312,16 +420,22 @@ static zend_result add_server(rl_cluster *cluster, zval *entry, uint32_t arg_num
 		spec.password = uri.password;
 		spec.password_len = uri.password ? strlen(uri.password) : 0;
 		spec.database = (int) uri.database;
+		spec.tls = uri.tls ? &uri.tls_config : NULL;
 		result = rl_cluster_set_endpoint_spec(cluster, index, &spec) == 0 ? SUCCESS : FAILURE;
 		rl_uri_free(&uri);
 	} else if (Z_TYPE_P(entry) == IS_ARRAY) {
+		rl_tls_config *tls = NULL;
+
 		result = has_string_key(Z_ARRVAL_P(entry))
-			? parse_keyed_entry(Z_ARRVAL_P(entry), arg_num, index, &spec)
+			? parse_keyed_entry(Z_ARRVAL_P(entry), arg_num, index, &spec, &tls)
 			: parse_list_entry(Z_ARRVAL_P(entry), arg_num, index, &spec);
-		if (result != SUCCESS) {
+		if (result == SUCCESS) {
+			result = rl_cluster_set_endpoint_spec(cluster, index, &spec) == 0 ? SUCCESS : FAILURE;
+		}
+		rl_tls_config_free(tls);
+		if (EG(exception) != NULL) {
 			return FAILURE;
 		}
-		result = rl_cluster_set_endpoint_spec(cluster, index, &spec) == 0 ? SUCCESS : FAILURE;
 	} else {
 		zend_argument_type_error(arg_num, "server #%zu must be of type array|string, %s given",
 			index, zend_zval_type_name(entry));
@@ -418,9 +532,11 @@ void redlock_servers_describe(zval *return_value, const rl_cluster *cluster)
 		if (endpoint->host[0] == '/') {
 			text = strpprintf(0, "unix://%s?db=%d", endpoint->host, endpoint->database);
 		} else if (strchr(endpoint->host, ':') != NULL) {
-			text = strpprintf(0, "redis://[%s]:%d/%d", endpoint->host, endpoint->port, endpoint->database);
+			text = strpprintf(0, "%s://[%s]:%d/%d", endpoint->tls ? "rediss" : "redis", endpoint->host,
+				endpoint->port, endpoint->database);
 		} else {
-			text = strpprintf(0, "redis://%s:%d/%d", endpoint->host, endpoint->port, endpoint->database);
+			text = strpprintf(0, "%s://%s:%d/%d", endpoint->tls ? "rediss" : "redis", endpoint->host,
+				endpoint->port, endpoint->database);
 		}
 		add_next_index_str(return_value, text);
 	}

@@ -45,6 +45,7 @@ static void endpoint_free(rl_endpoint *endpoint)
 	free(endpoint->username);
 	rl_secret_free(endpoint->password);
 	free(endpoint->pool_key);
+	rl_tls_config_free(endpoint->tls);
 	memset(endpoint, 0, sizeof(*endpoint));
 }
 
@@ -63,10 +64,13 @@ int rl_cluster_set_endpoint_spec(rl_cluster *cluster, size_t index, const rl_end
 	if (spec->password != NULL) {
 		endpoint->password = copy_bytes(spec->password, spec->password_len);
 	}
+	if (spec->tls != NULL) {
+		endpoint->tls = rl_tls_config_copy(spec->tls);
+	}
 	if (endpoint->host == NULL || (spec->username && endpoint->username == NULL)
-		|| (spec->password && endpoint->password == NULL)) {
+		|| (spec->password && endpoint->password == NULL) || (spec->tls && endpoint->tls == NULL)) {
 		/* A NULL host makes the server fail with "connect: out of memory" rather than connect
-		 * without the credentials it was given. */
+		 * without the credentials (or the TLS) it was given. */
 		endpoint_free(endpoint);
 		return -1;
 	}

@@ -31,6 +31,7 @@ typedef struct rl_endpoint_spec {
 	const char *password;
 	size_t password_len;
 	int database;
+	const rl_tls_config *tls; /* NULL: plain TCP; copied */
 } rl_endpoint_spec;
 
 /* Allocates count endpoints and connections (hosts are copied). NULL on allocation failure. */

@@ -37,6 +37,8 @@ void rl_conn_init(rl_conn *conn)
 static void reset_stream(rl_conn *conn)
 {
 	conn->checked = 0;
+	conn->probes = 0;
+	conn->native_release = RL_NATIVE_NONE;
 	conn->stale = 0;
 	conn->expected = 0;
 	conn->stale_deadline = HUGE_VAL;
@@ -63,6 +65,7 @@ static void set_ended(rl_conn *conn, rl_outcome *out, const char *reason)
 
 void rl_conn_close(rl_conn *conn)
 {
+	rl_tls_free(conn);
 	if (conn->state != RL_CONN_RESOLVING && conn->fd != RL_INVALID_SOCKET) {
 		rl_closesocket(conn->fd);
 	}
@@ -211,14 +214,36 @@ int rl_conn_append_setup(rl_conn *conn, const rl_endpoint *endpoint)
 	return 0;
 }
 
+int rl_conn_append_probes(rl_conn *conn)
+{
+	static const char *const delex[] = {"DELEX", "redlock:native-release-probe", "IFEQ", "-"};
+	static const size_t delex_len[] = {5, 28, 4, 1};
+	static const char *const delifeq[] = {"DELIFEQ", "redlock:native-release-probe", "-"};
+	static const size_t delifeq_len[] = {7, 28, 1};
+
+	if (queue_command(conn, 4, (const char **) delex, delex_len, 0) != 0
+		|| queue_command(conn, 3, (const char **) delifeq, delifeq_len, 0) != 0) {
+		return -1;
+	}
+	conn->probes += 2;
+	return 0;
+}
+
 int rl_conn_write_unsent(rl_conn *conn, rl_outcome *out)
 {
 	while (conn->out_end > conn->out_start) {
-		long sent = rl_send(conn->fd, conn->out + conn->out_start, conn->out_end - conn->out_start);
+		long sent = rl_conn_send(conn, conn->out + conn->out_start, conn->out_end - conn->out_start);
 
 		if (sent > 0) {
 			conn->out_start += (size_t) sent;
 			continue;
+		}
+		if (conn->tls != NULL) {
+			if (sent == 0) {
+				return 0; /* SSL_write waits for conn->tls_want */
+			}
+			set_ended(conn, out, conn->connect_error);
+			return -1;
 		}
 		if (sent < 0 && rl_socket_would_block()) {
 			return 0;
@@ -240,7 +265,6 @@ int rl_conn_write_unsent(rl_conn *conn, rl_outcome *out)
 
 int rl_conn_on_events_any(rl_conn *conn, const rl_endpoint *endpoint, short revents, rl_outcome *out)
 {
-	(void) endpoint;
 	if (revents & POLLNVAL) {
 		rl_outcome_set(out, RL_OUTCOME_IO, "socket closed under us");
 		return -1;
@@ -264,6 +288,27 @@ int rl_conn_on_events_any(rl_conn *conn, const rl_endpoint *endpoint, short reve
 		if (conn->state != RL_CONN_READY) {
 			return 0; /* trying the next address */
 		}
+		if (endpoint->tls != NULL) {
+			/* Connected: the handshake starts at once, within the same timeout. */
+			if (rl_tls_start(conn, endpoint, out) != 0) {
+				return -1;
+			}
+			if (conn->state != RL_CONN_READY) {
+				return 0;
+			}
+			revents |= POLLIN; /* the handshake may have read past its end */
+		}
+	} else if (conn->state == RL_CONN_HANDSHAKING) {
+		if (!(revents & (POLLIN | POLLOUT | POLLERR | POLLHUP))) {
+			return 0;
+		}
+		if (rl_tls_handshake(conn, out) != 0) {
+			return -1;
+		}
+		if (conn->state != RL_CONN_READY) {
+			return 0;
+		}
+		revents |= POLLIN;
 	}
 	if (rl_conn_flush(conn, out) != 0) {
 		return -1;
@@ -272,6 +317,12 @@ int rl_conn_on_events_any(rl_conn *conn, const rl_endpoint *endpoint, short reve
 		return rl_conn_read(conn, out);
 	}
 	return 0;
+}
+
+static int starts_with(const rl_reply *reply, const char *prefix)
+{
+	size_t len = strlen(prefix);
+	return reply->len >= len && memcmp(reply->str, prefix, len) == 0;
 }
 
 int rl_conn_sort_reply(rl_conn *conn, int got, rl_reply *reply, rl_outcome *out)
@@ -288,7 +339,7 @@ int rl_conn_sort_reply(rl_conn *conn, int got, rl_reply *reply, rl_outcome *out)
 			}
 			return 0;
 		}
-		if (conn->checked + conn->stale == 1) {
+		if (conn->checked + conn->probes + conn->stale == 1) {
 			conn->stale_deadline = HUGE_VAL; /* the last one owed from before has come */
 		}
 		if (conn->checked > 0) {
@@ -297,6 +348,22 @@ int rl_conn_sort_reply(rl_conn *conn, int got, rl_reply *reply, rl_outcome *out)
 				/* Commands pipelined behind a failed AUTH only say NOAUTH: report the cause. */
 				rl_outcome_set_bytes(out, RL_OUTCOME_ERROR, reply->str, reply->len);
 				return -1;
+			}
+			continue;
+		}
+		if (conn->probes > 0) {
+			/* DELEX's reply first, then DELIFEQ's; the first the server has is used. */
+			int which = conn->probes == 2 ? RL_NATIVE_DELEX : RL_NATIVE_DELIFEQ;
+			conn->probes--;
+			if (reply->type == RL_REPLY_INTEGER && conn->native_release == RL_NATIVE_NONE) {
+				conn->native_release = (unsigned char) which;
+			} else if (reply->type == RL_REPLY_ERROR && !starts_with(reply, "ERR unknown command")
+				&& !starts_with(reply, "NOPERM")) {
+				/* Not the "cannot use it" a probe expects: what the server said unasked (at
+				 * maxclients it answers the first command and closes), kept as a stale one's. */
+				rl_outcome said;
+				rl_outcome_set_bytes(&said, RL_OUTCOME_ERROR, reply->str, reply->len);
+				memcpy(conn->dropped_error, said.message, sizeof(conn->dropped_error));
 			}
 			continue;
 		}
@@ -368,7 +435,7 @@ void rl_conn_begin_call(rl_conn *conn, const rl_endpoint *endpoint, short revent
 	if (conn->state == RL_CONN_READY && !take_in_idle(conn, revents)) {
 		rl_conn_close(conn); /* restart, CLIENT KILL, idle timeout, or out of step */
 	}
-	if (conn->state != RL_CONN_DOWN && conn->checked + conn->stale > 0 && now >= conn->stale_deadline) {
+	if (conn->state != RL_CONN_DOWN && conn->checked + conn->probes + conn->stale > 0 && now >= conn->stale_deadline) {
 		/* Still silent since an earlier call: start afresh. Closing is safe even with a
 		 * rollback in flight on it, as every attempt has a token of its own. */
 		rl_conn_close(conn);

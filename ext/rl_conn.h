@@ -5,13 +5,13 @@
  *
  * The connection's life is one state machine:
  *
- *     DOWN --rl_conn_open--> RESOLVING --lookup done--> CONNECTING --connected--> READY
- *       ^                       |  (a name: the lookup       |  (refused: the next     |
- *       |                       |   runs on a thread)        |   address is tried)     |
- *       +--------- rl_conn_close (error, end of file, overdue, fork) -------------------+
+ *     DOWN --rl_conn_open--> RESOLVING --lookup done--> CONNECTING --connected--> [HANDSHAKING] --> READY
+ *       ^                       |  (a name: the lookup       |  (refused: the next     |  (TLS only:       |
+ *       |                       |   runs on a thread)        |   address is tried)     |   rl_tls.c)       |
+ *       +--------- rl_conn_close (error, end of file, overdue, fork) ----------------------------------------+
  *
- * Literal addresses and unix sockets skip RESOLVING. Commands may be queued in every state but
- * DOWN: they leave once the socket is READY, in order, on that one stream.
+ * Literal addresses and unix sockets skip RESOLVING; plain TCP skips HANDSHAKING. Commands may be
+ * queued in every state but DOWN: they leave once the socket is READY, in order, on that one stream.
  *
  * Whether a call may use the connection as it is, or must start afresh, is decided in one place,
  * rl_conn_begin_call(). Replies are owed in three kinds, read in this order: `checked` (AUTH and
@@ -25,6 +25,7 @@
 #include "rl_platform.h"
 #include "rl_reader.h"
 #include "rl_reply.h"
+#include "rl_tls.h"
 
 #ifdef _WIN32
 # define RL_INVALID_SOCKET INVALID_SOCKET
@@ -41,13 +42,15 @@ typedef struct rl_endpoint {
 	char *username;    /* ACL user for AUTH, NULL for the default user */
 	char *password;    /* NULL: no AUTH. Never printed anywhere. */
 	int database;      /* SELECTed on connect when not 0 */
-	char *pool_key;    /* which pooled connections fit: address, database, hashed credentials */
+	char *pool_key;    /* which pooled connections fit: address, database, hashed credentials and TLS settings */
+	rl_tls_config *tls; /* NULL: plain TCP */
 } rl_endpoint;
 
 typedef enum {
 	RL_CONN_DOWN = 0,
 	RL_CONN_RESOLVING,
 	RL_CONN_CONNECTING,
+	RL_CONN_HANDSHAKING, /* TLS: the socket is connected, the handshake runs */
 	RL_CONN_READY
 } rl_conn_state;
 
@@ -60,6 +63,8 @@ typedef struct rl_conn {
 	unsigned char peer_closed; /* end of file seen: what arrived before it is still parsed */
 	unsigned char out_secret;  /* the output buffer has held credentials */
 	unsigned checked;     /* replies to AUTH/SELECT sent on connect */
+	unsigned probes;      /* replies to the native-release probes sent on connect (after checked) */
+	unsigned char native_release; /* what the server said it has: RL_NATIVE_* */
 	unsigned stale;       /* replies owed to an earlier call: read and dropped before ours */
 	unsigned expected;    /* replies the current call still waits for */
 	double deadline;      /* rl_now_ms() by which the current call's reply is overdue; HUGE_VAL: no limit */
@@ -74,6 +79,8 @@ typedef struct rl_conn {
 	/* An error reply dropped as stale in this call (a server at maxclients answers the first
 	 * command it gets, a greeting's, and closes): reported if the connection then ends. */
 	char dropped_error[RL_MESSAGE_MAX];
+	void *tls;            /* the SSL object of a TLS connection, else NULL */
+	short tls_want;       /* the poll events the TLS layer waits for (handshake, or a write) */
 	rl_reader reader;
 } rl_conn;
 
@@ -102,6 +109,13 @@ void rl_conn_release(rl_conn *conn);
 
 #define RL_NOT_PROBED ((short) -1)
 
+/* A release without Lua, where the server has it: Redis >= 8.4 DELEX key IFEQ token, Valkey >= 9
+ * DELIFEQ key token. Learnt from probes pipelined on connect (rl_conn_append_probes): no round
+ * trip of its own; until their replies came, and on other servers, releases use the script. */
+#define RL_NATIVE_NONE 0
+#define RL_NATIVE_DELEX 1
+#define RL_NATIVE_DELIFEQ 2
+
 /* When a call starting now is overdue on this server: its timeout from now, or, for a server
  * without one (timeout 0), the call's own deadline (0: none), so that even then a silent server's
  * connection is replaced once a call gave up on it. */
@@ -123,7 +137,7 @@ void rl_conn_begin_call(rl_conn *conn, const rl_endpoint *endpoint, short revent
 /* Replies still owed on this connection, of any kind. */
 static inline unsigned rl_conn_owed(const rl_conn *conn)
 {
-	return conn->checked + conn->stale + conn->expected;
+	return conn->checked + conn->probes + conn->stale + conn->expected;
 }
 
 static inline int rl_conn_has_unsent(const rl_conn *conn)
@@ -139,18 +153,30 @@ int rl_conn_reusable(const rl_conn *conn);
  * checked (not dropped): an error reply fails the connection with the server's text. */
 int rl_conn_append_setup(rl_conn *conn, const rl_endpoint *endpoint);
 
+/* Queues the probes for DELEX and DELIFEQ (on a key nobody uses, compared with "-": in practice
+ * they delete nothing), right after rl_conn_append_setup. An integer reply says the server has
+ * the command; an error (unknown command, NOPERM, READONLY) that it cannot be used. */
+int rl_conn_append_probes(rl_conn *conn);
+
 /* Queues a command, encoded here. Counts its reply as expected. 0, or -1 when out of memory. */
 int rl_conn_append(rl_conn *conn, int argc, const char **argv, const size_t *argvlen);
 
 /* Appends bytes to the output buffer. 0, or -1 when out of memory. */
 int rl_conn_queue_unsent(rl_conn *conn, const char *bytes, size_t len);
 
+/* send() on the socket, or SSL_write(): bytes taken, 0 or -1 with rl_socket_would_block() when it
+ * must wait (TLS: 0), -1 on an error. */
+static inline long rl_conn_send(rl_conn *conn, const char *bytes, size_t len)
+{
+	return conn->tls != NULL ? rl_tls_send(conn, bytes, len) : rl_send(conn->fd, bytes, len);
+}
+
 /* Sends what an idle ready socket takes at once; the output buffer keeps the rest, for
  * rl_conn_flush (which also reports a write error). 0, or -1 when out of memory. */
 static inline int rl_conn_send_or_queue(rl_conn *conn, const char *bytes, size_t len)
 {
 	if (conn->state == RL_CONN_READY && !rl_conn_has_unsent(conn)) {
-		long sent = rl_send(conn->fd, bytes, len);
+		long sent = rl_conn_send(conn, bytes, len);
 		if (sent > 0) {
 			bytes += sent;
 			len -= (size_t) sent;
@@ -183,6 +209,9 @@ static inline short rl_conn_poll_events(const rl_conn *conn)
 	if (conn->state == RL_CONN_RESOLVING) {
 		return POLLIN;
 	}
+	if (conn->state == RL_CONN_HANDSHAKING) {
+		return conn->tls_want ? conn->tls_want : POLLIN | POLLOUT;
+	}
 	return conn->state == RL_CONN_CONNECTING || rl_conn_has_unsent(conn) ? POLLOUT | POLLIN : POLLIN;
 }
 
@@ -204,6 +233,9 @@ static inline int rl_conn_read(rl_conn *conn, rl_outcome *out)
 	char *space;
 	long got;
 
+	if (conn->tls != NULL) {
+		return rl_tls_read(conn, out);
+	}
 	if (conn->peer_closed) {
 		return 0;
 	}
@@ -214,6 +246,13 @@ static inline int rl_conn_read(rl_conn *conn, rl_outcome *out)
 		return 0;
 	}
 	return rl_conn_read_failed(conn, got, out);
+}
+
+/* Bytes a TLS connection has decrypted but not handed over: poll() cannot see them, so the
+ * caller treats the connection as readable. */
+static inline int rl_conn_buffered(const rl_conn *conn)
+{
+	return conn->tls != NULL && rl_tls_buffered(conn);
 }
 
 /* rl_conn_on_events beyond reading a ready connection: lookups, connects and writes. */
@@ -239,7 +278,7 @@ static inline int rl_conn_next_reply(rl_conn *conn, rl_reply *reply, rl_outcome 
 {
 	int got = rl_reader_next(&conn->reader, reply);
 
-	if (got == 1 && (conn->checked | conn->stale) == 0 && conn->expected > 0) {
+	if (got == 1 && (conn->checked | conn->probes | conn->stale) == 0 && conn->expected > 0) {
 		conn->expected--;
 		return 1;
 	}

@@ -90,11 +90,16 @@ static void probe_idle(const rl_cluster *cluster, short seen[RL_SMALL_CLUSTER])
  * queue_behind_silent: a release queues behind a silent server's SET rather than start afresh,
  * so that it follows the SET it must undo on the same stream (else it may arrive first, find
  * nothing, and leave the late SET's key to expire). seen: what probe_idle() found on it. */
-static int prepare(rl_cluster *cluster, size_t i, const rl_encoded *command, double now, double call_deadline,
-	rl_outcome *out, int queue_behind_silent, short seen)
+static int prepare(rl_cluster *cluster, size_t i, const rl_encoded *lua, const rl_encoded *native, double now,
+	double call_deadline, rl_outcome *out, int queue_behind_silent, short seen)
 {
 	rl_conn *conn = &cluster->conns[i];
 	const rl_endpoint *endpoint = &cluster->endpoints[i];
+	/* The command without Lua where this connection's server has one (known once the probes
+	 * sent on connect were answered), else the script. */
+#define PICK(conn) (native != NULL && (conn)->native_release != RL_NATIVE_NONE \
+		&& native[(conn)->native_release - 1].bytes != NULL ? &native[(conn)->native_release - 1] : lua)
+	const rl_encoded *command = PICK(conn);
 
 	if (seen == 0 && rl_conn_owed(conn) == 0 && !rl_conn_has_unsent(conn) && rl_reader_idle(&conn->reader)
 		&& command->bytes != NULL) {
@@ -122,7 +127,7 @@ static int prepare(rl_cluster *cluster, size_t i, const rl_encoded *command, dou
 		if (rl_conn_open(conn, endpoint, now, out) != 0) {
 			return -1;
 		}
-		if (rl_conn_append_setup(conn, endpoint) != 0) {
+		if (rl_conn_append_setup(conn, endpoint) != 0 || rl_conn_append_probes(conn) != 0) {
 			goto out_of_memory;
 		}
 		for (g = 0; g < cluster->greeting_count; g++) {
@@ -133,6 +138,8 @@ static int prepare(rl_cluster *cluster, size_t i, const rl_encoded *command, dou
 		}
 		rl_conn_abandon(conn); /* the greeting's replies: due by this call's deadline */
 	}
+	command = PICK(conn); /* a pooled connection may have come in */
+#undef PICK
 	if (command->bytes == NULL || rl_conn_append_encoded(conn, command->bytes, command->len) != 0) {
 		goto out_of_memory;
 	}
@@ -162,15 +169,32 @@ static int poll_timeout(double wait_until, double now)
 	return left > 1e9 ? 1000000000 : (int) left;
 }
 
-static int wait_for_events(struct rl_poll_set *set, double wait_until, double now)
+/* poll(), with TLS connections that hold decrypted bytes (which poll() cannot see) reported
+ * readable at once. */
+static int wait_for_events(struct rl_poll_set *set, rl_cluster *cluster, double wait_until, double now)
 {
 	int timeout = poll_timeout(wait_until, now);
+	int buffered = 0, ready;
+	size_t k;
 
 	if (set->used == 0) {
 		rl_sleep_ms(timeout < 0 ? 0 : timeout);
 		return 0;
 	}
-	return rl_poll(set->fds, (unsigned long) set->used, timeout);
+	for (k = 0; k < set->used; k++) {
+		buffered |= rl_conn_buffered(&cluster->conns[set->owner[k]]);
+	}
+	ready = rl_poll(set->fds, (unsigned long) set->used, buffered ? 0 : timeout);
+	if (buffered && ready >= 0) {
+		ready = 0;
+		for (k = 0; k < set->used; k++) {
+			if (rl_conn_buffered(&cluster->conns[set->owner[k]])) {
+				set->fds[k].revents |= POLLIN;
+			}
+			ready += set->fds[k].revents != 0;
+		}
+	}
+	return ready;
 }
 
 static inline void add_poll(struct rl_poll_set *set, rl_conn *conn, size_t owner)
@@ -271,7 +295,8 @@ static void settle_overdue(rl_cluster *cluster, double now, double deadline_ms, 
 		if (now >= conn->deadline && cluster->endpoints[i].timeout_ms > 0) { /* its own timeout */
 			if (conn->state != RL_CONN_READY) {
 				rl_outcome_set(&outcomes[i], RL_OUTCOME_TIMEOUT,
-					conn->state == RL_CONN_RESOLVING ? "connect: timeout resolving the host name" : "connect: timeout");
+					conn->state == RL_CONN_RESOLVING ? "connect: timeout resolving the host name"
+					: conn->state == RL_CONN_HANDSHAKING ? "connect: timeout in the TLS handshake" : "connect: timeout");
 				fail(conn, &outcomes[i], yes, answered);
 				continue;
 			}
@@ -293,7 +318,7 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 	double deadline_ms, rl_outcome *outcomes)
 {
 	struct rl_poll_set set;
-	rl_encoded command;
+	rl_encoded command, native[2];
 	unsigned yes = 0, answered = 0;
 	unsigned servers = (unsigned) cluster->count;
 	double now = rl_now_ms();
@@ -302,15 +327,26 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 
 	rl_cluster_leave_parent(cluster);
 	encode(&request->command, &command);
+	for (k = 0; k < 2; k++) {
+		native[k].bytes = NULL;
+		if (request->native[k].argc > 0) {
+			encode(&request->native[k], &native[k]);
+		}
+	}
 	probe_idle(cluster, seen);
 	for (i = 0; i < cluster->count; i++) {
 		rl_outcome_reset(&outcomes[i]);
-		if (prepare(cluster, i, &command, now, deadline_ms, &outcomes[i], 0,
+		if (prepare(cluster, i, &command, request->native[0].argc > 0 ? native : NULL, now, deadline_ms, &outcomes[i], 0,
 				i < RL_SMALL_CLUSTER ? seen[i] : RL_NOT_PROBED) != 0) {
 			settle(&outcomes[i], &yes, &answered);
 		}
 	}
 	encoded_free(&command);
+	for (k = 0; k < 2; k++) {
+		if (native[k].bytes != NULL) {
+			encoded_free(&native[k]);
+		}
+	}
 	if (poll_set_init(&set, cluster->count) != 0) {
 		for (i = 0; i < cluster->count; i++) {
 			if (outcomes[i].kind == RL_OUTCOME_PENDING) {
@@ -341,7 +377,7 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 		if (set.used == 0) {
 			break;
 		}
-		ready = wait_for_events(&set, wait_until, now);
+		ready = wait_for_events(&set, cluster, wait_until, now);
 		if (ready < 0 && !rl_poll_interrupted()) {
 			for (k = 0; k < set.used; k++) {
 				rl_outcome_set(&outcomes[set.owner[k]], RL_OUTCOME_IO, "poll failed");
@@ -394,7 +430,7 @@ void rl_fanout_send(rl_cluster *cluster, const rl_command *command)
 	probe_idle(cluster, seen);
 	for (i = 0; i < cluster->count; i++) {
 		rl_outcome ignored;
-		if (prepare(cluster, i, &encoded, now, call_deadline, &ignored, 1,
+		if (prepare(cluster, i, &encoded, NULL, now, call_deadline, &ignored, 1,
 				i < RL_SMALL_CLUSTER ? seen[i] : RL_NOT_PROBED) == 0) {
 			rl_conn_abandon(&cluster->conns[i]);
 		}
@@ -434,7 +470,7 @@ void rl_fanout_drain_until(rl_cluster *cluster, double until_ms)
 			}
 			add_poll(&set, conn, i);
 		}
-		if (wait_for_events(&set, wait_until, now) < 0) {
+		if (wait_for_events(&set, cluster, wait_until, now) < 0) {
 			if (rl_poll_interrupted()) {
 				continue;
 			}

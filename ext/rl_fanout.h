@@ -16,6 +16,9 @@ typedef struct rl_request {
 	 * far (PENDING for servers still out) leave the call undecided. NULL: until the quorum of yes
 	 * votes is won or lost. */
 	int (*undecided)(const rl_outcome *outcomes, size_t count, unsigned quorum);
+	/* Sent instead of command to a connection whose server has it (rl_conn.h RL_NATIVE_*): [0] for
+	 * DELEX, [1] for DELIFEQ; argc 0 when none. Same expect, no fallback. */
+	rl_command native[2];
 } rl_request;
 
 /* Runs request on every server. Fills outcomes[count]; servers undecided when the quorum was

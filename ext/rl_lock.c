@@ -141,6 +141,8 @@ int rl_script_call_init(script_call *call, const rl_script *script, const rl_loc
 		call->request.command = (rl_command) {(int) per_command, call->argv, call->argvlen};
 	}
 	call->request.expect = expect;
+	call->request.undecided = NULL;
+	call->request.native[0].argc = call->request.native[1].argc = 0;
 	return 0;
 }
 
@@ -190,6 +192,7 @@ static int attempt_commands_init(attempt_commands *cmds, const rl_lock_policy *p
 		cmds->set_request.fallback = (rl_command) {0, NULL, NULL};
 		cmds->set_request.expect = RL_EXPECT_OK;
 		cmds->set_request.undecided = NULL;
+		cmds->set_request.native[0].argc = cmds->set_request.native[1].argc = 0;
 		cmds->eval_command = (rl_command) {5, cmds->eval_argv, cmds->eval_argvlen};
 		cmds->lock = &cmds->set_request;
 		cmds->rollback = &cmds->eval_command;
@@ -283,7 +286,16 @@ int rl_lock_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl
 		const char *argv[] = {"EVALSHA", script->sha, "1", keys->keys[0], token,
 			"EVAL", script->source, "1", keys->keys[0], token};
 		const size_t argvlen[] = {7, 40, 1, keys->lens[0], token_len, 4, script->length, 1, keys->lens[0], token_len};
-		const rl_request request = {{5, argv, argvlen}, {5, argv + 5, argvlen + 5}, RL_EXPECT_POSITIVE_INT, NULL};
+		/* Without Lua where a server has it (rl_conn.h): the same compare-and-delete, built in. */
+		const char *native_argv[] = {"DELEX", keys->keys[0], "IFEQ", token, "DELIFEQ", keys->keys[0], token};
+		const size_t native_len[] = {5, keys->lens[0], 4, token_len, 7, keys->lens[0], token_len};
+		rl_request request = {{5, argv, argvlen}, {5, argv + 5, argvlen + 5}, RL_EXPECT_POSITIVE_INT, NULL,
+			{{4, native_argv, native_len}, {3, native_argv + 4, native_len + 4}}};
+
+		if (policy->announce_releases) {
+			/* the script PUBLISHes the release to waiters ('waitTimeout'); DELEX/DELIFEQ cannot */
+			request.native[0].argc = request.native[1].argc = 0;
+		}
 
 		return (int) io->run(io->arg, &request, policy->quorum, io->now(io->arg) + policy->call_bound_ms, outcomes);
 	}

@@ -88,6 +88,7 @@ typedef struct rl_lock_policy {
 	double call_bound_ms;  /* how long unlock()/validity()/extend() may wait in all */
 	const rl_script_set *scripts;
 	char token_mark;       /* 0, or the first character of every token (rl_acquire.mark) */
+	int announce_releases; /* unlock() by script (it PUBLISHes to waiters) even where DELEX/DELIFEQ exist */
 } rl_lock_policy;
 
 /* --- The acquisition state machine ---------------------------------------------------- */

@@ -122,7 +122,8 @@ char *rl_pool_key(rl_pool *pool, const rl_endpoint *endpoint)
 {
 	size_t user_len = endpoint->username ? strlen(endpoint->username) : 0;
 	size_t pass_len = endpoint->password ? strlen(endpoint->password) : 0;
-	size_t secret_len = 2 + user_len + 1 + pass_len;
+	size_t tls_len = endpoint->tls ? rl_tls_config_bytes(endpoint->tls, NULL, 0) : 0;
+	size_t secret_len = 2 + user_len + 1 + pass_len + 1 + tls_len;
 	unsigned char *secret = malloc(secret_len);
 	uint64_t hash;
 	size_t key_len;
@@ -142,6 +143,12 @@ char *rl_pool_key(rl_pool *pool, const rl_endpoint *endpoint)
 	secret[2 + user_len] = '\0';
 	if (pass_len) {
 		memcpy(secret + 3 + user_len, endpoint->password, pass_len);
+	}
+	/* TLS settings too: a TLS connection never serves a plain server entry, nor one verified
+	 * differently (another CA, name, client certificate, or verification off). */
+	secret[3 + user_len + pass_len] = endpoint->tls ? 1 : 0;
+	if (tls_len) {
+		rl_tls_config_bytes(endpoint->tls, secret + 4 + user_len + pass_len, tls_len);
 	}
 	hash = siphash24(secret, secret_len, pool->secret);
 	memset(secret, 0, secret_len);

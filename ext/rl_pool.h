@@ -41,7 +41,7 @@ void rl_pool_init(rl_pool *pool, size_t max_idle, rl_pool_secret_fn draw);
 /* Closes every idle connection and frees the pool's memory. */
 void rl_pool_destroy(rl_pool *pool);
 
-/* "host|port|db|<hash of user and password>|<secret tag>": equal keys mean interchangeable
+/* "host|port|db|<hash of user, password and TLS settings>|<secret tag>": equal keys mean interchangeable
  * connections. malloc'd; NULL when out of memory. The credentials are hashed with the pool's
  * secret, which a forked child draws afresh: a key made before the fork (tagged with the old
  * secret) then matches nothing, and a connection checked in under it is closed, not pooled. */

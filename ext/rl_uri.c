@@ -287,6 +287,42 @@ static int set_database(span value, int *seen, rl_uri *out, char *error, size_t 
 	return 0;
 }
 
+/* A TLS setting of a rediss:// URI: a path or name (percent-decoded), or a switch. 1 when key
+ * is none of them. */
+static int take_tls_setting(span key, span value, rl_uri *out, char *error, size_t error_size)
+{
+	static const char *const names[] = {"cafile", "capath", "local_cert", "local_pk", "peer_name", "passphrase"};
+	rl_tls_config *tls = &out->tls_config;
+	char **slots[] = {&tls->ca_file, &tls->ca_path, &tls->cert_file, &tls->key_file, &tls->peer_name,
+		&tls->passphrase};
+	size_t i;
+
+	if (span_equals(key, "verify_peer") || span_equals(key, "verify_peer_name")) {
+		int *flag = span_equals(key, "verify_peer") ? &tls->verify_peer : &tls->verify_peer_name;
+		if (!out->tls) {
+			return fail(error, error_size, "URI TLS parameters need the rediss:// scheme");
+		}
+		if (span_equals(value, "1") || span_equals(value, "true") || span_equals(value, "yes")) {
+			*flag = 1;
+		} else if (span_equals(value, "0") || span_equals(value, "false") || span_equals(value, "no")) {
+			*flag = 0;
+		} else {
+			return fail(error, error_size, "URI verify_peer and verify_peer_name must be 1 or 0 (true or false)");
+		}
+		return 0;
+	}
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (span_equals(key, names[i])) {
+			if (!out->tls) {
+				return fail(error, error_size, "URI TLS parameters need the rediss:// scheme");
+			}
+			/* take_secret: decoded, not empty, not twice; the passphrase is wiped when freed. */
+			return take_secret(value, slots[i], names[i], error, error_size);
+		}
+	}
+	return 1;
+}
+
 static int parse_query(span query, int *db_seen, rl_uri *out, char *error, size_t error_size)
 {
 	while (query.len > 0) {
@@ -318,9 +354,12 @@ static int parse_query(span query, int *db_seen, rl_uri *out, char *error, size_
 			status = take_secret(value, &out->password, "password", error, error_size);
 		} else if (span_equals(key, "username")) {
 			status = take_secret(value, &out->username, "user name", error, error_size);
-		} else {
+		} else if ((status = take_tls_setting(key, value, out, error, error_size)) == 1) {
 			/* The key is not quoted: a mistyped one might be a secret. */
-			return fail(error, error_size, "URI has an unknown query parameter (known: timeout, db, password, username)");
+			return fail(error, error_size, out->tls
+				? "URI has an unknown query parameter (known: timeout, db, password, username, cafile, capath, "
+				  "local_cert, local_pk, passphrase, peer_name, verify_peer, verify_peer_name)"
+				: "URI has an unknown query parameter (known: timeout, db, password, username)");
 		}
 		if (status != 0) {
 			return -1;
@@ -389,16 +428,19 @@ int rl_uri_parse(const char *text, size_t len, rl_uri *out, char *error, size_t 
 		return fail(error, error_size, "URI must not have a #fragment (percent-encode '#' in a password)");
 	}
 	if (has_prefix_nocase(all, "rediss://")) {
-		return fail(error, error_size, "URI scheme rediss:// (TLS) is not supported");
-	}
-	if (has_prefix_nocase(all, "redis://")) {
+		out->tls = 1;
+		out->tls_config.verify_peer = 1;
+		out->tls_config.verify_peer_name = 1;
+		rest.p = text + 9;
+		rest.len = len - 9;
+	} else if (has_prefix_nocase(all, "redis://")) {
 		rest.p = text + 8;
 		rest.len = len - 8;
 	} else if (has_prefix_nocase(all, "unix://")) {
 		rest.p = text + 7;
 		rest.len = len - 7;
 	} else {
-		return fail(error, error_size, "URI must start with redis:// or unix://");
+		return fail(error, error_size, "URI must start with redis://, rediss:// or unix://");
 	}
 	question = span_find(rest, '?');
 	if (question != NULL) {
@@ -409,6 +451,9 @@ int rl_uri_parse(const char *text, size_t len, rl_uri *out, char *error, size_t 
 	status = text[0] == 'u' || text[0] == 'U'
 		? parse_unix(rest, query, out, error, error_size)
 		: parse_redis(rest, query, out, error, error_size);
+	if (status == 0 && out->tls_config.key_file != NULL && out->tls_config.cert_file == NULL) {
+		status = fail(error, error_size, "URI local_pk needs local_cert");
+	}
 	if (status == 0 && out->username != NULL && out->password == NULL) {
 		status = fail(error, error_size, "URI user name needs a password");
 	}
@@ -435,5 +480,11 @@ void rl_uri_free(rl_uri *uri)
 	free(uri->host);
 	rl_secret_free(uri->username);
 	rl_secret_free(uri->password);
+	free(uri->tls_config.ca_file);
+	free(uri->tls_config.ca_path);
+	free(uri->tls_config.cert_file);
+	free(uri->tls_config.key_file);
+	free(uri->tls_config.peer_name);
+	rl_secret_free(uri->tls_config.passphrase);
 	memset(uri, 0, sizeof(*uri));
 }

@@ -1,13 +1,16 @@
-/* Server URIs: redis://[user[:password]@]host[:port][/db][?timeout=S] and
+/* Server URIs: redis://[user[:password]@]host[:port][/db][?timeout=S], rediss:// (TLS, with
+ * cafile, capath, local_cert, local_pk, passphrase, peer_name, verify_peer, verify_peer_name in the
+ * query) and
  * unix:///path/to.sock[?db=N&timeout=S&password=P]. Plain C, no zvals, no I/O, so a fuzzer can
  * drive it with arbitrary bytes. Error messages never quote the input: a URI may hold a password. */
 #ifndef RL_URI_H
 #define RL_URI_H
 
 #include <stddef.h>
+#include "rl_tls.h"
 
 #define RL_URI_DEFAULT_PORT 6379
-#define RL_URI_ERROR_MAX 128
+#define RL_URI_ERROR_MAX 224
 
 typedef struct rl_uri {
 	char *host;        /* malloc'd; for unix:// the socket path, which starts with '/' */
@@ -17,6 +20,8 @@ typedef struct rl_uri {
 	int has_timeout;
 	char *username;    /* malloc'd, NULL when none (then the password alone authenticates) */
 	char *password;    /* malloc'd, NULL when none */
+	int tls;           /* rediss://: tls_config holds the settings (its ctx stays NULL) */
+	rl_tls_config tls_config;
 } rl_uri;
 
 /* Parses len bytes of text (need not be NUL-terminated). Returns 0 with *out filled (release

@@ -344,6 +344,7 @@ rl_watchdog *rl_watchdog_create(const rl_watchdog_config *config)
 		spec.password = src->password;
 		spec.password_len = src->password ? strlen(src->password) : 0;
 		spec.database = src->database;
+		spec.tls = src->tls; /* copied: the thread owns its own */
 		(void) rl_cluster_set_endpoint_spec(w->cluster, i, &spec);
 	}
 	w->cluster->greeting = from->greeting;

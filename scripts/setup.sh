@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages="php-dev php-cli libhiredis-dev redis-server redis-tools pkg-config make gcc gdb"
+packages="php-dev php-cli libhiredis-dev libssl-dev openssl redis-server redis-tools pkg-config make gcc gdb"
 missing=""
 for p in $packages; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -39,7 +39,7 @@ $bad = [
     'redis://:TOPSECRET@',
     'redis://:TOPSECRET@[::1',
     'redis://:TOPSECRET@bad host',
-    'rediss://:TOPSECRET@127.0.0.1',
+    'rediss://:TOPSECRET@127.0.0.1?verify_peer=TOPSECRET',
     'http://TOPSECRET@127.0.0.1',
     'unix://relative.sock?password=TOPSECRET',
     'unix:///s.sock?password=TOPSECRET&password=TOPSECRET',
@@ -80,10 +80,10 @@ server #1 URI must not have a #fragment (percent-encode '#' in a password)
 server #1 URI host must not be empty
 server #1 URI host has an unclosed '[' (IPv6 addresses are written [::1])
 server #1 URI host is malformed (percent-encode '/', '?' and '#' in a password)
-server #1 URI scheme rediss:// (TLS) is not supported
-server #1 URI must start with redis:// or unix://
+server #1 URI verify_peer and verify_peer_name must be 1 or 0 (true or false)
+server #1 URI must start with redis://, rediss:// or unix://
 server #1 unix URI must name an absolute socket path, like unix:///run/redis.sock
 server #1 URI gives the password twice
 server #1 URI user name needs a password
 server #1 URI must not contain NUL bytes
-server #1 URI must start with redis:// or unix://
+server #1 URI must start with redis://, rediss:// or unix://

@@ -54,8 +54,8 @@ foreach ($cases as $i => $server) {
 --EXPECT--
 bool(true)
 bool(true)
-ValueError: server #1 has an unknown key "pass" (known: host, port, timeout, username, password, database)
-ValueError: server #1 must not mix list items with the keys host, port, timeout, username, password, database
+ValueError: server #1 has an unknown key "pass" (known: host, port, timeout, username, password, database, tls)
+ValueError: server #1 must not mix list items with the keys host, port, timeout, username, password, database, tls
 ValueError: server #1 must have a "host"
 TypeError: server #1 host must be of type string, int given
 ValueError: server #1 host must be a non-empty string without NUL bytes

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Native release (DELEX / DELIFEQ) against the servers that have it: Redis 8.6 (Debian experimental)
+# and Valkey 9 (Debian sid), run from a debootstrap root of sid made here, since Debian 12 has neither.
+# Then the phpt tests in tests-native/ against them (Debian 12's own redis-server 7.0 as the server
+# without). Ends with "N passed, N failed". As root; needs network access to the Debian archive.
+#   REDLOCK_NATIVE_ROOT=.run/native-root   where the root is made (kept, reused on the next run)
+#   REDLOCK_NATIVE_PORT=7601                first of the 6 ports (3 Redis 8.6, 3 Valkey 9)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=${REDLOCK_NATIVE_ROOT:-$PWD/.run/native-root}
+port=${REDLOCK_NATIVE_PORT:-7601}
+started=$(date +%s)
+
+# The archive this machine's apt uses (never written down here).
+mirror=$(sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/*.sources 2>/dev/null | grep -v security | head -n 1)
+[ -n "$mirror" ] || mirror=$(awk '$1 == "deb" && $3 !~ /security/ {print $2; exit}' /etc/apt/sources.list 2>/dev/null)
+[ -n "$mirror" ] || { echo "no Debian archive found in /etc/apt/sources.list*" >&2; exit 1; }
+
+if [ ! -x "$root/usr/bin/redis-server" ] || [ ! -x "$root/usr/bin/valkey-server" ]; then
+  command -v debootstrap >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -q debootstrap >/dev/null
+  if [ ! -x "$root/usr/bin/apt-get" ]; then
+    rm -rf "$root"
+    debootstrap --variant=minbase sid "$root" "$mirror" > "$root.log" 2>&1 || { tail -20 "$root.log"; exit 1; }
+  fi
+  echo "deb $mirror experimental main" > "$root/etc/apt/sources.list.d/experimental.list"
+  printf '#!/bin/sh\nexit 101\n' > "$root/usr/sbin/policy-rc.d"   # no services start in the root
+  chmod +x "$root/usr/sbin/policy-rc.d"
+  cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+  mount -t proc proc "$root/proc"
+  trap 'umount "$root/proc" 2>/dev/null || true' EXIT
+  # Snapshot archives serve Release files past their Valid-Until: accept them.
+  apt_opts="-o Acquire::Check-Valid-Until=false -q -y --no-install-recommends"
+  chroot "$root" sh -c "apt-get $apt_opts update && DEBIAN_FRONTEND=noninteractive apt-get $apt_opts install valkey-server \
+    && DEBIAN_FRONTEND=noninteractive apt-get $apt_opts install -t experimental redis-server" > "$root.apt.log" 2>&1 \
+    || { tail -20 "$root.apt.log"; exit 1; }
+  umount "$root/proc" 2>/dev/null || true
+  trap - EXIT
+fi
+echo "native root: $(chroot "$root" redis-server --version | cut -d' ' -f1-3), $(chroot "$root" valkey-server --version | cut -d' ' -f1-3) ($(( $(date +%s) - started )) s)"
+
+run=$PWD/.run/native-servers
+mkdir -p "$run"
+pids=()
+stop() {
+  for pid in "${pids[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
+}
+trap stop EXIT
+# $1 binary, $2 port: a server in the root, in the foreground of a background job (its pid is ours).
+serve() {
+  chroot "$root" "$1" --port "$2" --bind 127.0.0.1 --save '' --appendonly no --logfile "" > "$run/$1-$2.log" 2>&1 &
+  pids+=($!)
+}
+redis_ports=() valkey_ports=()
+for i in 0 1 2; do
+  serve redis-server $((port + i)); redis_ports+=("127.0.0.1:$((port + i))")
+  serve valkey-server $((port + 3 + i)); valkey_ports+=("127.0.0.1:$((port + 3 + i))")
+done
+for p in $(seq "$port" $((port + 5))); do
+  for _ in $(seq 50); do redis-cli -p "$p" PING >/dev/null 2>&1 && break; sleep 0.1; done
+done
+
+export REDLOCK_NATIVE_REDIS=$(IFS=,; echo "${redis_ports[*]}") REDLOCK_NATIVE_VALKEY=$(IFS=,; echo "${valkey_ports[*]}")
+# The shared helpers want 5 servers of their own: the Redis 8.6 and two Valkey ones do.
+export REDLOCK_TEST_SERVERS="$REDLOCK_NATIVE_REDIS,127.0.0.1:$((port + 3)),127.0.0.1:$((port + 4))"
+export NO_INTERACTION=1 REPORT_EXIT_STATUS=1
+log=$PWD/.run/native-tests.log
+run_tests=$(ls /usr/lib/php/*/build/run-tests.php | head -n 1)
+php "$run_tests" -q --show-diff -d extension="$PWD/modules/redlock.so" -P tests-native/ 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+passed=$(sed -n 's/^Tests passed *: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)
+failed=$(sed -n 's/^Tests failed *: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)
+skipped=$(sed -n 's/^Tests skipped *: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)
+failed=$(( ${failed:-0} + ${skipped:-0} ))
+echo "native release: ${passed:-0} passed, $failed failed ($(( $(date +%s) - started )) s)"
+[ "$status" -eq 0 ] && [ "$failed" -eq 0 ] && [ "${passed:-0}" -gt 0 ]
