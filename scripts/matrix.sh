@@ -38,16 +38,18 @@ cleanup() {
 trap cleanup EXIT
 
 # A root of the Debian suite, made once with debootstrap from this machine's own mirror, with
-# /proc, /sys and /dev mounted (as slaves: unmounting them never touches the host's).
-root_of() {
-  local suite=$1 root=$dir/$1 mirror
+# /proc, /sys and /dev mounted (as slaves: unmounting them never touches the host's). Sets $root
+# (not in a subshell: the mounts are recorded for the cleanup).
+root_of() { # NAME SUITE
+  local suite=$2 mirror
+  root=$dir/$1
   if [ ! -f "$root/.redlock-root" ]; then
     command -v debootstrap >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -q debootstrap >/dev/null
     mirror=$(bash scripts/debian-mirror.sh) || return 1
     rm -rf "$root.tmp"
     local base=$suite; [ "$suite" = experimental ] && base=sid
-    debootstrap --variant=minbase "$base" "$root.tmp" "$mirror" > "$dir/logs/debootstrap-$suite.log" 2>&1 \
-      || { echo "debootstrap $base failed: see $dir/logs/debootstrap-$suite.log" >&2; return 1; }
+    debootstrap --variant=minbase "$base" "$root.tmp" "$mirror" > "$dir/logs/debootstrap-$1.log" 2>&1 \
+      || { echo "debootstrap $base failed: see $dir/logs/debootstrap-$1.log" >&2; return 1; }
     [ "$suite" = experimental ] && echo "deb $mirror experimental main" > "$root.tmp/etc/apt/sources.list.d/experimental.list"
     # Snapshots of sid/experimental outlive their Release files' Valid-Until; no services in a root.
     echo 'Acquire::Check-Valid-Until "false";' > "$root.tmp/etc/apt/apt.conf.d/99redlock"
@@ -65,7 +67,6 @@ root_of() {
     esac
     mounted+=("$root/$m")
   done
-  echo "$root"
 }
 
 in_root() { # ROOT COMMAND...: as root inside, with a clean environment
@@ -91,10 +92,11 @@ results=()
 failed_legs=0
 run_leg() {
   local leg=$1 root=$2 src=$3 env=$4 optional=$5 start=$SECONDS log=$dir/logs/$1.log line status note="" platform
-  platform=$(leg_sh "$root" "cd $src && $env bash scripts/platform.sh" 2>/dev/null)
-  echo "== [$leg] $platform"
+  echo "== [$leg]"
   leg_sh "$root" "cd $src && $env bash scripts/test.sh" > "$log" 2>&1
   status=$?
+  platform=$(leg_sh "$root" "cd $src && $env bash scripts/platform.sh" 2>/dev/null)
+  echo "[$leg] $platform"
   grep -E '^(FAIL|SKIP|BORK|LEAK) ' "$log" | sed "s/^/[$leg] /"
   line=$(tail -n 1 "$log")
   case $line in *passed*) ;; *) line="0 passed, 1 failed (no summary: see $log)"; status=1 ;; esac
@@ -111,7 +113,7 @@ run_leg() {
   if [ "$status" -ne 0 ]; then
     if [ "$optional" = yes ]; then note="$note (allowed to fail)"; else failed_legs=$((failed_legs + 1)); fi
   fi
-  results+=("$(printf '%-14s %-42s %s%s; %d s' "$leg" "$platform" "$line" "$note" $((SECONDS - start)))")
+  results+=("$(printf '%-14s %s: %s%s; %d s' "$leg" "$platform" "$line" "$note" $((SECONDS - start)))")
 }
 
 for leg in $legs; do
@@ -120,7 +122,7 @@ for leg in $legs; do
     host)
       run_leg host "" "$tree" "" no ;;
     trixie|trixie-valkey)
-      root=$(root_of trixie) || { results+=("$leg: no root"); failed_legs=$((failed_legs + 1)); continue; }
+      root_of trixie trixie || { results+=("$leg: no root"); failed_legs=$((failed_legs + 1)); continue; }
       # One build for both legs: copied afresh unless trixie just did.
       case " $legs " in *" trixie "*) [ "$leg" = trixie ] && copy_tree "$root/src/redlock" ;; *) copy_tree "$root/src/redlock" ;; esac
       # Valkey in place of Redis: the suite and chaos start "redis-server"/"redis-cli" from PATH.
@@ -131,12 +133,15 @@ for leg in $legs; do
       [ "$leg" = trixie-valkey ] && env="$env PATH=/opt/valkey-as-redis/bin:\$PATH REDLOCK_TEST_REDIS_SERVER=valkey-server"
       run_leg "$leg" "$root" /src/redlock "$env" no ;;
     php8.5|php8.6)
-      root=$(root_of experimental) || { results+=("$leg: no root"); failed_legs=$((failed_legs + 1)); continue; }
+      # A root each: experimental's php-common for 8.6 breaks 8.5's, which needs unstable's.
+      root_of "$leg" experimental || { results+=("$leg: no root"); failed_legs=$((failed_legs + 1)); continue; }
       v=${leg#php}
+      common=unstable; [ "$v" = 8.6 ] && common=experimental
       copy_tree "$root/src/redlock-$leg"
       optional=no; [ "$leg" = php8.6 ] && optional=yes
-      if ! in_root "$root" bash -c "apt-get update -q >/dev/null && apt-get install -y -q -t experimental \
-          php$v-dev php$v-cli php$v-fpm redis-server redis-tools" > "$dir/logs/$leg-apt.log" 2>&1; then
+      if ! in_root "$root" bash -c "apt-get update -q >/dev/null && apt-get install -y -q php$v-dev/experimental \
+          php$v-cli/experimental php$v-fpm/experimental redis-server/experimental redis-tools/experimental \
+          php-common/$common" > "$dir/logs/$leg-apt.log" 2>&1; then
         echo "[$leg] 0 passed, 1 failed: PHP $v not installable (see $dir/logs/$leg-apt.log)"
         results+=("$(printf '%-14s %s' "$leg" "not installable")"); [ "$optional" = no ] && failed_legs=$((failed_legs + 1))
         continue
