@@ -15,13 +15,23 @@ config=(--prefix="$prefix" --with-config-file-path="$prefix/etc" --enable-zts --
   --disable-all --enable-cli --enable-fpm --disable-cgi --disable-phpdbg --enable-pcntl --enable-posix
   --enable-ctype --enable-tokenizer --with-sodium --with-openssl --without-pear)
 stamp="$prefix/.redlock-zts-build"
+# Debian's patches leave a placeholder in phpize and php-config that its packaging fills in (a
+# build by configure installs without the API level in its paths), and make phpize take libtool's
+# files from the system (/usr/share/aclocal: php-dev's dependencies, which scripts/setup.sh installs).
+debian_fixups() {
+  local api
+  api=$(sed -n 's/^#define PHP_API_VERSION \([0-9]*\).*/\1/p' "$prefix/include/php/main/php.h")
+  sed -i -e "s|/@DEBIAN_PHP_API@||g; s|@DEBIAN_PHP_API@|$api|g" -e 's|^aclocaldir=.*|aclocaldir="/usr/share/aclocal"|' \
+    "$prefix/bin/phpize" "$prefix/bin/php-config"
+}
 if [ -x "$prefix/bin/php" ] && [ "$(cat "$stamp" 2>/dev/null)" = "${config[*]}" ]; then
+  debian_fixups
   echo "$prefix"; exit 0
 fi
 
 export DEBIAN_FRONTEND=noninteractive
 need=""
-for p in dpkg-dev libsodium-dev libssl-dev pkg-config gcc make xz-utils; do
+for p in dpkg-dev libsodium-dev libssl-dev pkg-config gcc make xz-utils libtool shtool; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need="$need $p"
 done
 [ -z "$need" ] || apt-get install -y -q $need >&2
@@ -57,6 +67,7 @@ start=$SECONDS
 make -j"$(nproc)" >/dev/null
 rm -rf "$prefix"
 make install >/dev/null
+debian_fixups
 mkdir -p "$prefix/etc"
 : > "$prefix/etc/php.ini"
 echo "${config[*]}" > "$stamp"
