@@ -38,11 +38,11 @@ as_root 'apt-get update -q >/dev/null; apt-get install -y -q php-dev libhiredis-
 as_dev 'phpize >/dev/null && echo phpize ok'
 TAIL=1 quiet as_dev './configure >/dev/null && echo configure ok'
 TAIL=1 quiet as_dev 'make >/dev/null && echo make ok'
-as_root 'apt-get install -y -q redis-server >/dev/null && echo redis-server installed'
+as_root 'apt-get install -y -q redis-server php-fpm gdb >/dev/null && echo redis-server php-fpm gdb installed'
 TAIL=6 quiet as_dev 'make test NO_INTERACTION=1 | grep -E "^Tests (passed|failed|skipped)"' || true
 as_root 'cd /home/dev/redlock && make install'
 as_root 'v=$(php -r '\''echo PHP_MAJOR_VERSION, ".", PHP_MINOR_VERSION;'\''); echo "extension=redlock" > /etc/php/$v/mods-available/redlock.ini && phpenmod redlock && echo enabled for PHP $v'
-TAIL=4 quiet as_dev 'php --ri redlock'
+as_dev 'php --ri redlock | head -n 5'
 as_root 'phpdismod redlock && php -m | grep -c "^redlock$" || echo "disabled: php -m lists no redlock"'
 
 echo "== Debian $suite: README Install, with PECL"
