@@ -160,7 +160,7 @@ for leg in $legs; do
         line="FAILED: $(tail -n 1 "$dir/logs/zts-threads.log") (see $dir/logs/zts-threads.log)"; failed_legs=$((failed_legs + 1))
       fi
       echo "[zts-threads] $line"
-      results+=("$(printf '%-14s %-44s %s; %d s' zts-threads "embed SAPI, threads" "$line" $((SECONDS - start)))") ;;
+      results+=("$(printf '%-14s %s: %s; %d s' zts-threads "embed SAPI, 8 threads" "$line" $((SECONDS - start)))") ;;
     *)
       echo "unknown leg $leg (legs: host $all_legs)" >&2; exit 2 ;;
   esac

@@ -9,7 +9,7 @@ $a = rt_spawn_server();
 $b = rt_spawn_server();
 [$p0] = rt_ports();
 $key = rt_key();
-$fpm = fpm_start(['request_terminate_timeout' => '2s']);
+$fpm = fpm_start(['request_terminate_timeout' => '5s']); // generous: the warm-up may run under valgrind
 $script = fpm_script($fpm, 'lock.php', <<<PHP
 <?php
 // 60 s per server: only request_terminate_timeout can end the paused call.

@@ -8,7 +8,7 @@ require __DIR__ . '/fpm.inc';
 $a = rt_spawn_server();
 [$p0, $p1] = rt_ports();
 $key = rt_key();
-$fpm = fpm_start(['php_admin_value[max_execution_time]' => '1']);
+$fpm = fpm_start(['php_admin_value[max_execution_time]' => '3']); // CPU seconds: the warm-up may run under valgrind
 // 'localhost' for the paused server: its connection goes through the resolver's lookup thread.
 $script = fpm_script($fpm, 'lock.php', <<<PHP
 <?php
