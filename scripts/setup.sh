@@ -24,7 +24,7 @@ fi
 # Run as root in a tree a user owns (sudo scripts/setup.sh): build as that user, so that the
 # user's later runs can still write everything the build makes.
 if [ "$(id -u)" -eq 0 ] && [ "$(stat -c %U .)" != root ]; then
-  exec runuser -u "$(stat -c %U .)" -- bash "$0" "$@"
+  exec runuser -u "$(stat -c %U .)" -- bash "$PWD/scripts/setup.sh" "$@"
 fi
 
 # Reconfigure whenever config.m4 changed (a merge can add sources); rebuild when any source changed.

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh || exit 1
 # Run as root in a tree a user owns: test as that user, so that nothing here becomes root's.
 if [ "$(id -u)" -eq 0 ] && [ "$(stat -c %U .)" != root ]; then
-  exec runuser -u "$(stat -c %U .)" -- bash "$0" "$@"
+  exec runuser -u "$(stat -c %U .)" -- bash "$PWD/scripts/test.sh" "$@"
 fi
 
 run_dir=$PWD/.run/test-servers
