@@ -31,7 +31,7 @@ chroot "$root" chown -R dev:dev /home/dev/redlock
 
 as_root() { echo "# $*"; chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root DEBIAN_FRONTEND=noninteractive bash -c "$*" 2>&1; }
 as_dev() { echo "\$ $*"; chroot "$root" runuser -u dev -- env -i PATH=/usr/bin:/bin HOME=/home/dev bash -c "cd ~/redlock && $*" 2>&1; }
-quiet() { "$@" | tail -n "${TAIL:-3}"; return "${PIPESTATUS[0]}"; }
+quiet() { "$@" | { IFS= read -r command; echo "$command"; tail -n "${TAIL:-3}"; }; return "${PIPESTATUS[0]}"; }
 
 echo "== Debian $suite: README Install, from source"
 as_root 'apt-get update -q >/dev/null; apt-get install -y -q php-dev libhiredis-dev pkg-config make gcc >/dev/null && echo installed'
