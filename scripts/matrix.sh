@@ -91,7 +91,8 @@ leg_sh() { # ROOT COMMAND: a shell command inside ROOT, or here when ROOT is emp
 results=()
 failed_legs=0
 run_leg() {
-  local leg=$1 root=$2 src=$3 env=$4 optional=$5 start=$SECONDS log=$dir/logs/$1.log line status note="" platform
+  local leg=$1 root=$2 src=$3 env=$4 optional=$5 log=$dir/logs/$1.log line status note="" platform
+  # $start: set when the leg began, so that its time includes making its root or its PHP.
   echo "== [$leg]"
   leg_sh "$root" "cd $src && $env bash scripts/test.sh" > "$log" 2>&1
   status=$?
