@@ -312,7 +312,7 @@ void redlock_class_register(int module_number)
 	redlock_exception_ce = register_class_RedLockException(spl_ce_RuntimeException);
 
 	memcpy(&redlock_object_handlers, zend_get_std_object_handlers(), sizeof(zend_object_handlers));
-	redlock_object_handlers.offset = XtOffsetOf(redlock_object, std);
+	redlock_object_handlers.offset = offsetof(redlock_object, std);
 	redlock_object_handlers.free_obj = redlock_free;
 	redlock_object_handlers.get_debug_info = redlock_debug_info;
 	redlock_object_handlers.clone_obj = NULL; /* connections and lock state are not copyable */

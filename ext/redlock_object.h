@@ -30,7 +30,7 @@ extern zend_class_entry *redlock_exception_ce;
 
 static inline redlock_object *redlock_from_obj(zend_object *obj)
 {
-	return (redlock_object *) ((char *) obj - XtOffsetOf(redlock_object, std));
+	return (redlock_object *) ((char *) obj - offsetof(redlock_object, std));
 }
 
 #define Z_REDLOCK_P(zv) redlock_from_obj(Z_OBJ_P(zv))

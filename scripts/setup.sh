@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Installs what the build, the tests and the demo need (Debian 12, as root), then builds the
-# extension in place with phpize. Safe to run again.
+# Installs what the build, the tests and the demo need (Debian 12 or 13, as root), then builds the
+# extension in place with phpize. Safe to run again, and as a normal user once the packages are in.
+#   REDLOCK_PHP_VERSION=8.5   build for that one of several installed PHPs (php8.5, phpize8.5, ...)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages="php-dev php-cli libhiredis-dev libssl-dev openssl redis-server redis-tools pkg-config make gcc gdb"
+v=${REDLOCK_PHP_VERSION:-}
+packages="php$v-dev php$v-cli php$v-fpm libhiredis-dev libssl-dev openssl redis-server redis-tools pkg-config make gcc gdb procps"
 missing=""
 for p in $packages; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
@@ -19,12 +21,18 @@ if [ -n "$missing" ]; then
   apt-get install -y -q $missing
 fi
 
+# Run as root in a tree a user owns (sudo scripts/setup.sh): build as that user, so that the
+# user's later runs can still write everything the build makes.
+if [ "$(id -u)" -eq 0 ] && [ "$(stat -c %U .)" != root ]; then
+  exec runuser -u "$(stat -c %U .)" -- bash "$PWD/scripts/setup.sh" "$@"
+fi
+
 # Reconfigure whenever config.m4 changed (a merge can add sources); rebuild when any source changed.
 mkdir -p .run
 stamp=.run/config.m4.sha1
 if [ ! -f Makefile ] || [ "$(sha1sum < config.m4)" != "$(cat "$stamp" 2>/dev/null)" ]; then
-  phpize >/dev/null
-  ./configure -q
+  "phpize$v" >/dev/null
+  ./configure -q --with-php-config="$(command -v "php-config$v")"
   sha1sum < config.m4 > "$stamp"
 fi
 make -j"$(nproc)" >/dev/null

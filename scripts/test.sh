@@ -4,10 +4,15 @@
 # and exits non-zero on any failure.
 #   REDLOCK_TEST_ARGS="-m"   extra run-tests.php arguments (-m: under valgrind)
 #   REDLOCK_TEST_PORT=7301   first port of the 5 servers
+#   REDLOCK_PHP_VERSION=8.5  test with that one of several installed PHPs (see scripts/setup.sh)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/setup.sh || exit 1
+# Run as root in a tree a user owns: test as that user, so that nothing here becomes root's.
+if [ "$(id -u)" -eq 0 ] && [ "$(stat -c %U .)" != root ]; then
+  exec runuser -u "$(stat -c %U .)" -- bash "$PWD/scripts/test.sh" "$@"
+fi
 
 run_dir=$PWD/.run/test-servers
 trap 'scripts/redis-servers.sh stop "$run_dir"' EXIT
@@ -17,9 +22,15 @@ export REDLOCK_TEST_SERVERS=$servers
 log=$PWD/.run/run-tests.log
 mkdir -p .run
 export NO_INTERACTION=1 REPORT_EXIT_STATUS=1
-run_tests=$(ls /usr/lib/php/*/build/run-tests.php 2>/dev/null | head -n 1)
-[ -f run-tests.php ] && run_tests=run-tests.php
-php "$run_tests" -q --show-diff ${REDLOCK_TEST_ARGS:-} \
+php=php${REDLOCK_PHP_VERSION:-}
+php_config=php-config${REDLOCK_PHP_VERSION:-}
+# phpize copies it into the tree; Debian's php-dev keeps it next to the extensions; a PHP built
+# from source under its prefix.
+for run_tests in run-tests.php "$("$php_config" --extension-dir)/build/run-tests.php" \
+                 "$("$php_config" --prefix)/lib/php/build/run-tests.php"; do
+  [ -f "$run_tests" ] && break
+done
+"$php" "$run_tests" -q --show-diff ${REDLOCK_TEST_ARGS:-} \
   -d extension="$PWD/modules/redlock.so" -P tests/ 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 

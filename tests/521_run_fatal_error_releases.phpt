@@ -4,6 +4,7 @@ run(): a fatal error inside $fn (E_USER_ERROR) still releases the lock at once; 
 redlock
 --INI--
 display_errors=1
+error_reporting=E_ALL & ~E_DEPRECATED
 --ENV--
 ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0:abort_on_error=0:exitcode=86
 --FILE--

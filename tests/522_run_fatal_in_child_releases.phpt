@@ -42,7 +42,7 @@ foreach ($cases as $name => $body) {
 --EXPECTF--
 max_execution_time: exit status 255, Fatal error: Maximum execution time of 1 second exceeded
   it held the lock: yes, gone from a majority at once: yes, from all 5: yes, within the ttl: yes
-compile-time fatal: exit status 255, Fatal error: Cannot redeclare strlen()
+compile-time fatal: exit status 255, Fatal error: Cannot redeclare %Astrlen()
   it held the lock: yes, gone from a majority at once: yes, from all 5: yes, within the ttl: yes
 memory exhausted: exit status 255, Fatal error: Allowed memory size of 33554432 bytes exhausted (tried to allocate %d bytes)
   it held the lock: yes, gone from a majority at once: yes, from all 5: yes, within the ttl: yes
