@@ -12,9 +12,7 @@ port=${REDLOCK_NATIVE_PORT:-7601}
 started=$(date +%s)
 
 # The archive this machine's apt uses (never written down here).
-mirror=$(sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/*.sources 2>/dev/null | grep -v security | head -n 1)
-[ -n "$mirror" ] || mirror=$(awk '$1 == "deb" && $3 !~ /security/ {print $2; exit}' /etc/apt/sources.list 2>/dev/null)
-[ -n "$mirror" ] || { echo "no Debian archive found in /etc/apt/sources.list*" >&2; exit 1; }
+mirror=$(bash scripts/debian-mirror.sh)
 
 if [ ! -x "$root/usr/bin/redis-server" ] || [ ! -x "$root/usr/bin/valkey-server" ]; then
   command -v debootstrap >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -q debootstrap >/dev/null

@@ -163,7 +163,7 @@ bool redlock_acquire(redlock_object *intern, const redlock_resource *resource, z
 	}
 	won = intern->options.wait_timeout < 0
 		? rl_lock_acquire(&intern->io, &intern->policy, &keys, ttl, intern->outcomes, &result)
-		: redlock_wait_acquire(intern, &keys, ttl, &result);
+		: redlock_wait_acquire(intern, &intern->policy, &keys, ttl, &result);
 
 	if (attempts_made) {
 		*attempts_made = result.attempts;

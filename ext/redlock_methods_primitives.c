@@ -187,6 +187,25 @@ static bool won_or_throw(int won)
 	return won > 0;
 }
 
+/* waitTimeout for lock() with fencing: one fenced attempt at a time, woken by the lock's releases. */
+typedef struct fence_wait_attempt {
+	rl_lock_policy policy; /* one attempt per call */
+	const rl_lock_keys *keys;
+	int64_t ttl;
+	size_t servers;
+	rl_outcome *outcomes;
+	rl_lock_result *result;
+	int64_t *fence;
+} fence_wait_attempt;
+
+static int attempt_fenced(void *arg, const rl_lock_io *io)
+{
+	fence_wait_attempt *a = arg;
+	int won = rl_fence_acquire(io, &a->policy, a->keys, a->ttl, a->servers, a->outcomes, a->result, a->fence);
+
+	return won == 0 && a->result->no_random ? -1 : won;
+}
+
 bool redlock_acquire_fenced(redlock_object *intern, const redlock_resource *resource, zend_long ttl,
 	zval *return_value, int64_t *attempts_made)
 {
@@ -194,8 +213,18 @@ bool redlock_acquire_fenced(redlock_object *intern, const redlock_resource *reso
 	rl_lock_result result;
 	redlock_resource fenced = *resource; /* the same keys and names, with the fence */
 	int64_t fence = 0;
-	int won = rl_fence_acquire(&intern->io, &intern->policy, &keys, ttl, intern->cluster->count, intern->outcomes,
-		&result, &fence);
+	int won;
+
+	if (intern->options.wait_timeout < 0) {
+		won = rl_fence_acquire(&intern->io, &intern->policy, &keys, ttl, intern->cluster->count, intern->outcomes,
+			&result, &fence);
+	} else {
+		fence_wait_attempt attempt = {intern->policy, &keys, ttl, intern->cluster->count, intern->outcomes, &result,
+			&fence};
+
+		attempt.policy.retry_count = 0;
+		won = redlock_wait_for(intern, &keys, attempt_fenced, &attempt, &result);
+	}
 
 	if (attempts_made) {
 		*attempts_made = won < 0 ? 0 : result.attempts;
@@ -223,6 +252,52 @@ static zend_result primitive_args(redlock_object *intern, zend_string *name, zen
 		return FAILURE;
 	}
 	return SUCCESS;
+}
+
+/* waitTimeout for lockSemaphore(): one attempt at a time, woken when any slot is released (each
+ * slot's unlock() announces its own key, so the waiter listens on every slot's channel). */
+typedef struct semaphore_wait_attempt {
+	rl_lock_policy policy; /* one attempt per call */
+	const redlock_resource *resource;
+	int64_t limit, ttl;
+	size_t servers;
+	rl_outcome *outcomes;
+	rl_lock_result *result;
+	int64_t *slot;
+} semaphore_wait_attempt;
+
+static int attempt_semaphore(void *arg, const rl_lock_io *io)
+{
+	semaphore_wait_attempt *a = arg;
+	int won = rl_semaphore_acquire(io, &a->policy, a->resource->one_ptr, a->resource->one_len, a->limit, a->ttl,
+		a->servers, a->outcomes, a->result, a->slot);
+
+	return won == 0 && a->result->no_random ? -1 : won;
+}
+
+static int semaphore_wait(redlock_object *intern, const rl_lock_policy *policy, const redlock_resource *resource,
+	zend_long limit, zend_long ttl, rl_lock_result *result, int64_t *slot)
+{
+	semaphore_wait_attempt attempt = {*policy, resource, limit, ttl, intern->cluster->count, intern->outcomes, result, slot};
+	size_t key_size = resource->one_len + sizeof(RL_SLOT_SUFFIX) + 21;
+	char *names = safe_emalloc((size_t) limit, key_size, 0);
+	const char **keys = safe_emalloc((size_t) limit, sizeof(*keys), 0);
+	size_t *lens = safe_emalloc((size_t) limit, sizeof(*lens), 0);
+	rl_lock_keys channels = {(size_t) limit, keys, lens, 1};
+	zend_long i;
+	int won;
+
+	for (i = 0; i < limit; i++) {
+		keys[i] = names + (size_t) i * key_size;
+		lens[i] = rl_semaphore_slot_key(names + (size_t) i * key_size, key_size, resource->one_ptr,
+			resource->one_len, (int64_t) i);
+	}
+	attempt.policy.retry_count = 0;
+	won = redlock_wait_for(intern, &channels, attempt_semaphore, &attempt, result);
+	efree(lens);
+	efree(keys);
+	efree(names);
+	return won;
 }
 
 PHP_METHOD(RedLock, lockSemaphore)
@@ -254,8 +329,10 @@ PHP_METHOD(RedLock, lockSemaphore)
 	}
 	policy = intern->policy;
 	policy.token_mark = RL_MARK_SEMAPHORE;
-	won = rl_semaphore_acquire(&intern->io, &policy, resource.one_ptr, resource.one_len, limit, ttl,
-		intern->cluster->count, intern->outcomes, &result, &slot);
+	won = intern->options.wait_timeout < 0
+		? rl_semaphore_acquire(&intern->io, &policy, resource.one_ptr, resource.one_len, limit, ttl,
+			intern->cluster->count, intern->outcomes, &result, &slot)
+		: semaphore_wait(intern, &policy, &resource, limit, ttl, &result, &slot);
 	if (!won_or_throw(won)) {
 		redlock_resource_release(&resource);
 		if (EG(exception)) {
@@ -292,7 +369,9 @@ PHP_METHOD(RedLock, lockShared)
 	}
 	keys = redlock_resource_keys(&resource);
 	keys.multi = 1; /* the shared script in the multi-key slot: see rl_shared_policy() */
-	won = rl_lock_acquire(&intern->io, &intern->shared_policy, &keys, ttl, intern->outcomes, &result);
+	won = intern->options.wait_timeout < 0
+		? rl_lock_acquire(&intern->io, &intern->shared_policy, &keys, ttl, intern->outcomes, &result)
+		: redlock_wait_acquire(intern, &intern->shared_policy, &keys, ttl, &result);
 	if (!won_or_throw(won)) {
 		redlock_resource_release(&resource);
 		if (EG(exception)) {

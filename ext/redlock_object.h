@@ -83,6 +83,11 @@ bool redlock_watch_lost(redlock_object *intern, zend_string *token);
 int redlock_watch_count_extension(redlock_object *intern, zend_string *token); /* see rl_watchdog.h */
 void *redlock_watch_arm(redlock_object *intern, zend_string *token, const char *resource);
 void redlock_watch_disarm(redlock_object *intern, zend_string *token, void *alarm);
-int redlock_wait_acquire(redlock_object *intern, const rl_lock_keys *keys, zend_long ttl, rl_lock_result *result);
+/* waitTimeout: one attempt at a time until the object's deadline, woken between attempts by a
+ * release announced on the channel of one of channels' keys (redlock_watch.c, rl_notify.h). */
+int redlock_wait_acquire(redlock_object *intern, const rl_lock_policy *policy, const rl_lock_keys *keys,
+	zend_long ttl, rl_lock_result *result);
+int redlock_wait_for(redlock_object *intern, const rl_lock_keys *channels,
+	int (*attempt)(void *arg, const rl_lock_io *io), void *arg, rl_lock_result *result);
 
 #endif

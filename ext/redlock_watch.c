@@ -224,25 +224,32 @@ static int attempt_lock(void *arg, const rl_lock_io *io)
 	return won == 0 && a->result->no_random ? -1 : won;
 }
 
-int redlock_wait_acquire(redlock_object *intern, const rl_lock_keys *keys, zend_long ttl, rl_lock_result *result)
+int redlock_wait_for(redlock_object *intern, const rl_lock_keys *channels, rl_attempt_fn attempt, void *arg,
+	rl_lock_result *result)
 {
-	lock_attempt attempt;
 	rl_wait_stats stats;
 	double deadline = rl_now_ms() + (double) intern->options.wait_timeout;
-	int won;
+	int won = rl_wait_acquire(intern->cluster, &intern->io, channels, deadline, intern->retry_delay,
+		intern->policy.call_bound_ms, attempt, arg, &stats);
 
-	attempt.policy = intern->policy;
-	attempt.policy.retry_count = 0;
-	attempt.keys = keys;
-	attempt.ttl = ttl;
-	attempt.outcomes = intern->outcomes;
-	attempt.result = result;
-	won = rl_wait_acquire(intern->cluster, &intern->io, keys, deadline, intern->retry_delay,
-		intern->policy.call_bound_ms, attempt_lock, &attempt, &stats);
 	result->attempts = stats.attempts;
 	if (won < 0 && EG(exception)) {
 		result->no_random = 1;
 		return 0;
 	}
 	return won;
+}
+
+int redlock_wait_acquire(redlock_object *intern, const rl_lock_policy *policy, const rl_lock_keys *keys,
+	zend_long ttl, rl_lock_result *result)
+{
+	lock_attempt attempt;
+
+	attempt.policy = *policy;
+	attempt.policy.retry_count = 0;
+	attempt.keys = keys;
+	attempt.ttl = ttl;
+	attempt.outcomes = intern->outcomes;
+	attempt.result = result;
+	return redlock_wait_for(intern, keys, attempt_lock, &attempt, result);
 }

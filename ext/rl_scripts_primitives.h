@@ -5,6 +5,8 @@
 #ifndef RL_SCRIPTS_PRIMITIVES_H
 #define RL_SCRIPTS_PRIMITIVES_H
 
+#include "rl_scripts.h" /* RL_NOTIFY_CHANNEL_PREFIX */
+
 /* The suffixes of the derived keys: the slot keys "<key>:slot:<i>" and the fence counter
  * "<key>:fence". Also built in C (the slot key of unlock()/extend()/validity()). */
 #define RL_SLOT_SUFFIX ":slot:"
@@ -44,7 +46,7 @@
 	"return 1\n"
 
 /* KEYS[1] = resource, ARGV[1] = token. Removes our holder; the key then lives until the latest
- * remaining deadline, or goes when none is left. 1 when our holder was there and not expired. */
+ * remaining deadline, or goes when none is left (announced to lock() waiters, as RL_SCRIPT_UNLOCK does). 1 when our holder was there and not expired. */
 #define RL_SCRIPT_SHARED_UNLOCK \
 	"if redis.call('TYPE', KEYS[1])['ok'] ~= 'hash' then\n" \
 	"    return 0\n" \
@@ -67,6 +69,7 @@
 	"end\n" \
 	"if latest <= now then\n" \
 	"    redis.call('DEL', KEYS[1])\n" \
+	"    redis.pcall('PUBLISH', '" RL_NOTIFY_CHANNEL_PREFIX "' .. KEYS[1], '')\n" \
 	"else\n" \
 	"    redis.call('PEXPIRE', KEYS[1], latest - now)\n" \
 	"end\n" \
