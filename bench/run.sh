@@ -16,9 +16,11 @@
 #   --only-primitives   just issue 10's rows: lock, lockSemaphore, lockShared, lock with fencing
 #                  (+ unlock), N=5, 1 ms RTT, interleaved per round (bench/primitives.php)
 #   --tls          also the N=5 row over TLS (bench/tls_row.sh); --tls-only: that row alone
+#   --watch [ARGS] autoExtend/waitTimeout rows instead (handoff latency, renewal overhead): bench/watch.sh ARGS
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
+[ "${1:-}" = --watch ] && { shift; exec bash bench/watch.sh "$@"; }
 
 rounds=5 seconds=1.0 cg_cycles=2000 contenders=4 contend_seconds=3 plot=1 quick=0 only_primitives=0 tls=0
 while [ $# -gt 0 ]; do
@@ -32,7 +34,7 @@ while [ $# -gt 0 ]; do
     --only-primitives) only_primitives=1 ;;
     --tls) tls=1 ;;
     --tls-only) tls=2 ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift

@@ -34,12 +34,12 @@ as_dev() { echo "\$ $*"; chroot "$root" runuser -u dev -- env -i PATH=/usr/bin:/
 quiet() { "$@" | { IFS= read -r command; echo "$command"; tail -n "${TAIL:-3}"; }; return "${PIPESTATUS[0]}"; }
 
 echo "== Debian $suite: README Install, from source"
-as_root 'apt-get update -q >/dev/null; apt-get install -y -q php-dev libhiredis-dev pkg-config make gcc >/dev/null && echo installed'
+as_root 'apt-get update -q >/dev/null; apt-get install -y -q php-dev libhiredis-dev libssl-dev pkg-config make gcc >/dev/null && echo installed'
 as_dev 'phpize >/dev/null && echo phpize ok'
 TAIL=1 quiet as_dev './configure >/dev/null && echo configure ok'
 TAIL=1 quiet as_dev 'make >/dev/null && echo make ok'
-as_root 'apt-get install -y -q redis-server php-fpm gdb >/dev/null && echo redis-server php-fpm gdb installed'
-TAIL=6 quiet as_dev 'make test NO_INTERACTION=1 | grep -E "^Tests (passed|failed|skipped)"' || true
+as_root 'apt-get install -y -q redis-server php-fpm gdb openssl >/dev/null && echo redis-server php-fpm gdb openssl installed'
+TAIL=6 quiet as_dev "REDLOCK_TEST_PORT=${REDLOCK_TEST_PORT:-7301} make test NO_INTERACTION=1 | grep -E '^Tests (passed|failed|skipped)'" || true
 as_root 'cd /home/dev/redlock && make install'
 as_root 'v=$(php -r '\''echo PHP_MAJOR_VERSION, ".", PHP_MINOR_VERSION;'\''); echo "extension=redlock" > /etc/php/$v/mods-available/redlock.ini && phpenmod redlock && echo enabled for PHP $v'
 as_dev 'php --ri redlock | head -n 5'
