@@ -21,7 +21,7 @@ function attempt(array $entries, string $key): void
     $errors = array_filter($redlock->getLastErrors(), fn ($e) => $e !== 'no reply needed');
     $yes = count(array_filter($errors, fn ($e) => $e === null));
     // Refused: the server's alert, or, when our first write meets the connection it closed, the reset.
-    $errors = preg_replace('/^(read: tls: tlsv13 alert certificate required|(read|write): Connection reset by peer)$/',
+    $errors = preg_replace('/^(read: tls: tlsv13 alert certificate required|(read|write): (tls: )?Connection reset by peer)$/',
         'refused: certificate required', array_filter($errors));
     echo $lock === false ? 'no lock' : 'locked', ", $yes yes, errors: ", json_encode(array_values(array_unique($errors))), "\n";
     if ($lock !== false) {
