@@ -26,7 +26,7 @@ register_shutdown_function(function () {
     $body
 });
 PHP);
-    echo "$what:\n", preg_replace('/^\s+|(?<=\n)\s+/', '', shell_exec(escapeshellarg(PHP_BINARY) . ' -n -d display_errors=1 -d extension=' . escapeshellarg($ext) . ' ' . escapeshellarg($file) . ' 2>&1'));
+    echo "$what:\n", preg_replace('/^\s+|(?<=\n)\s+/', '', shell_exec(escapeshellarg(PHP_BINARY) . ' -n -d display_errors=1 -d error_reporting=24575 -d fatal_error_backtraces=0 -d extension=' . escapeshellarg($ext) . ' ' . escapeshellarg($file) . ' 2>&1'));
     echo 'released: ', count(array_filter(rt_values("$key-$what"), fn ($v) => $v === null)), " of 5\n";
     unlink($file);
 }

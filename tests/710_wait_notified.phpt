@@ -18,7 +18,7 @@ function hold_then_unlock(array|string $resource, string $flag): int
     @unlink($flag);
     $pid = pcntl_fork();
     if ($pid === 0) {
-        $h = new RedLock(rt_servers(5, 1.0), 10, 0);
+        $h = new RedLock(rt_servers(5, 1.0), 10, 0, ['waitTimeout' => 5000]); // releases by script, which announces (see 712)
         $l = $h->lock($resource, 30000);
         file_put_contents($flag, $l ? 'held' : 'failed');
         usleep(300000); // the waiter is subscribed and waiting by now, or it catches the release by its attempt after subscribing
