@@ -283,9 +283,11 @@ int rl_wait_acquire(rl_cluster *cluster, const rl_lock_io *io, const rl_lock_key
 
 	memset(stats, 0, sizeof(*stats));
 	rl_clamped_io_init(&clamped, io, deadline_ms);
-	/* First without subscribing: an uncontended lock costs nothing more than without waitTimeout. */
+	/* First without subscribing: an uncontended lock costs nothing more than without waitTimeout.
+	 * waitTimeout 0 means this one attempt, bounded as lock()'s (cut at the deadline, it could
+	 * never be won). */
 	stats->attempts++;
-	result = attempt(arg, &clamped.io);
+	result = attempt(arg, io->now(io->arg) >= deadline_ms ? io : &clamped.io);
 	if (result != 0 || io->now(io->arg) >= deadline_ms) {
 		return result;
 	}

@@ -34,6 +34,9 @@ $r = new RedLock(rt_servers(5), 50, 5, ['waitTimeout' => 0]);
 var_dump($r->lock($key, 1000));
 echo rt_throws(fn () => $r->run($key, 1000, fn () => 'no')), "\n";
 $holder->unlock($held);
+// ... which, on new connections and a free resource, gets the lock (it is not cut at its 0 ms deadline).
+$cold = new RedLock(rt_servers(5), 50, 5, ['waitTimeout' => 0, 'persistent' => false]);
+var_dump(is_array($cold->lock("$key-free", 1000)));
 ?>
 --EXPECTF--
 bool(false)
@@ -41,3 +44,4 @@ returned (bounded)
 taken after the holder's lock expired
 bool(false)
 RedLockException: Could not lock the resource "%s" within 1 attempt
+bool(true)
