@@ -2,6 +2,7 @@
 No copy of the password stays in the process' memory once the RedLock objects are gone (pooled connections included): the AUTH frame is wiped once sent, the endpoint's copy when freed
 --EXTENSIONS--
 redlock
+sodium
 --SKIPIF--
 <?php if (!function_exists('sodium_memzero')) die('skip sodium_memzero() is needed to wipe the test\'s own copies'); ?>
 --FILE--

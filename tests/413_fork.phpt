@@ -2,6 +2,7 @@
 After pcntl_fork(), parent and child each keep using a RedLock made before the fork: neither reads the other's replies
 --EXTENSIONS--
 redlock
+pcntl
 --SKIPIF--
 <?php if (!function_exists('pcntl_fork')) die('skip pcntl_fork() is not available'); ?>
 --FILE--

@@ -2,6 +2,7 @@
 pcntl_fork(): the child hashes pool keys with its own secret, so nothing keyed by its parent's secret is ever pooled or handed out in it
 --EXTENSIONS--
 redlock
+pcntl
 --SKIPIF--
 <?php if (!function_exists('pcntl_fork')) die('skip pcntl_fork() is not available'); ?>
 --INI--

@@ -3,6 +3,7 @@ autoExtend: the renewal thread stops (and its sockets close) at unlock(), when t
 --EXTENSIONS--
 redlock
 pcntl
+posix
 --FILE--
 <?php
 require __DIR__ . '/watch.inc';

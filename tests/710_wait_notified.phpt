@@ -3,6 +3,7 @@ waitTimeout: a waiter whose backoff is longer than its whole wait still gets the
 --EXTENSIONS--
 redlock
 pcntl
+posix
 --FILE--
 <?php
 require __DIR__ . '/watch.inc';

@@ -2,6 +2,7 @@
 autoExtend and waitTimeout: no copy of the password stays in the process' memory once the objects are gone: the renewal thread's copy of the servers and its connections, the waiter's dedicated subscription connections
 --EXTENSIONS--
 redlock
+sodium
 --SKIPIF--
 <?php if (!function_exists('sodium_memzero')) die('skip sodium_memzero() is needed to wipe the test\'s own copies'); ?>
 --FILE--

@@ -2,6 +2,7 @@
 TLS: no copy of the AUTH password sent inside TLS, of the key's passphrase, or of the private key's PEM text stays in the process' memory once the RedLock objects are gone (pooled and private connections, a plain and an encrypted key): read from a core dump
 --EXTENSIONS--
 redlock
+sodium
 --SKIPIF--
 <?php if (!function_exists('sodium_memzero')) die('skip sodium_memzero() is needed to wipe the test\'s own copies'); ?>
 --FILE--
