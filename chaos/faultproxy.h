@@ -1,5 +1,5 @@
 /* faultproxy: a TCP proxy on 127.0.0.1 that injects network faults per connection, driven at run
- * time through a control port. Used by tests/5xx (through tests/faultproxy.inc) and chaos/netchaos.php.
+ * time through a control port. Used by tests/network (through tests/inc/faultproxy.inc) and chaos/netchaos.php.
  * Two sources: faultproxy.c (connections, forwarding, the poll loop) and faultproxy_ctl.c (the
  * control protocol below); this header is what they share. Build:
  *   cc -O2 -Wall -o faultproxy chaos/faultproxy.c chaos/faultproxy_ctl.c

@@ -3,7 +3,7 @@
 #define PHP_REDLOCK_H
 
 #include "php.h"
-#include "rl_pool.h"
+#include "net/rl_pool.h"
 
 #define PHP_REDLOCK_VERSION "0.1.0"
 

@@ -13,9 +13,9 @@
 #endif
 
 #include "php_redlock.h"
-#include "rl_conn.h"
-#include "rl_resolve.h"
-#include "redlock_watch.h"
+#include "net/rl_conn.h"
+#include "net/rl_resolve.h"
+#include "redlock_renewal.h"
 
 ZEND_DECLARE_MODULE_GLOBALS(redlock)
 

@@ -1,6 +1,6 @@
 /* The RedLock PHP class: arguments in, arrays out, exceptions. The algorithm lives in
  * rl_algorithm.c and the I/O in rl_fanout.c; this file only connects them to PHP.
- * extend()/validity() are in redlock_methods_renew.c, run() in redlock_methods_run.c. */
+ * extend()/validity() are in redlock_extend.c, run() in redlock_run.c. */
 #include "php.h"
 #include "zend_attributes.h" /* #[\SensitiveParameter] in redlock_arginfo.h */
 #include "zend_exceptions.h"
@@ -17,10 +17,10 @@
 #include "redlock_resource.h"
 #include "redlock_scripts.h"
 #include "redlock_servers.h"
-#include "rl_algorithm.h"
-#include "rl_fanout.h"
-#include "rl_lock.h"
-#include "rl_primitives.h"
+#include "core/rl_algorithm.h"
+#include "net/rl_fanout.h"
+#include "core/rl_lock.h"
+#include "core/rl_kinds.h"
 #include "redlock_arginfo.h"
 
 zend_class_entry *redlock_ce;

@@ -5,8 +5,8 @@
 #include "php.h"
 #include "redlock_options.h"
 #include "redlock_resource.h"
-#include "rl_fanout.h"
-#include "rl_lock.h"
+#include "net/rl_fanout.h"
+#include "core/rl_lock.h"
 
 typedef struct {
 	rl_cluster *cluster; /* NULL until the constructor succeeded */
@@ -41,7 +41,7 @@ static inline const rl_lock_policy *redlock_policy_for(const redlock_object *int
 	return resource->kind.shared ? &intern->shared_policy : &intern->policy;
 }
 
-/* lock() with the "fencing" option (redlock_methods_primitives.c); as redlock_acquire(). */
+/* lock() with the "fencing" option (redlock_kinds.c); as redlock_acquire(). */
 bool redlock_acquire_fenced(redlock_object *intern, const redlock_resource *resource, zend_long ttl,
 	zval *return_value, int64_t *attempts_made);
 
@@ -69,11 +69,11 @@ bool redlock_acquire(redlock_object *intern, const redlock_resource *resource, z
 /* Deletes the keys still holding token on every server; true when a quorum did. Never throws. */
 bool redlock_release(redlock_object *intern, const redlock_resource *resource, zend_string *token);
 
-/* The maxExtensions bookkeeping (redlock_methods_renew.c). */
+/* The maxExtensions bookkeeping (redlock_extend.c). */
 void redlock_extensions_forget(redlock_object *intern, zend_string *token);
 void redlock_extensions_destroy(redlock_object *intern);
 
-/* autoExtend, abortOnLoss, waitTimeout (redlock_watch.c). Without the options: no-ops. */
+/* autoExtend, abortOnLoss, waitTimeout (redlock_renewal.c). Without the options: no-ops. */
 zend_result redlock_watch_setup(redlock_object *intern);
 void redlock_watch_destroy(redlock_object *intern);
 zend_result redlock_watch_add(redlock_object *intern, const rl_lock_keys *keys, const rl_lock_result *result,
@@ -84,7 +84,7 @@ int redlock_watch_count_extension(redlock_object *intern, zend_string *token); /
 void *redlock_watch_arm(redlock_object *intern, zend_string *token, const char *resource);
 void redlock_watch_disarm(redlock_object *intern, zend_string *token, void *alarm);
 /* waitTimeout: one attempt at a time until the object's deadline, woken between attempts by a
- * release announced on the channel of one of channels' keys (redlock_watch.c, rl_notify.h). */
+ * release announced on the channel of one of channels' keys (redlock_renewal.c, rl_notify.h). */
 int redlock_wait_acquire(redlock_object *intern, const rl_lock_policy *policy, const rl_lock_keys *keys,
 	zend_long ttl, rl_lock_result *result);
 int redlock_wait_for(redlock_object *intern, const rl_lock_keys *channels,

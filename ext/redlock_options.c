@@ -5,7 +5,7 @@
 #include "zend_exceptions.h"
 
 #include "redlock_options.h"
-#include "rl_algorithm.h"
+#include "core/rl_algorithm.h"
 
 void redlock_options_init(redlock_options *options, unsigned server_count)
 {

@@ -6,10 +6,10 @@
 
 #include "php.h"
 #include "redlock_scripts.h"
-#include "rl_fanout.h"
-#include "rl_lock.h"
+#include "net/rl_fanout.h"
+#include "core/rl_lock.h"
 
-/* What kind of lock an array is, beyond its resource and token (redlock_methods_primitives.c). */
+/* What kind of lock an array is, beyond its resource and token (redlock_kinds.c). */
 typedef struct {
 	bool shared;       /* lockShared(): "shared" => true */
 	zend_long limit;   /* lockSemaphore(): "limit" (0 for any other lock) and "slot" */
@@ -57,7 +57,7 @@ zend_result redlock_lock_parse(HashTable *lock, zend_string *prefix, uint32_t ar
 void redlock_lock_result(zval *return_value, double validity, const redlock_resource *resource,
 	const char *token, size_t token_len);
 
-/* redlock_methods_primitives.c: reads the kind fields of a $lock array (argument arg_num) and
+/* redlock_kinds.c: reads the kind fields of a $lock array (argument arg_num) and
  * checks them against the token's kind mark; for a semaphore, points the resource's key at its
  * slot. SUCCESS, or FAILURE with an exception thrown (the resource is still to be released). */
 zend_result redlock_lock_kind_parse(HashTable *lock, uint32_t arg_num, redlock_resource *resource,

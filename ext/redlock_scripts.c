@@ -3,8 +3,8 @@
 #include "ext/standard/sha1.h"
 
 #include "redlock_scripts.h"
-#include "rl_scripts.h"
-#include "rl_scripts_primitives.h"
+#include "core/rl_scripts.h"
+#include "core/rl_scripts_kinds.h"
 
 static char sha_unlock[41], sha_lock_multi[41], sha_unlock_multi[41], sha_extend[41], sha_validity[41];
 

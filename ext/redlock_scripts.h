@@ -4,8 +4,8 @@
 #define REDLOCK_SCRIPTS_H
 
 #include <stddef.h>
-#include "rl_fanout.h"
-#include "rl_lock.h"
+#include "net/rl_fanout.h"
+#include "core/rl_lock.h"
 
 /* Computes the SHA1s; called once from MINIT. */
 void redlock_scripts_init(void);

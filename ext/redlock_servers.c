@@ -9,7 +9,7 @@
 
 #include "php_redlock.h"
 #include "redlock_servers.h"
-#include "rl_uri.h"
+#include "net/rl_uri.h"
 
 #define KNOWN_KEYS "host, port, timeout, username, password, database, tls"
 #define KNOWN_TLS_KEYS "cafile, capath, local_cert, local_pk, passphrase, peer_name, verify_peer, verify_peer_name"

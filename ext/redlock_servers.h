@@ -5,7 +5,7 @@
 #define REDLOCK_SERVERS_H
 
 #include "php.h"
-#include "rl_fanout.h"
+#include "net/rl_fanout.h"
 
 /* What getLastErrors() shows for a server whose reply was not needed: the quorum was settled
  * before it answered (its reply is read and dropped by the next call). */

@@ -2,7 +2,7 @@
  * a byte stream through rl_reader in a given chunking and through hiredis' reader in one go,
  * and compares the top-level replies; also checks rl_reply_classify() on every reply.
  * Header-only (static functions): include it once per program, build with -Iext, link
- * ext/rl_reader.c, ext/rl_reply.c and -lhiredis.
+ * ext/net/rl_reader.c, ext/net/rl_reply.c and -lhiredis.
  *
  * What hiredis 0.14.1 (Debian 12's libhiredis0.14, with the CVE-2021-32765 patch) does, probed
  * with the library itself, and what the comparison makes of it:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Differential test of the extension's reply reader (ext/rl_reader.c) against hiredis' reader,
+# Differential test of the extension's reply reader (ext/net/rl_reader.c) against hiredis' reader,
 # deterministic (used by CI):
 #   fuzz/reader_diff.sh [--sanitize] [SEED [COUNT]] [--stream INDEX] [--dump FILE]
 # Builds fuzz/reader_diff.c into .run/fuzz/ with gcc, or with --sanitize with clang under
@@ -15,7 +15,7 @@ if [ "${1:-}" = --sanitize ]; then
 fi
 out=.run/fuzz
 mkdir -p "$out"
-sources="fuzz/reader_diff.c ext/rl_reader.c ext/rl_reply.c"
+sources="fuzz/reader_diff.c ext/net/rl_reader.c ext/net/rl_reply.c"
 if [ "$sanitize" = 1 ]; then
   bin="$out/reader_diff-sanitize"
   clang -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \

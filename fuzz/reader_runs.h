@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rl_reader.h"
-#include "rl_reply.h"
+#include "net/rl_reader.h"
+#include "net/rl_reply.h"
 
 /* ---------------------------------------------------------------------------------------- */
 /* Small utilities */

@@ -1,4 +1,4 @@
-/* Unit test of ext/rl_resolve.c with an injected resolver (run by fuzz/resolve_test.sh).
+/* Unit test of ext/net/rl_resolve.c with an injected resolver (run by fuzz/resolve_test.sh).
  * The resolver understands made-up names:
  *   msN-anything     sleeps N ms, then 127.0.0.1
  *   gate-anything    waits until the test opens the gate (set_gate), then 127.0.0.1
@@ -21,8 +21,8 @@
 
 static int test_getaddrinfo(const char *, const char *, const struct addrinfo *, struct addrinfo **);
 #define RL_RESOLVE_GETADDRINFO test_getaddrinfo
-#include "../ext/rl_resolve.c"
-#include "../ext/rl_addresses.c"
+#include "../ext/net/rl_resolve.c"
+#include "../ext/net/rl_addresses.c"
 
 static unsigned g_calls; /* test_getaddrinfo calls; __atomic: it runs on the lookup threads */
 static pthread_mutex_t g_gate_lock = PTHREAD_MUTEX_INITIALIZER;

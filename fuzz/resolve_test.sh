@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Unit test of ext/rl_resolve.c (fuzz/resolve_test.c, an injected slow/failing resolver).
+# Unit test of ext/net/rl_resolve.c (fuzz/resolve_test.c, an injected slow/failing resolver).
 #   fuzz/resolve_test.sh [MODE...]     MODE: plain (default), valgrind, helgrind, tsan, asan, all
 # Each mode builds into .run/fuzz/ and runs the test; the last line is "N passed, N failed" summed
 # over the modes, and the exit status is non-zero on any failed check or any tool report.

@@ -14,10 +14,10 @@ out=.run/fuzz
 mkdir -p "$out"
 flags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -Iext"
 
-clang $flags -o "$out/reply_fuzz" fuzz/reply_fuzz.c ext/rl_reader.c ext/rl_reply.c -lhiredis
-clang $flags -o "$out/algorithm_fuzz" fuzz/algorithm_fuzz.c ext/rl_algorithm.c -lm
-if [ -f ext/rl_uri.c ]; then
-  clang $flags -o "$out/uri_fuzz" fuzz/uri_fuzz.c ext/rl_uri.c -lm
+clang $flags -o "$out/reply_fuzz" fuzz/reply_fuzz.c ext/net/rl_reader.c ext/net/rl_reply.c -lhiredis
+clang $flags -o "$out/algorithm_fuzz" fuzz/algorithm_fuzz.c ext/core/rl_algorithm.c -lm
+if [ -f ext/net/rl_uri.c ]; then
+  clang $flags -o "$out/uri_fuzz" fuzz/uri_fuzz.c ext/net/rl_uri.c -lm
 else
   harnesses=${harnesses/uri_fuzz/}   # the URI parser is not in this tree
 fi

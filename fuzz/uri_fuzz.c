@@ -1,14 +1,14 @@
-/* libFuzzer harness for the server-URI parser (ext/rl_uri.c, present once the URI support is
+/* libFuzzer harness for the server-URI parser (ext/net/rl_uri.c, present once the URI support is
  * merged): arbitrary bytes, with several error-buffer sizes. Checks a success is a usable
  * endpoint, a failure leaves *out empty with a bounded, printable reason, and freeing twice is
- * safe. Build and run: fuzz/run.sh (skipped where ext/rl_uri.c does not exist). */
+ * safe. Build and run: fuzz/run.sh (skipped where ext/net/rl_uri.c does not exist). */
 #include <assert.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "rl_uri.h"
+#include "net/rl_uri.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -7,7 +7,7 @@
  *   php scripts/package-xml.php --check   exit 1, saying why, when package.xml is out of date
  *
  * The release version is PHP_REDLOCK_VERSION from ext/php_redlock.h. Both modes also check that
- * config.m4 and config.w32 build exactly the tracked ext/*.c files. Needs only php-cli and git.
+ * config.m4 and config.w32 build exactly the tracked ext/**.c files. Needs only php-cli and git.
  */
 
 const PACKAGE_XML = 'package.xml';
@@ -89,7 +89,7 @@ function build_sources(): array
 	if (preg_match('/EXTENSION\(\s*"redlock"\s*,(.*?),\s*PHP_REDLOCK_SHARED/s', $w32, $m)) {
 		preg_match_all('/"([^"]*)"/', $m[1], $parts);
 		$files = preg_split('/\s+/', trim(implode(' ', $parts[1])), -1, PREG_SPLIT_NO_EMPTY);
-		/* The JS source writes "ext\\rl_conn.c": an escaped backslash. */
+		/* The JS source writes "ext\\net\\rl_conn.c": an escaped backslash. */
 		$lists['config.w32'] = array_map(fn ($f) => str_replace(['\\\\', '\\'], '/', $f), $files);
 	} else {
 		$lists['config.w32'] = null;
@@ -100,7 +100,7 @@ function build_sources(): array
 /* Problems with the build files' source lists, one line each. */
 function source_list_problems(array $files): array
 {
-	$c_files = array_values(array_filter($files, fn ($f) => preg_match('#^ext/[^/]+\.c$#', $f)));
+	$c_files = array_values(array_filter($files, fn ($f) => preg_match('#^ext/.+\.c$#', $f)));
 	$problems = [];
 	foreach (build_sources() as $build_file => $sources) {
 		if (!in_array($build_file, $files, true)) {

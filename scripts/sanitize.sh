@@ -61,6 +61,6 @@ LD_PRELOAD=$preload php "$run_tests" -q --show-diff -d extension="$build/modules
 status=${PIPESTATUS[0]}
 passed=$(sed -n 's/^Tests passed *: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)
 failed=$(sed -n 's/^Tests failed *: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)
-reports=$(cat tests/*.out 2>/dev/null | grep -cE 'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:' || true)
+reports=$(cat tests/*/*.out 2>/dev/null | grep -cE 'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:' || true)
 echo "${passed:-0} passed, ${failed:-0} failed, sanitizer reports in failed tests: $reports"
 [ "$status" -eq 0 ] && [ "${failed:-0}" -eq 0 ]

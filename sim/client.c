@@ -1,5 +1,5 @@
 /* Simulated clients: the loop lock() -> hold (extend(), validity()) -> unlock(), with lock() driven
- * by ext/rl_lock.c's rl_acquire_next() over the connection layer of fanout.c. See sim.h. */
+ * by ext/core/rl_lock.c's rl_acquire_next() over the connection layer of fanout.c. See sim.h. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

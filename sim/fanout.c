@@ -1,4 +1,4 @@
-/* The client's connection layer as ext/rl_conn.c, ext/rl_fanout.c and ext/rl_pool.c apply it (main
+/* The client's connection layer as ext/net/rl_conn.c, ext/net/rl_fanout.c and ext/net/rl_pool.c apply it (main
  * after the rewrite): rl_conn_begin_call decides at a call's start whether a connection is reused,
  * closed (stale replies overdue) or opened; each call's deadline on a server runs from its first
  * byte; stale replies are due by stale_deadline; a rollback queues behind a silent SET; the

@@ -1,4 +1,4 @@
-/* Deterministic simulation of Redlock (ext/rl_lock.c) over many random schedules.
+/* Deterministic simulation of Redlock (ext/core/rl_lock.c) over many random schedules.
  *
  *   lock_sim [--seconds S] [--schedules N] [--seed BASE] [--stop-after K] [mutations/modes]
  *   lock_sim --replay SEED [same flags]      one schedule, with its trace

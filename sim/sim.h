@@ -1,13 +1,13 @@
-/* A deterministic simulation of Redlock clients (ext/rl_lock.c's state machine) against N
+/* A deterministic simulation of Redlock clients (ext/core/rl_lock.c's state machine) against N
  * simulated Redis servers, over simulated TCP connections, on a virtual clock.
  *
  * world.c:    PRNG, event queue, servers (keys, expiry on the server's clock, scripts), links
  *             (per-connection FIFO delays, connects, crashes, pauses, blackholes), trace.
- * fanout.c:   the connection layer's rules (ext/rl_fanout.c, ext/rl_conn.c, ext/rl_pool.c):
+ * fanout.c:   the connection layer's rules (ext/net/rl_fanout.c, ext/net/rl_conn.c, ext/net/rl_pool.c):
  *             rl_conn_begin_call (reuse, close when stale replies are overdue, open), per-call
  *             deadlines, stale replies, the fan-out, the drain, the per-process pool.
  * client.c:   the client loop lock() -> hold (extend(), validity()) -> unlock(), lock() being
- *             ext/rl_lock.c's rl_acquire_next() linked in.
+ *             ext/core/rl_lock.c's rl_acquire_next() linked in.
  * check.c:    the holding intervals and the overlap checker.
  * lock_sim.c: options, random schedule parameters, the run over many seeds, reporting.
  * Time is in ms (double) everywhere; every draw comes from one seeded PRNG per schedule. */
@@ -17,7 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rl_lock.h"
+#include "core/rl_lock.h"
+#include "net/rl_cluster.h" /* RL_DEFAULT_CALL_BOUND_MS */
 
 #define SIM_MAX_SERVERS 5
 #define SIM_MAX_CLIENTS 8
@@ -41,7 +42,7 @@ unsigned rng_below(sim_rng *rng, unsigned n);  /* [0, n) */
 /* --- Commands and replies ------------------------------------------------------------------ */
 typedef enum { CMD_SET, CMD_UNLOCK, CMD_EXTEND, CMD_VALIDITY, CMD_LOAD } sim_op;
 /* Why the client sent it: for the trace only. */
-/* FOR_GREETING: the SCRIPT LOADs a new connection sends first (ext/rl_fanout.c's prepare), one
+/* FOR_GREETING: the SCRIPT LOADs a new connection sends first (ext/net/rl_fanout.c's prepare), one
  * command here for the five: pipelined together, they arrive together. */
 typedef enum { FOR_LOCK, FOR_ROLLBACK, FOR_UNLOCK, FOR_EXTEND, FOR_VALIDITY, FOR_GREETING } sim_purpose;
 

@@ -1,0 +1,155 @@
+/* The Redlock driver: the sequencing that decides safety, in plain C (no zvals, no sockets).
+ *
+ * - lock: attempts, a fresh token for every attempt, the rollback of a failed attempt, the retry
+ *   pause, the won-and-valid decision. As an explicit state machine (rl_acquire_next), so that a
+ *   simulation can interleave many clients on a virtual clock, and as a blocking loop
+ *   (rl_lock_acquire) over an rl_lock_io.
+ * - release, extend, validity: one fan-out each, with their arithmetic.
+ *
+ * Why a token per attempt: a failed attempt's SET and rollback may be delayed on a connection we
+ * gave up on, and reach the server after a later attempt's SET (on a new connection) won the key
+ * there. With one token per call that rollback deleted the later attempt's key. With a token per
+ * attempt a command can only ever touch keys holding the token it carries: nothing sent for one
+ * attempt or call can remove, shorten or extend a key written by a later one, whatever the delays
+ * and reorderings between connections. (extend never shortens, so neither can two extend() calls
+ * of one lock that arrive out of order.) */
+#ifndef RL_LOCK_H
+#define RL_LOCK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/rl_algorithm.h"
+#include "net/rl_request.h"
+
+/* A script as the servers know it: EVALSHA sha, or EVAL source after NOSCRIPT. */
+typedef struct rl_script {
+	const char *source;
+	size_t length;
+	const char *sha; /* 40 lowercase hex characters; NULL: always sent as EVAL */
+} rl_script;
+
+typedef struct rl_script_set {
+	rl_script unlock, lock_multi, unlock_multi, extend, validity;
+	/* lockShared(), lockSemaphore(), fencing (rl_scripts_kinds.h) */
+	rl_script shared_lock, shared_unlock, shared_extend, shared_validity;
+	rl_script semaphore_lock, semaphore_release, lock_fenced, fence_writeback;
+} rl_script_set;
+
+/* An EVALSHA of a script over keys with args after them, and its EVAL fallback. Small calls keep
+ * their argument arrays inline (no heap). */
+#define RL_SCRIPT_CALL_INLINE 16
+
+typedef struct rl_script_call {
+	rl_request request;
+	const char **argv;
+	size_t *argvlen;
+	char numkeys[24];
+	const char *inline_argv[2 * RL_SCRIPT_CALL_INLINE];
+	size_t inline_argvlen[2 * RL_SCRIPT_CALL_INLINE];
+} rl_script_call;
+
+struct rl_lock_keys;
+/* 0, or -1 when out of memory. The call points at keys and args: keep them alive with it. */
+int rl_script_call_init(rl_script_call *call, const rl_script *script, const struct rl_lock_keys *keys, int argc,
+	const char **args, const size_t *arglens, rl_expect expect);
+void rl_script_call_free(rl_script_call *call);
+
+/* The resource(s) as Redis sees them (prefix included). multi: the all-or-none scripts, also for
+ * a list of one; otherwise count is 1 and the plain SET NX PX path is used. */
+typedef struct rl_lock_keys {
+	size_t count;
+	const char *const *keys;
+	const size_t *lens;
+	int multi;
+} rl_lock_keys;
+
+typedef struct rl_lock_policy {
+	unsigned quorum;
+	double drift_factor;
+	int64_t retry_delay;   /* ms; pauses are drawn from [retry_delay/2, retry_delay] */
+	int64_t retry_count;   /* attempts per lock() call; 0 behaves as 1 */
+	double call_bound_ms;  /* how long unlock()/validity()/extend() may wait in all */
+	const rl_script_set *scripts;
+	char token_mark;       /* 0, or the first character of every token (rl_acquire.mark) */
+	int announce_releases; /* unlock() by script (it PUBLISHes to waiters) even where DELEX/DELIFEQ exist */
+} rl_lock_policy;
+
+/* --- The acquisition state machine ---------------------------------------------------- */
+
+typedef enum {
+	RL_STEP_SEND_LOCK,    /* run lock_command() for the current token until step_deadline */
+	RL_STEP_SEND_RELEASE, /* send the rollback of the current token, without waiting */
+	RL_STEP_PAUSE,        /* wait until step_deadline */
+	RL_STEP_WON,          /* the lock is ours: token and validity are set */
+	RL_STEP_LOST,         /* every attempt failed */
+	RL_STEP_NO_RANDOM     /* no random bytes could be had: nothing was sent */
+} rl_acquire_step;
+
+typedef struct rl_acquire {
+	int64_t ttl;
+	int64_t attempts;
+	const rl_lock_policy *policy;
+	enum { RL_ACQ_START, RL_ACQ_SENT, RL_ACQ_ROLLED_BACK, RL_ACQ_DONE } state;
+	int64_t attempt;           /* 1-based number of the current attempt */
+	char token[RL_TOKEN_LEN + 1];
+	double attempt_start;
+	double step_deadline;      /* for SEND_LOCK and PAUSE */
+	double validity;           /* set with WON */
+	char mark;                 /* 0, or the first character of every token (the lock's kind) */
+} rl_acquire;
+
+void rl_acquire_init(rl_acquire *acquire, const rl_lock_policy *policy, int64_t ttl);
+
+/* Given what the previous step achieved (votes: the yes votes of a SEND_LOCK; ignored after the
+ * other steps) and the time now, says what to do next. random() draws the tokens and pauses. */
+rl_acquire_step rl_acquire_next(rl_acquire *acquire, double now, unsigned votes,
+	int (*random)(void *arg, void *into, size_t len), void *random_arg);
+
+/* --- Blocking calls over an rl_lock_io -------------------------------------------------- */
+
+typedef struct rl_lock_result {
+	char token[RL_TOKEN_LEN + 1];
+	double validity;
+	int64_t attempts; /* attempts made, won or not */
+	int no_random;    /* failed because no random bytes could be had */
+} rl_lock_result;
+
+/* One lock() call. 1 when won (result filled), 0 when not, -1 when out of memory. */
+int rl_lock_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
+	int64_t ttl, rl_outcome *outcomes, rl_lock_result *result);
+
+/* unlock(): deletes the keys still holding token. Yes votes (compare with the quorum), or -1 when
+ * out of memory. */
+int rl_lock_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
+	const char *token, size_t token_len, rl_outcome *outcomes);
+
+/* extend(): gives every key still holding token at least ttl ms more (never less than it has).
+ * The new validity (> 0) when a quorum did so in time, 0 when not, -1 when out of memory. */
+double rl_lock_extend(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
+	const char *token, size_t token_len, int64_t ttl, rl_outcome *outcomes);
+
+/* validity(): ms a quorum still holds token, less drift and the time asked; 0 when none. Stops
+ * as soon as a quorum answered yes: the quorum-th largest of more answers could only be larger,
+ * so the figure from the first quorum is a safe lower bound. -1 when out of memory. */
+double rl_lock_validity(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
+	const char *token, size_t token_len, size_t servers, rl_outcome *outcomes);
+
+/* --- Acquisitions whose attempt is more than one command (rl_attempts.c) ------------------- */
+
+typedef struct rl_attempt_ops {
+	void *arg;
+	/* Runs the attempt's lock step(s) for acquire->token until acquire->step_deadline: the votes to
+	 * compare with the quorum. */
+	unsigned (*lock)(void *arg, const rl_lock_io *io, const rl_acquire *acquire, rl_outcome *outcomes);
+	/* Sends the rollback of acquire->token, without waiting. */
+	void (*rollback)(void *arg, const rl_lock_io *io, const rl_acquire *acquire);
+} rl_attempt_ops;
+
+/* rl_lock_acquire()'s loop over ops, with acquire initialised by the caller (its token buffer is
+ * what the caller's commands point at). 1 when won (result filled), 0 when not. */
+int rl_attempts_run(const rl_lock_io *io, rl_acquire *acquire, const rl_attempt_ops *ops, rl_outcome *outcomes,
+	rl_lock_result *result);
+
+
+#endif

@@ -1,0 +1,84 @@
+/* The Lua scripts the servers run. Each is atomic on its server, which is what makes
+ * "delete only if it is still ours" safe. GET goes through redis.pcall: on a key of another type
+ * (a lockShared() hash) it gives an error table, which is never our token, so the vote is a clean
+ * "no" rather than WRONGTYPE. The scripts of lockShared(), lockSemaphore() and fencing are in
+ * rl_scripts_kinds.h. */
+#ifndef RL_SCRIPTS_H
+#define RL_SCRIPTS_H
+
+/* Where a release is announced to waiters ('waitTimeout', rl_notify.h): this prefix + the key. */
+#define RL_NOTIFY_CHANNEL_PREFIX "redlock:released:"
+
+/* KEYS[1] = resource, ARGV[1] = token. Deletes the key only while it still holds our token, and
+ * then announces it to waiters in the same round trip (a PUBLISH nobody listens to is a lookup).
+ * pcall: an ACL user without access to the channel (Redis 7's default for new users) still
+ * releases; its waiters then wake by their backoff only. */
+#define RL_SCRIPT_UNLOCK \
+	"if redis.pcall('GET', KEYS[1]) == ARGV[1] then\n" \
+	"    redis.call('DEL', KEYS[1])\n" \
+	"    redis.pcall('PUBLISH', '" RL_NOTIFY_CHANNEL_PREFIX "' .. KEYS[1], '')\n" \
+	"    return 1\n" \
+	"else\n" \
+	"    return 0\n" \
+	"end\n"
+
+/* KEYS = resources, ARGV[1] = token, ARGV[2] = ttl ms. All keys or none on this server:
+ * when any key exists (whoever holds it) nothing is written. Returns 1 when all were set. */
+#define RL_SCRIPT_LOCK_MULTI \
+	"for i = 1, #KEYS do\n" \
+	"    if redis.call('EXISTS', KEYS[i]) == 1 then\n" \
+	"        return 0\n" \
+	"    end\n" \
+	"end\n" \
+	"for i = 1, #KEYS do\n" \
+	"    redis.call('SET', KEYS[i], ARGV[1], 'PX', ARGV[2])\n" \
+	"end\n" \
+	"return 1\n"
+
+/* KEYS = resources, ARGV[1] = token. Deletes every key that still holds our token (a release
+ * frees what it can), announces each to waiters, and returns how many it deleted. */
+#define RL_SCRIPT_UNLOCK_MULTI \
+	"local released = 0\n" \
+	"for i = 1, #KEYS do\n" \
+	"    if redis.pcall('GET', KEYS[i]) == ARGV[1] then\n" \
+	"        released = released + redis.call('DEL', KEYS[i])\n" \
+	"        redis.pcall('PUBLISH', '" RL_NOTIFY_CHANNEL_PREFIX "' .. KEYS[i], '')\n" \
+	"    end\n" \
+	"end\n" \
+	"return released\n"
+
+/* KEYS = resources, ARGV[1] = token, ARGV[2] = ttl ms. Only when every key still holds our
+ * token are they all given at least the new ttl (returns 1); otherwise nothing changes (returns
+ * 0), so an expired lock or one another client now holds is never prolonged. A key is never
+ * shortened: an extend() delayed on the network and arriving after a later, longer one must not
+ * cut short the validity the later one promised. */
+#define RL_SCRIPT_EXTEND \
+	"for i = 1, #KEYS do\n" \
+	"    if redis.pcall('GET', KEYS[i]) ~= ARGV[1] then\n" \
+	"        return 0\n" \
+	"    end\n" \
+	"end\n" \
+	"local ttl = tonumber(ARGV[2])\n" \
+	"for i = 1, #KEYS do\n" \
+	"    if redis.call('PTTL', KEYS[i]) < ttl then\n" \
+	"        redis.call('PEXPIRE', KEYS[i], ttl)\n" \
+	"    end\n" \
+	"end\n" \
+	"return 1\n"
+
+/* KEYS = resources, ARGV[1] = token. The smallest PTTL of the keys while every one still holds
+ * our token; -2 as soon as one does not (a key without expiry gives -1: never a positive vote). */
+#define RL_SCRIPT_VALIDITY \
+	"local least = -2\n" \
+	"for i = 1, #KEYS do\n" \
+	"    if redis.pcall('GET', KEYS[i]) ~= ARGV[1] then\n" \
+	"        return -2\n" \
+	"    end\n" \
+	"    local left = redis.call('PTTL', KEYS[i])\n" \
+	"    if i == 1 or left < least then\n" \
+	"        least = left\n" \
+	"    end\n" \
+	"end\n" \
+	"return least\n"
+
+#endif

@@ -1,0 +1,192 @@
+/* The Lua scripts of lockShared(), lockSemaphore() and fencing (see docs/primitives.md for the
+ * arguments). Every expiry is the server's: PX, PEXPIRE and redis.call('TIME'), never a client
+ * clock. Keys derived from KEYS[1] inside a script (semaphore slots, fence counters) are fine on
+ * independent masters; they would not be on Redis Cluster. */
+#ifndef RL_SCRIPTS_PRIMITIVES_H
+#define RL_SCRIPTS_PRIMITIVES_H
+
+#include "core/rl_scripts.h" /* RL_NOTIFY_CHANNEL_PREFIX */
+
+/* The suffixes of the derived keys: the slot keys "<key>:slot:<i>" and the fence counter
+ * "<key>:fence". Also built in C (the slot key of unlock()/extend()/validity()). */
+#define RL_SLOT_SUFFIX ":slot:"
+#define RL_FENCE_SUFFIX ":fence"
+
+/* Server time in ms, for the shared holders' deadlines. */
+#define RL_LUA_NOW \
+	"local t = redis.call('TIME')\n" \
+	"local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n"
+
+/* --- shared: the key is a hash token -> deadline (server ms); its PEXPIRE is the latest one ---- */
+
+/* KEYS[1] = resource, ARGV[1] = token, ARGV[2] = ttl ms. Refuses (0) when the key is anything
+ * but a hash (a lock() holder's string); drops expired holders, adds ours, and makes the key live
+ * until the latest holder's deadline. 1 when added. */
+#define RL_SCRIPT_SHARED_LOCK \
+	RL_LUA_NOW \
+	"local kind = redis.call('TYPE', KEYS[1])['ok']\n" \
+	"if kind ~= 'none' and kind ~= 'hash' then\n" \
+	"    return 0\n" \
+	"end\n" \
+	"local deadline = now + tonumber(ARGV[2])\n" \
+	"local latest = deadline\n" \
+	"if kind == 'hash' then\n" \
+	"    local all = redis.call('HGETALL', KEYS[1])\n" \
+	"    for i = 1, #all, 2 do\n" \
+	"        local d = tonumber(all[i + 1])\n" \
+	"        if d == nil or d <= now then\n" \
+	"            redis.call('HDEL', KEYS[1], all[i])\n" \
+	"        elseif d > latest then\n" \
+	"            latest = d\n" \
+	"        end\n" \
+	"    end\n" \
+	"end\n" \
+	"redis.call('HSET', KEYS[1], ARGV[1], deadline)\n" \
+	"redis.call('PEXPIRE', KEYS[1], latest - now)\n" \
+	"return 1\n"
+
+/* KEYS[1] = resource, ARGV[1] = token. Removes our holder; the key then lives until the latest
+ * remaining deadline, or goes when none is left (announced to lock() waiters, as RL_SCRIPT_UNLOCK does). 1 when our holder was there and not expired. */
+#define RL_SCRIPT_SHARED_UNLOCK \
+	"if redis.call('TYPE', KEYS[1])['ok'] ~= 'hash' then\n" \
+	"    return 0\n" \
+	"end\n" \
+	RL_LUA_NOW \
+	"local mine = tonumber(redis.call('HGET', KEYS[1], ARGV[1]))\n" \
+	"if mine == nil then\n" \
+	"    return 0\n" \
+	"end\n" \
+	"redis.call('HDEL', KEYS[1], ARGV[1])\n" \
+	"local latest = 0\n" \
+	"local all = redis.call('HGETALL', KEYS[1])\n" \
+	"for i = 1, #all, 2 do\n" \
+	"    local d = tonumber(all[i + 1])\n" \
+	"    if d == nil or d <= now then\n" \
+	"        redis.call('HDEL', KEYS[1], all[i])\n" \
+	"    elseif d > latest then\n" \
+	"        latest = d\n" \
+	"    end\n" \
+	"end\n" \
+	"if latest <= now then\n" \
+	"    redis.call('DEL', KEYS[1])\n" \
+	"    redis.pcall('PUBLISH', '" RL_NOTIFY_CHANNEL_PREFIX "' .. KEYS[1], '')\n" \
+	"else\n" \
+	"    redis.call('PEXPIRE', KEYS[1], latest - now)\n" \
+	"end\n" \
+	"if mine <= now then\n" \
+	"    return 0\n" \
+	"end\n" \
+	"return 1\n"
+
+/* KEYS[1] = resource, ARGV[1] = token, ARGV[2] = ttl ms. Our holder, while alive, gets at least
+ * ttl more (never less than it has), and the key lives at least as long. 1 when done. */
+#define RL_SCRIPT_SHARED_EXTEND \
+	"if redis.call('TYPE', KEYS[1])['ok'] ~= 'hash' then\n" \
+	"    return 0\n" \
+	"end\n" \
+	RL_LUA_NOW \
+	"local mine = tonumber(redis.call('HGET', KEYS[1], ARGV[1]))\n" \
+	"if mine == nil or mine <= now then\n" \
+	"    return 0\n" \
+	"end\n" \
+	"local ttl = tonumber(ARGV[2])\n" \
+	"if now + ttl > mine then\n" \
+	"    redis.call('HSET', KEYS[1], ARGV[1], now + ttl)\n" \
+	"end\n" \
+	"if redis.call('PTTL', KEYS[1]) < ttl then\n" \
+	"    redis.call('PEXPIRE', KEYS[1], ttl)\n" \
+	"end\n" \
+	"return 1\n"
+
+/* KEYS[1] = resource, ARGV[1] = token. Ms our holder has left (bounded by the key's PTTL), or
+ * -2 when it is gone. */
+#define RL_SCRIPT_SHARED_VALIDITY \
+	"if redis.call('TYPE', KEYS[1])['ok'] ~= 'hash' then\n" \
+	"    return -2\n" \
+	"end\n" \
+	RL_LUA_NOW \
+	"local mine = tonumber(redis.call('HGET', KEYS[1], ARGV[1]))\n" \
+	"if mine == nil or mine <= now then\n" \
+	"    return -2\n" \
+	"end\n" \
+	"local left = mine - now\n" \
+	"local pttl = redis.call('PTTL', KEYS[1])\n" \
+	"if pttl < left then\n" \
+	"    left = pttl\n" \
+	"end\n" \
+	"return left\n"
+
+/* --- semaphore: slots "<key>:slot:0" .. "<key>:slot:<limit-1>", each an ordinary lock key ------- */
+
+/* KEYS[1] = resource, ARGV[1] = token, ARGV[2] = ttl ms, ARGV[3] = limit. Takes the first free
+ * slot, starting at one picked by the token (hex characters 2-7: the first is the token's kind
+ * mark), so that every server tries the slots in the same order for this attempt. slot + 1, or
+ * 0 when all are taken. */
+#define RL_SCRIPT_SEMAPHORE_LOCK \
+	"local limit = tonumber(ARGV[3])\n" \
+	"local start = tonumber(string.sub(ARGV[1], 2, 7), 16) % limit\n" \
+	"for i = 0, limit - 1 do\n" \
+	"    local slot = (start + i) % limit\n" \
+	"    if redis.call('SET', KEYS[1] .. '" RL_SLOT_SUFFIX "' .. slot, ARGV[1], 'NX', 'PX', ARGV[2]) then\n" \
+	"        return slot + 1\n" \
+	"    end\n" \
+	"end\n" \
+	"return 0\n"
+
+/* KEYS[1] = resource, ARGV[1] = token, ARGV[2] = limit, ARGV[3] = a slot to keep (-1: none).
+ * Deletes every other slot key holding our token: the rollback of an attempt, and after a win
+ * the slots this attempt took on servers that voted for another slot. How many it deleted. */
+#define RL_SCRIPT_SEMAPHORE_RELEASE \
+	"local limit = tonumber(ARGV[2])\n" \
+	"local keep = tonumber(ARGV[3])\n" \
+	"local released = 0\n" \
+	"for slot = 0, limit - 1 do\n" \
+	"    if slot ~= keep then\n" \
+	"        local key = KEYS[1] .. '" RL_SLOT_SUFFIX "' .. slot\n" \
+	"        if redis.pcall('GET', key) == ARGV[1] then\n" \
+	"            released = released + redis.call('DEL', key)\n" \
+	"        end\n" \
+	"    end\n" \
+	"end\n" \
+	"return released\n"
+
+/* --- fencing: a counter "<key>:fence" per resource, never expiring ---------------------------- */
+
+/* KEYS = resources, ARGV[1] = token, ARGV[2] = ttl ms. The lock of RL_SCRIPT_LOCK_MULTI (all or
+ * none; for one key the same as SET NX PX) plus INCR of each key's counter: the largest counter,
+ * or 0 when a key was taken. */
+#define RL_SCRIPT_LOCK_FENCED \
+	"for i = 1, #KEYS do\n" \
+	"    if redis.call('EXISTS', KEYS[i]) == 1 then\n" \
+	"        return 0\n" \
+	"    end\n" \
+	"end\n" \
+	"local fence = 0\n" \
+	"for i = 1, #KEYS do\n" \
+	"    redis.call('SET', KEYS[i], ARGV[1], 'PX', ARGV[2])\n" \
+	"    local n = redis.call('INCR', KEYS[i] .. '" RL_FENCE_SUFFIX "')\n" \
+	"    if n > fence then\n" \
+	"        fence = n\n" \
+	"    end\n" \
+	"end\n" \
+	"return fence\n"
+
+/* KEYS = resources, ARGV[1] = token, ARGV[2] = fence. Only where every key still holds our token:
+ * raises each counter to at least the fence (1). Elsewhere nothing (0): a write-back to a server
+ * we do not hold could land after a later holder's INCR there and is not counted. */
+#define RL_SCRIPT_FENCE_WRITEBACK \
+	"for i = 1, #KEYS do\n" \
+	"    if redis.pcall('GET', KEYS[i]) ~= ARGV[1] then\n" \
+	"        return 0\n" \
+	"    end\n" \
+	"end\n" \
+	"local fence = tonumber(ARGV[2])\n" \
+	"for i = 1, #KEYS do\n" \
+	"    local counter = KEYS[i] .. '" RL_FENCE_SUFFIX "'\n" \
+	"    if tonumber(redis.call('GET', counter) or '0') < fence then\n" \
+	"        redis.call('SET', counter, ARGV[2])\n" \
+	"    end\n" \
+	"end\n" \
+	"return 1\n"
+
+#endif

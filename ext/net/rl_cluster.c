@@ -1,0 +1,159 @@
+/* The servers of one RedLock object. See rl_cluster.h. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "net/rl_cluster.h"
+#include "net/rl_uri.h"
+
+rl_cluster *rl_cluster_create(size_t count)
+{
+	rl_cluster *cluster = calloc(1, sizeof(*cluster));
+	size_t i;
+
+	if (cluster == NULL) {
+		return NULL;
+	}
+	cluster->count = count;
+	cluster->owner_pid = rl_process_id();
+	cluster->endpoints = calloc(count ? count : 1, sizeof(*cluster->endpoints));
+	cluster->conns = calloc(count ? count : 1, sizeof(*cluster->conns));
+	if (cluster->endpoints == NULL || cluster->conns == NULL) {
+		rl_cluster_destroy(cluster);
+		return NULL;
+	}
+	for (i = 0; i < count; i++) {
+		rl_conn_init(&cluster->conns[i]);
+	}
+	return cluster;
+}
+
+static char *copy_bytes(const char *bytes, size_t len)
+{
+	char *copy = malloc(len + 1);
+
+	if (copy != NULL) {
+		memcpy(copy, bytes, len);
+		copy[len] = '\0';
+	}
+	return copy;
+}
+
+static void endpoint_free(rl_endpoint *endpoint)
+{
+	free(endpoint->host);
+	free(endpoint->username);
+	rl_secret_free(endpoint->password);
+	free(endpoint->pool_key);
+	rl_tls_config_free(endpoint->tls);
+	memset(endpoint, 0, sizeof(*endpoint));
+}
+
+int rl_cluster_set_endpoint_spec(rl_cluster *cluster, size_t index, const rl_endpoint_spec *spec)
+{
+	rl_endpoint *endpoint = &cluster->endpoints[index];
+
+	endpoint_free(endpoint);
+	endpoint->port = spec->port;
+	endpoint->timeout_ms = spec->timeout_ms;
+	endpoint->database = spec->database;
+	endpoint->host = copy_bytes(spec->host, spec->host_len);
+	if (spec->username != NULL) {
+		endpoint->username = copy_bytes(spec->username, spec->username_len);
+	}
+	if (spec->password != NULL) {
+		endpoint->password = copy_bytes(spec->password, spec->password_len);
+	}
+	if (spec->tls != NULL) {
+		endpoint->tls = rl_tls_config_copy(spec->tls);
+	}
+	if (endpoint->host == NULL || (spec->username && endpoint->username == NULL)
+		|| (spec->password && endpoint->password == NULL) || (spec->tls && endpoint->tls == NULL)) {
+		/* A NULL host makes the server fail with "connect: out of memory" rather than connect
+		 * without the credentials (or the TLS) it was given. */
+		endpoint_free(endpoint);
+		return -1;
+	}
+	return 0;
+}
+
+int rl_cluster_use_pool(rl_cluster *cluster, rl_pool *pool)
+{
+	size_t i;
+
+	for (i = 0; i < cluster->count; i++) {
+		rl_endpoint *endpoint = &cluster->endpoints[i];
+		if (endpoint->host == NULL) {
+			continue;
+		}
+		free(endpoint->pool_key);
+		endpoint->pool_key = rl_pool_key(pool, endpoint);
+		if (endpoint->pool_key == NULL) {
+			return -1;
+		}
+	}
+	cluster->pool = pool;
+	return 0;
+}
+
+double rl_cluster_call_bound(const rl_cluster *cluster)
+{
+	double bound = 0;
+	size_t i;
+
+	for (i = 0; i < cluster->count; i++) {
+		double timeout = cluster->endpoints[i].timeout_ms;
+		if (timeout <= 0) {
+			timeout = RL_DEFAULT_CALL_BOUND_MS;
+		}
+		if (timeout > bound) {
+			bound = timeout;
+		}
+	}
+	return bound > 0 ? bound : RL_DEFAULT_CALL_BOUND_MS;
+}
+
+void rl_cluster_leave_parent(rl_cluster *cluster)
+{
+	long pid = rl_process_id();
+	size_t i;
+
+	if (cluster->owner_pid == pid) {
+		return;
+	}
+	for (i = 0; cluster->conns && i < cluster->count; i++) {
+		rl_conn_close(&cluster->conns[i]);
+	}
+	cluster->owner_pid = pid;
+}
+
+void rl_cluster_destroy(rl_cluster *cluster)
+{
+	size_t i;
+
+	if (cluster == NULL) {
+		return;
+	}
+	rl_cluster_leave_parent(cluster); /* never pools a socket the parent still uses */
+	for (i = 0; cluster->conns && i < cluster->count; i++) {
+		rl_conn *conn = &cluster->conns[i];
+		rl_outcome ignored;
+
+		/* A rollback queued last must leave now if the socket takes it: nobody flushes later. */
+		if (rl_conn_flush(conn, &ignored) != 0) {
+			rl_conn_close(conn);
+		}
+		if (cluster->pool != NULL && cluster->endpoints) {
+			/* Never waits: replies still owed go with the connection (see rl_pool.h). */
+			rl_pool_checkin(cluster->pool, cluster->endpoints[i].pool_key, conn);
+		}
+		rl_conn_release(conn);
+	}
+	for (i = 0; cluster->endpoints && i < cluster->count; i++) {
+		endpoint_free(&cluster->endpoints[i]);
+	}
+	free(cluster->endpoints);
+	free(cluster->conns);
+	free(cluster);
+}
+

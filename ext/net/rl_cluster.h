@@ -1,0 +1,58 @@
+/* The servers of one RedLock object: their endpoints (address, timeout, credentials) and their
+ * connections, created, checked in to the pool, left behind after a fork, destroyed. No zvals. */
+#ifndef RL_CLUSTER_H
+#define RL_CLUSTER_H
+
+#include <stddef.h>
+#include "net/rl_conn.h"
+#include "net/rl_pool.h"
+#include "net/rl_resp.h"
+
+typedef struct rl_cluster {
+	size_t count;
+	rl_endpoint *endpoints;
+	rl_conn *conns;
+	/* Pipelined after every new connect (after the endpoint's AUTH/SELECT, whose replies are
+	 * checked), ahead of the first command; their replies are dropped. */
+	const rl_command *greeting;
+	size_t greeting_count;
+	rl_pool *pool; /* where connections come from and go back to; NULL: private connections */
+	long owner_pid; /* the process the connections were opened in (see rl_process_id) */
+} rl_cluster;
+
+/* One server as parsed from the PHP side. Strings need not be NUL-terminated; NULL = absent. */
+typedef struct rl_endpoint_spec {
+	const char *host;
+	size_t host_len;
+	int port;
+	double timeout_ms;
+	const char *username;
+	size_t username_len;
+	const char *password;
+	size_t password_len;
+	int database;
+	const rl_tls_config *tls; /* NULL: plain TCP; copied */
+} rl_endpoint_spec;
+
+/* Allocates count endpoints and connections (hosts are copied). NULL on allocation failure. */
+rl_cluster *rl_cluster_create(size_t count);
+/* Copies spec into endpoint index. Returns 0, or -1 when out of memory. */
+int rl_cluster_set_endpoint_spec(rl_cluster *cluster, size_t index, const rl_endpoint_spec *spec);
+
+/* Takes connections from pool and gives them back to it on destroy. Returns 0, or -1 when out
+ * of memory (the cluster then keeps private connections). */
+int rl_cluster_use_pool(rl_cluster *cluster, rl_pool *pool);
+
+/* How long unlock()/validity()/extend() may wait in all: the largest server timeout, a server
+ * without one (timeout 0, "no limit") counting as RL_DEFAULT_CALL_BOUND_MS. */
+#define RL_DEFAULT_CALL_BOUND_MS 1000.0
+double rl_cluster_call_bound(const rl_cluster *cluster);
+
+/* Closes the connections, or checks them in to the pool, and frees everything. */
+void rl_cluster_destroy(rl_cluster *cluster);
+
+/* After a fork the child closes its copies of the sockets (its parent's stay open) and connects
+ * afresh: used from both processes, one socket would hand each the other's replies. */
+void rl_cluster_leave_parent(rl_cluster *cluster);
+
+#endif

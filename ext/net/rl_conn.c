@@ -1,0 +1,449 @@
+/* One non-blocking connection on our own sockets: the stream, its output buffer, reply pairing and
+ * whether a call may use it. Opening it is in rl_connect.c. See rl_conn.h. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+#include <hiredis/hiredis.h> /* only for its version: the I/O is ours */
+
+#include "net/rl_conn.h"
+#include "net/rl_resp.h"
+
+void rl_hiredis_version(char *out, size_t size)
+{
+	snprintf(out, size, "%d.%d.%d", HIREDIS_MAJOR, HIREDIS_MINOR, HIREDIS_PATCH);
+}
+
+/* memset that the compiler may not drop as a dead store. */
+static void wipe(void *bytes, size_t len)
+{
+	volatile unsigned char *p = bytes;
+	while (len--) {
+		*p++ = 0;
+	}
+}
+
+void rl_conn_init(rl_conn *conn)
+{
+	memset(conn, 0, sizeof(*conn));
+	conn->fd = RL_INVALID_SOCKET;
+	conn->deadline = HUGE_VAL;
+	conn->stale_deadline = HUGE_VAL;
+	rl_reader_init(&conn->reader);
+}
+
+/* Nothing owed, nothing unsent, nothing buffered: the state of a fresh stream. */
+static void reset_stream(rl_conn *conn)
+{
+	conn->checked = 0;
+	conn->probes = 0;
+	conn->native_release = RL_NATIVE_NONE;
+	conn->stale = 0;
+	conn->expected = 0;
+	conn->stale_deadline = HUGE_VAL;
+	conn->peer_closed = 0;
+	if (conn->out != NULL && conn->out_secret) {
+		wipe(conn->out, conn->out_cap);
+	}
+	conn->out_secret = 0;
+	conn->out_start = conn->out_end = 0;
+	conn->dropped_error[0] = '\0';
+	rl_reader_init(&conn->reader);
+}
+
+/* The connection ended: the server's own words when it said something before, else reason. */
+static void set_ended(rl_conn *conn, rl_outcome *out, const char *reason)
+{
+	if (conn->dropped_error[0] != '\0') {
+		rl_outcome_set(out, RL_OUTCOME_ERROR, conn->dropped_error);
+	} else {
+		rl_outcome_set(out, RL_OUTCOME_IO, reason);
+	}
+}
+
+
+void rl_conn_close(rl_conn *conn)
+{
+	rl_tls_free(conn);
+	if (conn->state != RL_CONN_RESOLVING && conn->fd != RL_INVALID_SOCKET) {
+		rl_closesocket(conn->fd);
+	}
+	rl_conn_drop_connect_state(conn);
+	conn->fd = RL_INVALID_SOCKET;
+	conn->state = RL_CONN_DOWN;
+	reset_stream(conn);
+}
+
+void rl_conn_release(rl_conn *conn)
+{
+	rl_conn_close(conn);
+	if (conn->out != NULL) {
+		wipe(conn->out, conn->out_cap);
+		free(conn->out);
+	}
+	conn->out = NULL;
+	conn->out_cap = 0;
+}
+
+int rl_conn_read_failed(rl_conn *conn, long result, rl_outcome *out)
+{
+	if (result < 0 && rl_socket_would_block()) {
+		return 0;
+	}
+	if (result == 0) {
+		/* The end of file: the replies before it (an error the server sent before closing,
+		 * such as "max number of clients reached") are parsed first. */
+		conn->peer_closed = 1;
+		return 0;
+	}
+	if (out != NULL) {
+		char message[RL_MESSAGE_MAX];
+		snprintf(message, sizeof(message), "read: %s", strerror(errno));
+		set_ended(conn, out, message);
+	}
+	return -1;
+}
+
+int rl_conn_queue_unsent(rl_conn *conn, const char *bytes, size_t len)
+{
+	if (conn->out_start > 0 && conn->out_start == conn->out_end) {
+		conn->out_start = conn->out_end = 0;
+	}
+	if (conn->out_end + len > conn->out_cap) {
+		size_t used = conn->out_end - conn->out_start;
+		size_t cap = conn->out_cap ? conn->out_cap : 512;
+		char *grown;
+
+		while (cap < used + len) {
+			cap *= 2;
+		}
+		/* A fresh buffer rather than realloc: the old one may hold credentials to wipe. */
+		grown = malloc(cap);
+		if (grown == NULL) {
+			return -1;
+		}
+		if (used) {
+			memcpy(grown, conn->out + conn->out_start, used);
+		}
+		if (conn->out != NULL) {
+			wipe(conn->out, conn->out_cap);
+			free(conn->out);
+		}
+		conn->out = grown;
+		conn->out_cap = cap;
+		conn->out_start = 0;
+		conn->out_end = used;
+	}
+	memcpy(conn->out + conn->out_end, bytes, len);
+	conn->out_end += len;
+	return 0;
+}
+
+/* Encodes with rl_resp.h and queues. secret: the bytes hold credentials, wiped after use. */
+static int queue_command(rl_conn *conn, int argc, const char **argv, const size_t *argvlen, int secret)
+{
+	char small[512];
+	size_t size = rl_resp_size(argc, argvlen);
+	char *bytes = size <= sizeof(small) ? small : malloc(size);
+	int status;
+
+	if (bytes == NULL) {
+		return -1;
+	}
+	rl_resp_format(bytes, argc, argv, argvlen);
+	if (secret) {
+		/* Into the buffer, wiped when it is emptied or freed, rather than sent here: the
+		 * connection is not open yet when the setup is queued. */
+		conn->out_secret = 1;
+		status = rl_conn_queue_unsent(conn, bytes, size);
+		wipe(bytes, size);
+	} else {
+		status = rl_conn_send_or_queue(conn, bytes, size);
+	}
+	if (bytes != small) {
+		free(bytes);
+	}
+	return status;
+}
+
+int rl_conn_append(rl_conn *conn, int argc, const char **argv, const size_t *argvlen)
+{
+	if (queue_command(conn, argc, argv, argvlen, 0) != 0) {
+		return -1;
+	}
+	conn->expected++;
+	return 0;
+}
+
+int rl_conn_append_setup(rl_conn *conn, const rl_endpoint *endpoint)
+{
+	if (endpoint->password != NULL) {
+		const char *argv[3];
+		size_t argvlen[3];
+		int argc = 0;
+
+		argv[argc] = "AUTH";
+		argvlen[argc++] = 4;
+		if (endpoint->username != NULL) {
+			argv[argc] = endpoint->username;
+			argvlen[argc++] = strlen(endpoint->username);
+		}
+		argv[argc] = endpoint->password;
+		argvlen[argc++] = strlen(endpoint->password);
+		if (queue_command(conn, argc, argv, argvlen, 1) != 0) {
+			return -1;
+		}
+		conn->checked++;
+	}
+	if (endpoint->database != 0) {
+		char db_text[16];
+		const char *argv[2];
+		size_t argvlen[2];
+
+		snprintf(db_text, sizeof(db_text), "%d", endpoint->database);
+		argv[0] = "SELECT";
+		argvlen[0] = 6;
+		argv[1] = db_text;
+		argvlen[1] = strlen(db_text);
+		if (queue_command(conn, 2, argv, argvlen, 0) != 0) {
+			return -1;
+		}
+		conn->checked++;
+	}
+	return 0;
+}
+
+int rl_conn_append_probes(rl_conn *conn)
+{
+	static const char *const delex[] = {"DELEX", "redlock:native-release-probe", "IFEQ", "-"};
+	static const size_t delex_len[] = {5, 28, 4, 1};
+	static const char *const delifeq[] = {"DELIFEQ", "redlock:native-release-probe", "-"};
+	static const size_t delifeq_len[] = {7, 28, 1};
+
+	if (queue_command(conn, 4, (const char **) delex, delex_len, 0) != 0
+		|| queue_command(conn, 3, (const char **) delifeq, delifeq_len, 0) != 0) {
+		return -1;
+	}
+	conn->probes += 2;
+	return 0;
+}
+
+int rl_conn_write_unsent(rl_conn *conn, rl_outcome *out)
+{
+	while (conn->out_end > conn->out_start) {
+		long sent = rl_conn_send(conn, conn->out + conn->out_start, conn->out_end - conn->out_start);
+
+		if (sent > 0) {
+			conn->out_start += (size_t) sent;
+			continue;
+		}
+		if (conn->tls != NULL) {
+			if (sent == 0) {
+				return 0; /* SSL_write waits for conn->tls_want */
+			}
+			set_ended(conn, out, conn->connect_error);
+			return -1;
+		}
+		if (sent < 0 && rl_socket_would_block()) {
+			return 0;
+		}
+		{
+			char message[RL_MESSAGE_MAX];
+			snprintf(message, sizeof(message), "write: %s", sent < 0 ? strerror(errno) : "connection closed");
+			set_ended(conn, out, message);
+		}
+		return -1;
+	}
+	if (conn->out_secret) {
+		wipe(conn->out, conn->out_cap); /* AUTH has left: no copy of the password stays */
+		conn->out_secret = 0;
+	}
+	conn->out_start = conn->out_end = 0;
+	return 0;
+}
+
+int rl_conn_on_events_any(rl_conn *conn, const rl_endpoint *endpoint, short revents, rl_outcome *out)
+{
+	if (revents & POLLNVAL) {
+		rl_outcome_set(out, RL_OUTCOME_IO, "socket closed under us");
+		return -1;
+	}
+	if (conn->state == RL_CONN_RESOLVING) {
+		if (!(revents & (POLLIN | POLLERR | POLLHUP))) {
+			return 0;
+		}
+		if (rl_conn_finish_lookup(conn, out) != 0) {
+			return -1;
+		}
+		return 0; /* now CONNECTING (or still resolving): polled again with the socket */
+	}
+	if (conn->state == RL_CONN_CONNECTING) {
+		if (!(revents & (POLLOUT | POLLERR | POLLHUP))) {
+			return 0;
+		}
+		if (rl_conn_finish_connect(conn, out) != 0) {
+			return -1;
+		}
+		if (conn->state != RL_CONN_READY) {
+			return 0; /* trying the next address */
+		}
+		if (endpoint->tls != NULL) {
+			/* Connected: the handshake starts at once, within the same timeout. */
+			if (rl_tls_start(conn, endpoint, out) != 0) {
+				return -1;
+			}
+			if (conn->state != RL_CONN_READY) {
+				return 0;
+			}
+			revents |= POLLIN; /* the handshake may have read past its end */
+		}
+	} else if (conn->state == RL_CONN_HANDSHAKING) {
+		if (!(revents & (POLLIN | POLLOUT | POLLERR | POLLHUP))) {
+			return 0;
+		}
+		if (rl_tls_handshake(conn, out) != 0) {
+			return -1;
+		}
+		if (conn->state != RL_CONN_READY) {
+			return 0;
+		}
+		revents |= POLLIN;
+	}
+	if (rl_conn_flush(conn, out) != 0) {
+		return -1;
+	}
+	if (revents & (POLLIN | POLLERR | POLLHUP)) {
+		return rl_conn_read(conn, out);
+	}
+	return 0;
+}
+
+static int starts_with(const rl_reply *reply, const char *prefix)
+{
+	size_t len = strlen(prefix);
+	return reply->len >= len && memcmp(reply->str, prefix, len) == 0;
+}
+
+int rl_conn_sort_reply(rl_conn *conn, int got, rl_reply *reply, rl_outcome *out)
+{
+	for (;; got = rl_reader_next(&conn->reader, reply)) {
+		if (got < 0) {
+			rl_outcome_set(out, RL_OUTCOME_IO, rl_reader_error(&conn->reader));
+			return -1;
+		}
+		if (got == 0) {
+			if (conn->peer_closed && rl_conn_owed(conn) > 0) {
+				set_ended(conn, out, "server closed the connection");
+				return -1;
+			}
+			return 0;
+		}
+		if (conn->checked + conn->probes + conn->stale == 1) {
+			conn->stale_deadline = HUGE_VAL; /* the last one owed from before has come */
+		}
+		if (conn->checked > 0) {
+			conn->checked--;
+			if (reply->type == RL_REPLY_ERROR) {
+				/* Commands pipelined behind a failed AUTH only say NOAUTH: report the cause. */
+				rl_outcome_set_bytes(out, RL_OUTCOME_ERROR, reply->str, reply->len);
+				return -1;
+			}
+			continue;
+		}
+		if (conn->probes > 0) {
+			/* DELEX's reply first, then DELIFEQ's; the first the server has is used. */
+			int which = conn->probes == 2 ? RL_NATIVE_DELEX : RL_NATIVE_DELIFEQ;
+			conn->probes--;
+			if (reply->type == RL_REPLY_INTEGER && conn->native_release == RL_NATIVE_NONE) {
+				conn->native_release = (unsigned char) which;
+			} else if (reply->type == RL_REPLY_ERROR && !starts_with(reply, "ERR unknown command")
+				&& !starts_with(reply, "NOPERM")) {
+				/* Not the "cannot use it" a probe expects: what the server said unasked (at
+				 * maxclients it answers the first command and closes), kept as a stale one's. */
+				rl_outcome said;
+				rl_outcome_set_bytes(&said, RL_OUTCOME_ERROR, reply->str, reply->len);
+				memcpy(conn->dropped_error, said.message, sizeof(conn->dropped_error));
+			}
+			continue;
+		}
+		if (conn->stale > 0) {
+			conn->stale--;
+			if (reply->type == RL_REPLY_ERROR) {
+				rl_outcome said; /* made printable, NUL-free, bounded */
+				rl_outcome_set_bytes(&said, RL_OUTCOME_ERROR, reply->str, reply->len);
+				memcpy(conn->dropped_error, said.message, sizeof(conn->dropped_error));
+			}
+			continue;
+		}
+		if (conn->expected == 0) {
+			if (reply->type == RL_REPLY_ERROR) {
+				/* Said unasked before closing (maxclients): the server's own words. */
+				rl_outcome_set_bytes(out, RL_OUTCOME_ERROR, reply->str, reply->len);
+				return -1;
+			}
+			/* A reply nobody asked for: the stream is out of step and cannot be trusted. */
+			rl_outcome_set(out, RL_OUTCOME_IO, "protocol error: unexpected reply");
+			return -1;
+		}
+		conn->expected--;
+		return 1;
+	}
+}
+
+int rl_conn_drop_stale(rl_conn *conn)
+{
+	rl_outcome ignored;
+	rl_reply reply;
+
+	/* Only stale replies were owed, so a reply that gets through is out of step. */
+	if (rl_conn_next_reply(conn, &reply, &ignored) != 0) {
+		return -1;
+	}
+	return conn->peer_closed ? -1 : 0;
+}
+
+/* Takes in what arrived on a ready connection since its last use. False when it must close. */
+static int take_in_idle(rl_conn *conn, short revents)
+{
+	if (revents == RL_NOT_PROBED) {
+		rl_pollfd pfd;
+
+		pfd.fd = conn->fd;
+		pfd.events = POLLIN | RL_POLL_PEER_CLOSED;
+		pfd.revents = 0;
+		revents = rl_poll(&pfd, 1, 0) > 0 ? pfd.revents : 0;
+	}
+	/* The server closed it (restart, CLIENT KILL, idle timeout): POLLRDHUP tells that apart from
+	 * data where the system has it; elsewhere the read below finds the end of file. */
+	if (revents & (POLLERR | POLLNVAL | POLLHUP | RL_POLL_PEER_CLOSED)) {
+		return 0;
+	}
+	/* One read: late replies are dropped below, more of them at the next look. */
+	if ((revents & POLLIN) && rl_conn_read(conn, NULL) != 0) {
+		return 0;
+	}
+	if (conn->peer_closed) {
+		return 0;
+	}
+	return conn->expected > 0 || rl_conn_drop_stale(conn) == 0;
+}
+
+void rl_conn_begin_call(rl_conn *conn, const rl_endpoint *endpoint, short revents, double now, double call_deadline)
+{
+	conn->dropped_error[0] = '\0'; /* only what the server says during this call counts */
+	if (conn->state == RL_CONN_READY && !take_in_idle(conn, revents)) {
+		rl_conn_close(conn); /* restart, CLIENT KILL, idle timeout, or out of step */
+	}
+	if (conn->state != RL_CONN_DOWN && conn->checked + conn->probes + conn->stale > 0 && now >= conn->stale_deadline) {
+		/* Still silent since an earlier call: start afresh. Closing is safe even with a
+		 * rollback in flight on it, as every attempt has a token of its own. */
+		rl_conn_close(conn);
+	}
+	conn->deadline = rl_conn_due(endpoint, now, call_deadline);
+}
+
+int rl_conn_reusable(const rl_conn *conn)
+{
+	return conn->state == RL_CONN_READY && !conn->peer_closed && rl_reader_error(&conn->reader) == NULL;
+}

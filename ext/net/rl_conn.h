@@ -1,0 +1,306 @@
+/* One non-blocking connection to one Redis server: resolve, connect, send, receive, and the
+ * bookkeeping that pairs replies with the commands that asked for them. Our own sockets and
+ * output buffer (wiped before it is freed: it carries AUTH); replies are read into rl_reader.
+ * No zvals.
+ *
+ * The connection's life is one state machine:
+ *
+ *     DOWN --rl_conn_open--> RESOLVING --lookup done--> CONNECTING --connected--> [HANDSHAKING] --> READY
+ *       ^                       |  (a name: the lookup       |  (refused: the next     |  (TLS only:       |
+ *       |                       |   runs on a thread)        |   address is tried)     |   rl_tls.c)       |
+ *       +--------- rl_conn_close (error, end of file, overdue, fork) ----------------------------------------+
+ *
+ * Literal addresses and unix sockets skip RESOLVING; plain TCP skips HANDSHAKING. Commands may be
+ * queued in every state but DOWN: they leave once the socket is READY, in order, on that one stream.
+ *
+ * Whether a call may use the connection as it is, or must start afresh, is decided in one place,
+ * rl_conn_begin_call(). Replies are owed in three kinds, read in this order: `checked` (AUTH and
+ * SELECT sent on connect: an error fails the server with its own text), `stale` (owed to an
+ * earlier call that stopped waiting: read and dropped), `expected` (the current call's). */
+#ifndef RL_CONN_H
+#define RL_CONN_H
+
+#include <math.h>
+#include <stddef.h>
+#include "net/rl_platform.h"
+#include "net/rl_reader.h"
+#include "net/rl_reply.h"
+#include "net/rl_tls.h"
+
+#ifdef _WIN32
+# define RL_INVALID_SOCKET INVALID_SOCKET
+# define rl_closesocket closesocket
+#else
+# define RL_INVALID_SOCKET (-1)
+# define rl_closesocket close
+#endif
+
+typedef struct rl_endpoint {
+	char *host;        /* a host name or address; a path when it starts with '/' */
+	int port;
+	double timeout_ms; /* bounds each call on this server, connect included; 0 = no limit */
+	char *username;    /* ACL user for AUTH, NULL for the default user */
+	char *password;    /* NULL: no AUTH. Never printed anywhere. */
+	int database;      /* SELECTed on connect when not 0 */
+	char *pool_key;    /* which pooled connections fit: address, database, hashed credentials and TLS settings */
+	rl_tls_config *tls; /* NULL: plain TCP */
+} rl_endpoint;
+
+typedef enum {
+	RL_CONN_DOWN = 0,
+	RL_CONN_RESOLVING,
+	RL_CONN_CONNECTING,
+	RL_CONN_HANDSHAKING, /* TLS: the socket is connected, the handshake runs */
+	RL_CONN_READY
+} rl_conn_state;
+
+struct rl_lookup;
+struct rl_addresses;
+
+typedef struct rl_conn {
+	rl_socket fd;         /* the socket; the lookup's fd while RESOLVING */
+	rl_conn_state state;
+	unsigned char peer_closed; /* end of file seen: what arrived before it is still parsed */
+	unsigned char out_secret;  /* the output buffer has held credentials */
+	unsigned checked;     /* replies to AUTH/SELECT sent on connect */
+	unsigned probes;      /* replies to the native-release probes sent on connect (after checked) */
+	unsigned char native_release; /* what the server said it has: RL_NATIVE_* */
+	unsigned stale;       /* replies owed to an earlier call: read and dropped before ours */
+	unsigned expected;    /* replies the current call still waits for */
+	double deadline;      /* rl_now_ms() by which the current call's reply is overdue; HUGE_VAL: no limit */
+	double stale_deadline; /* by which the checked and stale replies were due: the earliest of the
+	                        * calls that left them (a command queued behind does not move it) */
+	char *out;            /* bytes not sent yet: out[out_start, out_end) */
+	size_t out_start, out_end, out_cap;
+	struct rl_lookup *lookup;       /* RESOLVING: the host name lookup */
+	struct rl_addresses *addresses; /* CONNECTING: the addresses to try, in order */
+	size_t next_address;
+	char connect_error[96];         /* why the last address failed, for when all have */
+	/* An error reply dropped as stale in this call (a server at maxclients answers the first
+	 * command it gets, a greeting's, and closes): reported if the connection then ends. */
+	char dropped_error[RL_MESSAGE_MAX];
+	void *tls;            /* the SSL object of a TLS connection, else NULL */
+	short tls_want;       /* the poll events the TLS layer waits for (handshake, or a write) */
+	rl_reader reader;
+} rl_conn;
+
+/* The hiredis version this was built against, "major.minor.patch". */
+void rl_hiredis_version(char *out, size_t size);
+
+/* A DOWN connection, with no socket. */
+void rl_conn_init(rl_conn *conn);
+
+/* Starts resolving or connecting, without blocking. Returns 0, or -1 with the reason in *out. */
+int rl_conn_open(rl_conn *conn, const rl_endpoint *endpoint, double now, rl_outcome *out);
+
+/* rl_connect.c: RESOLVING and the lookup's descriptor turned readable: connect to what it found;
+ * CONNECTING and the socket turned writable (or failed): READY, or the next address. 0, or -1 with
+ * the reason in *out. And the lookup and addresses a connection holds while opening, let go. */
+int rl_conn_finish_lookup(rl_conn *conn, rl_outcome *out);
+int rl_conn_finish_connect(rl_conn *conn, rl_outcome *out);
+void rl_conn_drop_connect_state(rl_conn *conn);
+
+/* Closes the socket (bytes already written are still delivered by the kernel: safe, since every
+ * command carries a token of its own) and wipes the output buffer. conn is DOWN afterwards. */
+void rl_conn_close(rl_conn *conn);
+
+/* Wipes and frees the output buffer too: conn is not used again. */
+void rl_conn_release(rl_conn *conn);
+
+#define RL_NOT_PROBED ((short) -1)
+
+/* A release without Lua, where the server has it: Redis >= 8.4 DELEX key IFEQ token, Valkey >= 9
+ * DELIFEQ key token. Learnt from probes pipelined on connect (rl_conn_append_probes): no round
+ * trip of its own; until their replies came, and on other servers, releases use the script. */
+#define RL_NATIVE_NONE 0
+#define RL_NATIVE_DELEX 1
+#define RL_NATIVE_DELIFEQ 2
+
+/* When a call starting now is overdue on this server: its timeout from now, or, for a server
+ * without one (timeout 0), the call's own deadline (0: none), so that even then a silent server's
+ * connection is replaced once a call gave up on it. */
+static inline double rl_conn_due(const rl_endpoint *endpoint, double now, double call_deadline)
+{
+	if (endpoint->timeout_ms > 0) {
+		return now + endpoint->timeout_ms;
+	}
+	return call_deadline > 0 ? call_deadline : HUGE_VAL;
+}
+
+/* Decides, at the start of a call, whether the connection can carry it: takes in what arrived
+ * since its last use (late replies are dropped; revents: what a poll just saw on it, or
+ * RL_NOT_PROBED to look now) and closes it when the server closed it, the stream is out of step,
+ * or replies owed to an earlier call are overdue (a silent server: start afresh rather than
+ * queue behind it). Then sets the deadline of this call on this server (rl_conn_due). */
+void rl_conn_begin_call(rl_conn *conn, const rl_endpoint *endpoint, short revents, double now, double call_deadline);
+
+/* Replies still owed on this connection, of any kind. */
+static inline unsigned rl_conn_owed(const rl_conn *conn)
+{
+	return conn->checked + conn->probes + conn->stale + conn->expected;
+}
+
+static inline int rl_conn_has_unsent(const rl_conn *conn)
+{
+	return conn->out_end > conn->out_start;
+}
+
+/* Whether another caller (the pool's next user) could take the connection over: READY, no
+ * error. Replies still owed are theirs to drop, until the deadline. */
+int rl_conn_reusable(const rl_conn *conn);
+
+/* Queues AUTH and SELECT as the endpoint asks, right after rl_conn_open. Their replies are
+ * checked (not dropped): an error reply fails the connection with the server's text. */
+int rl_conn_append_setup(rl_conn *conn, const rl_endpoint *endpoint);
+
+/* Queues the probes for DELEX and DELIFEQ (on a key nobody uses, compared with "-": in practice
+ * they delete nothing), right after rl_conn_append_setup. An integer reply says the server has
+ * the command; an error (unknown command, NOPERM, READONLY) that it cannot be used. */
+int rl_conn_append_probes(rl_conn *conn);
+
+/* Queues a command, encoded here. Counts its reply as expected. 0, or -1 when out of memory. */
+int rl_conn_append(rl_conn *conn, int argc, const char **argv, const size_t *argvlen);
+
+/* Appends bytes to the output buffer. 0, or -1 when out of memory. */
+int rl_conn_queue_unsent(rl_conn *conn, const char *bytes, size_t len);
+
+/* send() on the socket, or SSL_write(): bytes taken, 0 or -1 with rl_socket_would_block() when it
+ * must wait (TLS: 0), -1 on an error. */
+static inline long rl_conn_send(rl_conn *conn, const char *bytes, size_t len)
+{
+	return conn->tls != NULL ? rl_tls_send(conn, bytes, len) : rl_send(conn->fd, bytes, len);
+}
+
+/* Sends what an idle ready socket takes at once; the output buffer keeps the rest, for
+ * rl_conn_flush (which also reports a write error). 0, or -1 when out of memory. */
+static inline int rl_conn_send_or_queue(rl_conn *conn, const char *bytes, size_t len)
+{
+	if (conn->state == RL_CONN_READY && !rl_conn_has_unsent(conn)) {
+		long sent = rl_conn_send(conn, bytes, len);
+		if (sent > 0) {
+			bytes += sent;
+			len -= (size_t) sent;
+		}
+	}
+	return len > 0 ? rl_conn_queue_unsent(conn, bytes, len) : 0;
+}
+
+/* Queues a command already encoded (rl_resp.h), so that one encoding serves every server. */
+static inline int rl_conn_append_encoded(rl_conn *conn, const char *bytes, size_t len)
+{
+	if (rl_conn_send_or_queue(conn, bytes, len) != 0) {
+		return -1;
+	}
+	conn->expected++;
+	return 0;
+}
+
+/* Writes what it can of the unsent bytes without blocking. 0, or -1 with the reason in *out. */
+int rl_conn_write_unsent(rl_conn *conn, rl_outcome *out);
+
+/* rl_conn_write_unsent when there is something to write and the socket is connected. */
+static inline int rl_conn_flush(rl_conn *conn, rl_outcome *out)
+{
+	return rl_conn_has_unsent(conn) && conn->state == RL_CONN_READY ? rl_conn_write_unsent(conn, out) : 0;
+}
+
+static inline short rl_conn_poll_events(const rl_conn *conn)
+{
+	if (conn->state == RL_CONN_RESOLVING) {
+		return POLLIN;
+	}
+	if (conn->state == RL_CONN_HANDSHAKING) {
+		return conn->tls_want ? conn->tls_want : POLLIN | POLLOUT;
+	}
+	return conn->state == RL_CONN_CONNECTING || rl_conn_has_unsent(conn) ? POLLOUT | POLLIN : POLLIN;
+}
+
+static inline rl_socket rl_conn_fd(const rl_conn *conn)
+{
+	return conn->fd;
+}
+
+/* After rl_recv() returned result <= 0: 0 when that only meant "nothing yet" or the end of
+ * file (peer_closed is set: what arrived before it is parsed first), else -1 with the reason in
+ * *out (when not NULL). */
+int rl_conn_read_failed(rl_conn *conn, long result, rl_outcome *out);
+
+/* One recv() into the reader: 0 (also when nothing was there), or -1 on a socket error. Callers
+ * parse before reading again. */
+static inline int rl_conn_read(rl_conn *conn, rl_outcome *out)
+{
+	size_t room;
+	char *space;
+	long got;
+
+	if (conn->tls != NULL) {
+		return rl_tls_read(conn, out);
+	}
+	if (conn->peer_closed) {
+		return 0;
+	}
+	space = rl_reader_space(&conn->reader, &room);
+	got = rl_recv(conn->fd, space, room);
+	if (got > 0) {
+		rl_reader_fed(&conn->reader, (size_t) got);
+		return 0;
+	}
+	return rl_conn_read_failed(conn, got, out);
+}
+
+/* Bytes a TLS connection has decrypted but not handed over: poll() cannot see them, so the
+ * caller treats the connection as readable. */
+static inline int rl_conn_buffered(const rl_conn *conn)
+{
+	return conn->tls != NULL && rl_tls_buffered(conn);
+}
+
+/* rl_conn_on_events beyond reading a ready connection: lookups, connects and writes. */
+int rl_conn_on_events_any(rl_conn *conn, const rl_endpoint *endpoint, short revents, rl_outcome *out);
+
+/* Handles poll() results: finishes a lookup or a connect, writes, reads. Returns 0, or -1 with
+ * the reason in *out. */
+static inline int rl_conn_on_events(rl_conn *conn, const rl_endpoint *endpoint, short revents, rl_outcome *out)
+{
+	if (conn->state == RL_CONN_READY && !(revents & (POLLOUT | POLLNVAL))) {
+		return revents & (POLLIN | POLLERR | POLLHUP) ? rl_conn_read(conn, out) : 0;
+	}
+	return rl_conn_on_events_any(conn, endpoint, revents, out);
+}
+
+/* What rl_conn_next_reply does beyond its common case; got is rl_reader_next's result. */
+int rl_conn_sort_reply(rl_conn *conn, int got, rl_reply *reply, rl_outcome *out);
+
+/* Next reply for the current call, after dropping checked and stale ones: 1 with *reply (valid
+ * until the connection reads again), 0 when none has arrived yet, -1 on a protocol error, a
+ * failed AUTH/SELECT, or the server's end of file with a reply still owed (reason in *out). */
+static inline int rl_conn_next_reply(rl_conn *conn, rl_reply *reply, rl_outcome *out)
+{
+	int got = rl_reader_next(&conn->reader, reply);
+
+	if (got == 1 && (conn->checked | conn->probes | conn->stale) == 0 && conn->expected > 0) {
+		conn->expected--;
+		return 1;
+	}
+	if (got == 0 && !conn->peer_closed) {
+		return 0;
+	}
+	return rl_conn_sort_reply(conn, got, reply, out);
+}
+
+/* Drops the stale replies already read, when no current call waits. Returns 0, or -1 when the
+ * connection must be closed (a reply nobody owes, or the server's end of file). */
+int rl_conn_drop_stale(rl_conn *conn);
+
+/* The call gave up waiting: what it still expected becomes stale for the next call, due by the
+ * call's deadline. */
+static inline void rl_conn_abandon(rl_conn *conn)
+{
+	if (conn->expected > 0 && conn->deadline < conn->stale_deadline) {
+		conn->stale_deadline = conn->deadline;
+	}
+	conn->stale += conn->expected;
+	conn->expected = 0;
+}
+
+#endif

@@ -1,0 +1,522 @@
+/* Parallel fan-out over every server of a cluster. See rl_fanout.h. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "net/rl_fanout.h"
+#include "net/rl_resp.h"
+
+#define RL_SMALL_CLUSTER 16
+
+struct rl_poll_set {
+	rl_pollfd *fds;
+	size_t *owner; /* fds[k] belongs to conns[owner[k]] */
+	size_t used;
+	/* Small clusters poll from here rather than from the heap. */
+	rl_pollfd small_fds[RL_SMALL_CLUSTER];
+	size_t small_owner[RL_SMALL_CLUSTER];
+};
+
+/* A command encoded once for every server. */
+typedef struct rl_encoded {
+	char *bytes; /* NULL when out of memory */
+	size_t len;
+	char small[512];
+} rl_encoded;
+
+static void encode(const rl_command *command, rl_encoded *enc)
+{
+	enc->len = rl_resp_size(command->argc, command->argvlen);
+	enc->bytes = enc->len <= sizeof(enc->small) ? enc->small : malloc(enc->len);
+	if (enc->bytes != NULL) {
+		rl_resp_format(enc->bytes, command->argc, command->argv, command->argvlen);
+	}
+}
+
+static void encoded_free(rl_encoded *enc)
+{
+	if (enc->bytes != enc->small) {
+		free(enc->bytes);
+	}
+}
+
+static void settle(rl_outcome *out, unsigned *yes, unsigned *answered)
+{
+	(*answered)++;
+	if (out->kind == RL_OUTCOME_YES) {
+		(*yes)++;
+	}
+}
+
+/* A connection that failed mid-call is closed: its stream can no longer be trusted. */
+static void fail(rl_conn *conn, rl_outcome *out, unsigned *yes, unsigned *answered)
+{
+	rl_conn_close(conn);
+	settle(out, yes, answered);
+}
+
+/* What has arrived on each ready connection since it was last used (stale replies, the server's
+ * end-of-file): one poll() for the whole cluster, in seen[i]; RL_NOT_PROBED for the others. One
+ * poll() per server was over a third of the syscalls of a lock+unlock cycle. */
+static void probe_idle(const rl_cluster *cluster, short seen[RL_SMALL_CLUSTER])
+{
+	rl_pollfd fds[RL_SMALL_CLUSTER];
+	size_t owner[RL_SMALL_CLUSTER];
+	size_t used = 0, i, k;
+
+	for (i = 0; i < RL_SMALL_CLUSTER; i++) {
+		seen[i] = RL_NOT_PROBED;
+	}
+	for (i = 0; i < cluster->count && i < RL_SMALL_CLUSTER; i++) {
+		if (cluster->conns[i].state == RL_CONN_READY) {
+			fds[used].fd = rl_conn_fd(&cluster->conns[i]);
+			fds[used].events = POLLIN | RL_POLL_PEER_CLOSED;
+			fds[used].revents = 0;
+			owner[used++] = i;
+		}
+	}
+	if (used == 0 || rl_poll(fds, (unsigned long) used, 0) < 0) {
+		return;
+	}
+	for (k = 0; k < used; k++) {
+		seen[owner[k]] = fds[k].revents;
+	}
+}
+
+/* Opens the connection if needed and queues command. Returns 0, or -1 with *out filled.
+ * queue_behind_silent: a release queues behind a silent server's SET rather than start afresh,
+ * so that it follows the SET it must undo on the same stream (else it may arrive first, find
+ * nothing, and leave the late SET's key to expire). seen: what probe_idle() found on it. */
+static int prepare(rl_cluster *cluster, size_t i, const rl_encoded *lua, const rl_encoded *native, double now,
+	double call_deadline, rl_outcome *out, int queue_behind_silent, short seen)
+{
+	rl_conn *conn = &cluster->conns[i];
+	const rl_endpoint *endpoint = &cluster->endpoints[i];
+	/* The command without Lua where this connection's server has one (known once the probes
+	 * sent on connect were answered), else the script. */
+#define PICK(conn) (native != NULL && (conn)->native_release != RL_NATIVE_NONE \
+		&& native[(conn)->native_release - 1].bytes != NULL ? &native[(conn)->native_release - 1] : lua)
+	const rl_encoded *command = PICK(conn);
+
+	if (seen == 0 && rl_conn_owed(conn) == 0 && !rl_conn_has_unsent(conn) && rl_reader_idle(&conn->reader)
+		&& command->bytes != NULL) {
+		/* The usual case, ready and idle since its last call: nothing to take in, not overdue. */
+		conn->deadline = rl_conn_due(endpoint, now, call_deadline);
+		if (rl_conn_append_encoded(conn, command->bytes, command->len) != 0) {
+			goto out_of_memory;
+		}
+		return 0;
+	}
+	if (endpoint->host == NULL) {
+		rl_outcome_set(out, RL_OUTCOME_CONNECT, "connect: out of memory");
+		return -1;
+	}
+	if (queue_behind_silent && conn->state == RL_CONN_READY && !conn->peer_closed) {
+		conn->deadline = rl_conn_due(endpoint, now, call_deadline);
+	} else {
+		rl_conn_begin_call(conn, endpoint, seen, now, call_deadline);
+	}
+	if (conn->state == RL_CONN_DOWN && cluster->pool != NULL && endpoint->pool_key != NULL) {
+		rl_pool_checkout(cluster->pool, endpoint, conn, now, call_deadline);
+	}
+	if (conn->state == RL_CONN_DOWN) {
+		size_t g;
+		if (rl_conn_open(conn, endpoint, now, out) != 0) {
+			return -1;
+		}
+		if (rl_conn_append_setup(conn, endpoint) != 0 || rl_conn_append_probes(conn) != 0) {
+			goto out_of_memory;
+		}
+		for (g = 0; g < cluster->greeting_count; g++) {
+			const rl_command *greet = &cluster->greeting[g];
+			if (rl_conn_append(conn, greet->argc, greet->argv, greet->argvlen) != 0) {
+				goto out_of_memory;
+			}
+		}
+		rl_conn_abandon(conn); /* the greeting's replies: due by this call's deadline */
+	}
+	command = PICK(conn); /* a pooled connection may have come in */
+#undef PICK
+	if (command->bytes == NULL || rl_conn_append_encoded(conn, command->bytes, command->len) != 0) {
+		goto out_of_memory;
+	}
+	if (rl_conn_flush(conn, out) != 0) {
+		rl_conn_close(conn);
+		return -1;
+	}
+	return 0;
+
+out_of_memory:
+	rl_outcome_set(out, RL_OUTCOME_IO, "out of memory");
+	rl_conn_close(conn);
+	return -1;
+}
+
+static int poll_timeout(double wait_until, double now)
+{
+	double left;
+
+	if (wait_until == HUGE_VAL) {
+		return -1;
+	}
+	left = ceil(wait_until - now);
+	if (left < 0) {
+		return 0;
+	}
+	return left > 1e9 ? 1000000000 : (int) left;
+}
+
+/* poll(), with TLS connections that hold decrypted bytes (which poll() cannot see) reported
+ * readable at once. */
+static int wait_for_events(struct rl_poll_set *set, rl_cluster *cluster, double wait_until, double now)
+{
+	int timeout = poll_timeout(wait_until, now);
+	int buffered = 0, ready;
+	size_t k;
+
+	if (set->used == 0) {
+		rl_sleep_ms(timeout < 0 ? 0 : timeout);
+		return 0;
+	}
+	for (k = 0; k < set->used; k++) {
+		buffered |= rl_conn_buffered(&cluster->conns[set->owner[k]]);
+	}
+	ready = rl_poll(set->fds, (unsigned long) set->used, buffered ? 0 : timeout);
+	if (buffered && ready >= 0) {
+		ready = 0;
+		for (k = 0; k < set->used; k++) {
+			if (rl_conn_buffered(&cluster->conns[set->owner[k]])) {
+				set->fds[k].revents |= POLLIN;
+			}
+			ready += set->fds[k].revents != 0;
+		}
+	}
+	return ready;
+}
+
+static inline void add_poll(struct rl_poll_set *set, rl_conn *conn, size_t owner)
+{
+	set->fds[set->used].fd = rl_conn_fd(conn);
+	set->fds[set->used].events = rl_conn_poll_events(conn);
+	set->fds[set->used].revents = 0;
+	set->owner[set->used] = owner;
+	set->used++;
+}
+
+static int poll_set_init(struct rl_poll_set *set, size_t count)
+{
+	set->used = 0;
+	if (count <= RL_SMALL_CLUSTER) {
+		set->fds = set->small_fds;
+		set->owner = set->small_owner;
+		return 0;
+	}
+	set->fds = malloc(count * sizeof(*set->fds));
+	set->owner = malloc(count * sizeof(*set->owner));
+	return set->fds && set->owner ? 0 : -1;
+}
+
+static void poll_set_free(struct rl_poll_set *set)
+{
+	if (set->fds != set->small_fds) {
+		free(set->fds);
+		free(set->owner);
+	}
+}
+
+/* Reads every reply that has arrived for server i and settles its outcome. */
+static void take_replies(rl_cluster *cluster, size_t i, const rl_request *request,
+	rl_outcome *out, unsigned *yes, unsigned *answered)
+{
+	rl_conn *conn = &cluster->conns[i];
+
+	while (out->kind == RL_OUTCOME_PENDING) {
+		rl_reply reply;
+		rl_verdict verdict;
+		int got = rl_conn_next_reply(conn, &reply, out);
+
+		if (got < 0) {
+			fail(conn, out, yes, answered);
+			return;
+		}
+		if (got == 0) {
+			return;
+		}
+		verdict = rl_reply_classify(&reply, request->expect, request->fallback.argc > 0, out);
+		if (verdict == RL_VERDICT_RESEND) {
+			const rl_command *fb = &request->fallback;
+			if (rl_conn_append(conn, fb->argc, fb->argv, fb->argvlen) != 0) {
+				rl_outcome_set(out, RL_OUTCOME_IO, "out of memory");
+				fail(conn, out, yes, answered);
+				return;
+			}
+			if (rl_conn_flush(conn, out) != 0) {
+				fail(conn, out, yes, answered);
+				return;
+			}
+			continue;
+		}
+		settle(out, yes, answered);
+	}
+}
+
+/* Whether the call still has replies to wait for: until the quorum is won or lost. */
+static int keep_waiting(unsigned yes, unsigned answered, unsigned servers, unsigned quorum)
+{
+	return rl_quorum_decide(yes, answered, servers, quorum) == RL_QUORUM_UNDECIDED;
+}
+
+static int request_waiting(const rl_request *request, const rl_outcome *outcomes, unsigned yes, unsigned answered,
+	unsigned servers, unsigned quorum)
+{
+	if (request->undecided != NULL) {
+		return answered < servers && request->undecided(outcomes, servers, quorum);
+	}
+	return keep_waiting(yes, answered, servers, quorum);
+}
+
+/* Servers still pending when their own deadline or the call's has passed. Checked only after a
+ * poll() has looked at every socket since the command was queued: a server whose reply is there
+ * is never failed because another server was slow to prepare. */
+static void settle_overdue(rl_cluster *cluster, double now, double deadline_ms, rl_outcome *outcomes,
+	unsigned *yes, unsigned *answered)
+{
+	size_t i;
+
+	for (i = 0; i < cluster->count; i++) {
+		rl_conn *conn = &cluster->conns[i];
+
+		if (outcomes[i].kind != RL_OUTCOME_PENDING) {
+			continue;
+		}
+		if (now >= conn->deadline && cluster->endpoints[i].timeout_ms > 0) { /* its own timeout */
+			if (conn->state != RL_CONN_READY) {
+				rl_outcome_set(&outcomes[i], RL_OUTCOME_TIMEOUT,
+					conn->state == RL_CONN_RESOLVING ? "connect: timeout resolving the host name"
+					: conn->state == RL_CONN_HANDSHAKING ? "connect: timeout in the TLS handshake" : "connect: timeout");
+				fail(conn, &outcomes[i], yes, answered);
+				continue;
+			}
+			/* The command may still run later: keep the stream so that a release sent after
+			 * this call queues behind it. The next call starts afresh. */
+			rl_outcome_set(&outcomes[i], RL_OUTCOME_TIMEOUT, "timeout");
+			rl_conn_abandon(conn);
+			settle(&outcomes[i], yes, answered);
+		} else if ((deadline_ms > 0 && now >= deadline_ms) || now >= conn->deadline) {
+			/* The call's bound (for a server without a timeout, its deadline is the call's). */
+			rl_outcome_set(&outcomes[i], RL_OUTCOME_TIMEOUT, "timeout: the call's deadline passed");
+			rl_conn_abandon(conn);
+			settle(&outcomes[i], yes, answered);
+		}
+	}
+}
+
+unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned quorum,
+	double deadline_ms, rl_outcome *outcomes)
+{
+	struct rl_poll_set set;
+	rl_encoded command, native[2];
+	unsigned yes = 0, answered = 0;
+	unsigned servers = (unsigned) cluster->count;
+	double now = rl_now_ms();
+	short seen[RL_SMALL_CLUSTER];
+	size_t i, k;
+
+	rl_cluster_leave_parent(cluster);
+	encode(&request->command, &command);
+	for (k = 0; k < 2; k++) {
+		native[k].bytes = NULL;
+		if (request->native[k].argc > 0) {
+			encode(&request->native[k], &native[k]);
+		}
+	}
+	probe_idle(cluster, seen);
+	for (i = 0; i < cluster->count; i++) {
+		rl_outcome_reset(&outcomes[i]);
+		if (prepare(cluster, i, &command, request->native[0].argc > 0 ? native : NULL, now, deadline_ms, &outcomes[i], 0,
+				i < RL_SMALL_CLUSTER ? seen[i] : RL_NOT_PROBED) != 0) {
+			settle(&outcomes[i], &yes, &answered);
+		}
+	}
+	encoded_free(&command);
+	for (k = 0; k < 2; k++) {
+		if (native[k].bytes != NULL) {
+			encoded_free(&native[k]);
+		}
+	}
+	if (poll_set_init(&set, cluster->count) != 0) {
+		for (i = 0; i < cluster->count; i++) {
+			if (outcomes[i].kind == RL_OUTCOME_PENDING) {
+				rl_outcome_set(&outcomes[i], RL_OUTCOME_IO, "out of memory");
+				rl_conn_close(&cluster->conns[i]);
+			}
+		}
+		poll_set_free(&set);
+		return yes;
+	}
+
+	while (request_waiting(request, outcomes, yes, answered, servers, quorum)) {
+		double wait_until = deadline_ms > 0 ? deadline_ms : HUGE_VAL;
+		int ready;
+
+		set.used = 0;
+		for (i = 0; i < cluster->count; i++) {
+			rl_conn *conn = &cluster->conns[i];
+
+			if (outcomes[i].kind != RL_OUTCOME_PENDING) {
+				continue;
+			}
+			if (conn->deadline < wait_until) {
+				wait_until = conn->deadline;
+			}
+			add_poll(&set, conn, i);
+		}
+		if (set.used == 0) {
+			break;
+		}
+		ready = wait_for_events(&set, cluster, wait_until, now);
+		if (ready < 0 && !rl_poll_interrupted()) {
+			for (k = 0; k < set.used; k++) {
+				rl_outcome_set(&outcomes[set.owner[k]], RL_OUTCOME_IO, "poll failed");
+				fail(&cluster->conns[set.owner[k]], &outcomes[set.owner[k]], &yes, &answered);
+			}
+			break;
+		}
+		for (k = 0; ready > 0 && k < set.used; k++) {
+			size_t owner = set.owner[k];
+			rl_conn *conn = &cluster->conns[owner];
+
+			if (set.fds[k].revents == 0 || outcomes[owner].kind != RL_OUTCOME_PENDING) {
+				continue;
+			}
+			if (rl_conn_on_events(conn, &cluster->endpoints[owner], set.fds[k].revents, &outcomes[owner]) != 0) {
+				fail(conn, &outcomes[owner], &yes, &answered);
+				continue;
+			}
+			take_replies(cluster, owner, request, &outcomes[owner], &yes, &answered);
+		}
+		now = rl_now_ms();
+		/* wait_until is the earliest deadline of the servers still pending and of the call:
+		 * before it nobody can be overdue. */
+		if (now >= wait_until && request_waiting(request, outcomes, yes, answered, servers, quorum)) {
+			settle_overdue(cluster, now, deadline_ms, outcomes, &yes, &answered);
+		}
+	}
+	poll_set_free(&set);
+
+	for (i = 0; i < cluster->count; i++) {
+		if (outcomes[i].kind == RL_OUTCOME_PENDING) {
+			rl_conn_abandon(&cluster->conns[i]);
+		}
+	}
+	return yes;
+}
+
+void rl_fanout_send(rl_cluster *cluster, const rl_command *command)
+{
+	double now = rl_now_ms();
+	/* Nobody waits for these replies; a server without a timeout still gets a bound, after
+	 * which a connection that stayed silent is replaced. */
+	double call_deadline = now + rl_cluster_call_bound(cluster);
+	rl_encoded encoded;
+	short seen[RL_SMALL_CLUSTER];
+	size_t i;
+
+	rl_cluster_leave_parent(cluster);
+	encode(command, &encoded);
+	probe_idle(cluster, seen);
+	for (i = 0; i < cluster->count; i++) {
+		rl_outcome ignored;
+		if (prepare(cluster, i, &encoded, NULL, now, call_deadline, &ignored, 1,
+				i < RL_SMALL_CLUSTER ? seen[i] : RL_NOT_PROBED) == 0) {
+			rl_conn_abandon(&cluster->conns[i]);
+		}
+	}
+	encoded_free(&encoded);
+}
+
+void rl_fanout_drain_until(rl_cluster *cluster, double until_ms)
+{
+	struct rl_poll_set set;
+	size_t i, k;
+
+	rl_cluster_leave_parent(cluster);
+	if (poll_set_init(&set, cluster->count) != 0) {
+		poll_set_free(&set);
+		return;
+	}
+	for (;;) {
+		double now = rl_now_ms();
+		double wait_until = until_ms;
+
+		if (now >= until_ms) {
+			break;
+		}
+		set.used = 0;
+		for (i = 0; i < cluster->count; i++) {
+			rl_conn *conn = &cluster->conns[i];
+			if (conn->state == RL_CONN_DOWN || rl_conn_owed(conn) + rl_conn_has_unsent(conn) == 0) {
+				continue;
+			}
+			if (now >= conn->stale_deadline) {
+				rl_conn_close(conn); /* safe: every attempt has a token of its own */
+				continue;
+			}
+			if (conn->stale_deadline < wait_until) {
+				wait_until = conn->stale_deadline;
+			}
+			add_poll(&set, conn, i);
+		}
+		if (wait_for_events(&set, cluster, wait_until, now) < 0) {
+			if (rl_poll_interrupted()) {
+				continue;
+			}
+			break;
+		}
+		for (k = 0; k < set.used; k++) {
+			rl_conn *conn = &cluster->conns[set.owner[k]];
+			rl_outcome ignored;
+
+			if (set.fds[k].revents == 0) {
+				continue;
+			}
+			if (rl_conn_on_events(conn, &cluster->endpoints[set.owner[k]], set.fds[k].revents, &ignored) != 0
+				|| rl_conn_drop_stale(conn) != 0) {
+				rl_conn_close(conn);
+			}
+		}
+	}
+	poll_set_free(&set);
+}
+
+static unsigned io_run(void *arg, const rl_request *request, unsigned quorum, double deadline_ms,
+	rl_outcome *outcomes)
+{
+	return rl_fanout_run(arg, request, quorum, deadline_ms, outcomes);
+}
+
+static void io_send(void *arg, const rl_command *command)
+{
+	rl_fanout_send(arg, command);
+}
+
+static void io_pause(void *arg, double until_ms)
+{
+	rl_fanout_drain_until(arg, until_ms);
+}
+
+static double io_now(void *arg)
+{
+	(void) arg;
+	return rl_now_ms();
+}
+
+void rl_fanout_bind(rl_cluster *cluster, struct rl_lock_io *io)
+{
+	io->arg = cluster;
+	io->run = io_run;
+	io->send = io_send;
+	io->pause = io_pause;
+	io->now = io_now;
+}

@@ -1,0 +1,87 @@
+/* The vocabulary between the driver (core/) and the network (net/): a command, a request to every
+ * server with the vote it expects, each server's outcome, when a fan-out is settled, and the
+ * rl_lock_io interface through which the driver reaches the servers (net/rl_fanout.c on sockets,
+ * sim/ on a virtual clock). Types only: no sockets, no zvals. */
+#ifndef RL_REQUEST_H
+#define RL_REQUEST_H
+
+#include <stddef.h>
+
+/* One command: argc arguments, binary-safe. */
+typedef struct rl_command {
+	int argc;
+	const char **argv;
+	const size_t *argvlen;
+} rl_command;
+
+typedef enum {
+	RL_EXPECT_OK = 0,       /* SET NX PX: +OK wins the key, nil means someone else holds it */
+	RL_EXPECT_POSITIVE_INT  /* a script: an integer > 0 means done, 0 means not ours */
+} rl_expect;
+
+typedef enum {
+	RL_OUTCOME_PENDING = 0,
+	RL_OUTCOME_YES,
+	RL_OUTCOME_TAKEN,    /* a clean "no": held by another owner, or not held by us */
+	RL_OUTCOME_CONNECT,  /* could not connect */
+	RL_OUTCOME_TIMEOUT,  /* no answer within the server's timeout or the call's deadline */
+	RL_OUTCOME_IO,       /* the connection broke */
+	RL_OUTCOME_ERROR     /* the server answered with an error */
+} rl_outcome_kind;
+
+#define RL_MESSAGE_MAX 160
+
+typedef struct rl_outcome {
+	rl_outcome_kind kind;
+	long long integer;            /* an integer reply's value, when there was one */
+	char message[RL_MESSAGE_MAX]; /* why it was not a yes, truncated */
+} rl_outcome;
+
+typedef struct rl_request {
+	rl_command command;
+	rl_command fallback; /* sent after a NOSCRIPT error (EVAL for EVALSHA); argc 0 when none */
+	rl_expect expect;
+	/* Optional, for votes that are not plain yes/no (a semaphore's slots): whether the outcomes so
+	 * far (PENDING for servers still out) leave the call undecided. NULL: until the quorum of yes
+	 * votes is won or lost. */
+	int (*undecided)(const rl_outcome *outcomes, size_t count, unsigned quorum);
+	/* Sent instead of command to a connection whose server has it (net/rl_conn.h RL_NATIVE_*): [0] for
+	 * DELEX, [1] for DELIFEQ; argc 0 when none. Same expect, no fallback. */
+	rl_command native[2];
+} rl_request;
+
+typedef enum {
+	RL_QUORUM_UNDECIDED = 0,
+	RL_QUORUM_WON,
+	RL_QUORUM_LOST
+} rl_quorum_state;
+
+/* Decided as soon as the yes votes reach the quorum, or the servers still out cannot lift them there. */
+static inline rl_quorum_state rl_quorum_decide(unsigned yes, unsigned answered, unsigned servers, unsigned quorum)
+{
+	if (yes >= quorum) {
+		return RL_QUORUM_WON;
+	}
+	if (yes + (servers - answered) < quorum) {
+		return RL_QUORUM_LOST;
+	}
+	return RL_QUORUM_UNDECIDED;
+}
+
+/* Where the driver's commands go, and where its clock and randomness come from. The real one
+ * (rl_fanout_io) runs on sockets; a simulation substitutes its own. */
+typedef struct rl_lock_io {
+	void *arg;
+	/* Sends request to every server and gathers the votes (see rl_fanout_run). */
+	unsigned (*run)(void *arg, const rl_request *request, unsigned quorum, double deadline_ms,
+		rl_outcome *outcomes);
+	/* Sends a command everywhere without waiting for its replies. */
+	void (*send)(void *arg, const rl_command *command);
+	/* Waits until until_ms (rl_now_ms clock), keeping the connections in step meanwhile. */
+	void (*pause)(void *arg, double until_ms);
+	double (*now)(void *arg);
+	/* Fills len bytes from a CSPRNG: 0, or -1 when none can be had (the call then fails). */
+	int (*random)(void *arg, void *into, size_t len);
+} rl_lock_io;
+
+#endif

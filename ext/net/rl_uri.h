@@ -1,0 +1,37 @@
+/* Server URIs: redis://[user[:password]@]host[:port][/db][?timeout=S], rediss:// (TLS, with
+ * cafile, capath, local_cert, local_pk, passphrase, peer_name, verify_peer, verify_peer_name in the
+ * query) and
+ * unix:///path/to.sock[?db=N&timeout=S&password=P]. Plain C, no zvals, no I/O, so a fuzzer can
+ * drive it with arbitrary bytes. Error messages never quote the input: a URI may hold a password. */
+#ifndef RL_URI_H
+#define RL_URI_H
+
+#include <stddef.h>
+#include "net/rl_tls.h"
+
+#define RL_URI_DEFAULT_PORT 6379
+#define RL_URI_ERROR_MAX 224
+
+typedef struct rl_uri {
+	char *host;        /* malloc'd; for unix:// the socket path, which starts with '/' */
+	int port;          /* 0 for unix sockets */
+	long database;     /* 0 unless given */
+	double timeout_ms; /* meaningful only when has_timeout */
+	int has_timeout;
+	char *username;    /* malloc'd, NULL when none (then the password alone authenticates) */
+	char *password;    /* malloc'd, NULL when none */
+	int tls;           /* rediss://: tls_config holds the settings (its ctx stays NULL) */
+	rl_tls_config tls_config;
+} rl_uri;
+
+/* Parses len bytes of text (need not be NUL-terminated). Returns 0 with *out filled (release
+ * with rl_uri_free), or -1 with *out empty and a reason in error, e.g. "URI port must be ...". */
+int rl_uri_parse(const char *text, size_t len, rl_uri *out, char *error, size_t error_size);
+
+/* Frees the strings, wiping the password first. Safe on a zeroed or already freed rl_uri. */
+void rl_uri_free(rl_uri *uri);
+
+/* Zeroes then frees a secret copied with malloc. */
+void rl_secret_free(char *secret);
+
+#endif

@@ -1,0 +1,319 @@
+/* Notified waiting: subscriptions to release announcements, and the wait-until-deadline loop.
+ * See rl_notify.h. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/rl_algorithm.h"
+#include "services/rl_notify.h"
+
+/* Takes in every reply that has arrived on server i: subscribe confirmations first (one per
+ * channel, which Redis sends before any message on them), then messages. Returns 0, or -1 when
+ * the connection failed (it is closed: that server can no longer wake us). */
+static int take_in(rl_notify *notify, size_t i, int *notified)
+{
+	rl_conn *conn = &notify->conns[i];
+
+	for (;;) {
+		rl_reply reply;
+		rl_outcome out;
+		int got;
+
+		conn->expected = 1; /* on a subscribed connection every reply is ours, asked or not */
+		got = rl_conn_next_reply(conn, &reply, &out);
+		if (got == 0) {
+			conn->expected = 0;
+			return 0;
+		}
+		if (got < 0 || reply.type == RL_REPLY_ERROR) {
+			rl_conn_close(conn);
+			return -1;
+		}
+		if (reply.type != RL_REPLY_ARRAY) {
+			continue;
+		}
+		if (notify->unconfirmed[i] > 0) {
+			notify->unconfirmed[i]--;
+		} else {
+			notify->notifications++;
+			*notified = 1;
+		}
+	}
+}
+
+static int all_confirmed(const rl_notify *notify)
+{
+	size_t i;
+
+	for (i = 0; i < notify->count; i++) {
+		if (notify->conns[i].state != RL_CONN_DOWN && notify->unconfirmed[i] > 0) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/* Polls the subscriptions until until_ms. stop_on_notice: return 1 at the first message;
+ * otherwise return once every server confirmed (or failed). */
+static int pump(rl_notify *notify, double until_ms, int stop_on_notice)
+{
+	rl_pollfd small[16];
+	size_t owner_small[16];
+	rl_pollfd *fds = notify->count <= 16 ? small : malloc(notify->count * sizeof(*fds));
+	size_t *owner = notify->count <= 16 ? owner_small : malloc(notify->count * sizeof(*owner));
+	int notified = 0;
+
+	if (fds == NULL || owner == NULL) {
+		if (fds != small) {
+			free(fds);
+			free(owner);
+		}
+		rl_sleep_ms((int) fmax(0, ceil(until_ms - rl_now_ms())));
+		return 0;
+	}
+	for (;;) {
+		double now = rl_now_ms();
+		size_t used = 0, i, k;
+		int ready, timeout;
+
+		if (notified && stop_on_notice) {
+			break;
+		}
+		if (!stop_on_notice && all_confirmed(notify)) {
+			break;
+		}
+		if (now >= until_ms) {
+			break;
+		}
+		for (i = 0; i < notify->count; i++) {
+			if (notify->conns[i].state == RL_CONN_DOWN) {
+				continue;
+			}
+			fds[used].fd = rl_conn_fd(&notify->conns[i]);
+			fds[used].events = rl_conn_poll_events(&notify->conns[i]);
+			fds[used].revents = 0;
+			owner[used++] = i;
+		}
+		timeout = (int) ceil(until_ms - now);
+		if (used == 0) {
+			rl_sleep_ms(timeout);
+			break;
+		}
+		ready = rl_poll(fds, (unsigned long) used, timeout);
+		if (ready < 0 && !rl_poll_interrupted()) {
+			break;
+		}
+		for (k = 0; ready > 0 && k < used; k++) {
+			rl_conn *conn = &notify->conns[owner[k]];
+			rl_outcome out;
+
+			if (fds[k].revents == 0) {
+				continue;
+			}
+			if (rl_conn_on_events(conn, &notify->endpoints[owner[k]], fds[k].revents, &out) != 0) {
+				rl_conn_close(conn);
+				continue;
+			}
+			(void) take_in(notify, owner[k], &notified);
+		}
+	}
+	if (fds != small) {
+		free(fds);
+		free(owner);
+	}
+	return notified;
+}
+
+int rl_notify_open(rl_notify *notify, const rl_cluster *cluster, const rl_lock_keys *keys, double until_ms)
+{
+	const char **argv = NULL;
+	size_t *argvlen = NULL;
+	size_t prefix_len = sizeof(RL_NOTIFY_CHANNEL_PREFIX) - 1;
+	double now = rl_now_ms();
+	size_t i;
+	int rc = -1;
+
+	memset(notify, 0, sizeof(*notify));
+	notify->count = cluster->count;
+	notify->endpoints = cluster->endpoints;
+	notify->channels = (unsigned) keys->count;
+	notify->conns = calloc(cluster->count ? cluster->count : 1, sizeof(*notify->conns));
+	notify->unconfirmed = calloc(cluster->count ? cluster->count : 1, sizeof(*notify->unconfirmed));
+	argv = calloc(keys->count + 1, sizeof(*argv));
+	argvlen = calloc(keys->count + 1, sizeof(*argvlen));
+	if (notify->conns == NULL || notify->unconfirmed == NULL || argv == NULL || argvlen == NULL) {
+		goto done;
+	}
+	for (i = 0; i < cluster->count; i++) {
+		rl_conn_init(&notify->conns[i]);
+	}
+	argv[0] = "SUBSCRIBE";
+	argvlen[0] = 9;
+	for (i = 0; i < keys->count; i++) {
+		char *channel = malloc(prefix_len + keys->lens[i]);
+		if (channel == NULL) {
+			goto done;
+		}
+		memcpy(channel, RL_NOTIFY_CHANNEL_PREFIX, prefix_len);
+		memcpy(channel + prefix_len, keys->keys[i], keys->lens[i]);
+		argv[i + 1] = channel;
+		argvlen[i + 1] = prefix_len + keys->lens[i];
+	}
+	for (i = 0; i < cluster->count; i++) {
+		rl_conn *conn = &notify->conns[i];
+		rl_outcome out;
+
+		if (cluster->endpoints[i].host == NULL || rl_conn_open(conn, &cluster->endpoints[i], now, &out) != 0) {
+			continue; /* that server cannot wake us: the backoff still does */
+		}
+		if (rl_conn_append_setup(conn, &cluster->endpoints[i]) != 0
+			|| rl_conn_append(conn, (int) keys->count + 1, argv, argvlen) != 0
+			|| rl_conn_flush(conn, &out) != 0) {
+			rl_conn_close(conn);
+			continue;
+		}
+		conn->expected = 0; /* counted in unconfirmed instead */
+		notify->unconfirmed[i] = notify->channels;
+	}
+	rc = 0;
+done:
+	if (argv != NULL) {
+		for (i = 1; i <= keys->count; i++) {
+			free((void *) argv[i]);
+		}
+	}
+	free(argv);
+	free(argvlen);
+	if (rc != 0) {
+		rl_notify_close(notify);
+		return -1;
+	}
+	(void) pump(notify, until_ms, 0);
+	return 0;
+}
+
+int rl_notify_wait(rl_notify *notify, double until_ms)
+{
+	return pump(notify, until_ms, 1);
+}
+
+size_t rl_notify_listening(const rl_notify *notify)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < notify->count; i++) {
+		if (notify->conns[i].state == RL_CONN_READY && notify->unconfirmed[i] == 0) {
+			n++;
+		}
+	}
+	return n;
+}
+
+void rl_notify_close(rl_notify *notify)
+{
+	size_t i;
+
+	for (i = 0; notify->conns && i < notify->count; i++) {
+		rl_conn_release(&notify->conns[i]); /* wipes the buffer that held AUTH */
+	}
+	free(notify->conns);
+	free(notify->unconfirmed);
+	notify->conns = NULL;
+	notify->unconfirmed = NULL;
+}
+
+/* --- The deadline-bounded io ----------------------------------------------------------------- */
+
+static double clamp(const rl_clamped_io *c, double deadline_ms)
+{
+	return deadline_ms <= 0 || deadline_ms > c->deadline_ms ? c->deadline_ms : deadline_ms;
+}
+
+static unsigned clamped_run(void *arg, const rl_request *request, unsigned quorum, double deadline_ms,
+	rl_outcome *outcomes)
+{
+	rl_clamped_io *c = arg;
+	return c->inner->run(c->inner->arg, request, quorum, clamp(c, deadline_ms), outcomes);
+}
+
+static void clamped_send(void *arg, const rl_command *command)
+{
+	rl_clamped_io *c = arg;
+	c->inner->send(c->inner->arg, command);
+}
+
+static void clamped_pause(void *arg, double until_ms)
+{
+	rl_clamped_io *c = arg;
+	c->inner->pause(c->inner->arg, clamp(c, until_ms));
+}
+
+static double clamped_now(void *arg)
+{
+	rl_clamped_io *c = arg;
+	return c->inner->now(c->inner->arg);
+}
+
+static int clamped_random(void *arg, void *into, size_t len)
+{
+	rl_clamped_io *c = arg;
+	return c->inner->random(c->inner->arg, into, len);
+}
+
+void rl_clamped_io_init(rl_clamped_io *clamped, const rl_lock_io *inner, double deadline_ms)
+{
+	clamped->inner = inner;
+	clamped->deadline_ms = deadline_ms;
+	clamped->io.arg = clamped;
+	clamped->io.run = clamped_run;
+	clamped->io.send = clamped_send;
+	clamped->io.pause = clamped_pause;
+	clamped->io.now = clamped_now;
+	clamped->io.random = clamped_random;
+}
+
+/* --- The loop -------------------------------------------------------------------------------- */
+
+int rl_wait_acquire(rl_cluster *cluster, const rl_lock_io *io, const rl_lock_keys *keys, double deadline_ms,
+	int64_t retry_delay, double subscribe_bound_ms, rl_attempt_fn attempt, void *arg, rl_wait_stats *stats)
+{
+	rl_clamped_io clamped;
+	rl_notify notify;
+	int result;
+
+	memset(stats, 0, sizeof(*stats));
+	rl_clamped_io_init(&clamped, io, deadline_ms);
+	/* First without subscribing: an uncontended lock costs nothing more than without waitTimeout.
+	 * waitTimeout 0 means this one attempt, bounded as lock()'s (cut at the deadline, it could
+	 * never be won). */
+	stats->attempts++;
+	result = attempt(arg, io->now(io->arg) >= deadline_ms ? io : &clamped.io);
+	if (result != 0 || io->now(io->arg) >= deadline_ms) {
+		return result;
+	}
+	if (rl_notify_open(&notify, cluster, keys, fmin(deadline_ms, io->now(io->arg) + subscribe_bound_ms)) != 0) {
+		return -1;
+	}
+	stats->listening = rl_notify_listening(&notify);
+	for (;;) {
+		uint32_t value = 0;
+		double now;
+
+		/* Subscribed before this attempt: a release after it wakes the wait below. */
+		stats->attempts++;
+		result = attempt(arg, &clamped.io);
+		now = io->now(io->arg);
+		if (result != 0 || now >= deadline_ms) {
+			break;
+		}
+		if (io->random(io->arg, &value, sizeof(value)) != 0) {
+			result = -1;
+			break;
+		}
+		if (rl_notify_wait(&notify, fmin(now + (double) rl_retry_delay_ms(retry_delay, value), deadline_ms))) {
+			stats->notifications++;
+		}
+	}
+	rl_notify_close(&notify);
+	return result;
+}

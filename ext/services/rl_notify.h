@@ -1,0 +1,73 @@
+/* Notified waiting ('waitTimeout'): instead of a fixed number of attempts, keep trying until a
+ * deadline and, between attempts, sleep until a release is announced by any server or a backoff
+ * timer fires. Plain C, no zvals.
+ *
+ * Releases announce themselves: the unlock scripts (rl_scripts.h) PUBLISH on RL_NOTIFY_CHANNEL_PREFIX
+ * + key when, and only when, they deleted our key, in the same round trip as the delete. A waiter
+ * SUBSCRIBEs to the channels of its keys on dedicated connections (never the request/reply ones,
+ * which a subscription would take over), waits (bounded) for the subscriptions to be confirmed,
+ * and only then makes the attempt that the wait follows: a release between that attempt and the
+ * wait is therefore never missed. The very first attempt is made before subscribing at all, so an
+ * uncontended lock costs nothing more.
+ *
+ * The loop (rl_wait_acquire) wraps any acquisition given as a callback: lock(), run(), and later
+ * other kinds of locks. Every attempt goes through an rl_lock_io whose calls are clamped to the
+ * deadline (rl_clamped_io), so the whole wait is bounded by it whatever the servers do. */
+#ifndef RL_NOTIFY_H
+#define RL_NOTIFY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "net/rl_cluster.h"
+#include "core/rl_lock.h"
+#include "core/rl_scripts.h" /* RL_NOTIFY_CHANNEL_PREFIX */
+
+/* Subscriptions on dedicated connections to every server of a cluster. */
+typedef struct rl_notify {
+	size_t count;
+	const rl_endpoint *endpoints; /* borrowed from the cluster: used on the caller's thread */
+	rl_conn *conns;
+	unsigned *unconfirmed;        /* per server: subscribe confirmations still to come */
+	unsigned channels;
+	size_t notifications;         /* messages seen so far */
+} rl_notify;
+
+/* Opens the connections and subscribes to the channels of keys, then waits until every server
+ * confirmed, failed, or until_ms passed. 0, or -1 when out of memory (nothing is left open). */
+int rl_notify_open(rl_notify *notify, const rl_cluster *cluster, const rl_lock_keys *keys, double until_ms);
+
+/* Sleeps until a release is announced on any server (1) or until_ms (0). */
+int rl_notify_wait(rl_notify *notify, double until_ms);
+
+/* Servers whose subscription is confirmed and still open. */
+size_t rl_notify_listening(const rl_notify *notify);
+
+/* Closes the connections and frees what open allocated. */
+void rl_notify_close(rl_notify *notify);
+
+/* An rl_lock_io whose calls never wait past deadline_ms. */
+typedef struct rl_clamped_io {
+	rl_lock_io io;
+	const rl_lock_io *inner;
+	double deadline_ms;
+} rl_clamped_io;
+
+void rl_clamped_io_init(rl_clamped_io *clamped, const rl_lock_io *inner, double deadline_ms);
+
+/* One acquisition attempt over io: 1 won, 0 not (try again), -1 stop (error, no randomness). */
+typedef int (*rl_attempt_fn)(void *arg, const rl_lock_io *io);
+
+typedef struct rl_wait_stats {
+	int64_t attempts;
+	size_t notifications; /* wake-ups by a release message */
+	size_t listening;     /* servers subscribed when the waiting began */
+} rl_wait_stats;
+
+/* Attempts until one wins, fails hard, or deadline_ms passes; between attempts, waits for a
+ * release or a backoff drawn from [retry_delay/2, retry_delay] (io->random). Returns the last
+ * attempt's result (0 when the deadline passed, -1 when out of memory). */
+int rl_wait_acquire(rl_cluster *cluster, const rl_lock_io *io, const rl_lock_keys *keys, double deadline_ms,
+	int64_t retry_delay, double subscribe_bound_ms, rl_attempt_fn attempt, void *arg, rl_wait_stats *stats);
+
+#endif

@@ -1,0 +1,45 @@
+--TEST--
+retryCount=3, retryDelay=100 on a contended key: 3 SET attempts, two pauses of 50..100 ms, 3 releases
+--EXTENSIONS--
+redlock
+--FILE--
+<?php
+require __DIR__ . '/../inc/redlock_test.inc';
+
+/** calls= of one command in INFO commandstats (0 when never called). */
+function calls(int $port, string $command): int
+{
+    $info = rt_redis($port, 'INFO', 'commandstats');
+    return preg_match("/^cmdstat_$command:calls=(\d+)/m", $info, $m) ? (int) $m[1] : 0;
+}
+
+$server = rt_spawn_server();
+$port = $server['port'];
+$key = rt_key();
+rt_redis($port, 'SET', $key, 'foreign', 'PX', '60000');
+rt_redis($port, 'CONFIG', 'RESETSTAT');
+
+$redlock = new RedLock([['127.0.0.1', $port, 2.0]], 100, 3);
+[$lock, $ms] = rt_timed(fn () => $redlock->lock($key, 10000));
+var_dump($lock);
+echo "SET attempts: ", calls($port, 'set'), "\n";
+// Two pauses of 50..100 ms each (none after the last attempt), with a generous ceiling.
+echo "at least 100 ms: ", var_export($ms >= 100, true), ", under 1500 ms: ", var_export($ms < 1500, true), "\n";
+// Every failed attempt sends its release; the last one is not waited for.
+var_dump(rt_eventually(fn () => calls($port, 'eval') === 3));
+var_dump(rt_redis($port, 'GET', $key));
+
+// The default is 3 attempts too (retryDelay 200: two pauses of 100..200 ms).
+rt_redis($port, 'CONFIG', 'RESETSTAT');
+[$lock, $ms] = rt_timed(fn () => (new RedLock([['127.0.0.1', $port, 2.0]]))->lock($key, 10000));
+var_dump($lock);
+echo "default SET attempts: ", calls($port, 'set'), ", at least 200 ms: ", var_export($ms >= 200, true), "\n";
+?>
+--EXPECT--
+bool(false)
+SET attempts: 3
+at least 100 ms: true, under 1500 ms: true
+bool(true)
+string(7) "foreign"
+bool(false)
+default SET attempts: 3, at least 200 ms: true

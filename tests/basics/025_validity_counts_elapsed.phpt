@@ -1,0 +1,35 @@
+--TEST--
+The time spent waiting for the deciding vote is taken off the validity
+--EXTENSIONS--
+redlock
+--FILE--
+<?php
+require __DIR__ . '/../inc/redlock_test.inc';
+$slow = rt_spawn_server();
+[$held, $free] = rt_servers(2, 5.0);
+$key = rt_key();
+rt_redis($held[1], 'SET', $key, 'foreign', 'PX', '60000');
+
+// The slow server is paused and resumed 300 ms later; its vote decides the quorum of 2 of 3.
+// The vote cannot come before the resume, so lock() waits at least 300 ms less what passed between
+// the resume being scheduled and lock() starting (that can be tens of ms under valgrind).
+rt_signal($slow, 'STOP');
+$scheduled = hrtime(true);
+exec('(sleep 0.3; kill -CONT ' . (int) $slow['pid'] . ') >/dev/null 2>&1 &');
+$redlock = new RedLock([$held, ['127.0.0.1', $slow['port'], 5.0], $free], 10, 1);
+$minWait = 300 - (hrtime(true) - $scheduled) / 1e6;
+[$lock, $ms] = rt_timed(fn () => $redlock->lock($key, 10000));
+rt_signal($slow, 'CONT'); // in case the lock did not wait for it
+var_dump(is_array($lock));
+$drift = 10000 * 0.01 + 2;
+echo "waited for the slow server: ", var_export($minWait > 150 && $ms >= $minWait, true), "\n";
+echo "validity below ttl - drift - that wait: ", var_export($lock['validity'] <= 10000 - $drift - $minWait, true), "\n";
+echo "validity at least ttl - drift - elapsed: ", var_export($lock['validity'] > 10000 - $drift - $ms - 0.001, true), "\n";
+var_dump($redlock->unlock($lock));
+?>
+--EXPECT--
+bool(true)
+waited for the slow server: true
+validity below ttl - drift - that wait: true
+validity at least ttl - drift - elapsed: true
+bool(true)

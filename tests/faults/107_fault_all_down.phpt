@@ -1,0 +1,50 @@
+--TEST--
+Fault: every server down: lock() and unlock() return false quickly, no exception, no warning
+--EXTENSIONS--
+redlock
+--FILE--
+<?php
+require __DIR__ . '/../inc/reliability.inc';
+$dead = array_map(fn () => rt_free_port(), range(1, 5));
+$key = rt_key();
+
+echo "5 of 5 down, default retries (3 attempts, 200 ms delay)\n";
+$redlock = new RedLock(rf_list($dead, 1.0));
+[$lock, $ms] = rt_timed(fn () => $redlock->lock($key, 10000));
+var_dump($lock, $ms < 2000);
+[$ok, $ms] = rt_timed(fn () => $redlock->unlock(['resource' => $key, 'token' => str_repeat('a', 32)]));
+var_dump($ok, $ms < 1000);
+
+echo "the same object again (no state left behind)\n";
+var_dump($redlock->lock($key, 10000));
+
+echo "1 of 1 down, no retry\n";
+$one = new RedLock(rf_list([rt_free_port()], 1.0), 0, 0);
+[$lock, $ms] = rt_timed(fn () => $one->lock($key, 10000));
+var_dump($lock, $ms < 500);
+
+echo "a stopped (SIGSTOP) server counts as down once its timeout passes\n";
+$srv = rt_spawn_server();
+rt_signal($srv, 'STOP');
+$stopped = new RedLock(rf_list([$srv['port']], 0.3), 0, 1);
+[$lock, $ms] = rt_timed(fn () => $stopped->lock($key, 10000));
+var_dump($lock, $ms >= 250, $ms < 1500);
+rt_signal($srv, 'CONT');
+echo "done\n";
+?>
+--EXPECT--
+5 of 5 down, default retries (3 attempts, 200 ms delay)
+bool(false)
+bool(true)
+bool(false)
+bool(true)
+the same object again (no state left behind)
+bool(false)
+1 of 1 down, no retry
+bool(false)
+bool(true)
+a stopped (SIGSTOP) server counts as down once its timeout passes
+bool(false)
+bool(true)
+bool(true)
+done
