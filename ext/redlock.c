@@ -15,7 +15,7 @@
 #include "php_redlock.h"
 #include "net/rl_conn.h"
 #include "net/rl_resolve.h"
-#include "redlock_renewal.h"
+#include "redlock_abort.h"
 
 ZEND_DECLARE_MODULE_GLOBALS(redlock)
 
@@ -55,24 +55,24 @@ static PHP_MINIT_FUNCTION(redlock)
 	(void) type; /* unused macro parameters: keep -Wextra quiet */
 	REGISTER_INI_ENTRIES();
 	redlock_class_register(module_number);
-	redlock_watch_startup();
+	redlock_abort_startup();
 	return SUCCESS;
 }
 
 /* No renewal thread outlives the request (FPM, php -S): objects still alive (globals, a fatal
- * error) keep their watchdog, idle, until they are freed. */
+ * error) keep their registry of leases, empty, until they are freed. */
 static PHP_RSHUTDOWN_FUNCTION(redlock)
 {
 	(void) type;
 	(void) module_number;
-	redlock_watch_request_end();
+	redlock_abort_request_end();
 	return SUCCESS;
 }
 
 static PHP_MSHUTDOWN_FUNCTION(redlock)
 {
 	UNREGISTER_INI_ENTRIES();
-	redlock_watch_shutdown();
+	redlock_abort_shutdown();
 	/* The idle connections are closed by GSHUTDOWN, which runs after this; what they still hold of
 	 * the resolver's results is reference-counted. Lookups still running free themselves. */
 	rl_resolve_shutdown();

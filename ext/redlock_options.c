@@ -5,20 +5,6 @@
 #include "zend_exceptions.h"
 
 #include "redlock_options.h"
-#include "core/rl_algorithm.h"
-
-void redlock_options_init(redlock_options *options, unsigned server_count)
-{
-	options->quorum = rl_quorum_for(server_count);
-	options->drift_factor = RL_DEFAULT_DRIFT_FACTOR;
-	options->prefix = NULL;
-	options->persistent = true;
-	options->max_extensions = REDLOCK_UNLIMITED_EXTENSIONS;
-	options->fencing = false;
-	options->auto_extend = false;
-	options->abort_on_loss = false;
-	options->wait_timeout = -1;
-}
 
 void redlock_options_release(redlock_options *options)
 {
@@ -45,7 +31,7 @@ static zend_result parse_quorum(zval *value, uint32_t arg_num, unsigned server_c
 			server_count);
 		return FAILURE;
 	}
-	options->quorum = (unsigned) Z_LVAL_P(value);
+	options->client.quorum = (unsigned) Z_LVAL_P(value);
 	return SUCCESS;
 }
 
@@ -64,7 +50,7 @@ static zend_result parse_drift_factor(zval *value, uint32_t arg_num, redlock_opt
 		zend_argument_value_error(arg_num, "option \"driftFactor\" must be at least 0 and less than 1");
 		return FAILURE;
 	}
-	options->drift_factor = factor;
+	options->client.drift_factor = factor;
 	return SUCCESS;
 }
 
@@ -95,7 +81,7 @@ static zend_result parse_persistent(zval *value, uint32_t arg_num, redlock_optio
 static zend_result parse_max_extensions(zval *value, uint32_t arg_num, redlock_options *options)
 {
 	if (Z_TYPE_P(value) == IS_NULL) {
-		options->max_extensions = REDLOCK_UNLIMITED_EXTENSIONS;
+		options->client.max_extensions = -1;
 		return SUCCESS;
 	}
 	if (Z_TYPE_P(value) != IS_LONG) {
@@ -105,13 +91,13 @@ static zend_result parse_max_extensions(zval *value, uint32_t arg_num, redlock_o
 		zend_argument_value_error(arg_num, "option \"maxExtensions\" must be greater than or equal to 0, or null");
 		return FAILURE;
 	}
-	options->max_extensions = Z_LVAL_P(value);
+	options->client.max_extensions = Z_LVAL_P(value);
 	return SUCCESS;
 }
 
 #define KNOWN_OPTIONS "quorum, driftFactor, prefix, persistent, maxExtensions, fencing, autoExtend, abortOnLoss, waitTimeout"
 
-static zend_result parse_bool(zval *value, uint32_t arg_num, const char *name, bool *into)
+static zend_result parse_bool(zval *value, uint32_t arg_num, const char *name, int *into)
 {
 	if (Z_TYPE_P(value) != IS_TRUE && Z_TYPE_P(value) != IS_FALSE) {
 		return wrong_type(arg_num, name, "bool", value);
@@ -123,7 +109,7 @@ static zend_result parse_bool(zval *value, uint32_t arg_num, const char *name, b
 static zend_result parse_wait_timeout(zval *value, uint32_t arg_num, redlock_options *options)
 {
 	if (Z_TYPE_P(value) == IS_NULL) {
-		options->wait_timeout = -1;
+		options->client.wait_timeout = -1;
 		return SUCCESS;
 	}
 	if (Z_TYPE_P(value) != IS_LONG) {
@@ -133,7 +119,7 @@ static zend_result parse_wait_timeout(zval *value, uint32_t arg_num, redlock_opt
 		zend_argument_value_error(arg_num, "option \"waitTimeout\" must be greater than or equal to 0, or null");
 		return FAILURE;
 	}
-	options->wait_timeout = Z_LVAL_P(value);
+	options->client.wait_timeout = Z_LVAL_P(value);
 	return SUCCESS;
 }
 
@@ -143,6 +129,7 @@ zend_result redlock_options_parse(HashTable *options_array, uint32_t arg_num, un
 	zend_string *name;
 	zend_ulong index;
 	zval *value;
+	const char *conflict;
 
 	ZEND_HASH_FOREACH_KEY_VAL(options_array, index, name, value) {
 		zend_result result;
@@ -164,11 +151,11 @@ zend_result redlock_options_parse(HashTable *options_array, uint32_t arg_num, un
 		} else if (zend_string_equals_literal(name, "maxExtensions")) {
 			result = parse_max_extensions(value, arg_num, options);
 		} else if (zend_string_equals_literal(name, "fencing")) {
-			result = parse_bool(value, arg_num, "fencing", &options->fencing);
+			result = parse_bool(value, arg_num, "fencing", &options->client.fencing);
 		} else if (zend_string_equals_literal(name, "autoExtend")) {
-			result = parse_bool(value, arg_num, "autoExtend", &options->auto_extend);
+			result = parse_bool(value, arg_num, "autoExtend", &options->client.auto_extend);
 		} else if (zend_string_equals_literal(name, "abortOnLoss")) {
-			result = parse_bool(value, arg_num, "abortOnLoss", &options->abort_on_loss);
+			result = parse_bool(value, arg_num, "abortOnLoss", &options->client.abort_on_loss);
 		} else if (zend_string_equals_literal(name, "waitTimeout")) {
 			result = parse_wait_timeout(value, arg_num, options);
 		} else {
@@ -180,5 +167,10 @@ zend_result redlock_options_parse(HashTable *options_array, uint32_t arg_num, un
 			return FAILURE;
 		}
 	} ZEND_HASH_FOREACH_END();
+	conflict = rl_client_config_conflict(&options->client, server_count);
+	if (conflict != NULL) {
+		zend_argument_value_error(arg_num, "%s", conflict);
+		return FAILURE;
+	}
 	return SUCCESS;
 }

@@ -3,6 +3,8 @@
 #include "zend_exceptions.h"
 
 #include "redlock_resource.h"
+#include "core/rl_scripts_kinds.h" /* RL_SLOT_SUFFIX */
+#include "core/rl_token.h"
 
 /* The keys of a $lock array, interned so that building and reading one hashes nothing. */
 static zend_string *key_validity, *key_resource, *key_token;
@@ -186,6 +188,170 @@ zend_result redlock_lock_parse(HashTable *lock, zend_string *prefix, uint32_t ar
 	return FAILURE;
 }
 
+/* --- the kind fields: "shared", "limit" and "slot", "fence" --------------------------------------- */
+
+/* An int field: 1 found, 0 absent, -1 with a TypeError thrown. */
+static int int_field(HashTable *lock, const char *name, uint32_t arg_num, zend_long *out)
+{
+	zval *value = zend_hash_str_find(lock, name, strlen(name));
+
+	if (value == NULL) {
+		return 0;
+	}
+	ZVAL_DEREF(value);
+	if (Z_TYPE_P(value) != IS_LONG) {
+		zend_argument_type_error(arg_num, "[\"%s\"] must be of type int, %s given", name, zend_zval_type_name(value));
+		return -1;
+	}
+	*out = Z_LVAL_P(value);
+	return 1;
+}
+
+static zend_result parse_semaphore(HashTable *lock, uint32_t arg_num, redlock_resource *resource, rl_token_kind kind)
+{
+	int has_limit = int_field(lock, "limit", arg_num, &resource->kind.limit);
+	int has_slot = has_limit < 0 ? -1 : int_field(lock, "slot", arg_num, &resource->kind.slot);
+	zend_string *slot_key;
+	size_t len;
+
+	if (has_limit < 0 || has_slot < 0) {
+		return FAILURE;
+	}
+	if (!has_limit && !has_slot) {
+		resource->kind.limit = 0;
+		if (kind == RL_TOKEN_SEMAPHORE) {
+			zend_argument_value_error(arg_num, "[\"token\"] is a lockSemaphore() token: the array must carry its "
+				"\"limit\" and \"slot\"");
+			return FAILURE;
+		}
+		return SUCCESS;
+	}
+	if (kind != RL_TOKEN_SEMAPHORE) {
+		zend_argument_value_error(arg_num, "has \"limit\" or \"slot\" but [\"token\"] is not a lockSemaphore() token");
+		return FAILURE;
+	}
+	if (!has_limit || !has_slot) {
+		zend_argument_value_error(arg_num, "must carry both \"limit\" and \"slot\" (a lockSemaphore() lock)");
+		return FAILURE;
+	}
+	if (resource->kind.limit < 1 || resource->kind.limit > RL_SEMAPHORE_MAX_LIMIT) {
+		zend_argument_value_error(arg_num, "[\"limit\"] must be between 1 and %d", RL_SEMAPHORE_MAX_LIMIT);
+		return FAILURE;
+	}
+	if (resource->kind.slot < 0 || resource->kind.slot >= resource->kind.limit) {
+		zend_argument_value_error(arg_num, "[\"slot\"] must be between 0 and \"limit\" - 1");
+		return FAILURE;
+	}
+	if (resource->multi) {
+		zend_argument_value_error(arg_num, "[\"resource\"] of a lockSemaphore() lock must be a string");
+		return FAILURE;
+	}
+	/* The semaphore's unlock(), extend() and validity() are the lock's, on the slot's key. */
+	len = rl_semaphore_slot_key(NULL, 0, ZSTR_VAL(resource->one_key), ZSTR_LEN(resource->one_key),
+		resource->kind.slot);
+	slot_key = zend_string_alloc(len, 0);
+	rl_semaphore_slot_key(ZSTR_VAL(slot_key), len + 1, ZSTR_VAL(resource->one_key), ZSTR_LEN(resource->one_key),
+		resource->kind.slot);
+	zend_string_release(resource->one_key);
+	resource->one_key = slot_key;
+	resource->one_ptr = ZSTR_VAL(resource->one_key);
+	resource->one_len = ZSTR_LEN(resource->one_key);
+	return SUCCESS;
+}
+
+zend_result redlock_lock_kind_parse(HashTable *lock, uint32_t arg_num, redlock_resource *resource,
+	zend_string *token)
+{
+	rl_token_kind kind = rl_token_kind_of(ZSTR_VAL(token), ZSTR_LEN(token));
+	zval *shared;
+	int has_fence;
+	uint32_t extra_keys = zend_hash_num_elements(lock) - 2; /* resource and token are there */
+
+	if (zend_hash_str_exists(lock, "validity", sizeof("validity") - 1)) {
+		extra_keys--;
+	}
+	if (extra_keys == 0 && kind == RL_TOKEN_EXCLUSIVE) {
+		return SUCCESS; /* lock()'s own array: no kind field to look for (the drop-in unlock() path) */
+	}
+	shared = zend_hash_str_find(lock, "shared", sizeof("shared") - 1);
+
+	if (shared != NULL) {
+		ZVAL_DEREF(shared);
+		if (Z_TYPE_P(shared) != IS_TRUE && Z_TYPE_P(shared) != IS_FALSE) {
+			zend_argument_type_error(arg_num, "[\"shared\"] must be of type bool, %s given", zend_zval_type_name(shared));
+			return FAILURE;
+		}
+		resource->kind.shared = Z_TYPE_P(shared) == IS_TRUE;
+	}
+	if (resource->kind.shared && kind != RL_TOKEN_SHARED) {
+		zend_argument_value_error(arg_num, "[\"shared\"] is true but [\"token\"] is not a lockShared() token");
+		return FAILURE;
+	}
+	if (!resource->kind.shared && kind == RL_TOKEN_SHARED) {
+		zend_argument_value_error(arg_num, "[\"token\"] is a lockShared() token: the array must carry "
+			"\"shared\" => true");
+		return FAILURE;
+	}
+	if (resource->kind.shared && resource->multi) {
+		zend_argument_value_error(arg_num, "[\"resource\"] of a lockShared() lock must be a string");
+		return FAILURE;
+	}
+	if (parse_semaphore(lock, arg_num, resource, kind) != SUCCESS) {
+		return FAILURE;
+	}
+	has_fence = int_field(lock, "fence", arg_num, &resource->kind.fence);
+	if (has_fence < 0) {
+		return FAILURE;
+	}
+	if (has_fence && kind != RL_TOKEN_EXCLUSIVE) {
+		zend_argument_value_error(arg_num, "[\"fence\"] belongs to a lock() lock, not to a shared or semaphore one");
+		return FAILURE;
+	}
+	resource->kind.fenced = has_fence;
+	return SUCCESS;
+}
+
+static void lock_kind_result(HashTable *result, const redlock_lock_kind *kind)
+{
+	zval value;
+
+	if (kind->shared) {
+		ZVAL_TRUE(&value);
+		zend_hash_str_add_new(result, "shared", sizeof("shared") - 1, &value);
+	}
+	if (kind->limit) {
+		ZVAL_LONG(&value, kind->limit);
+		zend_hash_str_add_new(result, "limit", sizeof("limit") - 1, &value);
+		ZVAL_LONG(&value, kind->slot);
+		zend_hash_str_add_new(result, "slot", sizeof("slot") - 1, &value);
+	}
+	if (kind->fenced) {
+		ZVAL_LONG(&value, kind->fence);
+		zend_hash_str_add_new(result, "fence", sizeof("fence") - 1, &value);
+	}
+}
+
+void redlock_lock_kind_set(redlock_lock_kind *kind, const rl_held_lock *held, zend_long limit)
+{
+	memset(kind, 0, sizeof(*kind));
+	switch (held->kind) {
+	case RL_KIND_SHARED:
+		kind->shared = true;
+		break;
+	case RL_KIND_SEMAPHORE:
+		kind->limit = limit;
+		kind->slot = (zend_long) held->slot;
+		break;
+	case RL_KIND_FENCED:
+		kind->fenced = true;
+		kind->fence = (zend_long) held->fence;
+		break;
+	case RL_KIND_EXCLUSIVE:
+	default:
+		break;
+	}
+}
+
 void redlock_lock_result(zval *return_value, double validity, const redlock_resource *resource,
 	const char *token, size_t token_len)
 {
@@ -202,6 +368,6 @@ void redlock_lock_result(zval *return_value, double validity, const redlock_reso
 	ZVAL_STRINGL(&value, token, token_len);
 	zend_hash_add_new(result, key_token, &value);
 	if (UNEXPECTED(resource->kind.shared || resource->kind.limit || resource->kind.fenced)) {
-		redlock_lock_kind_result(result, &resource->kind);
+		lock_kind_result(result, &resource->kind);
 	}
 }

@@ -5,11 +5,9 @@
 #define REDLOCK_RESOURCE_H
 
 #include "php.h"
-#include "redlock_scripts.h"
-#include "net/rl_fanout.h"
-#include "core/rl_lock.h"
+#include "core/rl_kinds.h"
 
-/* What kind of lock an array is, beyond its resource and token (redlock_kinds.c). */
+/* What kind of lock an array is, beyond its resource and token. */
 typedef struct {
 	bool shared;       /* lockShared(): "shared" => true */
 	zend_long limit;   /* lockSemaphore(): "limit" (0 for any other lock) and "slot" */
@@ -57,18 +55,29 @@ zend_result redlock_lock_parse(HashTable *lock, zend_string *prefix, uint32_t ar
 void redlock_lock_result(zval *return_value, double validity, const redlock_resource *resource,
 	const char *token, size_t token_len);
 
-/* redlock_kinds.c: reads the kind fields of a $lock array (argument arg_num) and
- * checks them against the token's kind mark; for a semaphore, points the resource's key at its
- * slot. SUCCESS, or FAILURE with an exception thrown (the resource is still to be released). */
+/* Reads the kind fields of a $lock array (argument arg_num) and checks them against the
+ * token's kind (core/rl_token.h); for a semaphore, points the resource's key at its slot.
+ * SUCCESS, or FAILURE with an exception thrown (the resource is still to be released). */
 zend_result redlock_lock_kind_parse(HashTable *lock, uint32_t arg_num, redlock_resource *resource,
 	zend_string *token);
-void redlock_lock_kind_result(HashTable *result, const redlock_lock_kind *kind);
 
-/* The keys for rl_lock.c; valid while resource is. */
-static inline rl_lock_keys redlock_resource_keys(const redlock_resource *resource)
+/* The kind fields of what was acquired, for redlock_lock_result(). */
+void redlock_lock_kind_set(redlock_lock_kind *kind, const rl_held_lock *held, zend_long limit);
+
+/* What the plain-C client acquires or addresses; valid while resource is. */
+static inline rl_lock_target redlock_resource_target(const redlock_resource *resource)
 {
-	rl_lock_keys keys = {resource->count, resource->key_ptrs, resource->key_lens, resource->multi};
-	return keys;
+	rl_lock_target target;
+
+	target.kind = resource->kind.shared ? RL_KIND_SHARED
+		: resource->kind.limit ? RL_KIND_SEMAPHORE
+		: resource->kind.fenced ? RL_KIND_FENCED : RL_KIND_EXCLUSIVE;
+	target.keys.count = resource->count;
+	target.keys.keys = resource->key_ptrs;
+	target.keys.lens = resource->key_lens;
+	target.keys.multi = resource->multi;
+	target.limit = resource->kind.limit;
+	return target;
 }
 
 #endif

@@ -34,7 +34,7 @@ static void run_finish(redlock_object *intern, redlock_resource *resource, zval 
 	zval args[2], void *alarm)
 {
 	intern->running--;
-	redlock_watch_disarm(intern, token, alarm);
+	redlock_abort_disarm(intern, token, alarm);
 	redlock_release(intern, resource, token);
 	zval_ptr_dtor(&args[0]);
 	zval_ptr_dtor(&args[1]);
@@ -65,10 +65,10 @@ PHP_METHOD(RedLock, run)
 	if ((intern = redlock_ready(ZEND_THIS)) == NULL) {
 		RETURN_THROWS();
 	}
-	if (redlock_acquire_args(intern, names, name, ttl, &resource) != SUCCESS) {
+	if (redlock_resource_from_args(&resource, names, name, intern->prefix, 1) != SUCCESS) {
 		RETURN_THROWS();
 	}
-	if (!redlock_acquire(intern, &resource, ttl, &lock, &attempts)) {
+	if (!redlock_acquire(intern, &resource, ttl, 2, true, &lock, &attempts)) {
 		if (!EG(exception)) {
 			zend_string *described = describe_resource(&resource);
 			zend_throw_exception_ex(redlock_exception_ce, 0,
@@ -95,9 +95,9 @@ PHP_METHOD(RedLock, run)
 	 * already expired) is not reported. intern->running keeps the constructor from replacing the
 	 * cluster the lock is held on while $fn runs. */
 	intern->running++;
-	if (intern->watchdog && intern->options.abort_on_loss) {
+	if (intern->client.config.abort_on_loss) {
 		zend_string *described = describe_resource(&resource);
-		alarm = redlock_watch_arm(intern, Z_STR_P(token), ZSTR_VAL(described));
+		alarm = redlock_abort_arm(intern, Z_STR_P(token), ZSTR_VAL(described));
 		zend_string_release(described);
 	}
 	zend_try {
@@ -108,12 +108,16 @@ PHP_METHOD(RedLock, run)
 		run_finish(intern, &resource, &lock, Z_STR_P(token), args, alarm);
 		zend_bailout();
 	} zend_end_try();
-	/* autoExtend: was the lock still ours all through $fn? Asked before the release, no round trip. */
-	lost = intern->watchdog && redlock_watch_lost(intern, Z_STR_P(token));
+	/* Was the lock ours all through $fn? Its lease says, before the release, with no round trip: lost
+	 * when a renewal failed or its validity ran out (renewals capped, or none asked for). An
+	 * unlock() inside $fn dropped the lease: a release, not a loss. */
+	lost = rl_client_lease(&intern->client, Z_STRVAL_P(token), Z_STRLEN_P(token)) == RL_LEASE_LOST;
 	if (lost && !EG(exception)) {
 		zend_string *described = describe_resource(&resource);
 		zend_throw_exception_ex(redlock_exception_ce, 0,
-			"The lock on %s was lost during the work: a renewal did not reach a quorum", ZSTR_VAL(described));
+			"The lock on %s was lost during the work: %s", ZSTR_VAL(described), intern->client.config.auto_extend
+				? "a renewal did not reach a quorum, or maxExtensions was reached"
+				: "its validity ran out (no autoExtend)");
 		zend_string_release(described);
 		zval_ptr_dtor(return_value);
 		ZVAL_UNDEF(return_value);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/rl_algorithm.h"
+#include "core/rl_token.h"
 #include "net/rl_request.h" /* rl_quorum_decide */
 
 /* Present once the lock-extension code is merged; weak so this harness also builds without it. */
@@ -99,7 +100,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 
-	rl_token_format(in.token_bytes, token);
+	rl_token_write(in.token_bytes, RL_TOKEN_EXCLUSIVE, token);
 	assert(strlen(token) == RL_TOKEN_LEN);
 	for (i = 0; i < RL_TOKEN_LEN; i++) {
 		assert((token[i] >= '0' && token[i] <= '9') || (token[i] >= 'a' && token[i] <= 'f'));

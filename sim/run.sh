@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-20}
 out=.run/sim
 mkdir -p "$out"
-sources="sim/lock_sim.c sim/world.c sim/fanout.c sim/client.c sim/check.c ext/core/rl_lock.c ext/core/rl_algorithm.c"
+sources="sim/lock_sim.c sim/world.c sim/fanout.c sim/client.c sim/check.c ext/core/rl_lock.c ext/core/rl_algorithm.c ext/core/rl_token.c"
 passed=0
 failed=0
 

@@ -50,15 +50,3 @@ int64_t rl_retry_delay_ms(int64_t retry_delay, uint32_t random_value)
 	picked = low + (int64_t) ((double) random_value / 4294967296.0 * (double) (retry_delay - low + 1));
 	return picked > retry_delay ? retry_delay : picked;
 }
-
-void rl_token_format(const unsigned char random_bytes[RL_TOKEN_BYTES], char out[RL_TOKEN_LEN + 1])
-{
-	static const char hex[] = "0123456789abcdef";
-	size_t i;
-
-	for (i = 0; i < RL_TOKEN_BYTES; i++) {
-		out[2 * i] = hex[random_bytes[i] >> 4];
-		out[2 * i + 1] = hex[random_bytes[i] & 0x0f];
-	}
-	out[RL_TOKEN_LEN] = '\0';
-}

@@ -1,4 +1,4 @@
-/* The Redlock arithmetic: quorum, clock drift, validity, retry spacing, tokens.
+/* The Redlock arithmetic: quorum, clock drift, validity, retry spacing.
  * Plain C: no zvals, no I/O, so every rule can be read and tested in isolation. */
 #ifndef RL_ALGORITHM_H
 #define RL_ALGORITHM_H
@@ -10,8 +10,6 @@
 /* Redis expires with 1 ms precision, plus 1 ms minimum drift for small TTLs. */
 #define RL_DRIFT_CONSTANT_MS 2.0
 
-#define RL_TOKEN_BYTES 16                      /* 128 bits from the CSPRNG */
-#define RL_TOKEN_LEN (RL_TOKEN_BYTES * 2)      /* printed as lowercase hex */
 
 /* A strict majority: floor(n/2) + 1. */
 unsigned rl_quorum_for(unsigned servers);
@@ -32,7 +30,5 @@ int64_t rl_attempts_for(int64_t retry_count);
 /* A delay in [retry_delay/2, retry_delay] ms, picked by a uniform random 32-bit value. */
 int64_t rl_retry_delay_ms(int64_t retry_delay, uint32_t random_value);
 
-/* Hex-encodes RL_TOKEN_BYTES random bytes into out (RL_TOKEN_LEN chars + NUL). */
-void rl_token_format(const unsigned char random_bytes[RL_TOKEN_BYTES], char out[RL_TOKEN_LEN + 1]);
 
 #endif

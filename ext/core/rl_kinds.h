@@ -1,19 +1,53 @@
-/* lockSemaphore(), lockShared() and fencing over N independent masters, in plain C over an
- * rl_lock_io like the lock itself (rl_lock.h), so that a simulation can drive them. The arguments
- * for their safety are in docs/primitives.md. */
-#ifndef RL_PRIMITIVES_H
-#define RL_PRIMITIVES_H
+/* The kinds of lock: exclusive (lock(), one resource or several), fenced (lock() with fencing),
+ * shared (lockShared()) and semaphore (lockSemaphore()), each over N independent masters in plain
+ * C over an rl_lock_io like the lock itself (rl_lock.h), so that a simulation can drive them.
+ * rl_kind_*() is the one place that picks a kind's scripts for acquire, release, extend and
+ * validity: everything above it (the client, the renewal thread) treats every kind alike. The
+ * arguments for their safety are in docs/primitives.md. */
+#ifndef RL_KINDS_H
+#define RL_KINDS_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "core/rl_lock.h"
 
-/* The first character of the tokens of each kind: an exclusive token is 32 hex characters, a
- * shared or semaphore one has this in place of its first, so that an array whose flags were
- * changed is recognised. */
-#define RL_MARK_SHARED 's'
-#define RL_MARK_SEMAPHORE 'm'
+typedef enum {
+	RL_KIND_EXCLUSIVE = 0,
+	RL_KIND_FENCED,
+	RL_KIND_SHARED,
+	RL_KIND_SEMAPHORE
+} rl_lock_kind;
+
+/* What a call acquires, or what a held lock occupies. keys: the resource key(s) as Redis sees
+ * them; for a held semaphore lock, its slot's key (an ordinary Redlock key). */
+typedef struct rl_lock_target {
+	rl_lock_kind kind;
+	rl_lock_keys keys;
+	int64_t limit; /* semaphore: slots */
+} rl_lock_target;
+
+/* A won acquisition of any kind. */
+typedef struct rl_held_lock {
+	rl_lock_kind kind;     /* what was acquired */
+	rl_lock_result result; /* token, validity, attempts */
+	int64_t slot;          /* semaphore: the slot won */
+	int64_t fence;         /* fenced: the fencing token */
+} rl_held_lock;
+
+/* One acquisition of target with policy's attempts: 1 won (held filled), 0 not (held->result
+ * says whether randomness failed), -1 out of memory. servers: the length of outcomes. */
+int rl_kind_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_target *target, int64_t ttl,
+	size_t servers, rl_outcome *outcomes, rl_held_lock *held);
+
+/* release, extend and validity of a held lock (target as it is held: a semaphore's slot key),
+ * as rl_lock_release(), rl_lock_extend() and rl_lock_validity() (rl_lock.h) with the kind's scripts. */
+int rl_kind_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_target *held,
+	const char *token, size_t token_len, rl_outcome *outcomes);
+double rl_kind_extend(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_target *held,
+	const char *token, size_t token_len, int64_t ttl, rl_outcome *outcomes);
+double rl_kind_validity(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_target *held,
+	const char *token, size_t token_len, size_t servers, rl_outcome *outcomes);
 
 /* The largest $limit: the scripts walk the slots, at most this many per server and call. */
 #define RL_SEMAPHORE_MAX_LIMIT 1024
@@ -21,18 +55,18 @@
 /* --- semaphore (rl_semaphore.c) ----------------------------------------------------------- */
 
 /* One lockSemaphore() call on the resource key: 1 when a slot was won (result and *slot filled),
- * 0 when not, -1 when out of memory. servers: the length of outcomes. policy->token_mark must
- * be RL_MARK_SEMAPHORE. */
+ * 0 when not, -1 when out of memory. servers: the length of outcomes. policy->token_kind must
+ * be RL_TOKEN_SEMAPHORE. */
 int rl_semaphore_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const char *key, size_t key_len,
 	int64_t limit, int64_t ttl, size_t servers, rl_outcome *outcomes, rl_lock_result *result, int64_t *slot);
 
-/* The key of a slot: key + RL_SLOT_SUFFIX + slot, into out (NUL-terminated); its length. */
+/* The key of a slot: key + RL_SLOT_SUFFIX + slot, binary-safe, into out when it fits (size
+ * includes a NUL written after it). Returns the key's length, also when it did not fit. */
 size_t rl_semaphore_slot_key(char *out, size_t size, const char *key, size_t key_len, int64_t slot);
 
 /* --- shared (rl_shared.c) ----------------------------------------------------------------- */
 
-/* The policy of shared holders: base with the shared scripts in place of the exclusive ones and
- * RL_MARK_SHARED tokens. rl_lock_acquire() (keys with multi set), rl_lock_release(),
+/* The policy of shared holders: base with the shared scripts in place of the exclusive ones. rl_lock_acquire() (keys with multi set), rl_lock_release(),
  * rl_lock_extend() and rl_lock_validity() under it act on our holder in the key's hash only.
  * scripts is where the substituted set lives: keep it with the policy. */
 void rl_shared_policy(const rl_lock_policy *base, rl_script_set *scripts, rl_lock_policy *policy);
@@ -45,4 +79,4 @@ void rl_shared_policy(const rl_lock_policy *base, rl_script_set *scripts, rl_loc
 int rl_fence_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys, int64_t ttl,
 	size_t servers, rl_outcome *outcomes, rl_lock_result *result, int64_t *fence);
 
-#endif
+#endif /* RL_KINDS_H */

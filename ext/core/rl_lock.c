@@ -13,7 +13,7 @@ void rl_acquire_init(rl_acquire *acquire, const rl_lock_policy *policy, int64_t 
 	acquire->policy = policy;
 	acquire->attempts = rl_attempts_for(policy->retry_count);
 	acquire->state = RL_ACQ_START;
-	acquire->mark = policy->token_mark;
+	acquire->token_kind = policy->token_kind;
 }
 
 rl_acquire_step rl_acquire_next(rl_acquire *acquire, double now, unsigned votes,
@@ -34,10 +34,7 @@ rl_acquire_step rl_acquire_next(rl_acquire *acquire, double now, unsigned votes,
 			acquire->state = RL_ACQ_DONE;
 			return RL_STEP_NO_RANDOM;
 		}
-		rl_token_format(bytes, acquire->token);
-		if (acquire->mark) {
-			acquire->token[0] = acquire->mark; /* the kind of lock, readable from the token */
-		}
+		rl_token_write(bytes, acquire->token_kind, acquire->token);
 		acquire->attempt++;
 		acquire->attempt_start = now;
 		acquire->step_deadline = now + (double) acquire->ttl; /* no attempt outlives the ttl */

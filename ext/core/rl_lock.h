@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "core/rl_algorithm.h"
+#include "core/rl_token.h"
 #include "net/rl_request.h"
 
 /* A script as the servers know it: EVALSHA sha, or EVAL source after NOSCRIPT. */
@@ -71,7 +72,7 @@ typedef struct rl_lock_policy {
 	int64_t retry_count;   /* attempts per lock() call; 0 behaves as 1 */
 	double call_bound_ms;  /* how long unlock()/validity()/extend() may wait in all */
 	const rl_script_set *scripts;
-	char token_mark;       /* 0, or the first character of every token (rl_acquire.mark) */
+	rl_token_kind token_kind; /* what the tokens drawn say of the lock (core/rl_token.h) */
 	int announce_releases; /* unlock() by script (it PUBLISHes to waiters) even where DELEX/DELIFEQ exist */
 } rl_lock_policy;
 
@@ -96,7 +97,7 @@ typedef struct rl_acquire {
 	double attempt_start;
 	double step_deadline;      /* for SEND_LOCK and PAUSE */
 	double validity;           /* set with WON */
-	char mark;                 /* 0, or the first character of every token (the lock's kind) */
+	rl_token_kind token_kind;  /* written into every token drawn */
 } rl_acquire;
 
 void rl_acquire_init(rl_acquire *acquire, const rl_lock_policy *policy, int64_t ttl);

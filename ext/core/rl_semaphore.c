@@ -92,8 +92,19 @@ static void semaphore_rollback(void *arg, const rl_lock_io *io, const rl_acquire
 
 size_t rl_semaphore_slot_key(char *out, size_t size, const char *key, size_t key_len, int64_t slot)
 {
-	int n = snprintf(out, size, "%.*s" RL_SLOT_SUFFIX "%lld", (int) key_len, key, (long long) slot);
-	return n < 0 ? 0 : (size_t) n;
+	char digits[24];
+	size_t digits_len = rl_resp_decimal(digits, (unsigned long long) slot); /* slot >= 0 */
+	size_t suffix_len = sizeof(RL_SLOT_SUFFIX) - 1;
+	size_t len = key_len + suffix_len + digits_len;
+
+	/* memcpy, not %.*s: a resource may hold NUL bytes, as the script's KEYS[1] .. suffix does. */
+	if (len < size) {
+		memcpy(out, key, key_len);
+		memcpy(out + key_len, RL_SLOT_SUFFIX, suffix_len);
+		memcpy(out + key_len + suffix_len, digits, digits_len);
+		out[len] = '\0';
+	}
+	return len;
 }
 
 int rl_semaphore_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const char *key, size_t key_len,

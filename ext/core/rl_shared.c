@@ -14,5 +14,5 @@ void rl_shared_policy(const rl_lock_policy *base, rl_script_set *scripts, rl_loc
 	scripts->validity = base->scripts->shared_validity;
 	*policy = *base;
 	policy->scripts = scripts;
-	policy->token_mark = RL_MARK_SHARED;
+	policy->token_kind = RL_TOKEN_SHARED;
 }

@@ -33,6 +33,17 @@ void rl_conn_init(rl_conn *conn)
 	rl_reader_init(&conn->reader);
 }
 
+void rl_conn_forget_after_fork(rl_conn *conn)
+{
+	if (conn->state == RL_CONN_CONNECTING || conn->state == RL_CONN_READY || conn->state == RL_CONN_HANDSHAKING) {
+		rl_closesocket(conn->fd);
+	}
+	if (conn->out != NULL) {
+		wipe(conn->out, conn->out_cap); /* may hold AUTH: never left readable in the child */
+	}
+	rl_conn_init(conn);
+}
+
 /* Nothing owed, nothing unsent, nothing buffered: the state of a fresh stream. */
 static void reset_stream(rl_conn *conn)
 {
@@ -113,7 +124,7 @@ int rl_conn_queue_unsent(rl_conn *conn, const char *bytes, size_t len)
 	if (conn->out_end + len > conn->out_cap) {
 		size_t used = conn->out_end - conn->out_start;
 		size_t cap = conn->out_cap ? conn->out_cap : 512;
-		char *grown;
+		char *grown, *old;
 
 		while (cap < used + len) {
 			cap *= 2;
@@ -126,14 +137,17 @@ int rl_conn_queue_unsent(rl_conn *conn, const char *bytes, size_t len)
 		if (used) {
 			memcpy(grown, conn->out + conn->out_start, used);
 		}
-		if (conn->out != NULL) {
-			wipe(conn->out, conn->out_cap);
-			free(conn->out);
+		/* Wiped before the switch, freed after it: whenever a fork() from another thread lands,
+		 * conn->out is an allocated buffer at least out_cap long (rl_conn_forget_after_fork). */
+		old = conn->out;
+		if (old != NULL) {
+			wipe(old, conn->out_cap);
 		}
 		conn->out = grown;
 		conn->out_cap = cap;
 		conn->out_start = 0;
 		conn->out_end = used;
+		free(old);
 	}
 	memcpy(conn->out + conn->out_end, bytes, len);
 	conn->out_end += len;

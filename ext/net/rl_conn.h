@@ -104,6 +104,11 @@ void rl_conn_drop_connect_state(rl_conn *conn);
  * command carries a token of its own) and wipes the output buffer. conn is DOWN afterwards. */
 void rl_conn_close(rl_conn *conn);
 
+/* In a child forked while another thread of the parent used conn: closes the child's copy of the
+ * socket and wipes the output buffer (it may hold AUTH) without freeing anything whose
+ * bookkeeping may be torn; conn is DOWN and empty afterwards. */
+void rl_conn_forget_after_fork(rl_conn *conn);
+
 /* Wipes and frees the output buffer too: conn is not used again. */
 void rl_conn_release(rl_conn *conn);
 

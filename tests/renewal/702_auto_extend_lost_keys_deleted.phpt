@@ -38,7 +38,7 @@ bool(false)
 bool(false)
 scripts sent by validity() once lost: 0
 fn finished
-RedLockException: The lock on "%s" was lost during the work: a renewal did not reach a quorum
+RedLockException: The lock on "%s" was lost during the work: a renewal did not reach a quorum, or maxExtensions was reached
 string(5) "unset"
 renewal threads after: 0
 bool(true)

@@ -28,8 +28,8 @@ foreach (['KILL', 'STOP'] as $signal) {
 ?>
 --EXPECTF--
 KILL: bool(false)
-RedLockException: The lock on "%s" was lost during the work: a renewal did not reach a quorum
+RedLockException: The lock on "%s" was lost during the work: a renewal did not reach a quorum, or maxExtensions was reached
 renewal threads after: 0
 STOP: bool(false)
-RedLockException: The lock on "%s" was lost during the work: a renewal did not reach a quorum
+RedLockException: The lock on "%s" was lost during the work: a renewal did not reach a quorum, or maxExtensions was reached
 renewal threads after: 0

@@ -31,9 +31,9 @@ echo $r->run($key, 1500, function () { usleep(1200000); return "kept\n"; });
 echo rt_throws(fn () => new RedLock(rt_servers(1), 10, 0, ['abortOnLoss' => true])), "\n";
 ?>
 --EXPECTF--
-sleeping loop: RedLockException: The lock on "%s" was lost during the work: a renewal did not reach a quorum (abortOnLoss)
+sleeping loop: RedLockException: The lock on "%s" was lost during the work: a renewal did not reach a quorum, or maxExtensions was reached (abortOnLoss)
 code after the loop reached: false, threads after: 0
-CPU loop: RedLockException: The lock on "%s" was lost during the work: a renewal did not reach a quorum (abortOnLoss)
+CPU loop: RedLockException: The lock on "%s" was lost during the work: a renewal did not reach a quorum, or maxExtensions was reached (abortOnLoss)
 code after the loop reached: false, threads after: 0
 kept
 ValueError: RedLock::__construct(): Argument #4 ($options) option "abortOnLoss" needs "autoExtend" => true

@@ -1,0 +1,304 @@
+/* The one acquisition path. See rl_client.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "client/rl_client.h"
+#include "net/rl_fanout.h"
+#include "services/rl_notify.h"
+
+void rl_client_config_init(rl_client_config *config, unsigned servers)
+{
+	memset(config, 0, sizeof(*config));
+	config->retry_delay = 200;
+	config->retry_count = 3;
+	config->quorum = rl_quorum_for(servers);
+	config->drift_factor = RL_DEFAULT_DRIFT_FACTOR;
+	config->max_extensions = -1;
+	config->wait_timeout = -1;
+}
+
+const char *rl_client_config_conflict(const rl_client_config *config, unsigned servers)
+{
+	if (config->abort_on_loss && !config->auto_extend) {
+		/* the renewal thread is what learns of a loss while $fn runs */
+		return "option \"abortOnLoss\" needs \"autoExtend\" => true";
+	}
+	if (config->auto_extend && config->max_extensions == 0) {
+		return "option \"maxExtensions\" => 0 forbids every renewal that \"autoExtend\" => true asks for";
+	}
+	if (config->fencing && config->quorum < rl_quorum_for(servers)) {
+		/* fences only increase across quorums that intersect */
+		return "option \"fencing\" needs \"quorum\" to be a strict majority of the servers";
+	}
+	return NULL;
+}
+
+int rl_client_init(rl_client *client, rl_cluster *cluster, const rl_client_config *config)
+{
+	memset(client, 0, sizeof(*client));
+	client->outcomes = calloc(cluster->count ? cluster->count : 1, sizeof(*client->outcomes));
+	if (client->outcomes == NULL) {
+		rl_cluster_destroy(cluster);
+		return -1;
+	}
+	client->cluster = cluster;
+	client->config = *config;
+	client->policy.quorum = config->quorum;
+	client->policy.drift_factor = config->drift_factor;
+	client->policy.retry_delay = config->retry_delay;
+	client->policy.retry_count = config->retry_count;
+	client->policy.call_bound_ms = rl_cluster_call_bound(cluster);
+	client->policy.scripts = config->scripts;
+	/* waiters ('waitTimeout') are woken by the unlock script's PUBLISH, which DELEX cannot send */
+	client->policy.announce_releases = config->wait_timeout >= 0;
+	rl_fanout_bind(cluster, &client->io);
+	client->io.random = config->random;
+	return 0;
+}
+
+void rl_client_destroy(rl_client *client)
+{
+	rl_leases_destroy(client->leases); /* joins its thread first: it copies nothing back */
+	client->leases = NULL;
+	rl_cluster_destroy(client->cluster);
+	client->cluster = NULL;
+	free(client->outcomes);
+	client->outcomes = NULL;
+}
+
+static rl_leases *leases_of(rl_client *client)
+{
+	if (client->leases == NULL) {
+		rl_leases_config config;
+
+		config.servers = client->cluster;
+		config.policy = &client->policy;
+		config.max_extensions = client->config.max_extensions;
+		config.renew = client->config.auto_extend;
+		config.owner = client->config.owner;
+		client->leases = rl_leases_create(&config);
+	}
+	return client->leases;
+}
+
+/* --- acquire ------------------------------------------------------------------------------------ */
+
+/* waitTimeout: one attempt of the kind per call of the wait loop (services/rl_notify.c). */
+typedef struct wait_attempt {
+	rl_lock_policy policy; /* the client's, with one attempt per call */
+	const rl_lock_target *target;
+	int64_t ttl;
+	size_t servers;
+	rl_outcome *outcomes;
+	rl_held_lock *held;
+	int no_random;
+} wait_attempt;
+
+static int attempt_once(void *arg, const rl_lock_io *io)
+{
+	wait_attempt *a = arg;
+	int won = rl_kind_acquire(io, &a->policy, a->target, a->ttl, a->servers, a->outcomes, a->held);
+
+	if (won == 0 && a->held->result.no_random) {
+		a->no_random = 1;
+		return -1;
+	}
+	return won;
+}
+
+/* The keys whose releases wake a waiter: the lock's own, or every slot of a semaphore (each
+ * slot's unlock() announces its own key). */
+static int wait_channels(const rl_lock_target *target, rl_lock_keys *channels, char **names, const char ***keys,
+	size_t **lens)
+{
+	size_t i, limit, key_size;
+
+	*names = NULL;
+	*keys = NULL;
+	*lens = NULL;
+	if (target->kind != RL_KIND_SEMAPHORE) {
+		*channels = target->keys;
+		return 0;
+	}
+	limit = (size_t) target->limit;
+	key_size = rl_semaphore_slot_key(NULL, 0, target->keys.keys[0], target->keys.lens[0], target->limit) + 1;
+	*names = malloc(limit * key_size);
+	*keys = malloc(limit * sizeof(**keys));
+	*lens = malloc(limit * sizeof(**lens));
+	if (*names == NULL || *keys == NULL || *lens == NULL) {
+		return -1;
+	}
+	for (i = 0; i < limit; i++) {
+		(*keys)[i] = *names + i * key_size;
+		(*lens)[i] = rl_semaphore_slot_key(*names + i * key_size, key_size, target->keys.keys[0],
+			target->keys.lens[0], (int64_t) i);
+	}
+	channels->count = limit;
+	channels->keys = *keys;
+	channels->lens = *lens;
+	channels->multi = 1;
+	return 0;
+}
+
+static int acquire_waiting(rl_client *client, const rl_lock_target *target, int64_t ttl, rl_held_lock *held)
+{
+	wait_attempt attempt = {client->policy, target, ttl, client->cluster->count, client->outcomes, held, 0};
+	rl_wait_stats stats;
+	rl_lock_keys channels;
+	const char **keys;
+	size_t *lens;
+	char *names;
+	int won;
+
+	attempt.policy.retry_count = 0;
+	memset(&held->result, 0, sizeof(held->result));
+	if (wait_channels(target, &channels, &names, &keys, &lens) != 0) {
+		won = -1;
+	} else {
+		won = rl_wait_acquire(client->cluster, &client->io, &channels,
+			rl_now_ms() + (double) client->config.wait_timeout, client->config.retry_delay,
+			client->policy.call_bound_ms, attempt_once, &attempt, &stats);
+		held->result.attempts = stats.attempts;
+	}
+	free(names);
+	free(keys);
+	free(lens);
+	if (won < 0 && attempt.no_random) {
+		held->result.no_random = 1;
+		return 0;
+	}
+	return won;
+}
+
+/* The keys a held lock occupies: a semaphore's is its slot's, built into slot_key (or a heap
+ * buffer returned in *heap, to free). */
+static int held_target(const rl_lock_target *target, const rl_held_lock *held, rl_lock_target *out,
+	char *slot_key, size_t slot_key_size, const char **slot_ptr, size_t *slot_len, char **heap)
+{
+	*out = *target;
+	out->kind = held->kind;
+	*heap = NULL;
+	if (held->kind != RL_KIND_SEMAPHORE) {
+		return 0;
+	}
+	*slot_len = rl_semaphore_slot_key(slot_key, slot_key_size, target->keys.keys[0], target->keys.lens[0], held->slot);
+	*slot_ptr = slot_key;
+	if (*slot_len >= slot_key_size) {
+		*heap = malloc(*slot_len + 1);
+		if (*heap == NULL) {
+			return -1;
+		}
+		rl_semaphore_slot_key(*heap, *slot_len + 1, target->keys.keys[0], target->keys.lens[0], held->slot);
+		*slot_ptr = *heap;
+	}
+	out->keys.count = 1;
+	out->keys.keys = slot_ptr;
+	out->keys.lens = slot_len;
+	out->keys.multi = 0;
+	return 0;
+}
+
+rl_acquire_status rl_client_acquire(rl_client *client, const rl_lock_target *target, int64_t ttl, int pinned,
+	rl_held_lock *held)
+{
+	rl_lock_target asked = *target;
+	int won;
+
+	if (asked.kind == RL_KIND_EXCLUSIVE && client->config.fencing) {
+		asked.kind = RL_KIND_FENCED;
+	}
+	won = client->config.wait_timeout >= 0
+		? acquire_waiting(client, &asked, ttl, held)
+		: rl_kind_acquire(&client->io, &client->policy, &asked, ttl, client->cluster->count, client->outcomes, held);
+	if (won < 0) {
+		return RL_OUT_OF_MEMORY;
+	}
+	if (won == 0) {
+		return held->result.no_random ? RL_NO_RANDOM : RL_NOT_ACQUIRED;
+	}
+	if (pinned || client->config.auto_extend || client->config.max_extensions >= 0) {
+		/* Every kind is tracked alike: the cap, the loss, and with autoExtend the renewal. */
+		rl_lock_target occupied;
+		char slot_key[256], *heap = NULL;
+		const char *slot_ptr;
+		size_t slot_len;
+		rl_leases *leases = leases_of(client);
+		int tracked = held_target(&asked, held, &occupied, slot_key, sizeof(slot_key), &slot_ptr, &slot_len, &heap) == 0
+			&& leases != NULL
+			&& rl_leases_add(leases, &occupied, held->result.token, RL_TOKEN_LEN, ttl, held->result.validity, pinned) == 0;
+
+		if (!tracked) {
+			/* Not tracked means not renewed, or a cap not kept: released, and said so. (Out of
+			 * memory for a long slot key: that slot is left to expire.) */
+			if (held->kind != RL_KIND_SEMAPHORE || heap != NULL || slot_len < sizeof(slot_key)) {
+				rl_kind_release(&client->io, &client->policy, &occupied, held->result.token, RL_TOKEN_LEN,
+					client->outcomes);
+			}
+			free(heap);
+			return RL_NOT_TRACKED;
+		}
+		free(heap);
+	}
+	return RL_ACQUIRED;
+}
+
+/* --- release, extend, validity ------------------------------------------------------------------ */
+
+int rl_client_release(rl_client *client, const rl_lock_target *held, const char *token, size_t token_len)
+{
+	int votes;
+
+	if (client->leases) {
+		rl_leases_remove(client->leases, token, token_len); /* before: see rl_leases.h */
+	}
+	votes = rl_kind_release(&client->io, &client->policy, held, token, token_len, client->outcomes);
+	return votes >= 0 && (unsigned) votes >= client->policy.quorum;
+}
+
+double rl_client_extend(rl_client *client, const rl_lock_target *held, const char *token, size_t token_len,
+	int64_t ttl)
+{
+	int capped = client->config.max_extensions >= 0;
+	int tracked = -1;
+	double start, validity;
+
+	if (client->leases) {
+		tracked = rl_leases_begin_extend(client->leases, token, token_len);
+		if (tracked == 0) {
+			return 0; /* over the cap, or lost: the servers are not asked */
+		}
+	}
+	start = rl_now_ms();
+	validity = rl_kind_extend(&client->io, &client->policy, held, token, token_len, ttl, client->outcomes);
+	if (validity > 0 && tracked == 1) {
+		rl_leases_extended(client->leases, token, token_len, start, validity, ttl);
+	} else if (validity > 0 && capped && tracked < 0) {
+		/* A lock this object did not acquire (or no longer tracked): its cap counts from here. */
+		rl_leases *leases = leases_of(client);
+
+		if (leases == NULL || rl_leases_add(leases, held, token, token_len, ttl, validity, 0) != 0) {
+			return -1;
+		}
+		(void) rl_leases_begin_extend(leases, token, token_len);
+	}
+	return validity;
+}
+
+double rl_client_validity(rl_client *client, const rl_lock_target *held, const char *token, size_t token_len)
+{
+	if (rl_client_lease(client, token, token_len) == RL_LEASE_LOST) {
+		return 0; /* known lost: no round trip */
+	}
+	return rl_kind_validity(&client->io, &client->policy, held, token, token_len, client->cluster->count,
+		client->outcomes);
+}
+
+rl_lease_state rl_client_lease(rl_client *client, const char *token, size_t token_len)
+{
+	return client->leases ? rl_leases_state(client->leases, token, token_len) : RL_LEASE_UNKNOWN;
+}
+
+int rl_client_set_alarm(rl_client *client, const char *token, size_t token_len, void (*raise)(void *), void *arg)
+{
+	return client->leases ? rl_leases_set_alarm(client->leases, token, token_len, raise, arg) : -1;
+}

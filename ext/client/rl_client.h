@@ -1,0 +1,86 @@
+/* A RedLock object in plain C: its servers, its policy (stored here once), its options, and the
+ * one path every lock kind and every option takes. rl_client_acquire() acquires (attempts with
+ * retries, or notified waiting until a deadline), then tracks the lock as a lease (the cap on
+ * extensions, loss, renewal) the same way for every kind; release, extend and validity go through
+ * the lease before the servers. The Zend glue only parses arguments and builds arrays around
+ * these calls. */
+#ifndef RL_CLIENT_H
+#define RL_CLIENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/rl_kinds.h"
+#include "net/rl_cluster.h"
+#include "services/rl_leases.h"
+
+typedef struct rl_client_config {
+	int64_t retry_delay;    /* ms; pauses are drawn from [retry_delay/2, retry_delay] */
+	int64_t retry_count;    /* attempts per call (0 behaves as 1), without wait_timeout */
+	unsigned quorum;
+	double drift_factor;
+	int64_t max_extensions; /* 'maxExtensions': per lock, extend() and renewals together; < 0: no cap */
+	int auto_extend;        /* 'autoExtend' */
+	int abort_on_loss;      /* 'abortOnLoss' (the interrupt itself is the glue's) */
+	int fencing;            /* 'fencing': lock() hands out fencing tokens */
+	int64_t wait_timeout;   /* 'waitTimeout' ms; < 0: retry_count attempts */
+	const void *owner;      /* whose request end stops the renewals (rl_leases_stop_owned) */
+	int (*random)(void *arg, void *into, size_t len); /* the CSPRNG: 0, or -1 when there is none */
+	const rl_script_set *scripts; /* static */
+} rl_client_config;
+
+/* The defaults for servers servers (the drop-in constructor's). */
+void rl_client_config_init(rl_client_config *config, unsigned servers);
+
+/* A combination of options this client cannot honour: NULL when config is fine, else why, naming
+ * both options (the glue's ValueError). Checked before rl_client_init. */
+const char *rl_client_config_conflict(const rl_client_config *config, unsigned servers);
+
+typedef struct rl_client {
+	rl_cluster *cluster;   /* owned */
+	rl_outcome *outcomes;  /* per server, of the last call */
+	rl_lock_policy policy;
+	rl_lock_io io;
+	rl_client_config config;
+	rl_leases *leases;     /* the tracked locks; NULL until the first one */
+} rl_client;
+
+/* Takes cluster over. 0, or -1 when out of memory (cluster is then destroyed). */
+int rl_client_init(rl_client *client, rl_cluster *cluster, const rl_client_config *config);
+/* Stops the renewals (joins the thread), closes or pools the connections, frees everything. */
+void rl_client_destroy(rl_client *client);
+
+typedef enum {
+	RL_ACQUIRED = 1,
+	RL_NOT_ACQUIRED = 0,   /* contention or server trouble: every attempt failed */
+	RL_OUT_OF_MEMORY = -1,
+	RL_NO_RANDOM = -2,     /* no random bytes could be had: nothing was sent */
+	RL_NOT_TRACKED = -3    /* won, but the lease could not be tracked (memory, threads): released */
+} rl_acquire_status;
+
+/* Acquires target for ttl ms: the lock's kind as asked, fenced when the client has 'fencing' and
+ * target is exclusive: held->kind says which; held->result.attempts the attempts made. pinned:
+ * the caller will ask for its loss (run()): it is tracked whatever the options. */
+rl_acquire_status rl_client_acquire(rl_client *client, const rl_lock_target *target, int64_t ttl, int pinned,
+	rl_held_lock *held);
+
+/* Releases a held lock (target as held: a semaphore's slot key): its lease is dropped first, so
+ * no renewal can count our own release as a loss. true when a quorum released it. */
+int rl_client_release(rl_client *client, const rl_lock_target *held, const char *token, size_t token_len);
+
+/* extend(): the new validity (> 0), 0 when refused (cap reached, lost, or no quorum), -1 when out
+ * of memory. */
+double rl_client_extend(rl_client *client, const rl_lock_target *held, const char *token, size_t token_len,
+	int64_t ttl);
+
+/* validity(): ms a quorum still holds it, 0 when none or known lost (then with no round trip), -1
+ * when out of memory. */
+double rl_client_validity(rl_client *client, const rl_lock_target *held, const char *token, size_t token_len);
+
+/* What the lease says of token: RL_LEASE_UNKNOWN when it is not tracked. */
+rl_lease_state rl_client_lease(rl_client *client, const char *token, size_t token_len);
+
+/* abortOnLoss: see rl_leases_set_alarm. */
+int rl_client_set_alarm(rl_client *client, const char *token, size_t token_len, void (*raise)(void *), void *arg);
+
+#endif

@@ -1,0 +1,125 @@
+/* RedLock::lock(), RedLock::lockShared() and RedLock::lockSemaphore(): arguments in, the lock
+ * array out. Every kind goes through redlock_acquire() and so through rl_client_acquire(), which
+ * decides everything else (fencing, waiting, tracking, renewal). */
+#include "php.h"
+#include "zend_exceptions.h"
+
+#include "redlock_object.h"
+#include "redlock_resource.h"
+
+bool redlock_acquire(redlock_object *intern, redlock_resource *resource, zend_long ttl, uint32_t ttl_arg,
+	bool pinned, zval *return_value, int64_t *attempts)
+{
+	rl_lock_target target;
+	rl_held_lock held;
+	rl_acquire_status status;
+
+	if (ttl < 1) {
+		zend_argument_value_error(ttl_arg, "must be greater than 0");
+		return false;
+	}
+	target = redlock_resource_target(resource);
+	status = rl_client_acquire(&intern->client, &target, ttl, pinned, &held);
+	if (attempts) {
+		*attempts = held.result.attempts;
+	}
+	switch (status) {
+	case RL_ACQUIRED:
+		redlock_lock_kind_set(&resource->kind, &held, (zend_long) target.limit);
+		redlock_lock_result(return_value, held.result.validity, resource, held.result.token, RL_TOKEN_LEN);
+		return true;
+	case RL_OUT_OF_MEMORY:
+		zend_throw_error(NULL, "Out of memory");
+		return false;
+	case RL_NOT_TRACKED:
+		zend_throw_exception(redlock_exception_ce, "Could not track the lock (autoExtend, maxExtensions or run()):"
+			" out of memory or threads; the lock was released", 0);
+		return false;
+	case RL_NO_RANDOM: /* php_random_bytes_throw() threw */
+	case RL_NOT_ACQUIRED:
+	default:
+		return false;
+	}
+}
+
+/* The lock array, false for contention, or an exception. */
+static void acquire_and_return(redlock_object *intern, redlock_resource *resource, zend_long ttl, uint32_t ttl_arg,
+	zval *return_value)
+{
+	bool won = redlock_acquire(intern, resource, ttl, ttl_arg, false, return_value, NULL);
+
+	redlock_resource_release(resource);
+	if (!won) {
+		if (EG(exception)) {
+			RETURN_THROWS();
+		}
+		RETURN_FALSE;
+	}
+}
+
+PHP_METHOD(RedLock, lock)
+{
+	HashTable *names = NULL;
+	zend_string *name = NULL;
+	zend_long ttl;
+	redlock_object *intern;
+	redlock_resource resource;
+
+	ZEND_PARSE_PARAMETERS_START(2, 2)
+		Z_PARAM_ARRAY_HT_OR_STR(names, name)
+		Z_PARAM_LONG(ttl)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if ((intern = redlock_ready(ZEND_THIS)) == NULL
+		|| redlock_resource_from_args(&resource, names, name, intern->prefix, 1) != SUCCESS) {
+		RETURN_THROWS();
+	}
+	acquire_and_return(intern, &resource, ttl, 2, return_value);
+}
+
+PHP_METHOD(RedLock, lockShared)
+{
+	zend_string *name;
+	zend_long ttl;
+	redlock_object *intern;
+	redlock_resource resource;
+
+	ZEND_PARSE_PARAMETERS_START(2, 2)
+		Z_PARAM_STR(name)
+		Z_PARAM_LONG(ttl)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if ((intern = redlock_ready(ZEND_THIS)) == NULL
+		|| redlock_resource_from_args(&resource, NULL, name, intern->prefix, 1) != SUCCESS) {
+		RETURN_THROWS();
+	}
+	resource.kind.shared = true;
+	acquire_and_return(intern, &resource, ttl, 2, return_value);
+}
+
+PHP_METHOD(RedLock, lockSemaphore)
+{
+	zend_string *name;
+	zend_long limit, ttl;
+	redlock_object *intern;
+	redlock_resource resource;
+
+	ZEND_PARSE_PARAMETERS_START(3, 3)
+		Z_PARAM_STR(name)
+		Z_PARAM_LONG(limit)
+		Z_PARAM_LONG(ttl)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if ((intern = redlock_ready(ZEND_THIS)) == NULL) {
+		RETURN_THROWS();
+	}
+	if (limit < 1 || limit > RL_SEMAPHORE_MAX_LIMIT) {
+		zend_argument_value_error(2, "must be between 1 and %d", RL_SEMAPHORE_MAX_LIMIT);
+		RETURN_THROWS();
+	}
+	if (redlock_resource_from_args(&resource, NULL, name, intern->prefix, 1) != SUCCESS) {
+		RETURN_THROWS();
+	}
+	resource.kind.limit = limit;
+	acquire_and_return(intern, &resource, ttl, 3, return_value);
+}

@@ -1,0 +1,102 @@
+/* RedLock::unlock(), RedLock::extend() and RedLock::validity(): calls on a held lock's array.
+ * Arguments in, results out; the client (client/rl_client.h) checks the lease and asks the
+ * servers with the lock kind's own scripts. */
+#include "php.h"
+#include "zend_exceptions.h"
+
+#include "redlock_object.h"
+#include "redlock_resource.h"
+
+bool redlock_release(redlock_object *intern, const redlock_resource *resource, zend_string *token)
+{
+	rl_lock_target held = redlock_resource_target(resource);
+
+	return rl_client_release(&intern->client, &held, ZSTR_VAL(token), ZSTR_LEN(token));
+}
+
+PHP_METHOD(RedLock, unlock)
+{
+	HashTable *lock;
+	zend_string *token;
+	redlock_object *intern;
+	redlock_resource resource;
+	bool released;
+
+	ZEND_PARSE_PARAMETERS_START(1, 1)
+		Z_PARAM_ARRAY_HT(lock)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if ((intern = redlock_ready_with_lock(ZEND_THIS, lock, &resource, &token)) == NULL) {
+		RETURN_THROWS();
+	}
+	released = redlock_release(intern, &resource, token);
+	redlock_resource_release(&resource);
+	RETURN_BOOL(released);
+}
+
+PHP_METHOD(RedLock, extend)
+{
+	HashTable *lock;
+	zend_long ttl;
+	zend_string *token;
+	redlock_object *intern;
+	redlock_resource resource;
+	rl_lock_target held;
+	double validity;
+
+	ZEND_PARSE_PARAMETERS_START(2, 2)
+		Z_PARAM_ARRAY_HT(lock)
+		Z_PARAM_LONG(ttl)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if ((intern = redlock_ready_with_lock(ZEND_THIS, lock, &resource, &token)) == NULL) {
+		RETURN_THROWS();
+	}
+	if (ttl < 1) {
+		redlock_resource_release(&resource);
+		zend_argument_value_error(2, "must be greater than 0");
+		RETURN_THROWS();
+	}
+	held = redlock_resource_target(&resource);
+	validity = rl_client_extend(&intern->client, &held, ZSTR_VAL(token), ZSTR_LEN(token), ttl);
+	if (validity > 0) {
+		redlock_lock_result(return_value, validity, &resource, ZSTR_VAL(token), ZSTR_LEN(token));
+	}
+	redlock_resource_release(&resource);
+	if (validity < 0) {
+		zend_throw_error(NULL, "Out of memory");
+		RETURN_THROWS();
+	}
+	if (validity == 0) {
+		RETURN_FALSE;
+	}
+}
+
+PHP_METHOD(RedLock, validity)
+{
+	HashTable *lock;
+	zend_string *token;
+	redlock_object *intern;
+	redlock_resource resource;
+	rl_lock_target held;
+	double validity;
+
+	ZEND_PARSE_PARAMETERS_START(1, 1)
+		Z_PARAM_ARRAY_HT(lock)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if ((intern = redlock_ready_with_lock(ZEND_THIS, lock, &resource, &token)) == NULL) {
+		RETURN_THROWS();
+	}
+	held = redlock_resource_target(&resource);
+	validity = rl_client_validity(&intern->client, &held, ZSTR_VAL(token), ZSTR_LEN(token));
+	redlock_resource_release(&resource);
+	if (validity < 0) {
+		zend_throw_error(NULL, "Out of memory");
+		RETURN_THROWS();
+	}
+	if (validity == 0) {
+		RETURN_FALSE;
+	}
+	RETURN_DOUBLE(validity);
+}

@@ -1,0 +1,87 @@
+/* The leases an object tracks: for each lock it holds, its cap on extensions ('maxExtensions',
+ * counted for extend() and renewals alike), the end of its last validity, whether it is lost, and,
+ * with 'autoExtend', its background renewal. Every kind of lock is tracked the same way; the
+ * renewal extends each with its own kind's script (core/rl_kinds.h). Plain C: the renewal thread
+ * never calls the Zend API nor touches PHP memory; it owns its own connections (a copy of the
+ * object's servers, credentials included, wiped when freed) and its own copies of keys and tokens.
+ *
+ * Loss is one state. A lease is lost when a renewal did not reach a quorum in time, or when the
+ * time passed the end of its last validity whatever the reason (renewals capped, failed, or never
+ * asked for). A lost lease stays lost: extend() no longer asks the servers, validity() says 0
+ * without a round trip, run() throws. Removing a lease (unlock(), end of run()) comes before the
+ * release is sent, so a renewal that finds our own deleted keys is never taken for a loss.
+ *
+ * The renewal thread runs only while renewed leases exist: it starts with the first one and is
+ * stopped and joined by the removal of the last, rl_leases_stop_owned() (end of the request) or
+ * rl_leases_destroy(). Joining waits at most for one renewal in flight, bounded by
+ * min(ttl, the servers' call bound). Leases whose keys have expired on every server for sure are
+ * forgotten as new ones arrive, so abandoned locks cannot make the table grow without bound.
+ *
+ * fork(): a pthread_atfork handler keeps the registry's mutex unlocked in the child; the child
+ * never joins or signals its parent's thread nor uses the sockets it shares with it, wipes what a
+ * renewal in flight had in its output buffers (AUTH), and renews nothing: its copies of the leases
+ * are forgotten. */
+#ifndef RL_LEASES_H
+#define RL_LEASES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/rl_kinds.h"
+#include "net/rl_cluster.h"
+
+typedef struct rl_leases rl_leases;
+
+typedef struct rl_leases_config {
+	const rl_cluster *servers;     /* endpoints copied for the renewal thread; greeting kept (static) */
+	const rl_lock_policy *policy;  /* quorum, drift and scripts (static) for renewals */
+	int64_t max_extensions;        /* extensions per lease, extend() and renewals together; < 0: no cap */
+	int renew;                     /* 'autoExtend': renew every lease every ttl/3 */
+	const void *owner;             /* who stops it at the end of a request (rl_leases_stop_owned) */
+} rl_leases_config;
+
+typedef enum {
+	RL_LEASE_UNKNOWN = 0, /* not tracked (never, removed, forgotten, or after a fork) */
+	RL_LEASE_HELD,        /* within its validity (renewed so far, or not due yet) */
+	RL_LEASE_CAPPED,      /* renewed maxExtensions times: held until its validity ends, then lost */
+	RL_LEASE_LOST         /* a renewal failed, or its last validity ran out */
+} rl_lease_state;
+
+/* NULL when out of memory, or when renew is asked where threads are not supported (Windows). */
+rl_leases *rl_leases_create(const rl_leases_config *config);
+
+/* Tracks a lock just won: validity ms from now, its keys holding token for ttl ms at most from
+ * now on any server. pinned: never forgotten while it is tracked (run()'s lock, whose loss is
+ * asked for at its end). 0, or -1 when out of memory or no thread could be started (then nothing
+ * is tracked). */
+int rl_leases_add(rl_leases *leases, const rl_lock_target *held, const char *token, size_t token_len, int64_t ttl,
+	double validity, int pinned);
+
+rl_lease_state rl_leases_state(rl_leases *leases, const char *token, size_t token_len);
+
+/* Before extend() asks the servers: 1 when the cap allows one more extension (counted), 0 when
+ * not (capped, or lost: the servers are not asked), -1 when token is not tracked. */
+int rl_leases_begin_extend(rl_leases *leases, const char *token, size_t token_len);
+
+/* After extend() won validity ms (asked at start, for ttl): the lease's validity moves on. */
+void rl_leases_extended(rl_leases *leases, const char *token, size_t token_len, double start, double validity,
+	int64_t ttl);
+
+/* Stops tracking token (and renewing it); when no renewed lease is left, stops and joins the
+ * thread. Returns the state it had. */
+rl_lease_state rl_leases_remove(rl_leases *leases, const char *token, size_t token_len);
+
+/* raise(arg) is called on the renewal thread, under its mutex, when it finds token lost; never
+ * after rl_leases_remove(token) returned. It must only store flags (atomics): no locks, no Zend.
+ * Called at once when token is lost already. 0, or -1 when token is not tracked. */
+int rl_leases_set_alarm(rl_leases *leases, const char *token, size_t token_len, void (*raise)(void *),
+	void *raise_arg);
+
+/* Forgets every lease of every registry of owner, stops and joins their threads, closes their
+ * connections (the end of a request: objects still alive keep their registry, empty). */
+void rl_leases_stop_owned(const void *owner);
+
+/* The same for one registry, then frees everything (the copied credentials wiped). NULL is fine. */
+void rl_leases_destroy(rl_leases *leases);
+
+#endif
