@@ -1,0 +1,78 @@
+/* What the registry of leases (rl_leases.c) and its renewal thread (rl_renewal.c) share. Private
+ * to services/: see rl_leases.h for the API. */
+#ifndef RL_LEASES_PRIVATE_H
+#define RL_LEASES_PRIVATE_H
+
+#include "services/rl_leases.h"
+
+#ifdef _WIN32
+/* No threads here: the registry is used by the PHP thread alone and renew is refused. */
+# define LOCK() ((void) 0)
+# define UNLOCK() ((void) 0)
+#else
+# include <pthread.h>
+/* One mutex for every registry: held only for bookkeeping, never across I/O. */
+extern pthread_mutex_t rl_leases_lock;
+# define LOCK() pthread_mutex_lock(&rl_leases_lock)
+# define UNLOCK() pthread_mutex_unlock(&rl_leases_lock)
+#endif
+
+/* One tracked lock. Its strings are the registry's own copies. */
+typedef struct lease {
+	struct lease *next;
+	char *token;
+	size_t token_len;
+	rl_lock_target held; /* keys point into keys_copy/lens_copy */
+	char **keys_copy;
+	size_t *lens_copy;
+	int64_t ttl;
+	double due;          /* rl_now_ms() of the next renewal */
+	double valid_until;  /* end of the last validity won: past it the lease is lost */
+	double expires_at;   /* past it no server can still hold the keys: safe to forget */
+	int64_t left;        /* extensions still allowed; < 0: no cap */
+	int lost;
+	int pinned;
+	void (*raise)(void *); /* abortOnLoss: told at once when the lease is found lost */
+	void *raise_arg;
+	int busy;            /* the thread is renewing it, without the lock held */
+	int removed;         /* forgotten while busy: the thread frees it when done */
+} lease;
+
+struct rl_leases {
+	struct rl_leases *next_all; /* every registry of the process, for rl_leases_stop_owned */
+	const void *owner;
+	lease *leases;
+	size_t count;
+	int64_t max_extensions;
+	double drift_factor;
+	int renew;
+	/* The renewal thread and its own connections (renew only). */
+	rl_cluster *cluster;
+	rl_outcome *outcomes;
+	rl_lock_policy policy;
+	rl_lock_io io;
+#ifndef _WIN32
+	pthread_cond_t wake;
+	pthread_t thread;
+	int running, stop;
+	int io_busy;        /* the thread is using the connections (matters to a forked child) */
+	int forked;         /* wake was initialised again in a forked child */
+#endif
+	long owner_pid;
+};
+
+/* Called with the lock held: mark e lost and raise its alarm; unlink and free a lease. */
+void rl_lease_mark_lost(lease *e);
+void rl_lease_unlink(rl_leases *w, lease *e);
+void rl_lease_free(lease *e);
+
+/* rl_renewal.c: the thread's connections and condition (0, or -1 when out of memory), its start
+ * and join (lock held; join drops it while waiting), what a forked child does with them (lock
+ * held), and their end. */
+int rl_renewal_init(rl_leases *w, const rl_leases_config *config);
+int rl_renewal_start_locked(rl_leases *w);
+void rl_renewal_join_locked(rl_leases *w);
+void rl_renewal_after_fork_locked(rl_leases *w);
+void rl_renewal_free(rl_leases *w);
+
+#endif

@@ -1,0 +1,294 @@
+/* The renewal thread of a registry of leases ('autoExtend'): every ttl/3 it extends each lease
+ * with its kind's script over its own connections, marks it lost when that fails or its validity
+ * ran out, and raises abortOnLoss then. See rl_leases.h. */
+#if !defined(_WIN32) && !defined(_GNU_SOURCE)
+# define _GNU_SOURCE /* dladdr() */
+#endif
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "services/rl_leases_private.h"
+#include "core/rl_algorithm.h"
+#include "net/rl_fanout.h"
+
+#ifndef _WIN32
+# include <dlfcn.h>
+# include <signal.h>
+# include <time.h>
+
+pthread_mutex_t rl_leases_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+
+/* No thread holds the lock across fork(), so a child finds it unlocked and the registry whole. */
+static void lock_for_fork(void)
+{
+	pthread_mutex_lock(&rl_leases_lock);
+}
+static void unlock_after_fork(void)
+{
+	pthread_mutex_unlock(&rl_leases_lock);
+}
+/* PHP unloads extensions at shutdown (dlclose): fork handlers must not point into unmapped code
+ * (a process that forks after that, e.g. an embedding SAPI). As rl_resolve.c does for its threads:
+ * once we registered them, the module stays loaded until the process ends. */
+static void init_once(void)
+{
+# if defined(RTLD_NODELETE) && defined(RTLD_NOLOAD)
+	Dl_info info;
+
+	if (dladdr((void *) &init_once, &info) != 0 && info.dli_fname != NULL) {
+		(void) dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE); /* never closed */
+	}
+# endif
+	pthread_atfork(lock_for_fork, unlock_after_fork, unlock_after_fork);
+}
+
+/* The condition variable's timeouts are on CLOCK_MONOTONIC, as wait_ms() computes them: with the
+ * default (CLOCK_REALTIME) every timed wait would end at once and the thread would spin. */
+static int init_wake(pthread_cond_t *wake)
+{
+	pthread_condattr_t attr;
+	int rc;
+
+	if (pthread_condattr_init(&attr) != 0) {
+		return -1;
+	}
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	rc = pthread_cond_init(wake, &attr);
+	pthread_condattr_destroy(&attr);
+	return rc == 0 ? 0 : -1;
+}
+
+static void wait_ms(rl_leases *w, double ms)
+{
+	struct timespec at;
+	long long ns;
+
+	if (ms > 3600e3) {
+		ms = 3600e3; /* woken earlier by any change; no overflow of the timespec */
+	}
+	clock_gettime(CLOCK_MONOTONIC, &at);
+	ns = (long long) (ms * 1e6) + 1000000; /* a ms late rather than early: no busy loop */
+	at.tv_sec += (time_t) (ns / 1000000000LL);
+	at.tv_nsec += (long) (ns % 1000000000LL);
+	if (at.tv_nsec >= 1000000000L) {
+		at.tv_sec++;
+		at.tv_nsec -= 1000000000L;
+	}
+	pthread_cond_timedwait(&w->wake, &rl_leases_lock, &at);
+}
+static lease *next_due(rl_leases *w, double *due)
+{
+	lease *e, *best = NULL;
+
+	for (e = w->leases; e; e = e->next) {
+		double at;
+
+		if (e->removed || e->busy || e->lost) {
+			continue;
+		}
+		at = e->left == 0 ? e->valid_until : fmin(e->due, e->valid_until); /* capped: only its end */
+		if (best == NULL || at < *due) {
+			best = e;
+			*due = at;
+		}
+	}
+	return best;
+}
+
+/* One renewal of e, the lock held on entry and on return (released around the I/O). */
+static void renew_locked(rl_leases *w, lease *e)
+{
+	double start, validity;
+
+	e->busy = 1;
+	w->io_busy = 1;
+	if (e->left > 0) {
+		e->left--;
+	}
+	pthread_mutex_unlock(&rl_leases_lock);
+	start = rl_now_ms();
+	/* The kind's own compare-the-token script, as extend(): keys still holding our token get at
+	 * least ttl more; another holder's keys are never touched. */
+	validity = rl_kind_extend(&w->io, &w->policy, &e->held, e->token, e->token_len, e->ttl, w->outcomes);
+	pthread_mutex_lock(&rl_leases_lock);
+	w->io_busy = 0;
+	e->busy = 0;
+	if (e->removed) {
+		rl_lease_unlink(w, e);
+		rl_lease_free(e);
+		return;
+	}
+	if (validity > 0) {
+		if (start + validity > e->valid_until) {
+			e->valid_until = start + validity;
+		}
+		e->expires_at = fmax(e->expires_at, rl_now_ms() + (double) e->ttl + rl_drift_ms(e->ttl, w->drift_factor));
+		e->due = start + (double) e->ttl / 3.0;
+	} else if (validity == 0) {
+		rl_lease_mark_lost(e);
+	} else {
+		e->due = rl_now_ms() + 10; /* out of memory: try again soon; valid_until still bounds it */
+	}
+}
+
+static void *renewal_thread(void *arg)
+{
+	rl_leases *w = arg;
+
+	pthread_mutex_lock(&rl_leases_lock);
+	while (!w->stop) {
+		double due = 0, now;
+		lease *e = next_due(w, &due);
+
+		if (e == NULL) {
+			pthread_cond_wait(&w->wake, &rl_leases_lock);
+			continue;
+		}
+		now = rl_now_ms();
+		if (now >= e->valid_until) {
+			rl_lease_mark_lost(e); /* capped and run out, or not renewed in time (starved, or a renewal hung) */
+			continue;
+		}
+		if (due > now) {
+			wait_ms(w, due - now);
+			continue;
+		}
+		renew_locked(w, e);
+	}
+	w->io_busy = 1;
+	pthread_mutex_unlock(&rl_leases_lock);
+	{
+		size_t i;
+		for (i = 0; i < w->cluster->count; i++) {
+			rl_conn_close(&w->cluster->conns[i]); /* no connection outlives the thread */
+		}
+	}
+	pthread_mutex_lock(&rl_leases_lock);
+	w->io_busy = 0;
+	pthread_mutex_unlock(&rl_leases_lock);
+	return NULL;
+}
+
+/* Starts the thread, all signals blocked in it: SIGALRM/SIGPROF of max_execution_time, SIGCHLD
+ * and pcntl's signals must reach the PHP thread. the lock held. */
+int rl_renewal_start_locked(rl_leases *w)
+{
+	pthread_attr_t attr;
+	sigset_t all, old;
+	int rc;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 256 * 1024);
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	w->stop = 0;
+	rc = pthread_create(&w->thread, &attr, renewal_thread, w);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&attr);
+	if (rc != 0) {
+		return -1;
+	}
+	w->running = 1;
+	return 0;
+}
+
+/* Stops and joins the thread. the lock held on entry and on return. */
+void rl_renewal_join_locked(rl_leases *w)
+{
+	if (!w->running) {
+		return;
+	}
+	w->stop = 1;
+	pthread_cond_signal(&w->wake);
+	pthread_mutex_unlock(&rl_leases_lock);
+	pthread_join(w->thread, NULL);
+	pthread_mutex_lock(&rl_leases_lock);
+	w->running = 0;
+	w->stop = 0;
+}
+/* The renewal thread's own connections: copies of the object's servers. */
+static rl_cluster *copy_servers(const rl_cluster *from)
+{
+	rl_cluster *cluster = rl_cluster_create(from->count);
+	size_t i;
+
+	if (cluster == NULL) {
+		return NULL;
+	}
+	for (i = 0; i < from->count; i++) {
+		const rl_endpoint *src = &from->endpoints[i];
+		rl_endpoint_spec spec;
+
+		memset(&spec, 0, sizeof(spec));
+		if (src->host == NULL) {
+			continue; /* that server fails with "connect: out of memory", as in the object */
+		}
+		spec.host = src->host;
+		spec.host_len = strlen(src->host);
+		spec.port = src->port;
+		spec.timeout_ms = src->timeout_ms;
+		spec.username = src->username;
+		spec.username_len = src->username ? strlen(src->username) : 0;
+		spec.password = src->password;
+		spec.password_len = src->password ? strlen(src->password) : 0;
+		spec.database = src->database;
+		spec.tls = src->tls; /* copied: the thread owns its own */
+		(void) rl_cluster_set_endpoint_spec(cluster, i, &spec);
+	}
+	cluster->greeting = from->greeting;
+	cluster->greeting_count = from->greeting_count;
+	return cluster;
+}
+
+int rl_renewal_init(rl_leases *w, const rl_leases_config *config)
+{
+	pthread_once(&g_once, init_once);
+	w->cluster = copy_servers(config->servers);
+	w->outcomes = calloc(config->servers->count ? config->servers->count : 1, sizeof(*w->outcomes));
+	if (w->cluster == NULL || w->outcomes == NULL || init_wake(&w->wake) != 0) {
+		rl_cluster_destroy(w->cluster);
+		free(w->outcomes);
+		w->cluster = NULL;
+		w->outcomes = NULL;
+		return -1;
+	}
+	w->policy = *config->policy;
+	w->policy.call_bound_ms = rl_cluster_call_bound(w->cluster);
+	rl_fanout_bind(w->cluster, &w->io);
+	w->io.random = NULL; /* extend draws nothing */
+	return 0;
+}
+
+void rl_renewal_after_fork_locked(rl_leases *w)
+{
+	size_t i;
+
+	w->running = 0;
+	w->stop = 0;
+	/* The copy may show the parent's thread waiting on it: a fresh one, never destroyed (glibc's
+	 * destroy would wait for that waiter; helgrind flags destroying it). */
+	init_wake(&w->wake);
+	w->forked = 1;
+	if (w->io_busy) {
+		/* Forked in the middle of a renewal: the connections' bookkeeping may be half-updated.
+		 * Their output buffers are wiped (AUTH) but not freed. */
+		for (i = 0; i < w->cluster->count; i++) {
+			rl_conn_forget_after_fork(&w->cluster->conns[i]);
+		}
+		w->io_busy = 0;
+	}
+	rl_cluster_leave_parent(w->cluster);
+}
+
+void rl_renewal_free(rl_leases *w)
+{
+	if (!w->forked) {
+		pthread_cond_destroy(&w->wake);
+	}
+	rl_cluster_destroy(w->cluster); /* no pool: closes; the copied password is wiped */
+	free(w->outcomes);
+}
+
+#endif
