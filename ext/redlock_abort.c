@@ -34,6 +34,16 @@ typedef struct redlock_alarm {
 ZEND_TLS redlock_alarm *armed_alarms; /* ZEND_TLS: static, thread-local under ZTS */
 static void (*previous_interrupt)(zend_execute_data *execute_data);
 
+/* What max_execution_time's timer stores: the VM calls zend_interrupt_function at its next opcode. */
+static void interrupt_vm(redlock_alarm *alarm)
+{
+#if PHP_VERSION_ID >= 80200
+	zend_atomic_bool_store(alarm->vm_interrupt, true);
+#else
+	*alarm->vm_interrupt = 1;
+#endif
+}
+
 static void alarm_raise(void *arg)
 {
 	redlock_alarm *alarm = arg; /* runs on the renewal thread: two stores, nothing else */
@@ -43,11 +53,18 @@ static void alarm_raise(void *arg)
 #else
 	alarm->lost = 1;
 #endif
-#if PHP_VERSION_ID >= 80200
-	zend_atomic_bool_store(alarm->vm_interrupt, true);
+	interrupt_vm(alarm);
+}
+
+/* Lost, and not thrown yet: on the PHP thread. */
+static bool alarm_pending(const redlock_alarm *alarm)
+{
+#ifndef _WIN32
+	int lost = __atomic_load_n(&alarm->lost, __ATOMIC_SEQ_CST);
 #else
-	*alarm->vm_interrupt = 1;
+	int lost = alarm->lost;
 #endif
+	return lost && !alarm->thrown;
 }
 
 static void redlock_interrupt(zend_execute_data *execute_data)
@@ -55,12 +72,7 @@ static void redlock_interrupt(zend_execute_data *execute_data)
 	redlock_alarm *alarm;
 
 	for (alarm = armed_alarms; alarm; alarm = alarm->next) {
-#ifndef _WIN32
-		int lost = __atomic_load_n(&alarm->lost, __ATOMIC_SEQ_CST);
-#else
-		int lost = alarm->lost;
-#endif
-		if (lost && !alarm->thrown && !EG(exception) && alarm->fiber == EG(current_fiber_context)) {
+		if (alarm_pending(alarm) && !EG(exception) && alarm->fiber == EG(current_fiber_context)) {
 			alarm->thrown = 1;
 			zend_throw_exception_ex(redlock_exception_ce, 0,
 				"The lock on %s was lost during the work: a renewal did not reach a quorum, or maxExtensions was reached (abortOnLoss)",
@@ -80,17 +92,8 @@ static void redlock_fiber_switched(zend_fiber_context *from, zend_fiber_context 
 
 	(void) from;
 	for (alarm = armed_alarms; alarm; alarm = alarm->next) {
-#ifndef _WIN32
-		int lost = __atomic_load_n(&alarm->lost, __ATOMIC_SEQ_CST);
-#else
-		int lost = alarm->lost;
-#endif
-		if (lost && !alarm->thrown && alarm->fiber == to) {
-#if PHP_VERSION_ID >= 80200
-			zend_atomic_bool_store(alarm->vm_interrupt, true);
-#else
-			*alarm->vm_interrupt = 1;
-#endif
+		if (alarm_pending(alarm) && alarm->fiber == to) {
+			interrupt_vm(alarm);
 		}
 	}
 }
