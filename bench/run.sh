@@ -48,7 +48,7 @@ rm -f "$out"/results.tsv "$out"/contention.tsv "$out"/callgrind.tsv "$out"/rtt.t
 
 scripts/setup.sh
 gcc -O2 -Wall -o "$bin/delay_proxy" bench/delay_proxy.c
-gcc -O2 -Wall -o "$bin/floor_probe" bench/floor_probe.c -lhiredis
+gcc -O2 -Wall -Iext -o "$bin/floor_probe" bench/floor_probe.c -lhiredis
 php_ext=(php -n -d extension=igbinary -d extension=redis -d extension="$root/modules/redlock.so")
 # -n: no php.ini, so both PHP runs load exactly the same two extensions and no opcache/xdebug.
 "${php_ext[@]}" -r 'exit(class_exists("Redis") && class_exists("RedLock") ? 0 : 1);' \
