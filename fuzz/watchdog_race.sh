@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The renewal thread (ext/services/rl_watchdog.c) and abortOnLoss under helgrind: fuzz/watchdog_race.php adds,
+# The renewal thread (ext/services/rl_renewal.c, with the registry in rl_leases.c) and abortOnLoss under helgrind: fuzz/watchdog_race.php adds,
 # renews, loses, removes and frees locks while the thread works, raises abortOnLoss, forks. Fails
 # on any helgrind report (data race, lock order, misuse of the pthread API) in any process.
 #   REDLOCK_RACE_PORT=7491 bash fuzz/watchdog_race.sh
