@@ -14,8 +14,8 @@
 #include "php_redlock.h"
 #include "redlock_object.h"
 #include "redlock_options.h"
-#include "redlock_scripts.h"
 #include "redlock_servers.h"
+#include "core/rl_scripts.h"
 #include "redlock_arginfo.h"
 
 zend_class_entry *redlock_ce;
@@ -118,8 +118,7 @@ PHP_METHOD(RedLock, __construct)
 #endif
 	options.client.owner = &REDLOCK_G(pool); /* one per PHP thread: which renewals a request end stops */
 	options.client.random = driver_random;
-	options.client.scripts = redlock_scripts();
-	cluster->greeting = redlock_scripts_greeting(&cluster->greeting_count);
+	options.client.scripts = rl_scripts();
 	redlock_servers_set_persistent(cluster, options.persistent);
 
 	/* A second constructor call starts afresh. */
@@ -180,7 +179,6 @@ static HashTable *redlock_debug_info(zend_object *object, int *is_temp)
 
 void redlock_class_register(int module_number)
 {
-	redlock_scripts_init();
 	redlock_resource_startup();
 	register_redlock_symbols(module_number);
 	redlock_ce = register_class_RedLock();

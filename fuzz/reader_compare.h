@@ -4,27 +4,15 @@
  * Header-only (static functions): include it once per program, build with -Iext, link
  * ext/net/rl_reader.c, ext/net/rl_reply.c and -lhiredis.
  *
- * What hiredis 0.14.1 (Debian 12's libhiredis0.14, with the CVE-2021-32765 patch) does, probed
- * with the library itself, and what the comparison makes of it:
- *   - integers and lengths go through string2ll(): "-0", "00", "01", "+1", " 1" and anything
- *     out of long long range are errors ("Bad integer value", "Bad bulk string length",
- *     "Bad multi-bulk length"). rl_reader takes -?[0-9]{1,19}, so it accepts leading zeros
- *     and "-0" where hiredis refuses them: on that point hiredis is the stricter one. A reply
- *     rl_reader returns where hiredis fails is accepted only when rc_hiredis_rejects() finds
- *     such a number in that reply's bytes and hiredis' message is the matching one.
- *   - hiredis refuses any array (even *0 or *-1) at the 9th level ("No support for nested
- *     multi bulk replies with depth > 7", checked on the '*' byte alone); rl_reader refuses
- *     only a non-empty one there, since it keeps no state for an empty or nil array. Also
- *     accepted only when rc_hiredis_rejects() finds that array and hiredis says so.
- *   - "$-2" and below, "*-2" and below: both refuse. A multi-bulk count above INT_MAX: hiredis
- *     refuses ("Multi-bulk length out of range"), rl_reader accepts up to 2^62 and waits for
- *     the elements, so it never returns a reply there.
- *   - a bulk string's trailing CRLF is checked by neither: both skip two bytes.
- *   - status and error lines have no length limit in hiredis; rl_reader keeps the first
- *     RL_READER_LINE_HEAD bytes of a line that does not fit in its buffer (text of
- *     RL_READER_BUFFER - 2 bytes or more: type byte, text and CR fill the buffer before LF).
- * hiredis is driven with its own read.c but with reply-object functions that allocate only for
- * the top-level reply: hiredis.c's createArrayObject() callocs the announced element count
+ * rl_reader is hiredis' redisReader with object functions that keep only what a vote needs
+ * (ext/net/rl_reader.h). What this checks is that wrapper: the same replies as hiredis' own
+ * objects in every chunking, each given out in the chunk where its last byte arrived, a status
+ * or error text cut to RL_READER_LINE_HEAD bytes, the idle state, a sticky error. hiredis
+ * refuses an array at the 9th level even when empty or nil ("depth > 7"); rl_reader does too,
+ * under every hiredis version. The leniency counters below (stricter, hiredis_*) date from the
+ * reader we wrote before hiredis parsed every reply; they must stay 0 now.
+ * The reference hiredis run uses reply-object functions that allocate only for the top-level
+ * reply: hiredis.c's createArrayObject() callocs the announced element count
  * ("*2147483647\r\n": 16 GB), which would stop the comparison on mutated inputs for a reason
  * that is not about parsing. */
 #ifndef RL_READER_COMPARE_H
@@ -152,16 +140,16 @@ typedef struct rc_stats {
 	unsigned long long truncated;       /* long status/error lines compared as a prefix */
 } rc_stats;
 
-/* rl_reader's text for a line whose full text is full: equal, or for a line too long for the
- * buffer, its first RL_READER_LINE_HEAD bytes. */
+/* rl_reader's text for a line whose full text is full: equal, or for a line longer than
+ * RL_READER_LINE_HEAD, its first RL_READER_LINE_HEAD bytes. */
 static int rc_text_ok(const char *text, size_t len, const char *full, size_t full_len, int *truncated)
 {
 	*truncated = 0;
-	if (full_len + 2 < RL_READER_BUFFER) {
+	if (full_len <= RL_READER_LINE_HEAD) {
 		return len == full_len && (len == 0 || memcmp(text, full, len) == 0);
 	}
 	*truncated = 1;
-	return len == (full_len < RL_READER_LINE_HEAD ? full_len : RL_READER_LINE_HEAD) && memcmp(text, full, len) == 0;
+	return len == RL_READER_LINE_HEAD && memcmp(text, full, len) == 0;
 }
 
 /* An rl_reader reply against hiredis' (or the generator's) for the same bytes. */

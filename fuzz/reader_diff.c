@@ -1,16 +1,16 @@
-/* Differential test of ext/net/rl_reader.c against hiredis' reader, deterministic, for CI.
+/* Differential test of ext/net/rl_reader.c (hiredis' reader behind our object functions)
+ * against hiredis' reader with reply objects, deterministic, for CI.
  *
  *   reader_diff [SEED [COUNT]] [--stream INDEX] [--dump FILE] [--quiet]
  *
  * Generates COUNT RESP2 streams from SEED (each from its own seed, so that one stream can be
  * replayed with --stream): 40% are valid sequences of every kind of reply (status and error
- * lines short and longer than rl_reader's buffer, integers up to LLONG_MIN/MAX, nil bulk strings
+ * lines short and longer than a socket read, integers up to LLONG_MIN/MAX, nil bulk strings
  * and arrays, bulk strings of 0 to 5000 arbitrary bytes with CRLFs inside, arrays nested up to
  * and beyond 8 levels), the rest short ones of the same, mutated (byte flips, insertions, deletions,
  * truncation, duplicated slices, tampered numbers and type bytes). Each stream goes through
  * rl_reader fed byte by byte, in whole rooms and in two random chunkings, and through hiredis in
- * one go; see reader_compare.h for what is compared and for where hiredis 0.14.1 differs on
- * purpose. The valid streams are also checked against what the generator wrote. Prints one
+ * one go; see reader_compare.h for what is compared. The valid streams are also checked against what the generator wrote. Prints one
  * summary line; exits 1 on any mismatch, with the stream (escaped), its seed and index.
  *
  * Build: fuzz/reader_diff.sh (gcc), fuzz/reader_diff.sh --sanitize (clang, ASan + UBSan), or
@@ -35,8 +35,8 @@ typedef struct gen {
 	uint64_t rng;
 	unsigned char *buf;
 	size_t len, cap;
-	int deep_full;  /* the current top-level reply has a non-empty array at level 9: both refuse */
-	int deep_empty; /* ... an empty or nil one: hiredis refuses it, rl_reader does not */
+	int deep_full;  /* the current top-level reply has a non-empty array at level 9: refused */
+	int deep_empty; /* ... an empty or nil one: refused too (hiredis checks the '*' byte alone) */
 	rc_run expected; /* the top-level replies written, with their end offsets */
 	size_t rl_fails_at;      /* index of the first reply with 'D', or SIZE_MAX */
 	size_t hiredis_fails_at; /* index of the first reply with 'D' or 'e', or SIZE_MAX */
@@ -307,7 +307,7 @@ static void gen_stream(gen *g, int to_mutate)
 		g->deep_full = g->deep_empty = 0;
 		gen_item(g, 0, &type, &integer, text, &len);
 		rc_push(&g->expected, type, integer, (const char *) text, len, g->len, g->len);
-		if (g->deep_full && g->rl_fails_at == SIZE_MAX) {
+		if ((g->deep_full || g->deep_empty) && g->rl_fails_at == SIZE_MAX) { /* rl_reader is hiredis */
 			g->rl_fails_at = i;
 		}
 		if ((g->deep_full || g->deep_empty) && g->hiredis_fails_at == SIZE_MAX) {

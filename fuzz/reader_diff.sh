@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Differential test of the extension's reply reader (ext/net/rl_reader.c) against hiredis' reader,
+# Differential test of the extension's reply reader (ext/net/rl_reader.c: hiredis' reader with our
+# object functions) against hiredis' reader building reply objects,
 # deterministic (used by CI):
 #   fuzz/reader_diff.sh [--sanitize] [SEED [COUNT]] [--stream INDEX] [--dump FILE]
 # Builds fuzz/reader_diff.c into .run/fuzz/ with gcc, or with --sanitize with clang under

@@ -1,9 +1,9 @@
 /* libFuzzer harness: arbitrary bytes as a server's reply stream, through rl_reader (the
- * extension's reply reader) fed byte by byte, in whole rooms, in random chunks and in chunks of
+ * extension's reply reader: hiredis' redisReader with our object functions) fed byte by byte, in whole rooms, in random chunks and in chunks of
  * 1 to 7 bytes (the random sizes are drawn from a hash of the input, so they change with it),
  * and through hiredis' reader in one go. The replies must be the same in every chunking, each
- * given out as soon as its last byte arrived, and the same as hiredis' (where hiredis 0.14.1
- * differs on purpose, see reader_compare.h); every reply goes through rl_reply_classify() for
+ * given out as soon as its last byte arrived, and the same as hiredis' own reply objects
+ * (see reader_compare.h); every reply goes through rl_reply_classify() for
  * each rl_expect, with and without the NOSCRIPT fallback: a "yes" only for +OK / a positive
  * integer, a resend only for NOSCRIPT with a fallback, a bounded printable message.
  * Any difference aborts with the input escaped. Build and run: fuzz/run.sh.

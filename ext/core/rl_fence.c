@@ -13,7 +13,7 @@ typedef struct fence_attempt {
 	unsigned quorum;
 	rl_script_call lock_call;      /* token, ttl */
 	rl_script_call writeback_call; /* token, fence */
-	rl_script_call rollback_call;  /* token: unlock_multi, the EVAL is sent */
+	rl_script_call rollback_call;  /* token: unlock_multi */
 	char fence_text[24];
 	size_t per_command;            /* of writeback_call */
 	int64_t fence;
@@ -37,7 +37,6 @@ static unsigned fence_lock(void *arg, const rl_lock_io *io, const rl_acquire *ac
 	attempt->fence = fence;
 	len = rl_resp_decimal(attempt->fence_text, (unsigned long long) fence);
 	attempt->writeback_call.argvlen[attempt->per_command - 1] = len;
-	attempt->writeback_call.argvlen[2 * attempt->per_command - 1] = len;
 	return io->run(io->arg, &attempt->writeback_call.request, attempt->quorum, acquire->step_deadline, outcomes);
 }
 
@@ -46,7 +45,7 @@ static void fence_rollback(void *arg, const rl_lock_io *io, const rl_acquire *ac
 	fence_attempt *attempt = arg;
 
 	(void) acquire;
-	io->send(io->arg, &attempt->rollback_call.request.fallback);
+	io->send(io->arg, &attempt->rollback_call.request.command);
 }
 
 int rl_fence_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys, int64_t ttl,

@@ -74,7 +74,7 @@ rl_acquire_step rl_acquire_next(rl_acquire *acquire, double now, unsigned votes,
 
 /* --- Commands ---------------------------------------------------------------------------- */
 
-/* An EVALSHA (and its EVAL fallback) over the keys with args after them: rl_script_call (rl_lock.h). */
+/* An EVAL over the keys with args after them: rl_script_call (rl_lock.h). */
 typedef rl_script_call script_call;
 #define SCRIPT_CALL_INLINE RL_SCRIPT_CALL_INLINE
 
@@ -113,8 +113,8 @@ int rl_script_call_init(script_call *call, const rl_script *script, const rl_loc
 		call->argv = call->inline_argv;
 		call->argvlen = call->inline_argvlen;
 	} else {
-		call->argv = malloc(2 * per_command * sizeof(*call->argv));
-		call->argvlen = malloc(2 * per_command * sizeof(*call->argvlen));
+		call->argv = malloc(per_command * sizeof(*call->argv));
+		call->argvlen = malloc(per_command * sizeof(*call->argvlen));
 		if (call->argv == NULL || call->argvlen == NULL) {
 			free(call->argv);
 			free(call->argvlen);
@@ -123,20 +123,11 @@ int rl_script_call_init(script_call *call, const rl_script *script, const rl_loc
 			return -1;
 		}
 	}
-	fill_eval(call->argv + per_command, call->argvlen + per_command, "EVAL", 4, script->source, script->length,
-		call->numkeys, numkeys_len, keys, argc, args, arglens);
-	call->request.fallback = (rl_command) {(int) per_command, call->argv + per_command, call->argvlen + per_command};
-	if (script->sha == NULL) {
-		/* EVAL only. The fallback stays an EVAL too: rollbacks send it alone, and EVAL never gets
-		 * the NOSCRIPT that would resend it. */
-		fill_eval(call->argv, call->argvlen, "EVAL", 4, script->source, script->length, call->numkeys, numkeys_len,
-			keys, argc, args, arglens);
-		call->request.command = (rl_command) {(int) per_command, call->argv, call->argvlen};
-	} else {
-		fill_eval(call->argv, call->argvlen, "EVALSHA", 7, script->sha, 40, call->numkeys, numkeys_len, keys, argc,
-			args, arglens);
-		call->request.command = (rl_command) {(int) per_command, call->argv, call->argvlen};
-	}
+	/* EVAL, never EVALSHA: see core/rl_scripts.c. No fallback: EVAL never answers NOSCRIPT. */
+	fill_eval(call->argv, call->argvlen, "EVAL", 4, script->source, script->length, call->numkeys, numkeys_len,
+		keys, argc, args, arglens);
+	call->request.command = (rl_command) {(int) per_command, call->argv, call->argvlen};
+	call->request.fallback = (rl_command) {0, NULL, NULL};
 	call->request.expect = expect;
 	call->request.undecided = NULL;
 	call->request.native[0].argc = call->request.native[1].argc = 0;
@@ -210,7 +201,7 @@ static int attempt_commands_init(attempt_commands *cmds, const rl_lock_policy *p
 		}
 		cmds->scripts = 1;
 		cmds->lock = &cmds->lock_call.request;
-		cmds->rollback = &cmds->unlock_call.request.fallback; /* EVAL: no NOSCRIPT round trip */
+		cmds->rollback = &cmds->unlock_call.request.command;
 		return 0;
 	}
 }
@@ -278,22 +269,20 @@ int rl_lock_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl
 	script_call call;
 	unsigned votes;
 
-	if (!keys->multi && script->sha != NULL) {
-		/* The drop-in unlock(), once per call: its two commands written out, nothing to build. */
-		const char *argv[] = {"EVALSHA", script->sha, "1", keys->keys[0], token,
-			"EVAL", script->source, "1", keys->keys[0], token};
-		const size_t argvlen[] = {7, 40, 1, keys->lens[0], token_len, 4, script->length, 1, keys->lens[0], token_len};
-		/* Without Lua where a server has it (rl_conn.h): the same compare-and-delete, built in. */
+	if (!keys->multi) {
+		/* The drop-in unlock(), once per call: its command written out, nothing to build. */
+		const char *argv[] = {"EVAL", script->source, "1", keys->keys[0], token};
+		const size_t argvlen[] = {4, script->length, 1, keys->lens[0], token_len};
+		/* Without Lua where a server has it (net/rl_conn.h): the same compare-and-delete, built in. */
 		const char *native_argv[] = {"DELEX", keys->keys[0], "IFEQ", token, "DELIFEQ", keys->keys[0], token};
 		const size_t native_len[] = {5, keys->lens[0], 4, token_len, 7, keys->lens[0], token_len};
-		rl_request request = {{5, argv, argvlen}, {5, argv + 5, argvlen + 5}, RL_EXPECT_POSITIVE_INT, NULL,
+		rl_request request = {{5, argv, argvlen}, {0, NULL, NULL}, RL_EXPECT_POSITIVE_INT, NULL,
 			{{4, native_argv, native_len}, {3, native_argv + 4, native_len + 4}}};
 
 		if (policy->announce_releases) {
 			/* the script PUBLISHes the release to waiters ('waitTimeout'); DELEX/DELIFEQ cannot */
 			request.native[0].argc = request.native[1].argc = 0;
 		}
-
 		return (int) io->run(io->arg, &request, policy->quorum, io->now(io->arg) + policy->call_bound_ms, outcomes);
 	}
 	if (rl_script_call_init(&call, script, keys, 1, args, arglens, RL_EXPECT_POSITIVE_INT) != 0) {

@@ -23,11 +23,10 @@
 #include "core/rl_token.h"
 #include "net/rl_request.h"
 
-/* A script as the servers know it: EVALSHA sha, or EVAL source after NOSCRIPT. */
+/* A script, sent as EVAL with its source (core/rl_scripts.c says why never EVALSHA). */
 typedef struct rl_script {
 	const char *source;
 	size_t length;
-	const char *sha; /* 40 lowercase hex characters; NULL: always sent as EVAL */
 } rl_script;
 
 typedef struct rl_script_set {
@@ -37,8 +36,8 @@ typedef struct rl_script_set {
 	rl_script semaphore_lock, semaphore_release, lock_fenced, fence_writeback;
 } rl_script_set;
 
-/* An EVALSHA of a script over keys with args after them, and its EVAL fallback. Small calls keep
- * their argument arrays inline (no heap). */
+/* An EVAL of a script over keys with args after them. Small calls keep their argument arrays
+ * inline (no heap). */
 #define RL_SCRIPT_CALL_INLINE 16
 
 typedef struct rl_script_call {
@@ -46,8 +45,8 @@ typedef struct rl_script_call {
 	const char **argv;
 	size_t *argvlen;
 	char numkeys[24];
-	const char *inline_argv[2 * RL_SCRIPT_CALL_INLINE];
-	size_t inline_argvlen[2 * RL_SCRIPT_CALL_INLINE];
+	const char *inline_argv[RL_SCRIPT_CALL_INLINE];
+	size_t inline_argvlen[RL_SCRIPT_CALL_INLINE];
 } rl_script_call;
 
 struct rl_lock_keys;

@@ -81,4 +81,8 @@
 	"end\n" \
 	"return least\n"
 
+/* The scripts of every kind, for the driver (core/rl_lock.h's rl_script_set; all sent as EVAL). */
+struct rl_script_set;
+const struct rl_script_set *rl_scripts(void);
+
 #endif

@@ -14,7 +14,7 @@ typedef struct semaphore_attempt {
 	size_t servers;
 	unsigned quorum;
 	rl_script_call lock_call;    /* token, ttl, limit */
-	rl_script_call release_call; /* token, limit, keep: the EVAL is sent */
+	rl_script_call release_call; /* token, limit, keep */
 	char keep_text[24];          /* "-1" for a rollback, the won slot for the trim */
 	int64_t slot;                /* the slot with the most votes in the last attempt */
 } semaphore_attempt;
@@ -78,10 +78,9 @@ static void send_release(semaphore_attempt *attempt, const rl_lock_io *io, int64
 	rl_script_call *call = &attempt->release_call;
 	size_t per_command = (size_t) call->request.command.argc;
 
-	/* keep is the last argument of both the EVALSHA and the EVAL: its length follows the text. */
+	/* keep is the last argument: its length follows the text. */
 	call->argvlen[per_command - 1] = len;
-	call->argvlen[2 * per_command - 1] = len;
-	io->send(io->arg, &call->request.fallback); /* EVAL: no NOSCRIPT round trip for a command nobody waits on */
+	io->send(io->arg, &call->request.command);
 }
 
 static void semaphore_rollback(void *arg, const rl_lock_io *io, const rl_acquire *acquire)

@@ -60,7 +60,7 @@ static void reset_stream(rl_conn *conn)
 	conn->out_secret = 0;
 	conn->out_start = conn->out_end = 0;
 	conn->dropped_error[0] = '\0';
-	rl_reader_init(&conn->reader);
+	rl_reader_reset(&conn->reader); /* hiredis' reader goes with the stream it parsed */
 }
 
 /* The connection ended: the server's own words when it said something before, else reason. */

@@ -1,234 +1,224 @@
-/* A RESP2 reply reader that allocates nothing. See rl_reader.h. */
+/* The reply reader over hiredis' redisReader. See rl_reader.h. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <hiredis/hiredis.h>
 
 #include "net/rl_reader.h"
 
-void rl_reader_init(rl_reader *reader)
+/* hiredis 1.x passes an array's length as size_t and knows RESP3's doubles and booleans. */
+#if HIREDIS_MAJOR >= 1
+typedef size_t array_length;
+#else
+typedef int array_length;
+#endif
+
+/* What the object functions keep of the top-level reply; every task's privdata points here. */
+struct rl_reader_kept {
+	redisReader *parser;
+	rl_reply top;
+	int foreign;  /* a RESP3-only type came (we never send HELLO 3) */
+	int too_deep; /* an array at the 9th level: hiredis 1.x would grow its stack for it */
+	char head[RL_READER_LINE_HEAD];
+};
+
+static struct rl_reader_kept *kept_of(const redisReadTask *task)
 {
-	reader->start = 0;
-	reader->end = 0;
-	reader->skip = 0;
-	reader->depth = 0;
-	reader->long_kind = 0;
-	reader->long_cr = 0;
-	reader->head_len = 0;
-	reader->error = NULL;
-	reader->midway = 0;
+	return task->privdata;
 }
 
-char *rl_reader_compact(rl_reader *reader, size_t *room)
+static void *keep(const redisReadTask *task, rl_reply_type type, long long integer)
 {
-	if (reader->start > 0) {
-		size_t pending = reader->end - reader->start;
-		if (pending > 0) {
-			memmove(reader->buf, reader->buf + reader->start, pending);
-		}
-		reader->start = 0;
-		reader->end = pending;
+	struct rl_reader_kept *kept = kept_of(task);
+
+	if (task->parent == NULL) {
+		kept->top.type = type;
+		kept->top.integer = integer;
+		kept->top.str = NULL;
+		kept->top.len = 0;
 	}
-	if (reader->end == sizeof(reader->buf)) {
-		/* Not reached when callers parse before reading again, as rl_conn does: rl_reader_next
-		 * consumes complete replies and drops a line that fills the buffer (long-line mode).
-		 * A guard: the stream fails rather than overruns. */
-		reader->end = 0;
-		reader->error = "protocol error: reply line too long";
-		reader->midway = 1;
-	}
-	*room = sizeof(reader->buf) - reader->end;
-	return reader->buf + reader->end;
+	return kept; /* any non-NULL object: NULL tells hiredis it ran out of memory */
 }
+
+static void *create_string(const redisReadTask *task, char *str, size_t len)
+{
+	struct rl_reader_kept *kept = kept_of(task);
+
+	switch (task->type) {
+		case REDIS_REPLY_STRING:
+			return keep(task, RL_REPLY_STRING, (long long) len);
+		case REDIS_REPLY_STATUS:
+		case REDIS_REPLY_ERROR:
+			keep(task, task->type == REDIS_REPLY_STATUS ? RL_REPLY_STATUS : RL_REPLY_ERROR, 0);
+			if (task->parent == NULL) {
+				kept->top.len = len < sizeof(kept->head) ? len : sizeof(kept->head);
+				memcpy(kept->head, str, kept->top.len);
+				kept->top.str = kept->head;
+			}
+			return kept;
+		default: /* RESP3's verbatim strings and big numbers */
+			kept->foreign = 1;
+			return kept;
+	}
+}
+
+static void *create_array(const redisReadTask *task, array_length elements)
+{
+	const redisReadTask *up = task->parent;
+	int depth = 0;
+
+	while (up != NULL && depth < 8) {
+		up = up->parent;
+		depth++;
+	}
+	if (depth == 8) { /* 0.14's own limit, for every version */
+		kept_of(task)->too_deep = 1;
+	}
+	if (task->type != REDIS_REPLY_ARRAY) { /* RESP3's maps, sets, attributes, pushes */
+		kept_of(task)->foreign = 1;
+	}
+	return keep(task, RL_REPLY_ARRAY, (long long) elements);
+}
+
+static void *create_integer(const redisReadTask *task, long long value)
+{
+	return keep(task, RL_REPLY_INTEGER, value);
+}
+
+static void *create_nil(const redisReadTask *task)
+{
+	return keep(task, RL_REPLY_NIL, -1);
+}
+
+#if HIREDIS_MAJOR >= 1
+static void *create_double(const redisReadTask *task, double value, char *str, size_t len)
+{
+	(void) value, (void) str, (void) len;
+	kept_of(task)->foreign = 1;
+	return kept_of(task);
+}
+
+static void *create_bool(const redisReadTask *task, int value)
+{
+	(void) value;
+	kept_of(task)->foreign = 1;
+	return kept_of(task);
+}
+#endif
+
+static void free_object(void *object)
+{
+	(void) object; /* the objects are all the one rl_reader_kept */
+}
+
+static redisReplyObjectFunctions object_functions = {
+	create_string,
+	create_array,
+	create_integer,
+#if HIREDIS_MAJOR >= 1
+	create_double,
+#endif
+	create_nil,
+#if HIREDIS_MAJOR >= 1
+	create_bool,
+#endif
+	free_object,
+};
 
 static int fail(rl_reader *reader, const char *why)
 {
-	reader->error = why;
+	/* hiredis' own messages may already say so ("Protocol error, got ..."): said once */
+	int named = (why[0] == 'P' || why[0] == 'p') && strncmp(why + 1, "rotocol error", 13) == 0;
+
+	snprintf(reader->error_text, sizeof(reader->error_text), "%s%s", named ? "" : "protocol error: ", why);
+	reader->failed = 1;
 	return -1;
 }
 
-/* Strict: an optional '-' and 1 to 19 digits, nothing else. */
-static int parse_integer(const char *p, size_t len, long long *value)
+void rl_reader_init(rl_reader *reader)
 {
-	unsigned long long magnitude = 0;
-	int negative = 0;
-	size_t i = 0;
+	reader->kept = NULL;
+	reader->failed = 0;
+	reader->error_text[0] = '\0';
+}
 
-	if (len > 0 && p[0] == '-') {
-		negative = 1;
-		i = 1;
+void rl_reader_reset(rl_reader *reader)
+{
+	if (reader->kept != NULL) {
+		redisReaderFree(reader->kept->parser);
+		free(reader->kept);
 	}
-	if (i == len || len - i > 19) {
+	rl_reader_init(reader);
+}
+
+void rl_reader_fed(rl_reader *reader, size_t bytes)
+{
+	struct rl_reader_kept *kept = reader->kept;
+
+	if (reader->failed) {
+		return;
+	}
+	if (kept == NULL) {
+		kept = calloc(1, sizeof(*kept));
+		if (kept == NULL || (kept->parser = redisReaderCreateWithFunctions(&object_functions)) == NULL) {
+			free(kept);
+			fail(reader, "out of memory");
+			return;
+		}
+		kept->parser->privdata = kept;
+		reader->kept = kept;
+	}
+	if (redisReaderFeed(kept->parser, reader->buf, bytes) != REDIS_OK) {
+		fail(reader, kept->parser->err ? kept->parser->errstr : "out of memory");
+	}
+}
+
+int rl_reader_next(rl_reader *reader, rl_reply *reply)
+{
+	struct rl_reader_kept *kept = reader->kept;
+	void *object = NULL;
+
+	if (reader->failed) {
 		return -1;
 	}
-	for (; i < len; i++) {
-		unsigned digit = (unsigned) (unsigned char) p[i] - '0';
-		if (digit > 9) {
-			return -1;
-		}
-		magnitude = magnitude * 10 + digit;
+	if (kept == NULL) {
+		return 0;
 	}
-	if (magnitude > (unsigned long long) 9223372036854775807LL + (unsigned) negative) {
-		return -1;
+	if (redisReaderGetReply(kept->parser, &object) != REDIS_OK) {
+		return fail(reader, kept->parser->errstr[0] != '\0' ? kept->parser->errstr : "out of memory");
 	}
-	*value = negative ? (long long) (0 - magnitude) : (long long) magnitude;
-	return 0;
-}
-
-/* One item is complete: closes the arrays it completes. 1 when a top-level reply is complete. */
-static int item_done(rl_reader *reader)
-{
-	while (reader->depth > 0) {
-		if (--reader->left[reader->depth - 1] > 0) {
-			return 0;
-		}
-		reader->depth--;
+	if (kept->too_deep) {
+		return fail(reader, "No support for nested multi bulk replies with depth > 7");
 	}
-	return 1;
-}
-
-/* Drops the rest of a status or error line that did not fit in the buffer. 1 when its end was
- * found, 0 when more bytes are needed. */
-static int drop_long_line(rl_reader *reader)
-{
-	while (reader->start < reader->end) {
-		char ch = reader->buf[reader->start++];
-		if (ch == '\n' && reader->long_cr) {
-			return 1;
-		}
-		reader->long_cr = ch == '\r';
+	if (kept->foreign) {
+		return fail(reader, "a RESP3 reply (the connection never asked for RESP3)");
 	}
-	return 0;
-}
-
-/* Starts long-line mode for a line with no end in a full buffer. -1 when its kind has no
- * business being that long. */
-static int begin_long_line(rl_reader *reader)
-{
-	const char *line = reader->buf + reader->start;
-	size_t len = reader->end - reader->start;
-
-	if (line[0] != '+' && line[0] != '-') {
-		return fail(reader, "protocol error: reply line too long");
-	}
-	reader->long_kind = line[0];
-	reader->head_len = len - 1 < sizeof(reader->head) ? len - 1 : sizeof(reader->head);
-	memcpy(reader->head, line + 1, reader->head_len);
-	reader->long_cr = line[len - 1] == '\r';
-	reader->start = reader->end;
-	return 0;
-}
-
-/* A line item: fills *item and returns 1, or 0 (needs bytes), or -1. */
-static int take_line(rl_reader *reader, rl_reply *item)
-{
-	const char *line = reader->buf + reader->start;
-	size_t avail = reader->end - reader->start, len;
-	const char *cr;
-	long long value;
-
-	if (reader->long_kind) {
-		if (!drop_long_line(reader)) {
-			return 0;
-		}
-		item->type = reader->long_kind == '+' ? RL_REPLY_STATUS : RL_REPLY_ERROR;
-		item->str = reader->head;
-		item->len = reader->head_len;
-		reader->long_kind = 0;
-		return 1;
-	}
-	cr = avail > 1 ? memchr(line, '\r', avail - 1) : NULL;
-	while (cr != NULL && cr[1] != '\n') {
-		size_t used = (size_t) (cr - line) + 1;
-		cr = used < avail - 1 ? memchr(cr + 1, '\r', avail - 1 - used) : NULL;
-	}
-	if (cr == NULL) {
-		if (reader->start == 0 && reader->end == sizeof(reader->buf)) {
-			return begin_long_line(reader) < 0 ? -1 : take_line(reader, item);
+	if (object == NULL) {
+		if (kept->parser->len - kept->parser->pos > RL_READER_MAX_PENDING) {
+			return fail(reader, "a reply longer than 64 KiB (a lock's replies are a few bytes)");
 		}
 		return 0;
 	}
-	len = (size_t) (cr - line);
-	reader->start += len + 2;
-	switch (line[0]) {
-		case '+':
-		case '-':
-			item->type = line[0] == '+' ? RL_REPLY_STATUS : RL_REPLY_ERROR;
-			item->str = line + 1;
-			item->len = len - 1;
-			return 1;
-		case ':':
-			if (parse_integer(line + 1, len - 1, &value) != 0) {
-				return fail(reader, "protocol error: bad integer");
-			}
-			item->type = RL_REPLY_INTEGER;
-			item->integer = value;
-			return 1;
-		case '$':
-		case '*':
-			/* Bounded so that the skip of a payload and its CRLF cannot overflow. */
-			if (parse_integer(line + 1, len - 1, &value) != 0 || value < -1 || value > (1LL << 62)) {
-				return fail(reader, "protocol error: bad length");
-			}
-			item->type = value == -1 ? RL_REPLY_NIL : line[0] == '$' ? RL_REPLY_STRING : RL_REPLY_ARRAY;
-			item->integer = value;
-			item->str = NULL;
-			item->len = 0;
-			return 1;
-		default:
-			return fail(reader, "protocol error: unknown reply type");
-	}
+	*reply = kept->top;
+	return 1;
 }
 
-static int next_any(rl_reader *reader, rl_reply *reply)
+/* No reply begun: hiredis' stack is empty, or holds only the task that waits for a type byte
+ * (GetReply sets it up whenever bytes are buffered, consumed or not). */
+static int no_reply_begun(const redisReader *parser)
 {
-	if (reader->error != NULL) {
-		return -1;
-	}
-	for (;;) {
-		rl_reply item;
-		int got;
-
-		if (reader->skip > 0) {
-			size_t avail = reader->end - reader->start;
-			size_t drop = (unsigned long long) reader->skip < avail ? (size_t) reader->skip : avail;
-			reader->start += drop;
-			reader->skip -= (long long) drop;
-			if (reader->skip > 0) {
-				return 0;
-			}
-			if (item_done(reader)) {
-				*reply = reader->top;
-				return 1;
-			}
-			continue;
-		}
-		got = take_line(reader, &item);
-		if (got <= 0) {
-			return got;
-		}
-		if (reader->depth == 0) {
-			reader->top = item;
-		}
-		if (item.type == RL_REPLY_STRING) {
-			reader->skip = item.integer + 2; /* the payload and its CRLF */
-			continue;
-		}
-		if (item.type == RL_REPLY_ARRAY && item.integer > 0) {
-			if (reader->depth == RL_READER_DEPTH) {
-				return fail(reader, "protocol error: arrays nested too deep");
-			}
-			reader->left[reader->depth++] = item.integer;
-			continue;
-		}
-		if (item_done(reader)) {
-			*reply = reader->top;
-			return 1;
-		}
-	}
+#if HIREDIS_MAJOR >= 1
+	return parser->ridx == -1 || (parser->ridx == 0 && parser->task[0]->type < 0);
+#else
+	return parser->ridx == -1 || (parser->ridx == 0 && parser->rstack[0].type < 0);
+#endif
 }
 
-int rl_reader_next_any(rl_reader *reader, rl_reply *reply)
+int rl_reader_idle(const rl_reader *reader)
 {
-	int got = next_any(reader, reply);
+	const struct rl_reader_kept *kept = reader->kept;
 
-	reader->midway = reader->depth != 0 || reader->skip != 0 || reader->long_kind != 0 || reader->error != NULL;
-	return got;
+	return !reader->failed
+		&& (kept == NULL || (kept->parser->pos == kept->parser->len && no_reply_begun(kept->parser)));
 }

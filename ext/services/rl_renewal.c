@@ -273,7 +273,7 @@ void rl_renewal_after_fork_locked(rl_leases *w)
 	w->forked = 1;
 	if (w->io_busy) {
 		/* Forked in the middle of a renewal: the connections' bookkeeping may be half-updated.
-		 * Their output buffers are wiped (AUTH) but not freed. */
+		 * Their output buffers are wiped (AUTH); neither they nor their readers are freed. */
 		for (i = 0; i < w->cluster->count; i++) {
 			rl_conn_forget_after_fork(&w->cluster->conns[i]);
 		}

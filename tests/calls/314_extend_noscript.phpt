@@ -1,5 +1,5 @@
 --TEST--
-extend(), validity(), unlock() and multi-resource locks fall back to EVAL after SCRIPT FLUSH
+extend(), validity(), unlock() and multi-resource locks send every script as EVAL: SCRIPT FLUSH between calls changes nothing, and no EVALSHA or SCRIPT LOAD ever reaches the server
 --EXTENSIONS--
 redlock
 --FILE--
@@ -9,12 +9,9 @@ $server = rt_spawn_server();
 $port = $server['port'];
 $key = rt_key();
 $r = new RedLock([['127.0.0.1', $port, 1.0]]);
-$lock = $r->lock($key, 5000);            // connects: the greeting loads the scripts
+$lock = $r->lock($key, 5000);
 var_dump(is_array($lock));
 rt_redis($port, 'SCRIPT', 'FLUSH');
-var_dump(rt_redis($port, 'SCRIPT', 'EXISTS', sha1(
-    "for i = 1, #KEYS do\n    if redis.call('GET', KEYS[i]) ~= ARGV[1] then\n        return 0\n    end\nend\n"
-    . "for i = 1, #KEYS do\n    redis.call('PEXPIRE', KEYS[i], ARGV[2])\nend\nreturn 1\n")));
 var_dump(is_array($r->extend($lock, 20000)), rt_redis($port, 'PTTL', $key) > 10000);
 rt_redis($port, 'SCRIPT', 'FLUSH');
 var_dump($r->validity($lock) > 10000);
@@ -25,13 +22,12 @@ $multi = $r->lock([$key, rt_key('b')], 5000);
 var_dump(is_array($multi), rt_redis($port, 'GET', rt_key('b')) === $multi['token']);
 rt_redis($port, 'SCRIPT', 'FLUSH');
 var_dump($r->unlock($multi), rt_redis($port, 'EXISTS', $key, rt_key('b')));
+$stats = (string) rt_redis($port, 'INFO', 'commandstats');
+echo 'evalsha: ', preg_match('/^cmdstat_evalsha:/m', $stats), ', script load: ', preg_match('/^cmdstat_script\|load:/m', $stats),
+    ', eval: ', preg_match('/^cmdstat_eval:calls=(\d+)/m', $stats, $m) ? $m[1] : 0, "\n";
 ?>
 --EXPECT--
 bool(true)
-array(1) {
-  [0]=>
-  int(0)
-}
 bool(true)
 bool(true)
 bool(true)
@@ -41,3 +37,4 @@ bool(true)
 bool(true)
 bool(true)
 int(0)
+evalsha: 0, script load: 0, eval: 5
