@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "net/rl_reader.h"
+#include "net/rl_hiredis_reader.h"
 #include "net/rl_reply.h"
 
 /* ---------------------------------------------------------------------------------------- */

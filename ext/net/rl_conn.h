@@ -23,7 +23,7 @@
 #include <math.h>
 #include <stddef.h>
 #include "net/rl_platform.h"
-#include "net/rl_reader.h"
+#include "net/rl_hiredis_reader.h"
 #include "net/rl_reply.h"
 #include "net/rl_tls.h"
 

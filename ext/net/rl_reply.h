@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "net/rl_reader.h"
+#include "net/rl_hiredis_reader.h"
 #include "net/rl_request.h" /* rl_expect, rl_outcome */
 
 typedef enum {

@@ -1,11 +1,11 @@
-/* The reply reader over hiredis' redisReader. See rl_reader.h. */
+/* The reply reader over hiredis' redisReader. See rl_hiredis_reader.h. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <hiredis/hiredis.h>
 
-#include "net/rl_reader.h"
+#include "net/rl_hiredis_reader.h"
 
 /* hiredis 1.x passes an array's length as size_t and knows RESP3's doubles and booleans. */
 #if HIREDIS_MAJOR >= 1

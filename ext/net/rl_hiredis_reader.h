@@ -5,8 +5,8 @@
  * after RL_READER_MAX_PENDING bytes fails the stream: a lock's replies are a few bytes, and
  * hiredis would otherwise buffer a hostile server's bulk string whole. Plain C, no I/O, so the
  * fuzzers drive it (fuzz/reader_diff.c compares it with hiredis' own reply objects). */
-#ifndef RL_READER_H
-#define RL_READER_H
+#ifndef RL_HIREDIS_READER_H
+#define RL_HIREDIS_READER_H
 
 #include <stddef.h>
 
