@@ -1,0 +1,11 @@
+--TEST--
+Combinations, multi locks: every option combination (renewal x acquisition x addressing x quorum, generated) is refused with both options named, or acquires, waits, excludes a second client, is renewed past 3.5 ttls or reported lost, and frees the resource on unlock(); run() renews, reports a loss after or (abortOnLoss) inside $fn, and unlock() inside $fn is no loss
+--EXTENSIONS--
+redlock
+--FILE--
+<?php
+require __DIR__ . '/../inc/combinations.inc';
+cx_run('multi');
+?>
+--EXPECT--
+multi: 144 combinations: {"refused":36,"renewed":36,"lost":72,"waited":54,"run":12}, problems: 0
