@@ -7,6 +7,19 @@
 #include "redlock_object.h"
 #include "redlock_resource.h"
 
+bool redlock_ttl_argument(zend_long ttl, uint32_t arg)
+{
+	if (ttl < 1) {
+		zend_argument_value_error(arg, "must be greater than 0");
+		return false;
+	}
+	if (ttl > RL_TTL_MAX_MS) {
+		zend_argument_value_error(arg, "must be at most %lld (ms, about 31,700 years)", (long long) RL_TTL_MAX_MS);
+		return false;
+	}
+	return true;
+}
+
 bool redlock_acquire(redlock_object *intern, redlock_resource *resource, zend_long ttl, uint32_t ttl_arg,
 	bool pinned, zval *return_value, int64_t *attempts)
 {
@@ -14,8 +27,7 @@ bool redlock_acquire(redlock_object *intern, redlock_resource *resource, zend_lo
 	rl_held_lock held;
 	rl_acquire_status status;
 
-	if (ttl < 1) {
-		zend_argument_value_error(ttl_arg, "must be greater than 0");
+	if (!redlock_ttl_argument(ttl, ttl_arg)) {
 		return false;
 	}
 	target = redlock_resource_target(resource);

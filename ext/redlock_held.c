@@ -52,9 +52,8 @@ PHP_METHOD(RedLock, extend)
 	if ((intern = redlock_ready_with_lock(ZEND_THIS, lock, &resource, &token)) == NULL) {
 		RETURN_THROWS();
 	}
-	if (ttl < 1) {
+	if (!redlock_ttl_argument(ttl, 2)) {
 		redlock_resource_release(&resource);
-		zend_argument_value_error(2, "must be greater than 0");
 		RETURN_THROWS();
 	}
 	held = redlock_resource_target(&resource);

@@ -260,6 +260,14 @@ static inline int rl_conn_buffered(const rl_conn *conn)
 	return conn->tls != NULL && rl_tls_buffered(conn);
 }
 
+/* poll() over connections conns[owner[k]] (fds[k]), until wait_until (HUGE_VAL: no limit; the
+ * timeout is clamped to what poll() takes). TLS connections holding decrypted bytes, which poll()
+ * cannot see, are reported readable at once. Returns poll()'s count, or -1. With nothing to poll
+ * it sleeps until wait_until. In rl_conn_poll.c. */
+int rl_conn_poll(rl_pollfd *fds, const size_t *owner, size_t used, const rl_conn *conns, double wait_until,
+	double now);
+int rl_conn_poll_timeout(double wait_until, double now);
+
 /* rl_conn_on_events beyond reading a ready connection: lookups, connects and writes. */
 int rl_conn_on_events_any(rl_conn *conn, const rl_endpoint *endpoint, short revents, rl_outcome *out);
 

@@ -153,46 +153,10 @@ out_of_memory:
 	return -1;
 }
 
-static int poll_timeout(double wait_until, double now)
-{
-	double left;
-
-	if (wait_until == HUGE_VAL) {
-		return -1;
-	}
-	left = ceil(wait_until - now);
-	if (left < 0) {
-		return 0;
-	}
-	return left > 1e9 ? 1000000000 : (int) left;
-}
-
-/* poll(), with TLS connections that hold decrypted bytes (which poll() cannot see) reported
- * readable at once. */
+/* poll(), TLS-buffered bytes included (rl_conn_poll). */
 static int wait_for_events(struct rl_poll_set *set, rl_cluster *cluster, double wait_until, double now)
 {
-	int timeout = poll_timeout(wait_until, now);
-	int buffered = 0, ready;
-	size_t k;
-
-	if (set->used == 0) {
-		rl_sleep_ms(timeout < 0 ? 0 : timeout);
-		return 0;
-	}
-	for (k = 0; k < set->used; k++) {
-		buffered |= rl_conn_buffered(&cluster->conns[set->owner[k]]);
-	}
-	ready = rl_poll(set->fds, (unsigned long) set->used, buffered ? 0 : timeout);
-	if (buffered && ready >= 0) {
-		ready = 0;
-		for (k = 0; k < set->used; k++) {
-			if (rl_conn_buffered(&cluster->conns[set->owner[k]])) {
-				set->fds[k].revents |= POLLIN;
-			}
-			ready += set->fds[k].revents != 0;
-		}
-	}
-	return ready;
+	return rl_conn_poll(set->fds, set->owner, set->used, cluster->conns, wait_until, now);
 }
 
 static inline void add_poll(struct rl_poll_set *set, rl_conn *conn, size_t owner)

@@ -1,6 +1,5 @@
 /* Notified waiting: subscriptions to release announcements, and the wait-until-deadline loop.
  * See rl_notify.h. */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,13 +67,13 @@ static int pump(rl_notify *notify, double until_ms, int stop_on_notice)
 			free(fds);
 			free(owner);
 		}
-		rl_sleep_ms((int) fmax(0, ceil(until_ms - rl_now_ms())));
+		rl_sleep_ms(rl_conn_poll_timeout(until_ms, rl_now_ms()) < 0 ? 0 : rl_conn_poll_timeout(until_ms, rl_now_ms()));
 		return 0;
 	}
 	for (;;) {
 		double now = rl_now_ms();
 		size_t used = 0, i, k;
-		int ready, timeout;
+		int ready;
 
 		if (notified && stop_on_notice) {
 			break;
@@ -94,12 +93,12 @@ static int pump(rl_notify *notify, double until_ms, int stop_on_notice)
 			fds[used].revents = 0;
 			owner[used++] = i;
 		}
-		timeout = (int) ceil(until_ms - now);
 		if (used == 0) {
-			rl_sleep_ms(timeout);
+			rl_sleep_ms(rl_conn_poll_timeout(until_ms, now) < 0 ? 0 : rl_conn_poll_timeout(until_ms, now));
 			break;
 		}
-		ready = rl_poll(fds, (unsigned long) used, timeout);
+		/* TLS-decrypted bytes count as readable: a release announced in them is seen now */
+		ready = rl_conn_poll(fds, owner, used, notify->conns, until_ms, now);
 		if (ready < 0 && !rl_poll_interrupted()) {
 			break;
 		}
