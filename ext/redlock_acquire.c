@@ -7,14 +7,15 @@
 #include "redlock_object.h"
 #include "redlock_resource.h"
 
-bool redlock_ttl_argument(zend_long ttl, uint32_t arg)
+bool redlock_ttl_argument(zend_long ttl, uint32_t arg, rl_lock_kind kind)
 {
 	if (ttl < 1) {
 		zend_argument_value_error(arg, "must be greater than 0");
 		return false;
 	}
-	if (ttl > RL_TTL_MAX_MS) {
-		zend_argument_value_error(arg, "must be at most %lld (ms, about 31,700 years)", (long long) RL_TTL_MAX_MS);
+	if ((int64_t) ttl > rl_kind_ttl_max(kind)) {
+		zend_argument_value_error(arg, "must be at most %lld for a shared lock (ms, about 31,700 years)",
+			(long long) rl_kind_ttl_max(kind));
 		return false;
 	}
 	return true;
@@ -27,10 +28,10 @@ bool redlock_acquire(redlock_object *intern, redlock_resource *resource, zend_lo
 	rl_held_lock held;
 	rl_acquire_status status;
 
-	if (!redlock_ttl_argument(ttl, ttl_arg)) {
+	target = redlock_resource_target(resource);
+	if (!redlock_ttl_argument(ttl, ttl_arg, target.kind)) {
 		return false;
 	}
-	target = redlock_resource_target(resource);
 	status = rl_client_acquire(&intern->client, &target, ttl, pinned, &held);
 	if (attempts) {
 		*attempts = held.result.attempts;

@@ -52,11 +52,11 @@ PHP_METHOD(RedLock, extend)
 	if ((intern = redlock_ready_with_lock(ZEND_THIS, lock, &resource, &token)) == NULL) {
 		RETURN_THROWS();
 	}
-	if (!redlock_ttl_argument(ttl, 2)) {
+	held = redlock_resource_target(&resource);
+	if (!redlock_ttl_argument(ttl, 2, held.kind)) {
 		redlock_resource_release(&resource);
 		RETURN_THROWS();
 	}
-	held = redlock_resource_target(&resource);
 	validity = rl_client_extend(&intern->client, &held, ZSTR_VAL(token), ZSTR_LEN(token), ttl);
 	if (validity > 0) {
 		redlock_lock_result(return_value, validity, &resource, ZSTR_VAL(token), ZSTR_LEN(token));

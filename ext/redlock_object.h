@@ -32,8 +32,9 @@ redlock_object *redlock_ready(zval *this_zv);
 redlock_object *redlock_ready_with_lock(zval *this_zv, HashTable *lock, redlock_resource *resource,
 	zend_string **token);
 
-/* A ttl argument between 1 and RL_TTL_MAX_MS, or false with a ValueError naming argument arg. */
-bool redlock_ttl_argument(zend_long ttl, uint32_t arg);
+/* A ttl argument of at least 1 and at most what the kind takes (rl_kind_ttl_max), or false with a
+ * ValueError naming argument arg. */
+bool redlock_ttl_argument(zend_long ttl, uint32_t arg, rl_lock_kind kind);
 
 /* One acquisition of any kind (redlock_acquire.c): resource (its kind fields say what to acquire),
  * ttl (argument ttl_arg, checked here). true with the lock array in return_value; false with an

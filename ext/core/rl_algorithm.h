@@ -9,9 +9,6 @@
 #define RL_DEFAULT_DRIFT_FACTOR 0.01
 /* Redis expires with 1 ms precision, plus 1 ms minimum drift for small TTLs. */
 #define RL_DRIFT_CONSTANT_MS 2.0
-/* The longest ttl every kind can take: the Lua scripts add it to the server's ms clock in
- * doubles, and lockShared()'s PEXPIRE refused "1e17". 10^15 ms is about 31,700 years. */
-#define RL_TTL_MAX_MS 1000000000000000LL
 
 
 /* A strict majority: floor(n/2) + 1. */

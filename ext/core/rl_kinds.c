@@ -73,3 +73,8 @@ double rl_kind_validity(const rl_lock_io *io, const rl_lock_policy *policy, cons
 	return rl_lock_validity(io, policy_of(policy, held->kind, &shared, &shared_scripts), &held->keys, token, token_len,
 		servers, outcomes);
 }
+
+int64_t rl_kind_ttl_max(rl_lock_kind kind)
+{
+	return kind == RL_KIND_SHARED ? RL_SHARED_TTL_MAX_MS : INT64_MAX;
+}

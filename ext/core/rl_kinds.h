@@ -35,6 +35,13 @@ typedef struct rl_held_lock {
 	int64_t fence;         /* fenced: the fencing token */
 } rl_held_lock;
 
+/* The longest ttl a kind takes, or INT64_MAX when the servers decide (SET PX refuses what does
+ * not fit, and the call is false, as in the PHP library). A shared holder's scripts add the ttl
+ * to the server's ms clock in Lua doubles, and PEXPIRE refused the result at 1e17: 10^15 ms
+ * (about 31,700 years) for it. */
+#define RL_SHARED_TTL_MAX_MS 1000000000000000LL
+int64_t rl_kind_ttl_max(rl_lock_kind kind);
+
 /* One acquisition of target with policy's attempts: 1 won (held filled), 0 not (held->result
  * says whether randomness failed), -1 out of memory. servers: the length of outcomes. */
 int rl_kind_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_target *target, int64_t ttl,

@@ -51,7 +51,8 @@
  * token are they all given at least the new ttl (returns 1); otherwise nothing changes (returns
  * 0), so an expired lock or one another client now holds is never prolonged. A key is never
  * shortened: an extend() delayed on the network and arriving after a later, longer one must not
- * cut short the validity the later one promised. */
+ * cut short the validity the later one promised. PEXPIRE gets ARGV[2] as sent: a Lua number
+ * above 10^16 or so becomes "1e+17", which Redis refuses. */
 #define RL_SCRIPT_EXTEND \
 	"for i = 1, #KEYS do\n" \
 	"    if redis.pcall('GET', KEYS[i]) ~= ARGV[1] then\n" \
@@ -61,7 +62,7 @@
 	"local ttl = tonumber(ARGV[2])\n" \
 	"for i = 1, #KEYS do\n" \
 	"    if redis.call('PTTL', KEYS[i]) < ttl then\n" \
-	"        redis.call('PEXPIRE', KEYS[i], ttl)\n" \
+	"        redis.call('PEXPIRE', KEYS[i], ARGV[2])\n" \
 	"    end\n" \
 	"end\n" \
 	"return 1\n"

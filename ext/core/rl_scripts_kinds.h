@@ -94,7 +94,7 @@
 	"    redis.call('HSET', KEYS[1], ARGV[1], now + ttl)\n" \
 	"end\n" \
 	"if redis.call('PTTL', KEYS[1]) < ttl then\n" \
-	"    redis.call('PEXPIRE', KEYS[1], ttl)\n" \
+	"    redis.call('PEXPIRE', KEYS[1], ARGV[2])\n" \
 	"end\n" \
 	"return 1\n"
 
