@@ -182,8 +182,8 @@ int rl_reader_next(rl_reader *reader, rl_reply *reply)
 	if (reader->failed) {
 		return -1;
 	}
-	if (kept == NULL) {
-		return 0;
+	if (kept == NULL || (kept->parser->pos == kept->parser->len && kept->parser->ridx == -1)) {
+		return 0; /* every byte parsed and no reply begun: nothing for hiredis to look at */
 	}
 	if (redisReaderGetReply(kept->parser, &object) != REDIS_OK) {
 		return fail(reader, kept->parser->errstr[0] != '\0' ? kept->parser->errstr : "out of memory");
