@@ -1,20 +1,27 @@
 #!/usr/bin/env bash
-# Builds the Redlock simulation and runs its checks (see sim/sim.h):
+# The deterministic simulation (sim/main.c, sim/kernel.c): the extension's own plain-C client,
+# driver and connection layer (ext/client, ext/core, ext/net, ext/services, compiled as they are
+# with their system calls turned into a simulated kernel's by sim/seam.h) against simulated
+# servers, on a virtual clock. Checks, each a PASS or FAIL line:
 #   sim/run.sh [SECONDS=20]
-# - the normal mode for SECONDS on two processes (base seeds from SIM_SEED, else the clock):
-#   no two clients may ever hold the lock at once;
-# - an ASan + UBSan build for a short run;
-# - crashes that lose the keys with Redlock's delayed restart: still safe;
-# - mutations that must be caught (fixed seeds, so CI is deterministic): one token per lock()
-#   call (defect 1), a quorum of floor(N/2), drift factor 0, restart without the delay;
-# - a replay of a found seed must reproduce its trace byte for byte.
+# - the normal mode for SECONDS on two processes (base seeds from SIM_SEED, else the clock), every
+#   lock kind (exclusive with and without fencing, multi-resource, shared, semaphore), delay
+#   spikes, slow links, paused servers, crashes that lose the keys with Redlock's delayed restart:
+#   no two holders at once, never more than a semaphore's limit, fences that only grow;
+# - a calm run (no faults): every release of a lock still valid succeeds, shared holders
+#   included (on servers with DELIFEQ too);
+# - a short ASan + UBSan run;
+# - mutations that must be caught (fixed seeds, so CI is deterministic): two planted in the real
+#   connection code (net/rl_conn.h, built from patched copies of ext/), one in the real driver's
+#   shared-kind policy (core/rl_shared.c), and four of the configuration or the world: a quorum of
+#   floor(N/2), drift factor 0, one token per call (defect 1), a crashed server restarted at once;
+# - a replay of a found seed must print the same, byte for byte.
 # Last line: "N passed, N failed"; exit status 1 on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-20}
 out=.run/sim
 mkdir -p "$out"
-sources="sim/lock_sim.c sim/world.c sim/fanout.c sim/client.c sim/check.c ext/core/rl_lock.c ext/core/rl_algorithm.c ext/core/rl_token.c"
 passed=0
 failed=0
 
@@ -34,86 +41,98 @@ result() { # the value of key in a log's RESULT line
   sed -n "s/^RESULT.* $2=\([0-9a-fx]*\).*/\1/p" "$1" | tail -1
 }
 
-# 0 violations and at least one schedule; $1 log
-clean() {
-  local schedules violations foreign
+clean() { # 0 violations, schedules of every mode; $1 log
+  local schedules violations
   schedules=$(result "$1" schedules)
   violations=$(result "$1" violations)
-  foreign=$(result "$1" foreign)
-  # foreign: an unlock, rollback or extend that hit a key another attempt set (rl_lock.h says never)
-  [ -n "$schedules" ] && [ "$schedules" -gt 0 ] && [ "$violations" = 0 ] && [ "$foreign" = 0 ] ||
-    { tail -40 "$1"; return 1; }
+  [ -n "$schedules" ] && [ "$schedules" -gt 0 ] && [ "$violations" = 0 ] &&
+    [ "$(result "$1" exclusive)" -gt 0 ] && [ "$(result "$1" shared)" -gt 0 ] && [ "$(result "$1" semaphore)" -gt 0 ] ||
+    { grep -E '^(VIOLATION|RESULT)' "$1" | tail -5; return 1; }
 }
 
-# finds violations; $1 log
-caught() {
+caught() { # violations found; $1 log
   local violations
   violations=$(result "$1" violations)
-  [ -n "$violations" ] && [ "$violations" -gt 0 ] || { tail -5 "$1"; return 1; }
-  grep -E '^(VIOLATION|RESULT)' "$1" | head -1
-  grep '^RESULT' "$1"
+  [ -n "$violations" ] && [ "$violations" -gt 0 ] || { tail -3 "$1"; return 1; }
+  grep -E '^VIOLATION' "$1" | head -1
+}
+
+# A copy of ext/ with one file patched by a sed expression; $1 name, $2 file, $3 expression.
+mutant() {
+  local dir="$out/mutant-$1"
+  rm -rf "$dir" && mkdir -p "$dir" && cp -r ext "$dir/" &&
+    sed -i "$3" "$dir/ext/$2" && ! cmp -s "ext/$2" "$dir/ext/$2" &&
+    bash sim/build.sh "$out/sim-$1" "$dir" -O2
 }
 
 build() {
-  gcc -O2 -g -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Iext -o "$out/lock_sim" $sources -lm &&
-  clang -O1 -g -std=c99 -D_POSIX_C_SOURCE=200809L -fsanitize=address,undefined -fno-sanitize-recover=all \
-    -fno-omit-frame-pointer -Iext -o "$out/lock_sim_asan" $sources -lm
+  bash sim/build.sh "$out/sim" . -O2 &&
+    CC=clang bash sim/build.sh "$out/sim-asan" . -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer &&
+    mutant stale-as-current net/rl_conn.h 's/(conn->checked | conn->probes | conn->stale) == 0/(conn->checked | conn->probes) == 0/' &&
+    mutant abandoned-not-stale net/rl_conn.h 's/^\tconn->stale += conn->expected;/\t(void) 0;/' &&
+    mutant shared-native-release core/rl_shared.c 's/^\tpolicy->release_by_script = 1;.*//'
 }
-check "build (gcc -O2, clang ASan+UBSan)" build
-if [ ! -x "$out/lock_sim" ] || [ ! -x "$out/lock_sim_asan" ]; then
+check "build: the real ext/ sources with sim/seam.h (gcc -O2, clang ASan+UBSan, 3 mutants)" build
+if [ ! -x "$out/sim" ] || [ ! -x "$out/sim-asan" ]; then
   echo "$passed passed, $((failed + 1)) failed"
   exit 1
 fi
 
 seed=${SIM_SEED:-$(date +%s)}
 echo "== normal mode, ${seconds}s on 2 processes, base seeds $seed and $((seed + 1))"
-"$out/lock_sim" --seconds "$seconds" --seed "$seed" > "$out/normal-1.log" 2>&1 &
+"$out/sim" --seconds "$seconds" --base-seed "$seed" --quiet > "$out/normal-1.log" 2>&1 &
 job1=$!
-"$out/lock_sim" --seconds "$seconds" --seed $((seed + 1)) > "$out/normal-2.log" 2>&1 &
+"$out/sim" --seconds "$seconds" --base-seed $((seed + 1)) --quiet > "$out/normal-2.log" 2>&1 &
 job2=$!
 wait $job1
 wait $job2
 for log in "$out/normal-1.log" "$out/normal-2.log"; do
-  grep -E '^([0-9.]+ s:|RESULT)' "$log"
-  check "normal mode: no overlapping holds ($log)" clean "$log"
+  grep '^RESULT' "$log"
+  check "normal mode: no two holders, limits kept, fences grow ($log)" clean "$log"
 done
 
-echo "== sanitizers, 3s on 2 processes"
-"$out/lock_sim_asan" --seconds 3 --seed $((seed + 2)) > "$out/asan-normal.log" 2>&1 &
+echo "== calm mode (no faults) and sanitizers, 3s each"
+"$out/sim" --seconds 3 --base-seed $((seed + 2)) --calm --quiet > "$out/calm.log" 2>&1 &
 job1=$!
-"$out/lock_sim_asan" --seconds 3 --seed 1 --shared-token --stop-after 1000000 > "$out/asan-shared.log" 2>&1 &
+"$out/sim-asan" --seconds 3 --base-seed $((seed + 3)) --quiet > "$out/asan.log" 2>&1 &
 job2=$!
 wait $job1
-status1=$?
 wait $job2
 status2=$?
-check "ASan+UBSan, normal mode: clean exit, no overlap" bash -c "[ $status1 = 0 ] && ! grep -q 'runtime error' $out/asan-normal.log" &&
-  clean "$out/asan-normal.log" > /dev/null
-check "ASan+UBSan, --shared-token: no sanitizer report" bash -c "[ $status2 = 3 ] && ! grep -qE 'runtime error|ERROR: AddressSanitizer' $out/asan-shared.log"
+grep '^RESULT' "$out/calm.log"
+check "calm mode: every release of a valid lock succeeds" bash -c \
+  "[ \"\$(sed -n 's/^RESULT.* refused_releases=\([0-9]*\).*/\1/p' $out/calm.log)\" = 0 ]"
+check "calm mode: no violation" clean "$out/calm.log"
+check "ASan+UBSan: clean exit, no report" bash -c "[ $status2 = 0 ] && ! grep -qE 'runtime error|ERROR: AddressSanitizer' $out/asan.log"
 
-# Mutations: each must produce violations within 15 s (fixed seeds: found within a second or so).
-# Run two at a time, next to the delayed-restart check.
-"$out/lock_sim" --seconds 3 --seed $((seed + 3)) --crash-lose-keys > "$out/crash-lose-keys.log" 2>&1 &
+# Mutations: each must be caught within 15 s from a fixed base seed (found within a second or so).
+echo "== mutations"
+for m in stale-as-current abandoned-not-stale; do
+  "$out/sim-$m" --seconds 15 --base-seed 1 --stop-after 3 > "$out/mutation-$m.log" 2>&1 &
+done
+wait
+for m in stale-as-current abandoned-not-stale; do
+  check "mutation in the real connection code ($m) is caught" caught "$out/mutation-$m.log"
+done
+"$out/sim-shared-native-release" --seconds 3 --base-seed 1 --calm --quiet > "$out/mutation-shared-native-release.log" 2>&1
+check "mutation in the real driver (a shared holder released by DELIFEQ) is caught: refused releases in calm mode" bash -c \
+  "[ \"\$(sed -n 's/^RESULT.* refused_releases=\([0-9]*\).*/\1/p' $out/mutation-shared-native-release.log)\" -gt 0 ]"
 mutations="--shared-token --quorum-minus-one --no-drift --fast-restart"
 for mutation in $mutations; do
-  "$out/lock_sim" --seconds 15 --seed 1 $mutation --stop-after 3 > "$out/mutation$mutation.log" 2>&1 &
+  "$out/sim" --seconds 15 --base-seed 1 $mutation --stop-after 3 > "$out/mutation$mutation.log" 2>&1 &
   [ "$mutation" = --quorum-minus-one ] && wait
 done
 wait
-echo "== crashes that lose the keys, restarted after the longest ttl: 3s"
-grep '^RESULT' "$out/crash-lose-keys.log"
-check "--crash-lose-keys (delayed restart): no overlapping holds" clean "$out/crash-lose-keys.log"
 for mutation in $mutations; do
-  echo "== mutation $mutation"
   check "mutation $mutation is caught" caught "$out/mutation$mutation.log"
 done
 
-echo "== replay of the first --shared-token violation, twice"
-first=$(result "$out/mutation--shared-token.log" first)
+echo "== replay of the first violation of stale-as-current, twice"
+first=$(result "$out/mutation-stale-as-current.log" first)
 replay_same() {
-  [ -n "$first" ] || return 1
-  "$out/lock_sim" --replay "$first" --shared-token > "$out/replay-1.log" 2>&1
-  "$out/lock_sim" --replay "$first" --shared-token > "$out/replay-2.log" 2>&1
+  [ -n "$first" ] && [ "$first" != 0x0000000000000000 ] || return 1
+  "$out/sim-stale-as-current" --seed "$first" > "$out/replay-1.log" 2>&1
+  "$out/sim-stale-as-current" --seed "$first" > "$out/replay-2.log" 2>&1
   [ "$(result "$out/replay-1.log" violations)" = 1 ] && cmp -s "$out/replay-1.log" "$out/replay-2.log"
 }
 check "replay of $first reproduces the violation, identically" replay_same

@@ -50,7 +50,7 @@ int rl_client_init(rl_client *client, rl_cluster *cluster, const rl_client_confi
 	client->policy.call_bound_ms = rl_cluster_call_bound(cluster);
 	client->policy.scripts = config->scripts;
 	/* waiters ('waitTimeout') are woken by the unlock script's PUBLISH, which DELEX cannot send */
-	client->policy.announce_releases = config->wait_timeout >= 0;
+	client->policy.release_by_script = config->wait_timeout >= 0; /* its script announces releases */
 	rl_fanout_bind(cluster, &client->io);
 	client->io.random = config->random;
 	return 0;

@@ -279,8 +279,8 @@ int rl_lock_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl
 		rl_request request = {{5, argv, argvlen}, {0, NULL, NULL}, RL_EXPECT_POSITIVE_INT, NULL,
 			{{4, native_argv, native_len}, {3, native_argv + 4, native_len + 4}}};
 
-		if (policy->announce_releases) {
-			/* the script PUBLISHes the release to waiters ('waitTimeout'); DELEX/DELIFEQ cannot */
+		if (policy->release_by_script) {
+			/* rl_lock_policy.release_by_script says when DELEX/DELIFEQ will not do */
 			request.native[0].argc = request.native[1].argc = 0;
 		}
 		return (int) io->run(io->arg, &request, policy->quorum, io->now(io->arg) + policy->call_bound_ms, outcomes);

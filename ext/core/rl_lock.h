@@ -72,7 +72,9 @@ typedef struct rl_lock_policy {
 	double call_bound_ms;  /* how long unlock()/validity()/extend() may wait in all */
 	const rl_script_set *scripts;
 	rl_token_kind token_kind; /* what the tokens drawn say of the lock (core/rl_token.h) */
-	int announce_releases; /* unlock() by script (it PUBLISHes to waiters) even where DELEX/DELIFEQ exist */
+	/* unlock() by its script even where DELEX/DELIFEQ exist: the script PUBLISHes to waiters
+	 * ('waitTimeout'), or the key is not a string holding the token (lockShared()'s hash) */
+	int release_by_script;
 } rl_lock_policy;
 
 /* --- The acquisition state machine ---------------------------------------------------- */

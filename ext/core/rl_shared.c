@@ -15,4 +15,5 @@ void rl_shared_policy(const rl_lock_policy *base, rl_script_set *scripts, rl_loc
 	*policy = *base;
 	policy->scripts = scripts;
 	policy->token_kind = RL_TOKEN_SHARED;
+	policy->release_by_script = 1; /* DELEX/DELIFEQ on the hash: WRONGTYPE, and our holder stays */
 }

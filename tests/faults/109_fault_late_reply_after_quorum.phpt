@@ -32,7 +32,7 @@ $settle = function () use ($delay) {
 
 echo "extend()\n";
 $key = rt_key('extend');
-$lock = $r->lock($key, 3000);
+$lock = $r->lock($key, (int) (3000 * $s)); // A answers after $delay: the key must live until then
 echo "locked on A: ", var_export(rf_cmd($a['port'], 'GET', $key) === $lock['token'], true), "\n";
 $flush();
 fp_set($proxy, $a['port'], 'all', "delay_c2s=$delay");

@@ -1,0 +1,1004 @@
+/* The simulated kernel and servers of the real-code simulation. See kernel.h and seam.h. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <ucontext.h>
+
+#include "core/rl_lock.h"
+#include "core/rl_scripts.h"
+#include "kernel.h"
+
+double k_now;
+k_stats k_st;
+int k_trace;
+
+/* --- PRNG (xorshift64*) ------------------------------------------------------------------- */
+static uint64_t rng_state;
+
+uint64_t k_rand(void)
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 2685821657736338717ULL;
+}
+
+double k_unit(void)
+{
+	return (double) (k_rand() >> 11) / 9007199254740992.0;
+}
+
+static double range(double lo, double hi)
+{
+	return lo + (hi - lo) * k_unit();
+}
+
+/* --- Byte buffers ------------------------------------------------------------------------- */
+typedef struct buf {
+	char *p;
+	size_t len, cap;
+} buf;
+
+static void buf_add(buf *b, const char *bytes, size_t len)
+{
+	if (b->len + len > b->cap) {
+		b->cap = (b->len + len) * 2 + 64;
+		b->p = realloc(b->p, b->cap);
+		if (b->p == NULL) {
+			abort();
+		}
+	}
+	memcpy(b->p + b->len, bytes, len);
+	b->len += len;
+}
+
+static void buf_drop(buf *b, size_t n)
+{
+	memmove(b->p, b->p + n, b->len - n);
+	b->len -= n;
+}
+
+/* --- Servers ------------------------------------------------------------------------------ */
+#define MAX_KEYS 64
+
+#define MAX_FIELDS 16
+
+typedef struct skey {
+	char name[128];
+	int hash;          /* lockShared()'s hash of token -> deadline; else a string */
+	char value[64];
+	struct {
+		char token[40];
+		int64_t deadline;
+	} fields[MAX_FIELDS];
+	int nfields;
+	int64_t expire_at; /* server ms; INT64_MAX: none */
+} skey;
+
+typedef struct server {
+	double rate, offset;
+	double pause_from, pause_to;
+	double crash_at, restart_at; /* down in between: keys and connections lost */
+	int delifeq; /* answers DELIFEQ (Valkey 9), else "unknown command" */
+	skey keys[MAX_KEYS];
+	size_t nkeys;
+} server;
+
+static server servers[K_MAX_SERVERS];
+static k_params P;
+
+static int64_t server_ms(const server *s)
+{
+	return (int64_t) floor(s->offset + s->rate * k_now);
+}
+
+static skey *find_key(server *s, const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < s->nkeys; i++) {
+		skey *k = &s->keys[i];
+		if (strlen(k->name) == len && memcmp(k->name, name, len) == 0) {
+			if (k->expire_at <= server_ms(s)) {
+				s->keys[i] = s->keys[--s->nkeys]; /* expired */
+				return NULL;
+			}
+			return k;
+		}
+	}
+	return NULL;
+}
+
+static void set_key(server *s, const char *name, size_t len, const char *value, size_t vlen, int64_t ttl)
+{
+	skey *k = find_key(s, name, len);
+
+	if (k == NULL) {
+		if (s->nkeys == MAX_KEYS || len >= sizeof(k->name) || vlen >= sizeof(k->value)) {
+			abort(); /* the simulation's own limits */
+		}
+		k = &s->keys[s->nkeys++];
+	}
+	memcpy(k->name, name, len);
+	k->name[len] = '\0';
+	k->hash = 0;
+	k->nfields = 0;
+	memcpy(k->value, value, vlen);
+	k->value[vlen] = '\0';
+	k->expire_at = ttl == INT64_MAX ? INT64_MAX : server_ms(s) + ttl;
+}
+
+static void del_key(server *s, skey *k)
+{
+	s->keys[k - s->keys] = s->keys[--s->nkeys];
+}
+
+static int holds(server *s, const char *name, size_t len, const char *token, size_t tlen)
+{
+	skey *k = find_key(s, name, len);
+	return k != NULL && !k->hash && strlen(k->value) == tlen && memcmp(k->value, token, tlen) == 0;
+}
+
+/* lockShared()'s holders: the field of token, or -1. */
+static int field_of(const skey *k, const char *token, size_t tlen)
+{
+	int i;
+
+	for (i = 0; i < k->nfields; i++) {
+		if (strlen(k->fields[i].token) == tlen && memcmp(k->fields[i].token, token, tlen) == 0) {
+			return i;
+		}
+	}
+	return -1;
+}
+
+/* Drops expired holders; the latest deadline left (0: none). */
+static int64_t prune_fields(skey *k, int64_t now)
+{
+	int64_t latest = 0;
+	int i;
+
+	for (i = 0; i < k->nfields;) {
+		if (k->fields[i].deadline <= now) {
+			k->fields[i] = k->fields[--k->nfields];
+			continue;
+		}
+		if (k->fields[i].deadline > latest) {
+			latest = k->fields[i].deadline;
+		}
+		i++;
+	}
+	return latest;
+}
+
+static char *derived(char *out, size_t size, const char *name, size_t len, const char *suffix, long n)
+{
+	if (n >= 0) {
+		snprintf(out, size, "%.*s%s%ld", (int) len, name, suffix, n);
+	} else {
+		snprintf(out, size, "%.*s%s", (int) len, name, suffix);
+	}
+	return out;
+}
+
+/* --- Connections -------------------------------------------------------------------------- */
+#define FD_BASE 1000
+#define MAX_SOCKS 4096
+
+enum { S_FREE = 0, S_CONNECTING, S_CONNECTED, S_REFUSED, S_CLOSED, S_RESET };
+
+typedef struct sock {
+	int state;
+	int server;
+	int connect_done;     /* the connect finished (the client may not have looked yet) */
+	double delay;         /* base one-way delay */
+	double last_c2s, last_s2c;
+	buf at_server;        /* arrived at the server, not yet parsed */
+	buf at_client;        /* arrived at the client, not yet read */
+} sock;
+
+static sock socks[MAX_SOCKS];
+static int nsocks;
+
+static sock *sock_of(int fd)
+{
+	if (fd < FD_BASE || fd >= FD_BASE + nsocks || socks[fd - FD_BASE].state == S_FREE) {
+		return NULL;
+	}
+	return &socks[fd - FD_BASE];
+}
+
+/* --- Events ------------------------------------------------------------------------------- */
+enum { EV_CONNECT, EV_TO_SERVER, EV_TO_CLIENT, EV_CRASH };
+
+typedef struct event {
+	double at;
+	uint64_t seq;
+	int kind, fd;
+	char *bytes;
+	size_t len;
+} event;
+
+static event *heap;
+static size_t nheap, capheap;
+static uint64_t seq;
+
+static int before(const event *a, const event *b)
+{
+	return a->at < b->at || (a->at == b->at && a->seq < b->seq);
+}
+
+static void push(double at, int kind, int fd, const char *bytes, size_t len)
+{
+	size_t i;
+	event ev = {at, seq++, kind, fd, NULL, len};
+
+	if (len > 0) {
+		ev.bytes = malloc(len);
+		memcpy(ev.bytes, bytes, len);
+	}
+	if (nheap == capheap) {
+		capheap = capheap ? capheap * 2 : 256;
+		heap = realloc(heap, capheap * sizeof(*heap));
+	}
+	i = nheap++;
+	while (i > 0 && before(&ev, &heap[(i - 1) / 2])) {
+		heap[i] = heap[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	heap[i] = ev;
+}
+
+static event pop(void)
+{
+	event top = heap[0], last = heap[--nheap];
+	size_t i = 0;
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= nheap) {
+			break;
+		}
+		if (c + 1 < nheap && before(&heap[c + 1], &heap[c])) {
+			c++;
+		}
+		if (!before(&heap[c], &last)) {
+			break;
+		}
+		heap[i] = heap[c];
+		i = c;
+	}
+	if (nheap > 0) {
+		heap[i] = last;
+	}
+	return top;
+}
+
+static double one_way(sock *s, double *last)
+{
+	double at = k_now + s->delay + (k_unit() < P.spike_p ? range(0, P.spike_max) : 0);
+
+	if (at < *last) {
+		at = *last; /* one TCP stream: in order */
+	}
+	*last = at;
+	return at;
+}
+
+/* --- RESP on the server side -------------------------------------------------------------- */
+typedef struct args {
+	int argc;
+	const char *argv[64];
+	size_t len[64];
+} args;
+
+/* Parses one command at the front of b. Returns the bytes it took, 0 when incomplete. */
+static size_t parse_command(const buf *b, args *a)
+{
+	const char *p = b->p, *end = b->p + b->len;
+	long n, i;
+	char *stop;
+
+	if (b->len < 4 || *p != '*') {
+		if (b->len > 0 && *p != '*') {
+			abort(); /* the real code wrote something that is not a RESP array */
+		}
+		return 0;
+	}
+	n = strtol(p + 1, &stop, 10);
+	if (stop + 2 > end) {
+		return 0;
+	}
+	p = stop + 2;
+	if (n > 64) {
+		abort();
+	}
+	for (i = 0; i < n; i++) {
+		long len;
+		if (p >= end || *p != '$') {
+			return 0;
+		}
+		len = strtol(p + 1, &stop, 10);
+		if (stop + 2 > end || stop + 2 + len + 2 > end) {
+			return 0;
+		}
+		a->argv[i] = stop + 2;
+		a->len[i] = (size_t) len;
+		p = stop + 2 + len + 2;
+	}
+	a->argc = (int) n;
+	return (size_t) (p - b->p);
+}
+
+static int is(const args *a, int i, const char *word)
+{
+	return a->len[i] == strlen(word) && strncasecmp(a->argv[i], word, a->len[i]) == 0;
+}
+
+static int same_script(const args *a, const rl_script *script)
+{
+	return a->len[1] == script->length && memcmp(a->argv[1], script->source, script->length) == 0;
+}
+
+static int64_t num(const args *a, int i)
+{
+	char tmp[32];
+	size_t n = a->len[i] < sizeof(tmp) - 1 ? a->len[i] : sizeof(tmp) - 1;
+	memcpy(tmp, a->argv[i], n);
+	tmp[n] = '\0';
+	return strtoll(tmp, NULL, 10);
+}
+
+/* Runs one command on server s; the reply into out. */
+static void execute(server *s, const args *a, buf *out)
+{
+	const rl_script_set *sc = rl_scripts();
+	char line[64];
+
+	k_st.commands++;
+	if (is(a, 0, "SET") && a->argc == 6 && is(a, 3, "NX") && is(a, 4, "PX")) {
+		if (find_key(s, a->argv[1], a->len[1]) != NULL) {
+			buf_add(out, "$-1\r\n", 5);
+		} else {
+			set_key(s, a->argv[1], a->len[1], a->argv[2], a->len[2], num(a, 5));
+			buf_add(out, "+OK\r\n", 5);
+		}
+		return;
+	}
+	if (is(a, 0, "DELIFEQ") && s->delifeq && a->argc == 3) {
+		skey *k = find_key(s, a->argv[1], a->len[1]);
+		if (k != NULL && k->hash) {
+			static const char wrongtype[] = "-WRONGTYPE Operation against a key holding the wrong kind of value\r\n";
+			buf_add(out, wrongtype, sizeof(wrongtype) - 1);
+			return;
+		}
+		int mine = k != NULL && holds(s, a->argv[1], a->len[1], a->argv[2], a->len[2]);
+		if (mine) {
+			del_key(s, k);
+		}
+		buf_add(out, mine ? ":1\r\n" : ":0\r\n", 4);
+		return;
+	}
+	if (is(a, 0, "EVAL") && a->argc >= 4) {
+		int64_t numkeys = num(a, 2);
+		int first = 3, argi = 3 + (int) numkeys, i;
+		const char *token = a->argv[argi];
+		size_t tlen = a->len[argi];
+
+		if (same_script(a, &sc->unlock) || same_script(a, &sc->unlock_multi)) {
+			int64_t released = 0;
+			for (i = first; i < argi; i++) {
+				if (holds(s, a->argv[i], a->len[i], token, tlen)) {
+					del_key(s, find_key(s, a->argv[i], a->len[i]));
+					released++;
+				}
+			}
+			snprintf(line, sizeof(line), ":%lld\r\n", (long long) released);
+		} else if (same_script(a, &sc->lock_multi)) {
+			int free_all = 1;
+			for (i = first; i < argi; i++) {
+				free_all &= find_key(s, a->argv[i], a->len[i]) == NULL;
+			}
+			for (i = first; free_all && i < argi; i++) {
+				set_key(s, a->argv[i], a->len[i], token, tlen, num(a, argi + 1));
+			}
+			snprintf(line, sizeof(line), ":%d\r\n", free_all);
+		} else if (same_script(a, &sc->extend)) {
+			int all = 1;
+			int64_t ttl = num(a, argi + 1);
+			for (i = first; i < argi; i++) {
+				all &= holds(s, a->argv[i], a->len[i], token, tlen);
+			}
+			for (i = first; all && i < argi; i++) {
+				skey *k = find_key(s, a->argv[i], a->len[i]);
+				if (k->expire_at - server_ms(s) < ttl) {
+					k->expire_at = server_ms(s) + ttl;
+				}
+			}
+			snprintf(line, sizeof(line), ":%d\r\n", all);
+		} else if (same_script(a, &sc->validity)) {
+			int64_t least = -2;
+			for (i = first; i < argi; i++) {
+				skey *k = find_key(s, a->argv[i], a->len[i]);
+				if (k == NULL || !holds(s, a->argv[i], a->len[i], token, tlen)) {
+					least = -2;
+					break;
+				}
+				if (i == first || k->expire_at - server_ms(s) < least) {
+					least = k->expire_at - server_ms(s);
+				}
+			}
+			snprintf(line, sizeof(line), ":%lld\r\n", (long long) least);
+		} else if (same_script(a, &sc->shared_lock)) {
+			skey *k = find_key(s, a->argv[first], a->len[first]);
+			int64_t now = server_ms(s), deadline = now + num(a, argi + 1), latest = deadline;
+			if (k != NULL && !k->hash) {
+				snprintf(line, sizeof(line), ":0\r\n");
+			} else {
+				int f;
+				if (k == NULL) {
+					set_key(s, a->argv[first], a->len[first], "", 0, 1);
+					k = find_key(s, a->argv[first], a->len[first]);
+					k->hash = 1;
+				}
+				if (prune_fields(k, now) > latest) {
+					latest = prune_fields(k, now);
+				}
+				f = field_of(k, token, tlen);
+				if (f < 0) {
+					if (k->nfields == MAX_FIELDS || tlen >= sizeof(k->fields[0].token)) {
+						abort();
+					}
+					f = k->nfields++;
+					memcpy(k->fields[f].token, token, tlen);
+					k->fields[f].token[tlen] = '\0';
+				}
+				k->fields[f].deadline = deadline;
+				k->expire_at = now + (latest - now);
+				snprintf(line, sizeof(line), ":1\r\n");
+			}
+		} else if (same_script(a, &sc->shared_unlock)) {
+			skey *k = find_key(s, a->argv[first], a->len[first]);
+			int64_t now = server_ms(s), mine, latest;
+			int f = k != NULL && k->hash ? field_of(k, token, tlen) : -1;
+			if (f < 0) {
+				snprintf(line, sizeof(line), ":0\r\n");
+			} else {
+				mine = k->fields[f].deadline;
+				k->fields[f] = k->fields[--k->nfields];
+				latest = prune_fields(k, now);
+				if (latest <= now) {
+					del_key(s, k);
+				} else {
+					k->expire_at = latest;
+				}
+				snprintf(line, sizeof(line), ":%d\r\n", mine > now);
+			}
+		} else if (same_script(a, &sc->shared_extend)) {
+			skey *k = find_key(s, a->argv[first], a->len[first]);
+			int64_t now = server_ms(s), ttl = num(a, argi + 1);
+			int f = k != NULL && k->hash ? field_of(k, token, tlen) : -1;
+			if (f < 0 || k->fields[f].deadline <= now) {
+				snprintf(line, sizeof(line), ":0\r\n");
+			} else {
+				if (now + ttl > k->fields[f].deadline) {
+					k->fields[f].deadline = now + ttl;
+				}
+				if (k->expire_at - now < ttl) {
+					k->expire_at = now + ttl;
+				}
+				snprintf(line, sizeof(line), ":1\r\n");
+			}
+		} else if (same_script(a, &sc->shared_validity)) {
+			skey *k = find_key(s, a->argv[first], a->len[first]);
+			int64_t now = server_ms(s), left;
+			int f = k != NULL && k->hash ? field_of(k, token, tlen) : -1;
+			if (f < 0 || k->fields[f].deadline <= now) {
+				left = -2;
+			} else {
+				left = k->fields[f].deadline - now;
+				if (k->expire_at - now < left) {
+					left = k->expire_at - now;
+				}
+			}
+			snprintf(line, sizeof(line), ":%lld\r\n", (long long) left);
+		} else if (same_script(a, &sc->semaphore_lock)) {
+			int64_t limit = num(a, argi + 2), start, slot = -1, i2;
+			char hex[8], key[160];
+			memcpy(hex, token + 1, 6);
+			hex[6] = '\0';
+			start = strtoll(hex, NULL, 16) % limit;
+			for (i2 = 0; i2 < limit; i2++) {
+				int64_t candidate = (start + i2) % limit;
+				derived(key, sizeof(key), a->argv[first], a->len[first], ":slot:", (long) candidate);
+				if (find_key(s, key, strlen(key)) == NULL) {
+					set_key(s, key, strlen(key), token, tlen, num(a, argi + 1));
+					slot = candidate;
+					break;
+				}
+			}
+			snprintf(line, sizeof(line), ":%lld\r\n", (long long) (slot + 1));
+		} else if (same_script(a, &sc->semaphore_release)) {
+			int64_t limit = num(a, argi + 1), keep = num(a, argi + 2), released = 0, slot;
+			char key[160];
+			for (slot = 0; slot < limit; slot++) {
+				derived(key, sizeof(key), a->argv[first], a->len[first], ":slot:", (long) slot);
+				if (slot != keep && holds(s, key, strlen(key), token, tlen)) {
+					del_key(s, find_key(s, key, strlen(key)));
+					released++;
+				}
+			}
+			snprintf(line, sizeof(line), ":%lld\r\n", (long long) released);
+		} else if (same_script(a, &sc->lock_fenced)) {
+			int free_all = 1;
+			long long fence = 0;
+			char key[160];
+			for (i = first; i < argi; i++) {
+				free_all &= find_key(s, a->argv[i], a->len[i]) == NULL;
+			}
+			for (i = first; free_all && i < argi; i++) {
+				skey *counter;
+				long long n;
+				set_key(s, a->argv[i], a->len[i], token, tlen, num(a, argi + 1));
+				derived(key, sizeof(key), a->argv[i], a->len[i], ":fence", -1);
+				counter = find_key(s, key, strlen(key));
+				n = (counter != NULL ? strtoll(counter->value, NULL, 10) : 0) + 1;
+				snprintf(line, sizeof(line), "%lld", n);
+				set_key(s, key, strlen(key), line, strlen(line), INT64_MAX);
+				if (n > fence) {
+					fence = n;
+				}
+			}
+			snprintf(line, sizeof(line), ":%lld\r\n", free_all ? fence : 0);
+		} else if (same_script(a, &sc->fence_writeback)) {
+			int all = 1;
+			long long fence = (long long) num(a, argi + 1);
+			char key[160];
+			for (i = first; i < argi; i++) {
+				all &= holds(s, a->argv[i], a->len[i], token, tlen);
+			}
+			for (i = first; all && i < argi; i++) {
+				skey *counter;
+				derived(key, sizeof(key), a->argv[i], a->len[i], ":fence", -1);
+				counter = find_key(s, key, strlen(key));
+				if (counter == NULL || strtoll(counter->value, NULL, 10) < fence) {
+					char text[32];
+					snprintf(text, sizeof(text), "%lld", fence);
+					set_key(s, key, strlen(key), text, strlen(text), INT64_MAX);
+				}
+			}
+			snprintf(line, sizeof(line), ":%d\r\n", all);
+		} else {
+			abort(); /* a script this simulation does not run */
+		}
+		buf_add(out, line, strlen(line));
+		return;
+	}
+	buf_add(out, "-ERR unknown command\r\n", 22);
+}
+
+static void server_take(int fd)
+{
+	sock *c = &socks[fd - FD_BASE];
+	server *s = &servers[c->server];
+	buf out = {0};
+	args a;
+	size_t used;
+
+	while ((used = parse_command(&c->at_server, &a)) > 0) {
+		execute(s, &a, &out);
+		buf_drop(&c->at_server, used);
+	}
+	if (out.len > 0) {
+		push(one_way(c, &c->last_s2c), EV_TO_CLIENT, fd, out.p, out.len);
+	}
+	free(out.p);
+}
+
+/* --- System calls (seam.h) ---------------------------------------------------------------- */
+int sim_socket(int domain, int type, int protocol)
+{
+	sock *s;
+
+	(void) domain, (void) type, (void) protocol;
+	if (nsocks == MAX_SOCKS) {
+		errno = EMFILE;
+		return -1;
+	}
+	s = &socks[nsocks];
+	memset(s, 0, sizeof(*s));
+	s->state = S_CONNECTING;
+	return FD_BASE + nsocks++;
+}
+
+int sim_connect(int fd, const struct sockaddr *address, socklen_t len)
+{
+	sock *s = sock_of(fd);
+	const struct sockaddr_in *in = (const struct sockaddr_in *) address;
+	int port;
+
+	(void) len;
+	if (s == NULL || address->sa_family != AF_INET) {
+		errno = EBADF;
+		return -1;
+	}
+	port = ntohs(in->sin_port);
+	if (port < K_BASE_PORT || port >= K_BASE_PORT + (int) P.servers) {
+		errno = ECONNREFUSED;
+		return -1;
+	}
+	s->server = port - K_BASE_PORT;
+	s->delay = k_unit() < P.slow_p ? range(P.slow_lo, P.slow_hi) : range(P.fast_lo, P.fast_hi);
+	k_st.connects++;
+	push(k_now + 2 * s->delay, EV_CONNECT, fd, NULL, 0);
+	errno = EINPROGRESS;
+	return -1;
+}
+
+int sim_fcntl(int fd, int cmd, ...)
+{
+	(void) fd, (void) cmd;
+	return 0;
+}
+
+int sim_setsockopt(int fd, int level, int name, const void *value, socklen_t len)
+{
+	(void) fd, (void) level, (void) name, (void) value, (void) len;
+	return 0;
+}
+
+int sim_getsockopt(int fd, int level, int name, void *value, socklen_t *len)
+{
+	sock *s = sock_of(fd);
+
+	(void) level, (void) name;
+	if (s == NULL) {
+		errno = EBADF;
+		return -1;
+	}
+	*(int *) value = s->state == S_REFUSED ? ECONNREFUSED : 0;
+	*len = sizeof(int);
+	return 0;
+}
+
+ssize_t sim_send(int fd, const void *bytes, size_t len, int flags)
+{
+	sock *s = sock_of(fd);
+
+	(void) flags;
+	if (s == NULL || s->state != S_CONNECTED) {
+		errno = s == NULL ? EBADF : s->state == S_RESET ? ECONNRESET : ENOTCONN;
+		return -1;
+	}
+	k_st.sends++;
+	push(one_way(s, &s->last_c2s), EV_TO_SERVER, fd, bytes, len);
+	return (ssize_t) len;
+}
+
+ssize_t sim_recv(int fd, void *into, size_t room, int flags)
+{
+	sock *s = sock_of(fd);
+	size_t n;
+
+	(void) flags;
+	if (s == NULL) {
+		errno = EBADF;
+		return -1;
+	}
+	if (s->at_client.len == 0) {
+		errno = s->state == S_RESET ? ECONNRESET : EAGAIN;
+		return -1;
+	}
+	n = s->at_client.len < room ? s->at_client.len : room;
+	memcpy(into, s->at_client.p, n);
+	buf_drop(&s->at_client, n);
+	return (ssize_t) n;
+}
+
+int sim_close(int fd)
+{
+	sock *s = sock_of(fd);
+
+	if (s == NULL) {
+		errno = EBADF;
+		return -1;
+	}
+	/* What was sent still reaches the server and runs there; replies find no reader. */
+	s->state = S_CLOSED;
+	return 0;
+}
+
+int sim_clock_gettime(clockid_t clock, struct timespec *ts)
+{
+	(void) clock;
+	ts->tv_sec = (time_t) (k_now / 1000.0);
+	ts->tv_nsec = (long) ((k_now - (double) ts->tv_sec * 1000.0) * 1e6);
+	return 0;
+}
+
+static short ready_events(const struct pollfd *p)
+{
+	sock *s = sock_of(p->fd);
+	short r = 0;
+
+	if (s == NULL) {
+		return POLLNVAL;
+	}
+	if (s->state == S_REFUSED) {
+		return (short) ((p->events & (POLLOUT | POLLIN)) | POLLERR);
+	}
+	if (s->state == S_RESET) {
+		return (short) ((p->events & POLLIN) | POLLERR | POLLHUP);
+	}
+	if (s->state == S_CONNECTED) {
+		if (p->events & POLLOUT) {
+			r |= POLLOUT;
+		}
+		if ((p->events & POLLIN) && s->at_client.len > 0) {
+			r |= POLLIN;
+		}
+	}
+	return r;
+}
+
+static int count_ready(struct pollfd *fds, nfds_t n)
+{
+	nfds_t i;
+	int ready = 0;
+
+	for (i = 0; i < n; i++) {
+		fds[i].revents = ready_events(&fds[i]);
+		ready += fds[i].revents != 0;
+	}
+	return ready;
+}
+
+/* --- Scheduler ---------------------------------------------------------------------------- */
+typedef struct client {
+	ucontext_t ctx;
+	char *stack;
+	int started, done, blocked;
+	double wake_at;
+	struct pollfd *fds;
+	nfds_t nfds;
+} client;
+
+static client clients[K_MAX_CLIENTS];
+static ucontext_t main_ctx;
+static int current = -1;
+static void (*client_fn)(int);
+
+int sim_poll(struct pollfd *fds, nfds_t n, int timeout)
+{
+	client *c;
+	int ready = count_ready(fds, n);
+
+	k_st.polls++;
+	if (ready > 0 || timeout == 0) {
+		return ready;
+	}
+	if (current < 0) {
+		abort(); /* poll() outside a client */
+	}
+	c = &clients[current];
+	c->fds = fds;
+	c->nfds = n;
+	c->wake_at = timeout < 0 ? HUGE_VAL : k_now + timeout;
+	c->blocked = 1;
+	k_st.switches++;
+	swapcontext(&c->ctx, &main_ctx);
+	return count_ready(fds, n);
+}
+
+void k_sleep(double ms)
+{
+	client *c = &clients[current];
+
+	c->fds = NULL;
+	c->nfds = 0;
+	c->wake_at = k_now + ms;
+	c->blocked = 1;
+	k_st.switches++;
+	swapcontext(&c->ctx, &main_ctx);
+}
+
+static void trampoline(int i)
+{
+	client_fn(i);
+	clients[i].done = 1;
+	current = -1;
+	swapcontext(&clients[i].ctx, &main_ctx);
+}
+
+static void resume(int i)
+{
+	current = i;
+	clients[i].blocked = 0;
+	swapcontext(&main_ctx, &clients[i].ctx);
+	current = -1;
+}
+
+static int down(const server *sv)
+{
+	return k_now >= sv->crash_at && k_now < sv->restart_at;
+}
+
+static void crash(int index)
+{
+	server *sv = &servers[index];
+	int i;
+
+	k_st.crashes++;
+	/* The lock keys are gone (Redlock's model: no persistence, a delayed restart instead). The
+	 * fence counters, which never expire, survive: fencing asks for appendfsync always
+	 * (docs/primitives.md), and a counter that restarted at 0 would hand out old fences again. */
+	for (i = 0; i < (int) sv->nkeys;) {
+		if (sv->keys[i].expire_at != INT64_MAX) {
+			sv->keys[i] = sv->keys[--sv->nkeys];
+		} else {
+			i++;
+		}
+	}
+	for (i = 0; i < nsocks; i++) {
+		if (socks[i].server == index && (socks[i].state == S_CONNECTED || socks[i].state == S_CONNECTING)) {
+			socks[i].state = socks[i].state == S_CONNECTED ? S_RESET : S_REFUSED;
+		}
+	}
+}
+
+static void apply(event *ev)
+{
+	sock *s = ev->kind == EV_CRASH ? NULL : &socks[ev->fd - FD_BASE];
+	server *sv = s != NULL ? &servers[s->server] : NULL;
+
+	k_st.events++;
+	switch (ev->kind) {
+	case EV_CRASH:
+		crash(ev->fd);
+		break;
+	case EV_CONNECT:
+		if (s->state == S_CONNECTING) {
+			s->state = down(sv) ? S_REFUSED : S_CONNECTED;
+		}
+		break;
+	case EV_TO_SERVER:
+		if (s->state == S_RESET || down(sv)) {
+			break; /* lost with the crash */
+		}
+		if (k_now >= sv->pause_from && k_now < sv->pause_to) {
+			push(sv->pause_to, EV_TO_SERVER, ev->fd, ev->bytes, ev->len); /* a paused server: later */
+			break;
+		}
+		buf_add(&s->at_server, ev->bytes, ev->len);
+		server_take(ev->fd);
+		break;
+	case EV_TO_CLIENT:
+		if (s->state == S_CLOSED || s->state == S_RESET) {
+			k_st.replies_dropped++;
+		} else {
+			buf_add(&s->at_client, ev->bytes, ev->len);
+		}
+		break;
+	}
+	free(ev->bytes);
+}
+
+void k_init(uint64_t seed, const k_params *p)
+{
+	unsigned i;
+
+	k_free();
+	P = *p;
+	rng_state = seed * 0x9E3779B97F4A7C15ULL + 0x2545F4914F6CDD1DULL;
+	if (rng_state == 0) {
+		rng_state = 1;
+	}
+	k_now = 1000.0;
+	memset(&k_st, 0, sizeof(k_st));
+	for (i = 0; i < P.servers; i++) {
+		server *s = &servers[i];
+		memset(s, 0, sizeof(*s));
+		s->rate = range(1 - P.drift, 1 + P.drift);
+		s->offset = range(0, 1e6);
+		s->delifeq = (int) (k_rand() & 1);
+		s->pause_from = s->pause_to = -1;
+		if (k_unit() < P.pause_p) {
+			s->pause_from = range(1000, 4000);
+			s->pause_to = s->pause_from + range(0, P.pause_max);
+		}
+		s->crash_at = s->restart_at = -1;
+		if (k_unit() < P.crash_p) {
+			s->crash_at = range(1000, 5000);
+			s->restart_at = s->crash_at + P.restart_after;
+			push(s->crash_at, EV_CRASH, (int) i, NULL, 0);
+		}
+	}
+}
+
+int k_run(void (*fn)(int), double limit_ms)
+{
+	unsigned i;
+	int live;
+
+	client_fn = fn;
+	for (i = 0; i < P.clients; i++) {
+		client *c = &clients[i];
+		memset(c, 0, sizeof(*c));
+		c->stack = malloc(256 * 1024);
+		getcontext(&c->ctx);
+		c->ctx.uc_stack.ss_sp = c->stack;
+		c->ctx.uc_stack.ss_size = 256 * 1024;
+		c->ctx.uc_link = NULL;
+		makecontext(&c->ctx, (void (*)(void)) trampoline, 1, (int) i);
+		resume((int) i); /* runs until its first poll or sleep */
+	}
+	for (;;) {
+		double next = HUGE_VAL;
+		int woke = 0;
+
+		live = 0;
+		for (i = 0; i < P.clients; i++) {
+			client *c = &clients[i];
+			if (c->done) {
+				continue;
+			}
+			live++;
+			if (c->blocked && (k_now >= c->wake_at || (c->nfds > 0 && count_ready(c->fds, c->nfds) > 0))) {
+				resume((int) i);
+				woke = 1;
+			}
+		}
+		if (live == 0) {
+			return 0;
+		}
+		if (woke) {
+			continue;
+		}
+		for (i = 0; i < P.clients; i++) {
+			if (!clients[i].done && clients[i].wake_at < next) {
+				next = clients[i].wake_at;
+			}
+		}
+		if (nheap > 0 && heap[0].at <= next) {
+			event ev = pop();
+			if (ev.at > k_now) {
+				k_now = ev.at;
+			}
+			apply(&ev);
+		} else if (next < HUGE_VAL) {
+			k_now = next;
+		} else {
+			abort(); /* every client waits forever: a deadlock in the real code */
+		}
+		if (k_now > limit_ms) {
+			return -1;
+		}
+	}
+}
+
+void k_free(void)
+{
+	int i;
+
+	for (i = 0; i < nsocks; i++) {
+		free(socks[i].at_server.p);
+		free(socks[i].at_client.p);
+	}
+	nsocks = 0;
+	while (nheap > 0) {
+		event ev = pop();
+		free(ev.bytes);
+	}
+	for (i = 0; i < K_MAX_CLIENTS; i++) {
+		free(clients[i].stack);
+		clients[i].stack = NULL;
+	}
+}
