@@ -13,7 +13,7 @@ def anchors(path):
         n=seen.get(a,0); seen[a]=n+1
         out.add(a if n==0 else f'{a}-{n}')
     return out
-files=['README.md']+sorted(glob.glob('docs/*.md'))
+files=['README.md','CONTRIBUTING.md']+sorted(glob.glob('docs/**/*.md', recursive=True))
 cache={}; bad=0; total=0
 for f in files:
     text=open(f,encoding='utf-8').read()

@@ -74,11 +74,11 @@ foreach ($stats as $stat) {
 --EXPECT--
 redis 8.6: {"delex":11,"delifeq":0,"evalsha":0,"eval":0}
 valkey 9: {"delex":0,"delifeq":11,"evalsha":0,"eval":0}
-redis 7.0: {"delex":0,"delifeq":0,"evalsha":10,"eval":0}
+redis 7.0: {"delex":0,"delifeq":0,"evalsha":0,"eval":10}
 redis 8.6: forged false, ours true, {"delex":2,"delifeq":0,"evalsha":0,"eval":0}
-redis 8.6 extend: {"delex":0,"delifeq":0,"evalsha":1,"eval":0}, pttl > 10000: true
+redis 8.6 extend: {"delex":0,"delifeq":0,"evalsha":0,"eval":1}, pttl > 10000: true
 valkey 9: forged false, ours true, {"delex":0,"delifeq":2,"evalsha":0,"eval":0}
-valkey 9 extend: {"delex":0,"delifeq":0,"evalsha":1,"eval":0}, pttl > 10000: true
+valkey 9 extend: {"delex":0,"delifeq":0,"evalsha":0,"eval":1}, pttl > 10000: true
 mixed: {"delex":1,"delifeq":0,"evalsha":0,"eval":0}
 mixed: {"delex":0,"delifeq":1,"evalsha":0,"eval":0}
-mixed: {"delex":0,"delifeq":0,"evalsha":1,"eval":0}
+mixed: {"delex":0,"delifeq":0,"evalsha":0,"eval":1}

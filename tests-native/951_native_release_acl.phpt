@@ -19,7 +19,7 @@ foreach ($ports as $i => $p) {
     rt_redis($p, 'SET', 'redlock:native-release-probe', '-'); // the probes compare with '-': would match
 }
 foreach ($ports as $p) {
-    $stats = nt_count([$p], ['delex', 'delifeq', 'evalsha'], function () use ($p, $key, $password, &$results) {
+    $stats = nt_count([$p], ['delex', 'delifeq', 'eval'], function () use ($p, $key, $password, &$results) {
         $redlock = new RedLock(["redis://nodelex:$password@127.0.0.1:$p?timeout=10"], 10, 1);
         $results = [];
         for ($i = 0; $i < 3; $i++) {
@@ -38,7 +38,7 @@ foreach ($ports as $p) {
 }
 ?>
 --EXPECT--
-[true,true,true] {"delex":0,"delifeq":0,"evalsha":3}
-[true,true,true] {"delex":0,"delifeq":0,"evalsha":3}
+[true,true,true] {"delex":0,"delifeq":0,"eval":3}
+[true,true,true] {"delex":0,"delifeq":0,"eval":3}
 string(1) "-"
 string(1) "-"

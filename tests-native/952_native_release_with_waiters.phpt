@@ -50,9 +50,9 @@ foreach (['redis 8.6' => nt_ports('redis'), 'valkey 9' => nt_ports('valkey')] as
 }
 ?>
 --EXPECT--
-redis 8.6, waitTimeout: {"evalsha":3,"publish":3}
+redis 8.6, waitTimeout: {"eval":3,"publish":3}
 redis 8.6, no option: {"delex":3}
 redis 8.6: waiter: got it after the release
-valkey 9, waitTimeout: {"evalsha":3,"publish":3}
+valkey 9, waitTimeout: {"eval":3,"publish":3}
 valkey 9, no option: {"delifeq":3}
 valkey 9: waiter: got it after the release
