@@ -259,8 +259,8 @@ static int rc_run_rl(const unsigned char *data, size_t size, rc_chunker *chunker
 			char *at;
 
 			at = rl_reader_space(reader, &room);
-			if (room == 0 || room > sizeof(reader->buf) || !rc_in(at, room, reader->buf, sizeof(reader->buf))) {
-				broke = rc_fail("rl_reader_space: room %zu at offset %td", room, at - reader->buf);
+			if (at == NULL || room == 0 || room > RL_READER_BUFFER) {
+				broke = rc_fail("rl_reader_space: room %zu", room);
 				break;
 			}
 			n = rc_chunk(chunker, room);

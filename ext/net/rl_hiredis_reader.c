@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include <hiredis/hiredis.h>
+#include <hiredis/sds.h>
 
 #include "net/rl_hiredis_reader.h"
 
@@ -140,6 +141,7 @@ void rl_reader_init(rl_reader *reader)
 {
 	reader->kept = NULL;
 	reader->failed = 0;
+	reader->staged = 0;
 	reader->error_text[0] = '\0';
 }
 
@@ -152,26 +154,63 @@ void rl_reader_reset(rl_reader *reader)
 	rl_reader_init(reader);
 }
 
-void rl_reader_fed(rl_reader *reader, size_t bytes)
+static struct rl_reader_kept *kept_or_made(rl_reader *reader)
 {
 	struct rl_reader_kept *kept = reader->kept;
 
-	if (reader->failed) {
-		return;
-	}
-	if (kept == NULL) {
+	if (kept == NULL && !reader->failed) {
 		kept = calloc(1, sizeof(*kept));
 		if (kept == NULL || (kept->parser = redisReaderCreateWithFunctions(&object_functions)) == NULL) {
 			free(kept);
 			fail(reader, "out of memory");
-			return;
+			return NULL;
 		}
 		kept->parser->privdata = kept;
 		reader->kept = kept;
 	}
-	if (redisReaderFeed(kept->parser, reader->buf, bytes) != REDIS_OK) {
-		fail(reader, kept->parser->err ? kept->parser->errstr : "out of memory");
+	return kept;
+}
+
+char *rl_reader_space(rl_reader *reader, size_t *room)
+{
+	struct rl_reader_kept *kept = kept_or_made(reader);
+	sds grown;
+
+	*room = RL_READER_BUFFER;
+	reader->staged = 1;
+	if (kept == NULL || kept->parser->err) {
+		return reader->buf;
 	}
+	/* What redisReaderFeed() does with a copy: the bytes go at the end of hiredis' buffer. */
+	grown = sdsMakeRoomFor(kept->parser->buf, RL_READER_BUFFER);
+	if (grown == NULL) {
+		return reader->buf;
+	}
+	kept->parser->buf = grown;
+	reader->staged = 0;
+	return grown + kept->parser->len;
+}
+
+void rl_reader_fed(rl_reader *reader, size_t bytes)
+{
+	struct rl_reader_kept *kept = reader->kept;
+	redisReader *parser;
+
+	if (reader->failed || kept == NULL || bytes == 0) {
+		return;
+	}
+	parser = kept->parser;
+	if (parser->err) {
+		return;
+	}
+	if (reader->staged) { /* rl_reader_space fell back on buf */
+		if (redisReaderFeed(parser, reader->buf, bytes) != REDIS_OK) {
+			fail(reader, parser->err ? parser->errstr : "out of memory");
+		}
+		return;
+	}
+	sdsIncrLen(parser->buf, (int) bytes);
+	parser->len += bytes;
 }
 
 int rl_reader_next(rl_reader *reader, rl_reply *reply)

@@ -1,7 +1,7 @@
 /* The reply reader: hiredis' redisReader parses every reply. Its object functions build no
  * reply tree: they keep what a vote needs of the top-level reply (its type, an integer or a
  * length, the head of a status or error line) in this struct, so a reply costs no allocation.
- * The bytes a socket read lands in buf and are fed to hiredis at once. A reply still incomplete
+ * A socket read lands in hiredis' buffer directly (rl_reader_space). A reply still incomplete
  * after RL_READER_MAX_PENDING bytes fails the stream: a lock's replies are a few bytes, and
  * hiredis would otherwise buffer a hostile server's bulk string whole. Plain C, no I/O, so the
  * fuzzers drive it (fuzz/reader_diff.c compares it with hiredis' own reply objects). */
@@ -38,8 +38,9 @@ struct rl_reader_kept;
 typedef struct rl_reader {
 	struct rl_reader_kept *kept; /* hiredis' reader and the last reply; made on the first bytes */
 	int failed;                  /* sticky; error_text says why */
+	int staged;                  /* the last rl_reader_space was buf: rl_reader_fed copies it over */
 	char error_text[RL_READER_ERROR_MAX];
-	char buf[RL_READER_BUFFER];
+	char buf[RL_READER_BUFFER]; /* where a read goes when hiredis' buffer cannot grow */
 } rl_reader;
 
 /* A reader with nothing buffered; allocates nothing. */
@@ -48,12 +49,9 @@ void rl_reader_init(rl_reader *reader);
 /* Frees hiredis' reader and starts again as rl_reader_init does (a new connection). */
 void rl_reader_reset(rl_reader *reader);
 
-/* Where the next bytes go, and how many fit (never 0). */
-static inline char *rl_reader_space(rl_reader *reader, size_t *room)
-{
-	*room = sizeof(reader->buf);
-	return reader->buf;
-}
+/* Where the next bytes go, and how many fit (never 0): the free end of hiredis' own buffer, so
+ * that bytes are not copied again; buf when that buffer cannot grow (out of memory). */
+char *rl_reader_space(rl_reader *reader, size_t *room);
 
 /* Hands the bytes just read into rl_reader_space to hiredis. */
 void rl_reader_fed(rl_reader *reader, size_t bytes);
