@@ -1,0 +1,205 @@
+<?php
+
+declare(strict_types=1);
+
+namespace RedLock\PhpLock\Tests;
+
+use malkusch\lock\exception\ExecutionOutsideLockException;
+use malkusch\lock\exception\LockAcquireException;
+use malkusch\lock\exception\MutexException;
+use malkusch\lock\exception\TimeoutException;
+use PHPUnit\Framework\TestCase;
+use RedLock\PhpLock\RedLockMutex;
+
+/** RedLockMutex under php-lock/lock's own synchronized() and check()->then(), on 3 real servers. */
+final class RedLockMutexTest extends TestCase
+{
+    /** @return list<array{string, int, float}> */
+    private static function servers(): array
+    {
+        $out = [];
+        foreach (array_slice(explode(',', (string) getenv('REDLOCK_TEST_SERVERS')), 0, 3) as $hostPort) {
+            [$host, $port] = explode(':', $hostPort);
+            $out[] = [$host, (int) $port, 1.0];
+        }
+        return $out;
+    }
+
+    private static function name(): string
+    {
+        return uniqid('php-lock-', true);
+    }
+
+    public function testSynchronizedRunsTheCodeUnderTheLockAndReleasesIt(): void
+    {
+        $name = self::name();
+        $other = new \RedLock(self::servers(), 10, 1);
+        $mutex = new RedLockMutex(new \RedLock(self::servers()), $name, 2);
+        $heldInside = null;
+        $result = $mutex->synchronized(function () use ($other, $name, &$heldInside) {
+            $heldInside = $other->lock("lock_$name", 1000) === false; // the library's key: "lock_<name>"
+            return 42;
+        });
+        self::assertSame(42, $result);
+        self::assertTrue($heldInside, 'another client got the key while the code ran');
+        $after = $other->lock("lock_$name", 1000);
+        self::assertIsArray($after, 'the lock was not released');
+        $other->unlock($after);
+    }
+
+    public function testASecondMutexTimesOutWhileTheFirstHoldsAndADifferentNameDoesNot(): void
+    {
+        $name = self::name();
+        $first = new RedLockMutex(new \RedLock(self::servers()), $name, 3);
+        $first->synchronized(function () use ($name) {
+            $second = new RedLockMutex(new \RedLock(self::servers(), 10, 1), $name, 1);
+            $start = microtime(true);
+            try {
+                $second->synchronized(fn () => self::fail('ran while the first mutex held the lock'));
+            } catch (TimeoutException $e) {
+                self::assertSame('Timeout of 1 seconds exceeded.', $e->getMessage());
+            }
+            $waited = microtime(true) - $start;
+            self::assertGreaterThanOrEqual(0.95, $waited);
+            self::assertLessThan(2.5, $waited);
+            $elsewhere = new RedLockMutex(new \RedLock(self::servers()), $name . '-other', 1);
+            self::assertSame('free', $elsewhere->synchronized(fn () => 'free'));
+        });
+    }
+
+    public function testCheckThenRunsOnlyWhenTheCheckHoldsUnderTheLock(): void
+    {
+        $mutex = new RedLockMutex(new \RedLock(self::servers()), self::name(), 2);
+        $balance = 10;
+        $ran = $mutex->check(fn () => $balance >= 20)->then(function () use (&$balance) {
+            $balance -= 20;
+            return 'withdrawn';
+        });
+        self::assertFalse($ran);
+        self::assertSame(10, $balance);
+        $ran = $mutex->check(fn () => $balance >= 5)->then(function () use (&$balance) {
+            $balance -= 5;
+            return 'withdrawn';
+        });
+        self::assertSame('withdrawn', $ran);
+        self::assertSame(5, $balance);
+    }
+
+    public function testAnExceptionFromTheCodePropagatesAndTheLockIsReleased(): void
+    {
+        $name = self::name();
+        $mutex = new RedLockMutex(new \RedLock(self::servers()), $name, 2);
+        try {
+            $mutex->synchronized(function () {
+                throw new \DomainException('from the code');
+            });
+            self::fail('no exception');
+        } catch (\DomainException $e) {
+            self::assertSame('from the code', $e->getMessage());
+        }
+        self::assertSame('again', $mutex->synchronized(fn () => 'again'));
+    }
+
+    public function testCodeThatOutlivesTheTimeoutIsReportedAndTheLockReleasedAllTheSame(): void
+    {
+        $name = self::name();
+        $mutex = new RedLockMutex(new \RedLock(self::servers()), $name, 1);
+        try {
+            $mutex->synchronized(fn () => usleep(1200000));
+            self::fail('no ExecutionOutsideLockException');
+        } catch (ExecutionOutsideLockException $e) {
+            self::assertStringContainsString('But the timeout is 1 seconds', $e->getMessage());
+        }
+        $other = new \RedLock(self::servers(), 10, 1);
+        $lock = $other->lock("lock_$name", 1000);
+        self::assertIsArray($lock, 'the lock was left behind');
+        $other->unlock($lock);
+    }
+
+    public function testTooFewServersIsALockAcquireExceptionNamingEachServer(): void
+    {
+        $servers = self::servers();
+        $servers[1] = ['127.0.0.1', 1, 0.2]; // port 1 and 9: nothing listens, connections are refused
+        $servers[2] = ['127.0.0.1', 9, 0.2];
+        $mutex = new RedLockMutex(new \RedLock($servers, 10, 1), self::name(), 1);
+        try {
+            $mutex->synchronized(fn () => self::fail('ran without a quorum'));
+            self::fail('no exception');
+        } catch (LockAcquireException $e) {
+            self::assertSame(MutexException::REDIS_NOT_ENOUGH_SERVERS, $e->getCode());
+            self::assertStringContainsString('#0 ok, #1 connect: ', $e->getMessage());
+        }
+    }
+
+    public function testOneServerDownIsToleratedAndNeverAnException(): void
+    {
+        $servers = self::servers();
+        $servers[2] = ['127.0.0.1', 1, 0.2]; // port 1: refused
+        $mutex = new RedLockMutex(new \RedLock($servers), self::name(), 1);
+        self::assertSame('ok', $mutex->synchronized(fn () => 'ok'));
+    }
+
+    public function testATimeoutBelowOneSecondIsAValueError(): void
+    {
+        $this->expectException(\ValueError::class);
+        $this->expectExceptionMessage('Argument #3 ($timeout) must be at least 1 second, 0 given');
+        new RedLockMutex(new \RedLock(self::servers()), self::name(), 0);
+    }
+
+    public function testWithWaitTimeoutAWaiterIsWokenByTheRelease(): void
+    {
+        $name = self::name();
+        $holder = new \RedLock(self::servers(), 10, 1, ['waitTimeout' => 3000]);
+        $held = $holder->lock("lock_$name", 10000);
+        self::assertIsArray($held);
+        $pid = pcntl_fork();
+        if ($pid === 0) {
+            usleep(300000);
+            $holder->unlock($held);
+            posix_kill(getmypid(), SIGKILL); // nothing of PHPUnit's shutdown runs in the child
+        }
+        // a RedLock with waitTimeout waits inside lock() and wakes on the release's announcement
+        $mutex = new RedLockMutex(new \RedLock(self::servers(), 10, 1, ['waitTimeout' => 3000]), $name, 3);
+        $start = microtime(true);
+        $mutex->synchronized(fn () => null);
+        $waited = microtime(true) - $start;
+        pcntl_waitpid($pid, $status);
+        self::assertGreaterThan(0.2, $waited);
+        self::assertLessThan(1.0, $waited, 'woken by the release, not by polling until the ttl');
+    }
+
+    public function testProcessesContendingThroughSynchronizedNeverLoseAnUpdate(): void
+    {
+        $name = self::name();
+        $counter = tempnam(sys_get_temp_dir(), 'php-lock-counter');
+        file_put_contents($counter, '0');
+        $children = [];
+        for ($c = 0; $c < 4; $c++) {
+            $pid = pcntl_fork();
+            if ($pid === 0) {
+                $mutex = new RedLockMutex(new \RedLock(self::servers(), 10, 1), $name, 5);
+                for ($i = 0; $i < 15; $i++) {
+                    $mutex->synchronized(function () use ($counter) {
+                        $value = (int) file_get_contents($counter);
+                        usleep(2000); // read, wait, write: without the lock updates get lost
+                        file_put_contents($counter, (string) ($value + 1));
+                    });
+                }
+                posix_kill(getmypid(), SIGKILL);
+            }
+            $children[] = $pid;
+        }
+        $deadline = microtime(true) + 60;
+        foreach ($children as $pid) {
+            while (pcntl_waitpid($pid, $status, WNOHANG) === 0) {
+                if (microtime(true) > $deadline) {
+                    posix_kill($pid, SIGKILL);
+                    self::fail('a child did not finish in 60 s');
+                }
+                usleep(10000);
+            }
+        }
+        self::assertSame('60', file_get_contents($counter));
+        unlink($counter);
+    }
+}
