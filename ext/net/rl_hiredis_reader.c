@@ -181,12 +181,16 @@ char *rl_reader_space(rl_reader *reader, size_t *room)
 	if (kept == NULL || kept->parser->err) {
 		return reader->buf;
 	}
-	/* What redisReaderFeed() does with a copy: the bytes go at the end of hiredis' buffer. */
-	grown = sdsMakeRoomFor(kept->parser->buf, RL_READER_BUFFER);
-	if (grown == NULL) {
-		return reader->buf;
+	/* What redisReaderFeed() does with a copy: the bytes go at the end of hiredis' buffer (which
+	 * nearly always has the room already: sdsavail() is inline, sdsMakeRoomFor() is not). */
+	grown = kept->parser->buf;
+	if (sdsavail(grown) < RL_READER_BUFFER) {
+		grown = sdsMakeRoomFor(grown, RL_READER_BUFFER);
+		if (grown == NULL) {
+			return reader->buf;
+		}
+		kept->parser->buf = grown;
 	}
-	kept->parser->buf = grown;
 	reader->staged = 0;
 	return grown + kept->parser->len;
 }
@@ -209,8 +213,9 @@ void rl_reader_fed(rl_reader *reader, size_t bytes)
 		}
 		return;
 	}
-	sdsIncrLen(parser->buf, (int) bytes);
+	sdsinclen(parser->buf, bytes); /* sdsIncrLen() without its call */
 	parser->len += bytes;
+	parser->buf[parser->len] = '\0'; /* as sdsIncrLen() keeps it: an sds always has room for it */
 }
 
 int rl_reader_next(rl_reader *reader, rl_reply *reply)
