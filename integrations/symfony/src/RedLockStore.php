@@ -4,6 +4,7 @@ declare(strict_types=1);
 
 namespace RedLock\Symfony;
 
+use Symfony\Component\Lock\BlockingStoreInterface;
 use Symfony\Component\Lock\Exception\InvalidTtlException;
 use Symfony\Component\Lock\Exception\LockAcquiringException;
 use Symfony\Component\Lock\Exception\LockConflictedException;
@@ -29,8 +30,11 @@ use Symfony\Component\Lock\PersistingStoreInterface;
  *    when that matters.
  *  - save() makes as many attempts as the RedLock's retryCount (retryDelay apart); build the RedLock
  *    with retryCount 1 for a non-blocking acquire() that answers after one round trip.
+ *  - waitAndSave() (a blocking acquire()) waits until the lock is ours. With a RedLock that has
+ *    'waitTimeout', each attempt waits that long and wakes when the holder releases; without it,
+ *    it retries with a growing random pause (Symfony's own loop polls every 100 ms).
  */
-final class RedLockStore implements PersistingStoreInterface
+final class RedLockStore implements PersistingStoreInterface, BlockingStoreInterface
 {
     private \RedLock $redlock;
     private float $initialTtl;
@@ -82,6 +86,21 @@ final class RedLockStore implements PersistingStoreInterface
         $key->setState(__CLASS__, $lock);
         $key->reduceLifetime($lock['validity'] / 1000);
         $this->checkNotExpired($key);
+    }
+
+    public function waitAndSave(Key $key): void
+    {
+        $pause = 20000; // us
+        for (;;) {
+            try {
+                $this->save($key);
+
+                return;
+            } catch (LockConflictedException $e) {
+                usleep(random_int(intdiv($pause, 2), $pause));
+                $pause = min(2 * $pause, 200000);
+            }
+        }
     }
 
     public function delete(Key $key): void

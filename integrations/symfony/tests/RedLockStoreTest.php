@@ -387,4 +387,46 @@ final class RedLockStoreTest extends TestCase
 
         return $so;
     }
+
+    /**
+     * The store is a BlockingStoreInterface; a blocking acquire() over a RedLock with 'waitTimeout'
+     * is woken by the holder's release (notified waiting), not by a retry pause.
+     */
+    public function testBlockingAcquireIsWokenByTheRelease(): void
+    {
+        $resource = self::resource(__METHOD__);
+        $holder = (new LockFactory(Servers::store()))->createLock($resource, 30);
+        self::assertTrue($holder->acquire());
+        $pid = pcntl_fork();
+        if ($pid === 0) {
+            usleep(300000);
+            $holder->release();
+            posix_kill(getmypid(), SIGKILL); // nothing of PHPUnit's shutdown runs in the child
+        }
+        $waiting = new RedLockStore(new \RedLock(Servers::list(), 1000, 1, ['waitTimeout' => 5000]));
+        self::assertInstanceOf(\Symfony\Component\Lock\BlockingStoreInterface::class, $waiting);
+        $lock = (new LockFactory($waiting))->createLock($resource, 30);
+        $start = microtime(true);
+        self::assertTrue($lock->acquire(true));
+        $waited = microtime(true) - $start;
+        pcntl_waitpid($pid, $status);
+        self::assertGreaterThan(0.2, $waited);
+        self::assertLessThan(0.5, $waited, 'woken by the release, not after a retry pause');
+        $lock->release();
+    }
+
+    /** Without waitTimeout waitAndSave() retries until it gets the lock, and only then returns. */
+    public function testWaitAndSaveWithoutWaitTimeoutRetriesUntilTheLockIsFree(): void
+    {
+        $resource = self::resource(__METHOD__);
+        $store = Servers::store(0.4); // the holder's key runs out after 0.4 s
+        $store->save(new Key($resource));
+        $key = new Key($resource);
+        $start = microtime(true);
+        Servers::store()->waitAndSave($key);
+        $waited = microtime(true) - $start;
+        self::assertGreaterThan(0.3, $waited);
+        self::assertLessThan(1.5, $waited);
+        self::assertTrue(Servers::store()->exists($key));
+    }
 }
