@@ -29,6 +29,10 @@ class RedLock
 
     public function unlock(array $lock): bool {}
 
+    /** Deletes the resource's key(s) on every server whoever holds them (an administrative release, as
+     * Laravel's forceRelease()); waiters are woken. True when a quorum did. Semaphore slots are not touched. */
+    public function forceUnlock(string|array $resource): bool {}
+
     /** Gives a lock still held a fresh ttl; false when it is lost, expired or over maxExtensions. */
     public function extend(array $lock, int $ttl): array|false {}
 

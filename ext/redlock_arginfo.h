@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 128506cf42b7042c7ec871c491ca65db87398345 */
+ * Stub hash: b2d76c3f5c73055754a83f71325c99a77522ebe5 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_RedLock___construct, 0, 0, 1)
 	ZEND_ARG_TYPE_INFO(0, servers, IS_ARRAY, 0)
@@ -28,6 +28,10 @@ ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RedLock_unlock, 0, 1, _IS_
 	ZEND_ARG_TYPE_INFO(0, lock, IS_ARRAY, 0)
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RedLock_forceUnlock, 0, 1, _IS_BOOL, 0)
+	ZEND_ARG_TYPE_MASK(0, resource, MAY_BE_STRING|MAY_BE_ARRAY, NULL)
+ZEND_END_ARG_INFO()
+
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_MASK_EX(arginfo_class_RedLock_extend, 0, 2, MAY_BE_ARRAY|MAY_BE_FALSE)
 	ZEND_ARG_TYPE_INFO(0, lock, IS_ARRAY, 0)
 	ZEND_ARG_TYPE_INFO(0, ttl, IS_LONG, 0)
@@ -52,6 +56,7 @@ ZEND_METHOD(RedLock, lock);
 ZEND_METHOD(RedLock, lockSemaphore);
 ZEND_METHOD(RedLock, lockShared);
 ZEND_METHOD(RedLock, unlock);
+ZEND_METHOD(RedLock, forceUnlock);
 ZEND_METHOD(RedLock, extend);
 ZEND_METHOD(RedLock, validity);
 ZEND_METHOD(RedLock, run);
@@ -64,6 +69,7 @@ static const zend_function_entry class_RedLock_methods[] = {
 	ZEND_ME(RedLock, lockSemaphore, arginfo_class_RedLock_lockSemaphore, ZEND_ACC_PUBLIC)
 	ZEND_ME(RedLock, lockShared, arginfo_class_RedLock_lockShared, ZEND_ACC_PUBLIC)
 	ZEND_ME(RedLock, unlock, arginfo_class_RedLock_unlock, ZEND_ACC_PUBLIC)
+	ZEND_ME(RedLock, forceUnlock, arginfo_class_RedLock_forceUnlock, ZEND_ACC_PUBLIC)
 	ZEND_ME(RedLock, extend, arginfo_class_RedLock_extend, ZEND_ACC_PUBLIC)
 	ZEND_ME(RedLock, validity, arginfo_class_RedLock_validity, ZEND_ACC_PUBLIC)
 	ZEND_ME(RedLock, run, arginfo_class_RedLock_run, ZEND_ACC_PUBLIC)

@@ -1,4 +1,5 @@
-/* RedLock::unlock(), RedLock::extend() and RedLock::validity(): calls on a held lock's array.
+/* RedLock::unlock(), RedLock::extend() and RedLock::validity(): calls on a held lock's array; and
+ * RedLock::forceUnlock(), on a resource whoever holds it.
  * Arguments in, results out; the client (client/rl_client.h) checks the lease and asks the
  * servers with the lock kind's own scripts. */
 #include "php.h"
@@ -30,6 +31,29 @@ PHP_METHOD(RedLock, unlock)
 		RETURN_THROWS();
 	}
 	released = redlock_release(intern, &resource, token);
+	redlock_resource_release(&resource);
+	RETURN_BOOL(released);
+}
+
+PHP_METHOD(RedLock, forceUnlock)
+{
+	HashTable *names = NULL;
+	zend_string *name = NULL;
+	redlock_object *intern;
+	redlock_resource resource;
+	rl_lock_target target;
+	bool released;
+
+	ZEND_PARSE_PARAMETERS_START(1, 1)
+		Z_PARAM_ARRAY_HT_OR_STR(names, name)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if ((intern = redlock_ready(ZEND_THIS)) == NULL
+		|| redlock_resource_from_args(&resource, names, name, intern->prefix, 1) != SUCCESS) {
+		RETURN_THROWS();
+	}
+	target = redlock_resource_target(&resource);
+	released = rl_client_force_release(&intern->client, &target);
 	redlock_resource_release(&resource);
 	RETURN_BOOL(released);
 }

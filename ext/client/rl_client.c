@@ -255,6 +255,13 @@ int rl_client_release(rl_client *client, const rl_lock_target *held, const char 
 	return votes >= 0 && (unsigned) votes >= client->policy.quorum;
 }
 
+int rl_client_force_release(rl_client *client, const rl_lock_target *target)
+{
+	int votes = rl_lock_force_release(&client->io, &client->policy, &target->keys, client->outcomes);
+
+	return votes >= 0 && (unsigned) votes >= client->policy.quorum;
+}
+
 double rl_client_extend(rl_client *client, const rl_lock_target *held, const char *token, size_t token_len,
 	int64_t ttl)
 {

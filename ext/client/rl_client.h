@@ -70,6 +70,11 @@ int rl_client_release(rl_client *client, const rl_lock_target *held, const char 
 
 /* extend(): the new validity (> 0), 0 when refused (cap reached, lost, or no quorum), -1 when out
  * of memory. */
+/* forceUnlock(): the keys of target deleted whoever holds them. 1 when a quorum ran it, else 0.
+ * A lease of this object on them is not dropped: its next renewal finds the keys gone and the
+ * lock lost, as for any other holder. */
+int rl_client_force_release(rl_client *client, const rl_lock_target *target);
+
 double rl_client_extend(rl_client *client, const rl_lock_target *held, const char *token, size_t token_len,
 	int64_t ttl);
 

@@ -293,6 +293,20 @@ int rl_lock_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl
 	return (int) votes;
 }
 
+int rl_lock_force_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
+	rl_outcome *outcomes)
+{
+	script_call call;
+	unsigned votes;
+
+	if (rl_script_call_init(&call, &policy->scripts->force_unlock, keys, 0, NULL, NULL, RL_EXPECT_POSITIVE_INT) != 0) {
+		return -1;
+	}
+	votes = io->run(io->arg, &call.request, policy->quorum, io->now(io->arg) + policy->call_bound_ms, outcomes);
+	rl_script_call_free(&call);
+	return (int) votes;
+}
+
 double rl_lock_extend(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
 	const char *token, size_t token_len, int64_t ttl, rl_outcome *outcomes)
 {

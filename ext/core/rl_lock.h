@@ -34,6 +34,7 @@ typedef struct rl_script_set {
 	/* lockShared(), lockSemaphore(), fencing (rl_scripts_kinds.h) */
 	rl_script shared_lock, shared_unlock, shared_extend, shared_validity;
 	rl_script semaphore_lock, semaphore_release, lock_fenced, fence_writeback;
+	rl_script force_unlock; /* forceUnlock(): the keys whoever holds them */
 } rl_script_set;
 
 /* An EVAL of a script over keys with args after them. Small calls keep their argument arrays
@@ -130,6 +131,11 @@ int rl_lock_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl
  * The new validity (> 0) when a quorum did so in time, 0 when not, -1 when out of memory. */
 double rl_lock_extend(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
 	const char *token, size_t token_len, int64_t ttl, rl_outcome *outcomes);
+
+/* forceUnlock(): deletes the keys whoever holds them. Servers that ran it (compare with the
+ * quorum), or -1 when out of memory. */
+int rl_lock_force_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
+	rl_outcome *outcomes);
 
 /* validity(): ms a quorum still holds token, less drift and the time asked; 0 when none. Stops
  * as soon as a quorum answered yes: the quorum-th largest of more answers could only be larger,

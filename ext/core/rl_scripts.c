@@ -23,6 +23,7 @@ static const rl_script_set scripts = {
 	SCRIPT(RL_SCRIPT_SEMAPHORE_RELEASE),
 	SCRIPT(RL_SCRIPT_LOCK_FENCED),
 	SCRIPT(RL_SCRIPT_FENCE_WRITEBACK),
+	SCRIPT(RL_SCRIPT_FORCE_UNLOCK),
 };
 
 const rl_script_set *rl_scripts(void)

@@ -82,6 +82,15 @@
 	"end\n" \
 	"return least\n"
 
+/* KEYS = resources. forceUnlock(): deletes the keys whoever holds them (an administrative
+ * release, as Laravel's forceRelease()), and announces each to waiters. Always 1. */
+#define RL_SCRIPT_FORCE_UNLOCK \
+	"for i = 1, #KEYS do\n" \
+	"    redis.call('DEL', KEYS[i])\n" \
+	"    redis.pcall('PUBLISH', '" RL_NOTIFY_CHANNEL_PREFIX "' .. KEYS[i], '')\n" \
+	"end\n" \
+	"return 1\n"
+
 /* The scripts of every kind, for the driver (core/rl_lock.h's rl_script_set; all sent as EVAL). */
 struct rl_script_set;
 const struct rl_script_set *rl_scripts(void);

@@ -47,6 +47,7 @@ lock(array|string $resource, int $ttl): array|false
 lockSemaphore(string $resource, int $limit, int $ttl): array|false
 lockShared(string $resource, int $ttl): array|false
 unlock(array $lock): bool
+forceUnlock(array|string $resource): bool
 extend(array $lock, int $ttl): array|false
 validity(array $lock): float|false
 run(array|string $resource, int $ttl, callable $fn): mixed
