@@ -1,0 +1,230 @@
+<?php
+
+declare(strict_types=1);
+
+namespace RedLock\Laravel\Tests;
+
+use Illuminate\Cache\CacheManager;
+use Illuminate\Config\Repository as Config;
+use Illuminate\Container\Container;
+use Illuminate\Contracts\Cache\Repository as CacheContract;
+use Illuminate\Queue\Middleware\WithoutOverlapping;
+use PHPUnit\Framework\TestCase;
+use RedLock\Laravel\RedLockServiceProvider;
+use RedLock\Laravel\RedLockStore;
+
+/** The 'redlock' cache store under Laravel's own Cache and Lock classes, on 3 real servers. */
+final class RedLockStoreTest extends TestCase
+{
+    /** @return list<array{string, int, float}> */
+    private static function servers(): array
+    {
+        $out = [];
+        foreach (array_slice(explode(',', (string) getenv('REDLOCK_TEST_SERVERS')), 0, 3) as $hostPort) {
+            [$host, $port] = explode(':', $hostPort);
+            $out[] = [$host, (int) $port, 1.0];
+        }
+        return $out;
+    }
+
+    /** A container as a Laravel app has it: config, the cache manager, the provider registered and booted. */
+    private static function app(array $store = []): Container
+    {
+        $app = new Container();
+        Container::setInstance($app);
+        $app->instance('config', new Config(['cache' => [
+            'default' => 'redlock',
+            'stores' => ['redlock' => $store + ['driver' => 'redlock', 'servers' => self::servers(), 'retry_delay' => 10, 'retry_count' => 1]],
+        ]]));
+        $app->singleton('cache', fn ($app) => new CacheManager($app));
+        $app->bind(CacheContract::class, fn ($app) => $app['cache']->store());
+        $provider = new RedLockServiceProvider($app);
+        $provider->register();
+        $provider->boot();
+        return $app;
+    }
+
+    private static function name(): string
+    {
+        return uniqid('laravel-', true);
+    }
+
+    public function testGetRunsTheCallbackUnderTheLockAndReleasesIt(): void
+    {
+        $cache = self::app()['cache']->store('redlock');
+        $name = self::name();
+        $result = $cache->lock($name, 10)->get(function () use ($cache, $name) {
+            return $cache->lock($name, 10)->get() ? 'a second lock got in' : 'alone';
+        });
+        self::assertSame('alone', $result);
+        $again = $cache->lock($name, 10);
+        self::assertTrue($again->get(), 'the lock was not released');
+        self::assertTrue($again->release());
+    }
+
+    public function testOwnerAfterGetReleasesFromAnotherProcessThroughRestoreLock(): void
+    {
+        $cache = self::app()['cache']->store('redlock');
+        $name = self::name();
+        $lock = $cache->lock($name, 30);
+        self::assertTrue($lock->get());
+        $owner = $lock->owner();
+        self::assertMatchesRegularExpression('/^[0-9a-f]{32}$/', $owner);
+        $result = tempnam(sys_get_temp_dir(), 'laravel-restore');
+        $pid = pcntl_fork();
+        if ($pid === 0) { // a queued job in another process
+            $released = self::app()['cache']->store('redlock')->restoreLock($name, $owner)->release();
+            file_put_contents($result, $released ? 'released' : 'not released');
+            posix_kill(getmypid(), SIGKILL); // nothing of PHPUnit's shutdown runs in the child
+        }
+        pcntl_waitpid($pid, $status);
+        self::assertSame('released', file_get_contents($result), 'restoreLock()->release() in the other process');
+        unlink($result);
+        self::assertTrue($cache->lock($name, 10)->get(), 'still held after the other process released it');
+    }
+
+    public function testAnotherOwnerCannotReleaseButForceReleaseCan(): void
+    {
+        $cache = self::app()['cache']->store('redlock');
+        $name = self::name();
+        $lock = $cache->lock($name, 30);
+        self::assertTrue($lock->get());
+        self::assertFalse($cache->restoreLock($name, 'someone-else')->release());
+        self::assertFalse($cache->restoreLock($name, str_repeat('a', 32))->release());
+        self::assertFalse($cache->lock($name, 10)->get());
+        $cache->lock($name)->forceRelease(); // as a finished ShouldBeUnique job does, without the owner
+        $next = $cache->lock($name, 10);
+        self::assertTrue($next->get(), 'forceRelease() left the lock');
+        self::assertFalse($lock->release(), 'the first owner still released a lock it no longer held');
+        self::assertTrue($next->release());
+    }
+
+    public function testBlockWaitsForTheHolderAndGivesUpAtItsTimeout(): void
+    {
+        $cache = self::app(['options' => ['waitTimeout' => 3000]])['cache']->store('redlock');
+        $name = self::name();
+        $holder = $cache->lock($name, 30);
+        self::assertTrue($holder->get());
+        $owner = $holder->owner();
+        $pid = pcntl_fork();
+        if ($pid === 0) {
+            usleep(300000);
+            self::app()['cache']->store('redlock')->restoreLock($name, $owner)->release();
+            posix_kill(getmypid(), SIGKILL);
+        }
+        $start = microtime(true);
+        $result = $cache->lock($name, 10)->block(5, fn () => 'got it');
+        $waited = microtime(true) - $start;
+        pcntl_waitpid($pid, $status);
+        self::assertSame('got it', $result);
+        self::assertGreaterThan(0.2, $waited);
+        self::assertLessThan(1.0, $waited, 'woken by the release (waitTimeout), not by a 250 ms poll after a wait');
+
+        $blocked = $cache->lock($name . '-held', 30);
+        self::assertTrue($blocked->get());
+        $start = microtime(true);
+        try {
+            self::app()['cache']->store('redlock')->lock($name . '-held', 10)->block(1);
+            self::fail('no LockTimeoutException');
+        } catch (\Illuminate\Contracts\Cache\LockTimeoutException $e) {
+            // Laravel 8 counts block()'s seconds with time(): anywhere from one 250 ms pause to 2 s
+            self::assertGreaterThanOrEqual(0.2, microtime(true) - $start);
+            self::assertLessThan(2.5, microtime(true) - $start);
+        }
+        $blocked->release();
+    }
+
+    public function testProcessesContendingThroughBlockNeverLoseAnUpdate(): void
+    {
+        $name = self::name();
+        $counter = tempnam(sys_get_temp_dir(), 'laravel-counter');
+        file_put_contents($counter, '0');
+        $children = [];
+        for ($c = 0; $c < 4; $c++) {
+            $pid = pcntl_fork();
+            if ($pid === 0) {
+                $cache = self::app(['options' => ['waitTimeout' => 2000]])['cache']->store('redlock');
+                for ($i = 0; $i < 15; $i++) {
+                    $cache->lock($name, 5)->block(10, function () use ($counter) {
+                        $value = (int) file_get_contents($counter);
+                        usleep(2000);
+                        file_put_contents($counter, (string) ($value + 1));
+                    });
+                }
+                posix_kill(getmypid(), SIGKILL);
+            }
+            $children[] = $pid;
+        }
+        $deadline = microtime(true) + 60;
+        foreach ($children as $pid) {
+            while (pcntl_waitpid($pid, $status, WNOHANG) === 0) {
+                if (microtime(true) > $deadline) {
+                    posix_kill($pid, SIGKILL);
+                    self::fail('a child did not finish in 60 s');
+                }
+                usleep(10000);
+            }
+        }
+        self::assertSame('60', file_get_contents($counter));
+        unlink($counter);
+    }
+
+    public function testRefreshExtendsALockStillHeld(): void
+    {
+        $cache = self::app()['cache']->store('redlock');
+        $lock = $cache->lock(self::name(), 1);
+        self::assertTrue($lock->get());
+        self::assertTrue($lock->refresh(30));
+        usleep(1200000); // past the first second: refreshed, so still ours
+        self::assertTrue($lock->release());
+        self::assertFalse($lock->refresh(), 'a released lock was refreshed');
+    }
+
+    public function testWithoutOverlappingMiddlewareRunsAJobOnceAtATime(): void
+    {
+        self::app();
+        $job = new class {
+            public $released = null;
+            public function release($delay)
+            {
+                $this->released = $delay;
+            }
+        };
+        $middleware = new WithoutOverlapping('order-42', 5, 30);
+        $ran = [];
+        $middleware->handle($job, function () use ($middleware, $job, &$ran) {
+            $ran[] = 'outer';
+            $middleware->handle($job, function () use (&$ran) {
+                $ran[] = 'inner'; // must not run: the same job key is locked
+            });
+        });
+        self::assertSame(['outer'], $ran);
+        self::assertSame(5, $job->released, 'the overlapping job was not released back to the queue');
+        $middleware->handle($job, function () use (&$ran) {
+            $ran[] = 'after';
+        });
+        self::assertSame(['outer', 'after'], $ran, 'the lock was not released after the job');
+    }
+
+    public function testValueCallsAreRefusedWithAClearMessage(): void
+    {
+        $cache = self::app()['cache']->store('redlock');
+        $this->expectException(\BadMethodCallException::class);
+        $this->expectExceptionMessage('The redlock cache store holds only locks: get() has no value to work on');
+        $cache->get('anything');
+    }
+
+    public function testServerTroubleIsNotAcquiredAndBadSettingsAreTheExtensionsErrors(): void
+    {
+        $servers = self::servers();
+        $servers[1] = ['127.0.0.1', 1, 0.2];
+        $servers[2] = ['127.0.0.1', 9, 0.2];
+        $cache = self::app(['servers' => $servers])['cache']->store('redlock');
+        self::assertFalse($cache->lock(self::name(), 10)->get());
+        self::assertStringStartsWith('connect: ', $cache->getStore()->redlock()->getLastErrors()[1]);
+
+        $this->expectException(\ValueError::class);
+        $this->expectExceptionMessage('RedLock::__construct(): Argument #4 ($options) ');
+        self::app(['options' => ['noSuchOption' => 1]])['cache']->store('redlock');
+    }
+}

@@ -1,0 +1,18 @@
+<?php
+
+declare(strict_types=1);
+
+foreach (['Support', 'Container', 'Config', 'Cache', 'Queue'] as $component) {
+    require_once "/usr/share/php/Illuminate/$component/autoload.php";
+}
+foreach (['RedLockLock', 'RedLockStore', 'RedLockServiceProvider'] as $class) {
+    require_once __DIR__ . "/../src/$class.php";
+}
+if (!class_exists('RedLock')) {
+    fwrite(STDERR, "the redlock extension is not loaded (run integrations/laravel/run-tests.sh)\n");
+    exit(1);
+}
+if ((string) getenv('REDLOCK_TEST_SERVERS') === '') {
+    fwrite(STDERR, "REDLOCK_TEST_SERVERS is not set (run integrations/laravel/run-tests.sh)\n");
+    exit(1);
+}
