@@ -12,10 +12,6 @@ typedef struct rl_cluster {
 	size_t count;
 	rl_endpoint *endpoints;
 	rl_conn *conns;
-	/* Pipelined after every new connect (after the endpoint's AUTH/SELECT, whose replies are
-	 * checked), ahead of the first command; their replies are dropped. */
-	const rl_command *greeting;
-	size_t greeting_count;
 	rl_pool *pool; /* where connections come from and go back to; NULL: private connections */
 	long owner_pid; /* the process the connections were opened in (see rl_process_id) */
 } rl_cluster;

@@ -77,7 +77,7 @@ typedef struct rl_conn {
 	size_t next_address;
 	char connect_error[96];         /* why the last address failed, for when all have */
 	/* An error reply dropped as stale in this call (a server at maxclients answers the first
-	 * command it gets, a greeting's, and closes): reported if the connection then ends. */
+	 * command it gets, and closes): reported if the connection then ends. */
 	char dropped_error[RL_MESSAGE_MAX];
 	void *tls;            /* the SSL object of a TLS connection, else NULL */
 	short tls_want;       /* the poll events the TLS layer waits for (handshake, or a write) */

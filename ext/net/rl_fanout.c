@@ -121,20 +121,12 @@ static int prepare(rl_cluster *cluster, size_t i, const rl_encoded *lua, const r
 		rl_pool_checkout(cluster->pool, endpoint, conn, now, call_deadline);
 	}
 	if (conn->state == RL_CONN_DOWN) {
-		size_t g;
 		if (rl_conn_open(conn, endpoint, now, out) != 0) {
 			return -1;
 		}
 		if (rl_conn_append_setup(conn, endpoint) != 0 || rl_conn_append_probes(conn) != 0) {
 			goto out_of_memory;
 		}
-		for (g = 0; g < cluster->greeting_count; g++) {
-			const rl_command *greet = &cluster->greeting[g];
-			if (rl_conn_append(conn, greet->argc, greet->argv, greet->argvlen) != 0) {
-				goto out_of_memory;
-			}
-		}
-		rl_conn_abandon(conn); /* the greeting's replies: due by this call's deadline */
 	}
 	command = PICK(conn); /* a pooled connection may have come in */
 #undef PICK

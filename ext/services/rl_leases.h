@@ -33,7 +33,7 @@
 typedef struct rl_leases rl_leases;
 
 typedef struct rl_leases_config {
-	const rl_cluster *servers;     /* endpoints copied for the renewal thread; greeting kept (static) */
+	const rl_cluster *servers;     /* endpoints copied for the renewal thread */
 	const rl_lock_policy *policy;  /* quorum, drift and scripts (static) for renewals */
 	int64_t max_extensions;        /* extensions per lease, extend() and renewals together; < 0: no cap */
 	int renew;                     /* 'autoExtend': renew every lease every ttl/3 */

@@ -237,8 +237,6 @@ static rl_cluster *copy_servers(const rl_cluster *from)
 		spec.tls = src->tls; /* copied: the thread owns its own */
 		(void) rl_cluster_set_endpoint_spec(cluster, i, &spec);
 	}
-	cluster->greeting = from->greeting;
-	cluster->greeting_count = from->greeting_count;
 	return cluster;
 }
 
