@@ -5,7 +5,7 @@ redlock
 --SKIPIF--
 <?php
 if (getenv('USE_ZEND_ALLOC') === '0') {
-    die('skip under memcheck or ASan (scripts/valgrind.sh, sanitize.sh) RSS is the checker\'s own; their leak checks cover the registry there');
+    die('skip [memory checker] RSS under memcheck or ASan is the checker\'s own; their leak checks cover the registry there');
 }
 ?>
 --FILE--
