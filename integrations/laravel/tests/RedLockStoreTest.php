@@ -227,4 +227,29 @@ final class RedLockStoreTest extends TestCase
         $this->expectExceptionMessage('RedLock::__construct(): Argument #4 ($options) ');
         self::app(['options' => ['noSuchOption' => 1]])['cache']->store('redlock');
     }
+
+    /** ShouldBeUnique with uniqueVia(): Laravel's UniqueLock acquires, the worker force-releases after the job. */
+    public function testShouldBeUniqueJobsPointedAtTheStore(): void
+    {
+        $app = self::app();
+        $cache = $app['cache']->store('redlock');
+        $job = new class () implements \Illuminate\Contracts\Queue\ShouldBeUnique {
+            public $uniqueFor = 60;
+            public $uniqueId;
+
+            public function uniqueVia()
+            {
+                return Container::getInstance()->make('cache')->store('redlock');
+            }
+        };
+        $job->uniqueId = self::name();
+        $unique = new \Illuminate\Bus\UniqueLock($cache);
+        self::assertTrue($unique->acquire($job));
+        self::assertFalse($unique->acquire($job), 'a second dispatch while the first is queued');
+        // what the worker's CallQueuedHandler does once the job ran (a protected method), without the owner
+        $handler = new \Illuminate\Queue\CallQueuedHandler(new \Illuminate\Bus\Dispatcher($app), $app);
+        (new \ReflectionMethod($handler, 'ensureUniqueJobLockIsReleased'))->invoke($handler, $job);
+        self::assertTrue($unique->acquire($job), 'not dispatchable again after the job ran');
+        (new \ReflectionMethod($handler, 'ensureUniqueJobLockIsReleased'))->invoke($handler, $job);
+    }
 }

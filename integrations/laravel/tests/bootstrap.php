@@ -2,7 +2,7 @@
 
 declare(strict_types=1);
 
-foreach (['Support', 'Container', 'Config', 'Cache', 'Queue'] as $component) {
+foreach (['Support', 'Container', 'Config', 'Cache', 'Queue', 'Bus', 'Pipeline'] as $component) {
     require_once "/usr/share/php/Illuminate/$component/autoload.php";
 }
 foreach (['RedLockLock', 'RedLockStore', 'RedLockServiceProvider'] as $class) {
