@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# What every integration's run-tests.sh does, once:
+#   integrations/phpunit.sh NAME SERVERS FIRST_PORT AUTOLOAD PACKAGE [PHPUnit arguments...]
+# Installs Debian's PACKAGE (when AUTOLOAD is missing), phpunit and redis-server when missing, builds the
+# extension when modules/redlock.so is missing, starts SERVERS redis-servers on 127.0.0.1 from FIRST_PORT
+# (stopped on exit, also on failure), runs integrations/NAME's PHPUnit suite with the extension loaded
+# (REDLOCK_SO, default modules/redlock.so; REDLOCK_TEST_SERVERS set) and exits with PHPUnit's status.
+set -euo pipefail
+name=$1 servers=$2 first_port=$3 autoload=$4 package=$5
+shift 5
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+missing=()
+[ -f "$autoload" ] || missing+=("$package")
+command -v phpunit >/dev/null || missing+=(phpunit)
+command -v redis-server >/dev/null || missing+=(redis-server)
+[ "$name" != symfony ] || php -r 'exit(class_exists("Redis") ? 0 : 1);' || missing+=(php-redis) # its tests read keys
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing ${missing[*]}"
+  apt-get install -y -q "${missing[@]}" >/dev/null 2>&1 \
+    || { apt-get update -q >/dev/null && apt-get install -y -q "${missing[@]}" >/dev/null; }
+fi
+[ -f modules/redlock.so ] || bash scripts/setup.sh
+
+run=$root/.run/$name
+cleanup() {
+  # A redis-server takes about 2 s to exit on SIGTERM: signal them all at once, then let
+  # redis-servers.sh wait for them (and SIGKILL any left).
+  local f
+  for f in "$run"/servers/redis-*.pid; do [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null; done
+  scripts/redis-servers.sh stop "$run/servers" || true
+}
+trap cleanup EXIT
+REDLOCK_TEST_SERVERS=$(scripts/redis-servers.sh start "$servers" "$first_port" "$run/servers")
+REDLOCK_SO=${REDLOCK_SO:-$root/modules/redlock.so}
+export REDLOCK_TEST_SERVERS REDLOCK_SO
+php -d extension="$REDLOCK_SO" "$(command -v phpunit)" -c "$root/integrations/$name/phpunit.xml.dist" "$@"
