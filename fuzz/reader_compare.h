@@ -387,9 +387,7 @@ static int rc_check_classify(const rc_item *item)
 {
 	static const rl_expect expects[] = {RL_EXPECT_OK, RL_EXPECT_POSITIVE_INT};
 	int is_text = item->type == RL_REPLY_STATUS || item->type == RL_REPLY_ERROR;
-	int noscript = item->type == RL_REPLY_ERROR && item->len >= 8 && memcmp(item->text, "NOSCRIPT", 8) == 0;
 	size_t e;
-	int can_resend;
 
 	for (e = 0; e < sizeof(expects) / sizeof(expects[0]); e++) {
 		rl_expect expect = expects[e];
@@ -399,10 +397,9 @@ static int rc_check_classify(const rc_item *item)
 		int may_be_taken = (expect == RL_EXPECT_OK && item->type == RL_REPLY_NIL)
 			|| (expect == RL_EXPECT_POSITIVE_INT && item->type == RL_REPLY_INTEGER && item->integer <= 0);
 
-		for (can_resend = 0; can_resend <= 1; can_resend++) {
+		{
 			rl_reply reply;
 			rl_outcome out;
-			rl_verdict verdict;
 			const char *nul;
 			size_t i;
 
@@ -412,44 +409,31 @@ static int rc_check_classify(const rc_item *item)
 			reply.str = is_text ? item->text : NULL; /* exactly len bytes, no NUL after them */
 			reply.len = is_text ? item->len : 0;
 			memset(&out, 0x5a, sizeof(out)); /* classify must fill what it reports */
-			verdict = rl_reply_classify(&reply, expect, can_resend, &out);
-			if (verdict == RL_VERDICT_RESEND) {
-				if (!(can_resend && noscript)) {
-					return rc_fail("classify(expect %d, can_resend %d): RESEND for a reply that is not a NOSCRIPT error",
-						(int) expect, can_resend);
-				}
-				continue;
-			}
-			if (verdict != RL_VERDICT_DONE) {
-				return rc_fail("classify: verdict %d", (int) verdict);
-			}
-			if (can_resend && noscript) {
-				return rc_fail("classify(expect %d): a NOSCRIPT error with a fallback was not resent", (int) expect);
-			}
+			rl_reply_classify(&reply, expect, &out);
 			nul = memchr(out.message, '\0', sizeof(out.message));
 			if (nul == NULL) {
-				return rc_fail("classify(expect %d, can_resend %d): message not NUL-terminated", (int) expect, can_resend);
+				return rc_fail("classify(expect %d): message not NUL-terminated", (int) expect);
 			}
 			for (i = 0; out.message + i < nul; i++) {
 				unsigned char ch = (unsigned char) out.message[i];
 				if (ch < 0x20 || ch == 0x7f) {
-					return rc_fail("classify(expect %d, can_resend %d): byte 0x%02x in the message", (int) expect,
-						can_resend, ch);
+					return rc_fail("classify(expect %d): byte 0x%02x in the message", (int) expect,
+						ch);
 				}
 			}
 			if (out.kind != RL_OUTCOME_YES && out.kind != RL_OUTCOME_TAKEN && out.kind != RL_OUTCOME_ERROR) {
-				return rc_fail("classify(expect %d, can_resend %d): outcome kind %d", (int) expect, can_resend, (int) out.kind);
+				return rc_fail("classify(expect %d): outcome kind %d", (int) expect, (int) out.kind);
 			}
 			if ((out.kind == RL_OUTCOME_YES) != want_yes) {
-				return rc_fail("classify(expect %d, can_resend %d): kind %d for a %s reply", (int) expect, can_resend,
+				return rc_fail("classify(expect %d): kind %d for a %s reply", (int) expect,
 					(int) out.kind, rc_type_name(item->type));
 			}
 			if (out.kind == RL_OUTCOME_TAKEN && !may_be_taken) {
-				return rc_fail("classify(expect %d, can_resend %d): TAKEN for a %s reply", (int) expect, can_resend,
+				return rc_fail("classify(expect %d): TAKEN for a %s reply", (int) expect,
 					rc_type_name(item->type));
 			}
 			if (item->type == RL_REPLY_ERROR && out.kind != RL_OUTCOME_ERROR) {
-				return rc_fail("classify(expect %d, can_resend %d): an error reply gave kind %d", (int) expect, can_resend,
+				return rc_fail("classify(expect %d): an error reply gave kind %d", (int) expect,
 					(int) out.kind);
 			}
 			if (expect == RL_EXPECT_POSITIVE_INT && item->type == RL_REPLY_INTEGER && out.integer != item->integer) {

@@ -4,8 +4,7 @@
  * and through hiredis' reader in one go. The replies must be the same in every chunking, each
  * given out as soon as its last byte arrived, and the same as hiredis' own reply objects
  * (see reader_compare.h); every reply goes through rl_reply_classify() for
- * each rl_expect, with and without the NOSCRIPT fallback: a "yes" only for +OK / a positive
- * integer, a resend only for NOSCRIPT with a fallback, a bounded printable message.
+ * each rl_expect: a "yes" only for +OK / a positive integer, a bounded printable message.
  * Any difference aborts with the input escaped. Build and run: fuzz/run.sh.
  *
  * hiredis is driven with reply-object functions that allocate only for top-level replies, so

@@ -123,11 +123,10 @@ int rl_script_call_init(script_call *call, const rl_script *script, const rl_loc
 			return -1;
 		}
 	}
-	/* EVAL, never EVALSHA: see core/rl_scripts.c. No fallback: EVAL never answers NOSCRIPT. */
+	/* EVAL, never EVALSHA: see core/rl_scripts.c. */
 	fill_eval(call->argv, call->argvlen, "EVAL", 4, script->source, script->length, call->numkeys, numkeys_len,
 		keys, argc, args, arglens);
 	call->request.command = (rl_command) {(int) per_command, call->argv, call->argvlen};
-	call->request.fallback = (rl_command) {0, NULL, NULL};
 	call->request.expect = expect;
 	call->request.undecided = NULL;
 	call->request.native[0].argc = call->request.native[1].argc = 0;
@@ -177,7 +176,6 @@ static int attempt_commands_init(attempt_commands *cmds, const rl_lock_policy *p
 		memcpy(cmds->eval_argv, eval_argv, sizeof(eval_argv));
 		memcpy(cmds->eval_argvlen, eval_argvlen, sizeof(eval_argvlen));
 		cmds->set_request.command = (rl_command) {6, cmds->set_argv, cmds->set_argvlen};
-		cmds->set_request.fallback = (rl_command) {0, NULL, NULL};
 		cmds->set_request.expect = RL_EXPECT_OK;
 		cmds->set_request.undecided = NULL;
 		cmds->set_request.native[0].argc = cmds->set_request.native[1].argc = 0;
@@ -276,7 +274,7 @@ int rl_lock_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl
 		/* Without Lua where a server has it (net/rl_conn.h): the same compare-and-delete, built in. */
 		const char *native_argv[] = {"DELEX", keys->keys[0], "IFEQ", token, "DELIFEQ", keys->keys[0], token};
 		const size_t native_len[] = {5, keys->lens[0], 4, token_len, 7, keys->lens[0], token_len};
-		rl_request request = {{5, argv, argvlen}, {0, NULL, NULL}, RL_EXPECT_POSITIVE_INT, NULL,
+		rl_request request = {{5, argv, argvlen}, RL_EXPECT_POSITIVE_INT, NULL,
 			{{4, native_argv, native_len}, {3, native_argv + 4, native_len + 4}}};
 
 		if (policy->release_by_script) {

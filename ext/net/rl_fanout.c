@@ -189,7 +189,6 @@ static void take_replies(rl_cluster *cluster, size_t i, const rl_request *reques
 
 	while (out->kind == RL_OUTCOME_PENDING) {
 		rl_reply reply;
-		rl_verdict verdict;
 		int got = rl_conn_next_reply(conn, &reply, out);
 
 		if (got < 0) {
@@ -199,20 +198,7 @@ static void take_replies(rl_cluster *cluster, size_t i, const rl_request *reques
 		if (got == 0) {
 			return;
 		}
-		verdict = rl_reply_classify(&reply, request->expect, request->fallback.argc > 0, out);
-		if (verdict == RL_VERDICT_RESEND) {
-			const rl_command *fb = &request->fallback;
-			if (rl_conn_append(conn, fb->argc, fb->argv, fb->argvlen) != 0) {
-				rl_outcome_set(out, RL_OUTCOME_IO, "out of memory");
-				fail(conn, out, yes, answered);
-				return;
-			}
-			if (rl_conn_flush(conn, out) != 0) {
-				fail(conn, out, yes, answered);
-				return;
-			}
-			continue;
-		}
+		rl_reply_classify(&reply, request->expect, out);
 		settle(out, yes, answered);
 	}
 }

@@ -24,32 +24,23 @@ void rl_outcome_set(rl_outcome *out, rl_outcome_kind kind, const char *message)
 	rl_outcome_set_bytes(out, kind, message, message ? strlen(message) : 0);
 }
 
-static int starts_with(const char *s, size_t len, const char *prefix)
-{
-	size_t plen = strlen(prefix);
-	return len >= plen && memcmp(s, prefix, plen) == 0;
-}
-
-rl_verdict rl_reply_classify(const rl_reply *reply, rl_expect expect, int can_resend, rl_outcome *out)
+void rl_reply_classify(const rl_reply *reply, rl_expect expect, rl_outcome *out)
 {
 	out->integer = 0;
 	if (reply->type == RL_REPLY_ERROR) {
-		if (can_resend && starts_with(reply->str, reply->len, "NOSCRIPT")) {
-			return RL_VERDICT_RESEND;
-		}
 		rl_outcome_set_bytes(out, RL_OUTCOME_ERROR, reply->str, reply->len);
-		return RL_VERDICT_DONE;
+		return;
 	}
 	switch (expect) {
 		case RL_EXPECT_OK:
 			if (reply->type == RL_REPLY_STATUS && reply->len == 2 && reply->str[0] == 'O' && reply->str[1] == 'K') {
 				out->kind = RL_OUTCOME_YES;
 				out->message[0] = '\0';
-				return RL_VERDICT_DONE;
+				return;
 			}
 			if (reply->type == RL_REPLY_NIL) {
 				rl_outcome_set(out, RL_OUTCOME_TAKEN, "taken");
-				return RL_VERDICT_DONE;
+				return;
 			}
 			break;
 		case RL_EXPECT_POSITIVE_INT:
@@ -61,10 +52,9 @@ rl_verdict rl_reply_classify(const rl_reply *reply, rl_expect expect, int can_re
 				} else {
 					rl_outcome_set(out, RL_OUTCOME_TAKEN, "taken");
 				}
-				return RL_VERDICT_DONE;
+				return;
 			}
 			break;
 	}
 	rl_outcome_set(out, RL_OUTCOME_ERROR, "unexpected reply type");
-	return RL_VERDICT_DONE;
 }

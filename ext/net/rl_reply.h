@@ -8,12 +8,8 @@
 #include "net/rl_hiredis_reader.h"
 #include "net/rl_request.h" /* rl_expect, rl_outcome */
 
-typedef enum {
-	RL_VERDICT_DONE = 0, /* outcome filled in */
-	RL_VERDICT_RESEND    /* NOSCRIPT: send the fallback command and wait again */
-} rl_verdict;
-
-rl_verdict rl_reply_classify(const rl_reply *reply, rl_expect expect, int can_resend, rl_outcome *out);
+/* Fills *out with what reply means for a vote of expect: YES, TAKEN, or ERROR with a message. */
+void rl_reply_classify(const rl_reply *reply, rl_expect expect, rl_outcome *out);
 
 void rl_outcome_set(rl_outcome *out, rl_outcome_kind kind, const char *message);
 

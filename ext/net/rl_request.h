@@ -39,14 +39,13 @@ typedef struct rl_outcome {
 
 typedef struct rl_request {
 	rl_command command;
-	rl_command fallback; /* sent after a NOSCRIPT error (EVAL for EVALSHA); argc 0 when none */
 	rl_expect expect;
 	/* Optional, for votes that are not plain yes/no (a semaphore's slots): whether the outcomes so
 	 * far (PENDING for servers still out) leave the call undecided. NULL: until the quorum of yes
 	 * votes is won or lost. */
 	int (*undecided)(const rl_outcome *outcomes, size_t count, unsigned quorum);
 	/* Sent instead of command to a connection whose server has it (net/rl_conn.h RL_NATIVE_*): [0] for
-	 * DELEX, [1] for DELIFEQ; argc 0 when none. Same expect, no fallback. */
+	 * DELEX, [1] for DELIFEQ; argc 0 when none. Same expect. */
 	rl_command native[2];
 } rl_request;
 
