@@ -8,11 +8,11 @@
 # interleaved, for N in {1,3,5,7} x RTT in {loopback, 1 ms} x {one RedLock reused, a new
 # RedLock per cycle}; then P processes contending for one resource; then instructions per
 # cycle under callgrind. Prints the table (also in .run/bench/table.md) and draws
-# docs/bench.png. Stops everything it started on exit.
+# docs/evidence/bench.png. Stops everything it started on exit.
 #   --quick        1 round of 0.4 s per cell, short callgrind runs: about 2 minutes
 #   default        5 rounds of 1 s per cell: about 6-8 minutes
 #   --rounds R / --seconds S / --callgrind-cycles C / --contenders P   override
-#   --no-plot      leave docs/bench.png alone
+#   --no-plot      leave docs/evidence/bench.png alone
 #   --only-primitives   just issue 10's rows: lock, lockSemaphore, lockShared, lock with fencing
 #                  (+ unlock), N=5, 1 ms RTT, interleaved per round (bench/primitives.php)
 #   --tls          also the N=5 row over TLS (bench/tls_row.sh); --tls-only: that row alone
@@ -181,5 +181,5 @@ done
 } >> "$out/rtt.txt"
 
 plot_arg=""
-[ $plot = 1 ] && plot_arg="$root/docs/bench.png"
+[ $plot = 1 ] && plot_arg="$root/docs/evidence/bench.png"
 php -n bench/report.php "$out" "$plot_arg" | tee "$out/table.md"

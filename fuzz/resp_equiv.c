@@ -1,6 +1,6 @@
 /* The request encoder (ext/net/rl_resp.h) against hiredis' redisFormatCommandArgv, byte for
  * byte, deterministic, for CI. hiredis parses every reply; requests are encoded by rl_resp_format
- * because hiredis' encoder costs about 4,000 instructions a command (docs/benchmark.md), so this
+ * because hiredis' encoder costs about 4,000 instructions a command (docs/evidence/benchmark.md), so this
  * checks that ours writes exactly what hiredis would. Commands: 0 to 40 arguments of 0 to 3000
  * arbitrary bytes (CR, LF and NUL included), lengths around every power of ten, the extension's
  * own commands (SET NX PX, EVAL with a script, AUTH, SELECT, DELIFEQ). Prints one summary line;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The platform matrix: the whole phpt suite (and a short chaos run) on other platforms than this
 # machine's, each in a debootstrap root of another Debian suite (its own PHP, hiredis and servers;
-# loopback is shared), plus a thread-safe PHP built here. As root. Results: docs/platforms.md.
+# loopback is shared), plus a thread-safe PHP built here. As root. Results: docs/evidence/platforms.md.
 #   bash scripts/matrix.sh                 every leg below but host
 #   bash scripts/matrix.sh trixie zts      the legs named
 # Legs:

@@ -13,7 +13,7 @@
 const PACKAGE_XML = 'package.xml';
 const VERSION_HEADER = 'ext/php_redlock.h';
 const MIN_PHP = '8.1.0'; /* ZEND_ACC_NOT_SERIALIZABLE; composer.json must say the same */
-/* The PHP versions the whole suite passed on (scripts/matrix.sh, docs/platforms.md): keep in step. */
+/* The PHP versions the whole suite passed on (scripts/matrix.sh, docs/evidence/platforms.md): keep in step. */
 const TESTED_ON = 'PHP 8.2 (NTS and ZTS), 8.4, 8.5 and 8.6.0RC3 on Debian 12, 13 and experimental';
 
 /* Which tracked files ship, and with which PEAR role. Anything else (scripts/, .ci/, docs/) does not. */
@@ -229,7 +229,7 @@ server counts as one lost vote instead of an exception or a 60 s stall.</descrip
   <api>$stability</api>
  </stability>
  <license filesource="LICENSE">MIT</license>
- <notes>Release $version: see README.md. Tested on $tested (docs/platforms.md).</notes>
+ <notes>Release $version: see README.md. Tested on $tested (docs/evidence/platforms.md).</notes>
  <contents>
   <dir name="/">
 $files  </dir>

@@ -2,7 +2,7 @@
 # Builds a thread-safe (ZTS) PHP from Debian's source package of the PHP this machine runs
 # (php-config --version, e.g. 8.2; Debian's newest source of it), with the embed SAPI and what the suite needs, into
 # /var/cache/redlock-zts-<x.y> (REDLOCK_ZTS_DIR), and reuses that build when it is already
-# there. As root (apt-get build deps). Prints the prefix. Cost: see docs/platforms.md.
+# there. As root (apt-get build deps). Prints the prefix. Cost: see docs/evidence/platforms.md.
 # The deb-src lines are made at run time from this machine's own apt sources, in a private apt
 # state directory: the system's apt configuration is not changed.
 set -euo pipefail
