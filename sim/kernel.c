@@ -839,7 +839,7 @@ static void crash(int index)
 	k_st.crashes++;
 	/* The lock keys are gone (Redlock's model: no persistence, a delayed restart instead). The
 	 * fence counters, which never expire, survive: fencing asks for appendfsync always
-	 * (docs/primitives.md), and a counter that restarted at 0 would hand out old fences again. */
+	 * (docs/design/primitives.md), and a counter that restarted at 0 would hand out old fences again. */
 	for (i = 0; i < (int) sv->nkeys;) {
 		if (sv->keys[i].expire_at != INT64_MAX) {
 			sv->keys[i] = sv->keys[--sv->nkeys];

@@ -2,7 +2,7 @@
  * fence is the largest counter of the attempt's quorum, written back (raised to, never lowered)
  * on every server where our key still holds our token, and handed out only when that write-back
  * has a quorum within validity. Why that is enough, and why a write-back to a server we do not
- * hold must not count: docs/primitives.md. Three round trips per lock + unlock. */
+ * hold must not count: docs/design/primitives.md. Three round trips per lock + unlock. */
 #include <string.h>
 
 #include "core/rl_kinds.h"

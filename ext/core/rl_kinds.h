@@ -3,7 +3,7 @@
  * C over an rl_lock_io like the lock itself (rl_lock.h), so that a simulation can drive them.
  * rl_kind_*() is the one place that picks a kind's scripts for acquire, release, extend and
  * validity: everything above it (the client, the renewal thread) treats every kind alike. The
- * arguments for their safety are in docs/primitives.md. */
+ * arguments for their safety are in docs/design/primitives.md. */
 #ifndef RL_KINDS_H
 #define RL_KINDS_H
 

@@ -2,7 +2,7 @@
  * call no longer waited for (the quorum was settled before it answered) would be dropped with
  * the reply, and its release, extension or rollback would never run there. EVAL costs the
  * script's bytes on the wire and a SHA1 on the server per call (measured in
- * docs/acquisition-path.md); it can never answer NOSCRIPT. */
+ * docs/design/acquisition-path.md); it can never answer NOSCRIPT. */
 #include "core/rl_lock.h" /* rl_script_set */
 #include "core/rl_scripts.h"
 #include "core/rl_scripts_kinds.h"

@@ -1,4 +1,4 @@
-/* The Lua scripts of lockShared(), lockSemaphore() and fencing (see docs/primitives.md for the
+/* The Lua scripts of lockShared(), lockSemaphore() and fencing (see docs/design/primitives.md for the
  * arguments). Every expiry is the server's: PX, PEXPIRE and redis.call('TIME'), never a client
  * clock. Keys derived from KEYS[1] inside a script (semaphore slots, fence counters) are fine on
  * independent masters; they would not be on Redis Cluster. */
