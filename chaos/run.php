@@ -1,7 +1,7 @@
 <?php
 /* Exclusion under contention and chaos. Starts 5 lock redis-servers and 1 guard redis-server on
  * 127.0.0.1, runs P workers (chaos/worker.php) that take one shared lock and check a guard inside
- * it, while this loop SIGKILLs / SIGSTOPs lock servers. See docs/readme-reliability.md.
+ * it, while this loop SIGKILLs / SIGSTOPs lock servers. See docs/evidence/reliability.md.
  *
  *   php chaos/run.php --preset=short     # CI: both runs, < 2 minutes
  *   php chaos/run.php --preset=long      # >= 1M acquisitions in the delayed-restart run
