@@ -14,35 +14,74 @@ const PHP_REDLOCK_VERSION = UNKNOWN;
 /** @not-serializable */
 class RedLock
 {
-    /** Options: quorum (int), driftFactor (float), prefix (string), persistent (bool), maxExtensions (?int), fencing (bool),
-     * autoExtend (bool), abortOnLoss (bool), waitTimeout (?int ms). */
+    /**
+     * A Redlock over several independent Redis servers.
+     *
+     * @param array $servers each a [host, port, timeout] list (as in the PHP library), a redis://, rediss:// or
+     *        unix:// URI, or a keyed array (host, port, timeout, username, password, database, tls)
+     * @param int $retryDelay ms between attempts; each pause is drawn from [retryDelay/2, retryDelay]
+     * @param int $retryCount attempts per lock() (0 behaves as 1)
+     * @param array $options quorum (int), driftFactor (float), prefix (string), persistent (bool),
+     *        maxExtensions (?int), fencing (bool), autoExtend (bool), abortOnLoss (bool), waitTimeout (?int ms);
+     *        a combination that cannot work (abortOnLoss without autoExtend, maxExtensions 0 with autoExtend,
+     *        fencing with a minority quorum) is a ValueError naming both options
+     * @throws ValueError|TypeError on bad arguments, naming the argument and the server or option
+     * @see docs/guide/README.md
+     */
     public function __construct(#[\SensitiveParameter] array $servers, int $retryDelay = 200, int $retryCount = 3, array $options = []) {}
 
-    /** A list of resource names locks all of them at once (all or none on each server). */
+    /**
+     * Locks $resource (or a list of names, all or none) for $ttl ms on a majority of the servers.
+     *
+     * @return array|false ['validity' => float ms left, 'resource' => ..., 'token' => string] (plus 'fence' with
+     *         the fencing option), or false when the lock is held elsewhere or too few servers answered
+     *         (getLastErrors() says which)
+     */
     public function lock(string|array $resource, int $ttl): array|false {}
 
-    /** At most $limit holders at once (1..1024); the array carries "limit" and "slot". */
+    /**
+     * A counting semaphore: at most $limit holders (1..1024) of $resource at once, across all clients.
+     *
+     * @return array|false the lock array with "limit" and "slot", or false when every slot is taken
+     */
     public function lockSemaphore(string $resource, int $limit, int $ttl): array|false {}
 
-    /** Any number of shared holders, never together with a lock() holder; the array carries "shared" => true. */
+    /**
+     * A shared (read) lock: any number of lockShared() holders at once, never together with a lock() holder.
+     * $ttl is at most 10^15 ms.
+     *
+     * @return array|false the lock array with "shared" => true, or false when a lock() holder has it
+     */
     public function lockShared(string $resource, int $ttl): array|false {}
 
+    /** Releases a lock this or another object took (any array lock() and its kinds returned); true when a majority released it. */
     public function unlock(array $lock): bool {}
 
     /** Deletes the resource's key(s) on every server whoever holds them (an administrative release, as
      * Laravel's forceRelease()); waiters are woken. True when a quorum did. Semaphore slots are not touched. */
     public function forceUnlock(string|array $resource): bool {}
 
-    /** Gives a lock still held a fresh ttl; false when it is lost, expired or over maxExtensions. */
+    /**
+     * Gives a lock still held at least $ttl ms more on every server that holds it (never less).
+     *
+     * @return array|false the lock array with its new validity, or false when the lock is lost, expired, or over
+     *         maxExtensions
+     */
     public function extend(array $lock, int $ttl): array|false {}
 
-    /** Milliseconds a quorum still holds the lock (drift subtracted), or false. */
+    /** Milliseconds a majority still holds the lock, drift and the time asked subtracted (a lower bound), or false when it is not held. */
     public function validity(array $lock): float|false {}
 
-    /** Locks, calls $fn(array $lock, RedLock $redlock), always unlocks; RedLockException when not locked. */
+    /**
+     * Locks $resource, calls $fn(array $lock, RedLock $redlock) and returns what it returns; the lock is released
+     * in every case (return, exception, exit, fatal error, time limit).
+     *
+     * @throws RedLockException when the lock cannot be had ($fn is not called), or after $fn when the lock was lost
+     *         while it ran (with abortOnLoss, inside $fn as soon as the loss is known)
+     */
     public function run(string|array $resource, int $ttl, callable $fn): mixed {}
 
-    /** Per server, in constructor order: null, or why the last call got no vote there. */
+    /** Per server, in constructor order: null for a yes vote, or why the last call got none there ("taken", "timeout", "connect: ...", the server's own error). */
     public function getLastErrors(): array {}
 }
 

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: b2d76c3f5c73055754a83f71325c99a77522ebe5 */
+ * Stub hash: 3718f5a0bc5bb146ff17dc8eff3f5028800bf4b4 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_RedLock___construct, 0, 0, 1)
 	ZEND_ARG_TYPE_INFO(0, servers, IS_ARRAY, 0)
