@@ -81,12 +81,18 @@ final class RedLockMutex extends LockMutex
         }
     }
 
-    /** A failed lock() is contention unless fewer than a majority of servers answered at all. */
+    /**
+     * A failed lock() is contention unless the servers that failed leave no majority, as the library
+     * counts it: "no reply needed" (the outcome was decided without that server) is not a failure.
+     */
     private function failIfServersAreMissing(): void
     {
         $errors = $this->redlock->getLastErrors();
-        $answered = count(array_filter($errors, fn (?string $e) => $e === null || $e === 'taken'));
-        if ($answered <= count($errors) / 2) {
+        $failed = count(array_filter(
+            $errors,
+            fn (?string $e) => $e !== null && $e !== 'taken' && $e !== 'no reply needed'
+        ));
+        if (count($errors) - $failed <= count($errors) / 2) {
             throw new LockAcquireException(
                 "It's not possible to acquire a lock because at least half of the Redis server are not available: "
                 . $this->describeErrors(),
