@@ -54,6 +54,24 @@ class RedLock
      */
     public function lockShared(string $resource, int $ttl): array|false {}
 
+    /**
+     * Turns a lockShared() holder into an exclusive lock (fenced with the fencing option), on every server where it is the
+     * only reader left; the retries, waitTimeout and renewal of lock(). Two readers never both succeed.
+     *
+     * @return array|false the lock() array of the new lock (a new token; $lock is then gone), or false while other
+     *         readers hold the resource or too few servers answered: $lock is still held (validity() says how long)
+     */
+    public function promote(array $lock, int $ttl): array|false {}
+
+    /**
+     * Turns a lock() of one resource into a shared holder, so that other readers may join. One attempt.
+     * $ttl is at most 10^15 ms.
+     *
+     * @return array|false the lockShared() array of the new holder (a new token; $lock is then gone), or false when
+     *         the lock was lost or too few servers answered: then nothing is held, $lock included
+     */
+    public function demote(array $lock, int $ttl): array|false {}
+
     /** Releases a lock this or another object took (any array lock() and its kinds returned); true when a majority released it. */
     public function unlock(array $lock): bool {}
 

@@ -1,5 +1,5 @@
-/* RedLock::lock(), RedLock::lockShared() and RedLock::lockSemaphore(): arguments in, the lock
- * array out. Every kind goes through redlock_acquire() and so through rl_client_acquire(), which
+/* RedLock::lock(), RedLock::lockShared() and RedLock::lockSemaphore(), and RedLock::promote() and
+ * RedLock::demote() that convert a held lock: arguments in, the lock array out. Every kind goes through redlock_acquire() and so through rl_client_acquire(), which
  * decides everything else (fencing, waiting, tracking, renewal). */
 #include "php.h"
 #include "zend_exceptions.h"
@@ -21,14 +21,18 @@ bool redlock_ttl_argument(zend_long ttl, uint32_t arg, rl_lock_kind kind)
 	return true;
 }
 
-bool redlock_acquire(redlock_object *intern, redlock_resource *resource, zend_long ttl, uint32_t ttl_arg,
-	bool pinned, zval *return_value, int64_t *attempts)
+bool redlock_acquire(redlock_object *intern, redlock_resource *resource, zend_string *from, zend_long ttl,
+	uint32_t ttl_arg, bool pinned, zval *return_value, int64_t *attempts)
 {
 	rl_lock_target target;
 	rl_held_lock held;
 	rl_acquire_status status;
 
 	target = redlock_resource_target(resource);
+	if (from != NULL) {
+		target.from_token = ZSTR_VAL(from);
+		target.from_len = ZSTR_LEN(from);
+	}
 	if (!redlock_ttl_argument(ttl, ttl_arg, target.kind)) {
 		return false;
 	}
@@ -59,7 +63,7 @@ bool redlock_acquire(redlock_object *intern, redlock_resource *resource, zend_lo
 static void acquire_and_return(redlock_object *intern, redlock_resource *resource, zend_long ttl, uint32_t ttl_arg,
 	zval *return_value)
 {
-	bool won = redlock_acquire(intern, resource, ttl, ttl_arg, false, return_value, NULL);
+	bool won = redlock_acquire(intern, resource, NULL, ttl, ttl_arg, false, return_value, NULL);
 
 	redlock_resource_release(resource);
 	if (!won) {
@@ -135,4 +139,55 @@ PHP_METHOD(RedLock, lockSemaphore)
 	}
 	resource.kind.limit = limit;
 	acquire_and_return(intern, &resource, ttl, 3, return_value);
+}
+
+/* promote() and demote(): the held lock's array, and the kind it becomes. */
+static void convert_and_return(INTERNAL_FUNCTION_PARAMETERS, bool promote)
+{
+	HashTable *lock;
+	zend_long ttl;
+	zend_string *token;
+	redlock_object *intern;
+	redlock_resource resource;
+	bool won;
+
+	ZEND_PARSE_PARAMETERS_START(2, 2)
+		Z_PARAM_ARRAY_HT(lock)
+		Z_PARAM_LONG(ttl)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if ((intern = redlock_ready_with_lock(ZEND_THIS, lock, &resource, &token)) == NULL) {
+		RETURN_THROWS();
+	}
+	if (promote && !resource.kind.shared) {
+		zend_argument_value_error(1, "must be a lock from lockShared()");
+	} else if (!promote && (resource.kind.shared || resource.kind.limit || resource.multi)) {
+		zend_argument_value_error(1, "must be a lock() of one resource (%s)",
+			resource.kind.shared ? "a shared lock is one already"
+			: resource.kind.limit ? "a semaphore's slot cannot be shared" : "lockShared() takes one resource");
+	}
+	if (EG(exception)) {
+		redlock_resource_release(&resource);
+		RETURN_THROWS();
+	}
+	memset(&resource.kind, 0, sizeof(resource.kind));
+	resource.kind.shared = !promote;
+	won = redlock_acquire(intern, &resource, token, ttl, 2, false, return_value, NULL);
+	redlock_resource_release(&resource);
+	if (!won) {
+		if (EG(exception)) {
+			RETURN_THROWS();
+		}
+		RETURN_FALSE;
+	}
+}
+
+PHP_METHOD(RedLock, promote)
+{
+	convert_and_return(INTERNAL_FUNCTION_PARAM_PASSTHRU, true);
+}
+
+PHP_METHOD(RedLock, demote)
+{
+	convert_and_return(INTERNAL_FUNCTION_PARAM_PASSTHRU, false);
 }

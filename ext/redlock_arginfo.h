@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 3718f5a0bc5bb146ff17dc8eff3f5028800bf4b4 */
+ * Stub hash: 617932e379b9b2a9d3ea19b227733d956c8623d2 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_RedLock___construct, 0, 0, 1)
 	ZEND_ARG_TYPE_INFO(0, servers, IS_ARRAY, 0)
@@ -24,6 +24,13 @@ ZEND_BEGIN_ARG_WITH_RETURN_TYPE_MASK_EX(arginfo_class_RedLock_lockShared, 0, 2, 
 	ZEND_ARG_TYPE_INFO(0, ttl, IS_LONG, 0)
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_MASK_EX(arginfo_class_RedLock_promote, 0, 2, MAY_BE_ARRAY|MAY_BE_FALSE)
+	ZEND_ARG_TYPE_INFO(0, lock, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO(0, ttl, IS_LONG, 0)
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_RedLock_demote arginfo_class_RedLock_promote
+
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RedLock_unlock, 0, 1, _IS_BOOL, 0)
 	ZEND_ARG_TYPE_INFO(0, lock, IS_ARRAY, 0)
 ZEND_END_ARG_INFO()
@@ -32,10 +39,7 @@ ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RedLock_forceUnlock, 0, 1,
 	ZEND_ARG_TYPE_MASK(0, resource, MAY_BE_STRING|MAY_BE_ARRAY, NULL)
 ZEND_END_ARG_INFO()
 
-ZEND_BEGIN_ARG_WITH_RETURN_TYPE_MASK_EX(arginfo_class_RedLock_extend, 0, 2, MAY_BE_ARRAY|MAY_BE_FALSE)
-	ZEND_ARG_TYPE_INFO(0, lock, IS_ARRAY, 0)
-	ZEND_ARG_TYPE_INFO(0, ttl, IS_LONG, 0)
-ZEND_END_ARG_INFO()
+#define arginfo_class_RedLock_extend arginfo_class_RedLock_promote
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_MASK_EX(arginfo_class_RedLock_validity, 0, 1, MAY_BE_DOUBLE|MAY_BE_FALSE)
 	ZEND_ARG_TYPE_INFO(0, lock, IS_ARRAY, 0)
@@ -55,6 +59,8 @@ ZEND_METHOD(RedLock, __construct);
 ZEND_METHOD(RedLock, lock);
 ZEND_METHOD(RedLock, lockSemaphore);
 ZEND_METHOD(RedLock, lockShared);
+ZEND_METHOD(RedLock, promote);
+ZEND_METHOD(RedLock, demote);
 ZEND_METHOD(RedLock, unlock);
 ZEND_METHOD(RedLock, forceUnlock);
 ZEND_METHOD(RedLock, extend);
@@ -68,6 +74,8 @@ static const zend_function_entry class_RedLock_methods[] = {
 	ZEND_ME(RedLock, lock, arginfo_class_RedLock_lock, ZEND_ACC_PUBLIC)
 	ZEND_ME(RedLock, lockSemaphore, arginfo_class_RedLock_lockSemaphore, ZEND_ACC_PUBLIC)
 	ZEND_ME(RedLock, lockShared, arginfo_class_RedLock_lockShared, ZEND_ACC_PUBLIC)
+	ZEND_ME(RedLock, promote, arginfo_class_RedLock_promote, ZEND_ACC_PUBLIC)
+	ZEND_ME(RedLock, demote, arginfo_class_RedLock_demote, ZEND_ACC_PUBLIC)
 	ZEND_ME(RedLock, unlock, arginfo_class_RedLock_unlock, ZEND_ACC_PUBLIC)
 	ZEND_ME(RedLock, forceUnlock, arginfo_class_RedLock_forceUnlock, ZEND_ACC_PUBLIC)
 	ZEND_ME(RedLock, extend, arginfo_class_RedLock_extend, ZEND_ACC_PUBLIC)

@@ -36,11 +36,12 @@ redlock_object *redlock_ready_with_lock(zval *this_zv, HashTable *lock, redlock_
  * ValueError naming argument arg. */
 bool redlock_ttl_argument(zend_long ttl, uint32_t arg, rl_lock_kind kind);
 
-/* One acquisition of any kind (redlock_acquire.c): resource (its kind fields say what to acquire),
- * ttl (argument ttl_arg, checked here). true with the lock array in return_value; false with an
- * exception pending, or for contention. *attempts (may be NULL) receives the attempts made. */
-bool redlock_acquire(redlock_object *intern, redlock_resource *resource, zend_long ttl, uint32_t ttl_arg,
-	bool pinned, zval *return_value, int64_t *attempts);
+/* One acquisition of any kind (redlock_acquire.c): resource (its kind fields say what to acquire;
+ * from: the token of the held lock it converts, or NULL), ttl (argument ttl_arg, checked here).
+ * true with the lock array in return_value; false with an exception pending, or for contention.
+ * *attempts (may be NULL) receives the attempts made. */
+bool redlock_acquire(redlock_object *intern, redlock_resource *resource, zend_string *from, zend_long ttl,
+	uint32_t ttl_arg, bool pinned, zval *return_value, int64_t *attempts);
 
 /* Releases a held lock on every server (redlock_held.c); true when a quorum did. Never throws. */
 bool redlock_release(redlock_object *intern, const redlock_resource *resource, zend_string *token);

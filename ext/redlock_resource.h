@@ -77,6 +77,8 @@ static inline rl_lock_target redlock_resource_target(const redlock_resource *res
 	target.keys.lens = resource->key_lens;
 	target.keys.multi = resource->multi;
 	target.limit = resource->kind.limit;
+	target.from_token = NULL;
+	target.from_len = 0;
 	return target;
 }
 

@@ -68,7 +68,7 @@ PHP_METHOD(RedLock, run)
 	if (redlock_resource_from_args(&resource, names, name, intern->prefix, 1) != SUCCESS) {
 		RETURN_THROWS();
 	}
-	if (!redlock_acquire(intern, &resource, ttl, 2, true, &lock, &attempts)) {
+	if (!redlock_acquire(intern, &resource, NULL, ttl, 2, true, &lock, &attempts)) {
 		if (!EG(exception)) {
 			zend_string *described = describe_resource(&resource);
 			zend_throw_exception_ex(redlock_exception_ce, 0,

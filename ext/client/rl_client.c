@@ -177,6 +177,8 @@ static int held_target(const rl_lock_target *target, const rl_held_lock *held, r
 {
 	*out = *target;
 	out->kind = held->kind;
+	out->from_token = NULL;
+	out->from_len = 0;
 	*heap = NULL;
 	if (held->kind != RL_KIND_SEMAPHORE) {
 		return 0;
@@ -198,18 +200,54 @@ static int held_target(const rl_lock_target *target, const rl_held_lock *held, r
 	return 0;
 }
 
+/* promote()/demote(): the lock being converted stops being renewed meanwhile (a renewal would find
+ * it converted and call it lost); NOT_ACQUIRED when it is known lost (the servers are not asked). */
+static rl_acquire_status convert_begin(rl_client *client, const rl_lock_target *target)
+{
+	if (client->leases == NULL
+		|| rl_leases_converting(client->leases, target->from_token, target->from_len, 1) != RL_LEASE_LOST) {
+		return RL_ACQUIRED;
+	}
+	rl_leases_converting(client->leases, target->from_token, target->from_len, 0);
+	return RL_NOT_ACQUIRED;
+}
+
+/* won: the old form is gone. Not won: a refused promote() left our shared holder (renewed again);
+ * a failed demote() released everything. */
+static void convert_end(rl_client *client, const rl_lock_target *target, int won)
+{
+	if (client->leases == NULL) {
+		return;
+	}
+	if (won || target->kind == RL_KIND_SHARED) {
+		rl_leases_remove(client->leases, target->from_token, target->from_len);
+	} else {
+		rl_leases_converting(client->leases, target->from_token, target->from_len, 0);
+	}
+}
+
 rl_acquire_status rl_client_acquire(rl_client *client, const rl_lock_target *target, int64_t ttl, int pinned,
 	rl_held_lock *held)
 {
 	rl_lock_target asked = *target;
+	int converting = target->from_token != NULL;
+	/* demote() has no contention to wait out: one attempt (rl_convert_acquire) */
+	int waits = client->config.wait_timeout >= 0 && !(converting && target->kind == RL_KIND_SHARED);
 	int won;
 
 	if (asked.kind == RL_KIND_EXCLUSIVE && client->config.fencing) {
 		asked.kind = RL_KIND_FENCED;
 	}
-	won = client->config.wait_timeout >= 0
+	if (converting && convert_begin(client, target) != RL_ACQUIRED) {
+		memset(&held->result, 0, sizeof(held->result));
+		return RL_NOT_ACQUIRED;
+	}
+	won = waits
 		? acquire_waiting(client, &asked, ttl, held)
 		: rl_kind_acquire(&client->io, &client->policy, &asked, ttl, client->cluster->count, client->outcomes, held);
+	if (converting) {
+		convert_end(client, target, won > 0);
+	}
 	if (won < 0) {
 		return RL_OUT_OF_MEMORY;
 	}

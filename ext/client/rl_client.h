@@ -60,7 +60,9 @@ typedef enum {
 
 /* Acquires target for ttl ms: the lock's kind as asked, fenced when the client has 'fencing' and
  * target is exclusive: held->kind says which; held->result.attempts the attempts made. pinned:
- * the caller will ask for its loss (run()): it is tracked whatever the options. */
+ * the caller will ask for its loss (run()): it is tracked whatever the options. With
+ * target->from_token, a held lock is converted (promote(), demote(): rl_convert_acquire) and its
+ * lease follows: not renewed while it changes form, dropped when it is gone. */
 rl_acquire_status rl_client_acquire(rl_client *client, const rl_lock_target *target, int64_t ttl, int pinned,
 	rl_held_lock *held);
 

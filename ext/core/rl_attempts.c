@@ -1,10 +1,12 @@
 /* rl_lock_acquire()'s loop for acquisitions whose attempt is more than one SET: a semaphore's
- * slot tally, fencing's write-back. The state machine (rl_acquire_next) is the lock's own, so the
- * same rules hold: a fresh token per attempt, a rollback carrying that token only, no pause after
- * the last attempt, validity reckoned from the attempt's start. See rl_lock.h. */
+ * slot tally, fencing's write-back, a conversion of a held lock. The state machine
+ * (rl_acquire_next) is the lock's own, so the same rules hold: a fresh token per attempt, a
+ * rollback carrying that token only, no pause after the last attempt, validity reckoned from the
+ * attempt's start. See rl_lock.h. */
 #include <string.h>
 
 #include "core/rl_lock.h"
+#include "net/rl_resp.h"
 
 int rl_attempts_run(const rl_lock_io *io, rl_acquire *acquire, const rl_attempt_ops *ops, rl_outcome *outcomes,
 	rl_lock_result *result)
@@ -38,4 +40,92 @@ int rl_attempts_run(const rl_lock_io *io, rl_acquire *acquire, const rl_attempt_
 			return 0;
 		}
 	}
+}
+
+/* --- one script per attempt, with fencing's write-back ------------------------------------------ */
+
+typedef struct scripted {
+	size_t servers;
+	unsigned quorum;
+	int fenced;
+	rl_script_call lock_call;
+	rl_script_call writeback_call; /* token, fence */
+	rl_script_call rollback_call;
+	char fence_text[24];
+	size_t per_command;            /* of writeback_call */
+	int64_t fence;
+} scripted;
+
+static unsigned scripted_lock(void *arg, const rl_lock_io *io, const rl_acquire *acquire, rl_outcome *outcomes)
+{
+	scripted *attempt = arg;
+	unsigned votes = io->run(io->arg, &attempt->lock_call.request, attempt->quorum, acquire->step_deadline, outcomes);
+	long long fence = 0;
+	size_t i, len;
+
+	if (votes < attempt->quorum || !attempt->fenced) {
+		return votes;
+	}
+	/* The fence is the largest counter of the quorum, written back where our keys hold our token
+	 * (docs/design/primitives.md). */
+	for (i = 0; i < attempt->servers; i++) {
+		if (outcomes[i].kind == RL_OUTCOME_YES && outcomes[i].integer > fence) {
+			fence = outcomes[i].integer;
+		}
+	}
+	attempt->fence = fence;
+	len = rl_resp_decimal(attempt->fence_text, (unsigned long long) fence);
+	attempt->writeback_call.argvlen[attempt->per_command - 1] = len;
+	return io->run(io->arg, &attempt->writeback_call.request, attempt->quorum, acquire->step_deadline, outcomes);
+}
+
+static void scripted_rollback(void *arg, const rl_lock_io *io, const rl_acquire *acquire)
+{
+	scripted *attempt = arg;
+
+	(void) acquire;
+	io->send(io->arg, &attempt->rollback_call.request.command);
+}
+
+int rl_scripted_attempts_run(const rl_lock_io *io, rl_acquire *acquire, const rl_scripted_attempt *spec,
+	const rl_lock_keys *keys, size_t servers, rl_outcome *outcomes, rl_lock_result *result, int64_t *fence)
+{
+	scripted attempt;
+	rl_attempt_ops ops = {&attempt, scripted_lock, scripted_rollback};
+	const char *writeback_args[2];
+	size_t writeback_lens[] = {RL_TOKEN_LEN, 1};
+	int won = -1;
+
+	memcpy(attempt.fence_text, "0", 2);
+	writeback_args[0] = acquire->token;
+	writeback_args[1] = attempt.fence_text;
+	attempt.servers = servers;
+	attempt.quorum = acquire->policy->quorum;
+	attempt.fenced = spec->writeback != NULL;
+	attempt.fence = 0;
+	attempt.per_command = 3 + keys->count + 2;
+	if (rl_script_call_init(&attempt.lock_call, spec->lock, keys, spec->lock_argc, (const char **) spec->args,
+			spec->lens, RL_EXPECT_POSITIVE_INT) != 0) {
+		return -1;
+	}
+	if (attempt.fenced && rl_script_call_init(&attempt.writeback_call, spec->writeback, keys, 2, writeback_args,
+			writeback_lens, RL_EXPECT_POSITIVE_INT) != 0) {
+		goto free_lock;
+	}
+	if (rl_script_call_init(&attempt.rollback_call, spec->rollback, keys, spec->rollback_argc,
+			(const char **) spec->args, spec->lens, RL_EXPECT_POSITIVE_INT) != 0) {
+		goto free_writeback;
+	}
+	won = rl_attempts_run(io, acquire, &ops, outcomes, result);
+	if (won && attempt.fenced) {
+		*fence = attempt.fence;
+	}
+	rl_script_call_free(&attempt.rollback_call);
+free_writeback:
+	if (attempt.fenced) {
+		rl_script_call_free(&attempt.writeback_call);
+	}
+free_lock:
+	rl_script_call_free(&attempt.lock_call);
+	return won;
 }

@@ -26,6 +26,9 @@ int rl_kind_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const rl
 	held->kind = target->kind;
 	held->slot = -1;
 	held->fence = 0;
+	if (target->from_token != NULL) {
+		return rl_convert_acquire(io, policy, target, ttl, servers, outcomes, held);
+	}
 	switch (target->kind) {
 	case RL_KIND_FENCED:
 		return rl_fence_acquire(io, policy, &target->keys, ttl, servers, outcomes, &held->result, &held->fence);

@@ -25,6 +25,11 @@ typedef struct rl_lock_target {
 	rl_lock_kind kind;
 	rl_lock_keys keys;
 	int64_t limit; /* semaphore: slots */
+	/* promote() and demote(): the token of the held lock that becomes this one (a shared holder
+	 * becomes kind, exclusive or fenced; an exclusive lock becomes a shared holder); NULL for a
+	 * fresh acquisition. See rl_convert_acquire(). */
+	const char *from_token;
+	size_t from_len;
 } rl_lock_target;
 
 /* A won acquisition of any kind. */
@@ -77,6 +82,21 @@ size_t rl_semaphore_slot_key(char *out, size_t size, const char *key, size_t key
  * rl_lock_extend() and rl_lock_validity() under it act on our holder in the key's hash only.
  * scripts is where the substituted set lives: keep it with the policy. */
 void rl_shared_policy(const rl_lock_policy *base, rl_script_set *scripts, rl_lock_policy *policy);
+
+/* --- promote(), demote() (rl_convert.c) ----------------------------------------------------- */
+
+/* Converts the held lock target->from_token on target->keys (one resource) in place, as an
+ * acquisition of target->kind with a fresh token per attempt; 1 won (held filled), 0 not, -1 out
+ * of memory.
+ * - promote (target->kind exclusive or fenced; from a shared holder): each server converts only
+ *   where our holder is the one live reader, so two readers can never both win (their majorities
+ *   meet on a server that converted for one and then refused the other); a failed attempt turns
+ *   what it converted back into our holder (for ttl) and the next one tries again.
+ * - demote (target->kind shared; from an exclusive lock): one attempt, as there is no contention to
+ *   wait out; when it fails, what it converted and what was left are both released: nothing is
+ *   held. */
+int rl_convert_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_target *target,
+	int64_t ttl, size_t servers, rl_outcome *outcomes, rl_held_lock *held);
 
 /* --- fencing (rl_fence.c) ----------------------------------------------------------------- */
 

@@ -35,6 +35,7 @@ typedef struct rl_script_set {
 	rl_script shared_lock, shared_unlock, shared_extend, shared_validity;
 	rl_script semaphore_lock, semaphore_release, lock_fenced, fence_writeback;
 	rl_script force_unlock; /* forceUnlock(): the keys whoever holds them */
+	rl_script promote, demote, demote_rollback; /* promote(), demote() (rl_convert.c) */
 } rl_script_set;
 
 /* An EVAL of a script over keys with args after them. Small calls keep their argument arrays
@@ -159,5 +160,20 @@ typedef struct rl_attempt_ops {
 int rl_attempts_run(const rl_lock_io *io, rl_acquire *acquire, const rl_attempt_ops *ops, rl_outcome *outcomes,
 	rl_lock_result *result);
 
+/* An attempt that is one script over keys (ARGV: the first lock_argc of args) and, when writeback
+ * is set, fencing's write-back of the largest counter its quorum returned (ARGV: token, fence);
+ * its rollback another script over the first rollback_argc of args. args point into the caller's
+ * rl_acquire (its token). A lock() with fencing, promote(), demote() (rl_fence.c, rl_convert.c). */
+typedef struct rl_scripted_attempt {
+	const rl_script *lock, *rollback, *writeback;
+	const char *const *args;
+	const size_t *lens;
+	int lock_argc, rollback_argc;
+} rl_scripted_attempt;
+
+/* rl_attempts_run() over such an attempt. 1 when won (result filled, *fence with a writeback), 0
+ * when not, -1 when out of memory. */
+int rl_scripted_attempts_run(const rl_lock_io *io, rl_acquire *acquire, const rl_scripted_attempt *spec,
+	const rl_lock_keys *keys, size_t servers, rl_outcome *outcomes, rl_lock_result *result, int64_t *fence);
 
 #endif

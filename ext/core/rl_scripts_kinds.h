@@ -116,6 +116,74 @@
 	"end\n" \
 	"return left\n"
 
+/* --- converting a held lock: promote() (shared -> exclusive), demote() (exclusive -> shared) ------ */
+
+/* KEYS[1] = resource, ARGV[1] = the new exclusive token, ARGV[2] = ttl ms, ARGV[3] = our shared
+ * token, ARGV[4] = '1' to count a fence. Only where our holder is the one live holder of the hash
+ * (0 elsewhere: another reader, or ours gone): the hash becomes our exclusive key, as lock()'s SET
+ * PX, and with a fence the resource's counter is INCRed as a fenced lock()'s is. 1, or the fence. */
+#define RL_SCRIPT_PROMOTE \
+	"if redis.call('TYPE', KEYS[1])['ok'] ~= 'hash' then\n" \
+	"    return 0\n" \
+	"end\n" \
+	RL_LUA_NOW \
+	"local mine = false\n" \
+	"local all = redis.call('HGETALL', KEYS[1])\n" \
+	"for i = 1, #all, 2 do\n" \
+	"    local d = tonumber(all[i + 1])\n" \
+	"    if d ~= nil and d > now then\n" \
+	"        if all[i] ~= ARGV[3] then\n" \
+	"            return 0\n" \
+	"        end\n" \
+	"        mine = true\n" \
+	"    end\n" \
+	"end\n" \
+	"if not mine then\n" \
+	"    return 0\n" \
+	"end\n" \
+	"redis.call('DEL', KEYS[1])\n" \
+	"redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])\n" \
+	"if ARGV[4] == '1' then\n" \
+	"    return redis.call('INCR', KEYS[1] .. '" RL_FENCE_SUFFIX "')\n" \
+	"end\n" \
+	"return 1\n"
+
+/* KEYS[1] = resource, ARGV[1] = the exclusive token, ARGV[2] = ttl ms, ARGV[3] = the shared token.
+ * Only where the key holds the exclusive token: it becomes a hash whose one holder is the shared
+ * token for ttl, and readers waiting on the key are woken. 1 when done. demote(), and the
+ * rollback of a promote() attempt (its own new token back to our shared holder). */
+#define RL_SCRIPT_DEMOTE \
+	"if redis.pcall('GET', KEYS[1]) ~= ARGV[1] then\n" \
+	"    return 0\n" \
+	"end\n" \
+	RL_LUA_NOW \
+	"redis.call('DEL', KEYS[1])\n" \
+	"redis.call('HSET', KEYS[1], ARGV[3], now + tonumber(ARGV[2]))\n" \
+	"redis.call('PEXPIRE', KEYS[1], ARGV[2])\n" \
+	"redis.pcall('PUBLISH', '" RL_NOTIFY_CHANNEL_PREFIX "' .. KEYS[1], '')\n" \
+	"return 1\n"
+
+/* KEYS[1] = resource, ARGV[1] = the exclusive token, ARGV[2] = ttl (unused), ARGV[3] = the shared
+ * token. The rollback of a demote() that failed: whichever form of ours the server has goes (the
+ * exclusive key, or our holder in the hash; an empty hash with it). 1 when something was ours. */
+#define RL_SCRIPT_DEMOTE_ROLLBACK \
+	"local kind = redis.call('TYPE', KEYS[1])['ok']\n" \
+	"local gone = 0\n" \
+	"if kind == 'string' and redis.call('GET', KEYS[1]) == ARGV[1] then\n" \
+	"    redis.call('DEL', KEYS[1])\n" \
+	"    gone = 1\n" \
+	"elseif kind == 'hash' then\n" \
+	"    gone = redis.call('HDEL', KEYS[1], ARGV[3])\n" \
+	"    if redis.call('HLEN', KEYS[1]) > 0 then\n" \
+	"        return gone\n" \
+	"    end\n" \
+	"    redis.call('DEL', KEYS[1])\n" \
+	"end\n" \
+	"if gone == 1 then\n" \
+	"    redis.pcall('PUBLISH', '" RL_NOTIFY_CHANNEL_PREFIX "' .. KEYS[1], '')\n" \
+	"end\n" \
+	"return gone\n"
+
 /* --- semaphore: slots "<key>:slot:0" .. "<key>:slot:<limit-1>", each an ordinary lock key ------- */
 
 /* KEYS[1] = resource, ARGV[1] = token, ARGV[2] = ttl ms, ARGV[3] = limit. Takes the first free

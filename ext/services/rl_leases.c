@@ -146,6 +146,8 @@ static lease *lease_new(const rl_lock_target *held, const char *token, size_t to
 		return NULL;
 	}
 	e->held = *held;
+	e->held.from_token = NULL; /* the caller's, not ours to keep */
+	e->held.from_len = 0;
 	e->held.keys.count = 0; /* until the copies are made, for rl_lease_free */
 	e->token = malloc(token_len + 1);
 	e->keys_copy = calloc(count ? count : 1, sizeof(*e->keys_copy));
@@ -261,6 +263,32 @@ void rl_leases_extended(rl_leases *w, const char *token, size_t token_len, doubl
 		e->expires_at = fmax(e->expires_at, rl_now_ms() + (double) ttl + rl_drift_ms(ttl, w->drift_factor));
 	}
 	UNLOCK();
+}
+
+rl_lease_state rl_leases_converting(rl_leases *w, const char *token, size_t token_len, int converting)
+{
+	rl_lease_state state = RL_LEASE_UNKNOWN;
+	lease *e;
+
+	LOCK();
+	leave_parent_locked(w);
+	e = find(w, token, token_len);
+	if (e != NULL) {
+		double now = rl_now_ms();
+
+		state = state_of(w, e, now);
+		e->converting = converting;
+		if (!converting) {
+			e->due = now; /* what a rollback gave back is renewed at once */
+#ifndef _WIN32
+			if (w->renew) {
+				pthread_cond_signal(&w->wake);
+			}
+#endif
+		}
+	}
+	UNLOCK();
+	return state;
 }
 
 static int anything_renewed(const rl_leases *w)

@@ -67,6 +67,13 @@ int rl_leases_begin_extend(rl_leases *leases, const char *token, size_t token_le
 void rl_leases_extended(rl_leases *leases, const char *token, size_t token_len, double start, double validity,
 	int64_t ttl);
 
+/* promote()/demote() changes the form of token's lock on the servers (converting 1) or is done
+ * with it (0). Meanwhile it is still renewed on time (a promote() that waits keeps its shared
+ * holder alive), but a renewal that finds it converted, or the end of its validity, is no loss
+ * until the conversion is done; then it is renewed at once and judged as before. Returns its
+ * state. */
+rl_lease_state rl_leases_converting(rl_leases *leases, const char *token, size_t token_len, int converting);
+
 /* Stops tracking token (and renewing it); when no renewed lease is left, stops and joins the
  * thread. Returns the state it had. */
 rl_lease_state rl_leases_remove(rl_leases *leases, const char *token, size_t token_len);

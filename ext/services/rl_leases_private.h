@@ -34,6 +34,7 @@ typedef struct lease {
 	int pinned;
 	void (*raise)(void *); /* abortOnLoss: told at once when the lease is found lost */
 	void *raise_arg;
+	int converting;      /* promote()/demote() is changing its form: renewed, never judged lost */
 	int busy;            /* the thread is renewing it, without the lock held */
 	int removed;         /* forgotten while busy: the thread frees it when done */
 } lease;

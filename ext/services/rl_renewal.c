@@ -85,10 +85,11 @@ static lease *next_due(rl_leases *w, double *due)
 	for (e = w->leases; e; e = e->next) {
 		double at;
 
-		if (e->removed || e->busy || e->lost) {
+		if (e->removed || e->busy || e->lost || (e->converting && e->left == 0)) {
 			continue;
 		}
-		at = e->left == 0 ? e->valid_until : fmin(e->due, e->valid_until); /* capped: only its end */
+		/* capped: only its end; converting: renewed on time, judged after (rl_leases_converting) */
+		at = e->converting ? e->due : e->left == 0 ? e->valid_until : fmin(e->due, e->valid_until);
 		if (best == NULL || at < *due) {
 			best = e;
 			*due = at;
@@ -120,6 +121,10 @@ static void renew_locked(rl_leases *w, lease *e)
 		rl_lease_free(e);
 		return;
 	}
+	if (validity == 0 && e->converting) {
+		e->due = start + (double) e->ttl / 3.0; /* converted where it was asked: no verdict */
+		return;
+	}
 	if (validity > 0) {
 		if (start + validity > e->valid_until) {
 			e->valid_until = start + validity;
@@ -147,7 +152,7 @@ static void *renewal_thread(void *arg)
 			continue;
 		}
 		now = rl_now_ms();
-		if (now >= e->valid_until) {
+		if (now >= e->valid_until && !e->converting) {
 			rl_lease_mark_lost(e); /* capped and run out, or not renewed in time (starved, or a renewal hung) */
 			continue;
 		}
