@@ -4,6 +4,7 @@ declare(strict_types=1);
 
 namespace RedLock\Symfony;
 
+use Symfony\Component\Lock\BlockingSharedLockStoreInterface;
 use Symfony\Component\Lock\BlockingStoreInterface;
 use Symfony\Component\Lock\Exception\InvalidTtlException;
 use Symfony\Component\Lock\Exception\LockAcquiringException;
@@ -30,11 +31,15 @@ use Symfony\Component\Lock\PersistingStoreInterface;
  *    when that matters.
  *  - save() makes as many attempts as the RedLock's retryCount (retryDelay apart); build the RedLock
  *    with retryCount 1 for a non-blocking acquire() that answers after one round trip.
+ *  - Read locks (SharedLockStoreInterface) are RedLock::lockShared() holders. save() of a Key held for
+ *    reading promotes it (RedLock::promote(): only as the one reader left, else LockConflictedException
+ *    and the read lock stays); saveRead() of a Key held for writing demotes it (RedLock::demote(): when
+ *    that fails nothing is held any more, and it is a LockConflictedException).
  *  - waitAndSave() (a blocking acquire()) waits until the lock is ours. With a RedLock that has
  *    'waitTimeout', each attempt waits that long and wakes when the holder releases; without it,
  *    it retries with a growing random pause (Symfony's own loop polls every 100 ms).
  */
-final class RedLockStore implements PersistingStoreInterface, BlockingStoreInterface
+final class RedLockStore implements PersistingStoreInterface, BlockingStoreInterface, BlockingSharedLockStoreInterface
 {
     private \RedLock $redlock;
     private float $initialTtl;
@@ -68,10 +73,17 @@ final class RedLockStore implements PersistingStoreInterface, BlockingStoreInter
         $key->reduceLifetime($this->initialTtl);
 
         $lock = false;
-        if ($key->hasState(__CLASS__)) {
+        $held = $key->hasState(__CLASS__) ? $key->getState(__CLASS__) : null;
+        if (null !== $held && !empty($held['shared'])) {
+            // Held for reading: the writer only as the one reader left (RedisStore's promotion).
+            $lock = $this->redlock->promote($held, $ttlMs);
+            if (false === $lock) {
+                $this->failedToLock($key, true);
+            }
+        } elseif (null !== $held) {
             // Saved before: keep it when we still hold it (extend() checks our token), as RedisStore
             // re-saves a key it holds; otherwise try to lock it afresh.
-            $lock = $this->redlock->extend($key->getState(__CLASS__), $ttlMs);
+            $lock = $this->redlock->extend($held, $ttlMs);
             if (false === $lock) {
                 $key->removeState(__CLASS__);
             }
@@ -79,10 +91,46 @@ final class RedLockStore implements PersistingStoreInterface, BlockingStoreInter
         if (false === $lock) {
             $lock = $this->redlock->lock((string) $key, $ttlMs);
         }
+        $this->stored($key, $lock);
+    }
+
+    public function saveRead(Key $key): void
+    {
+        $ttlMs = self::toMs($this->initialTtl);
+        $key->reduceLifetime($this->initialTtl);
+
+        $lock = false;
+        $held = $key->hasState(__CLASS__) ? $key->getState(__CLASS__) : null;
+        if (null !== $held && empty($held['shared'])) {
+            // Held for writing: others may read from now on (RedisStore's demotion).
+            $lock = $this->redlock->demote($held, $ttlMs);
+            if (false === $lock) {
+                $key->removeState(__CLASS__);
+                throw new LockConflictedException(sprintf('Failed to turn the "%s" lock into a read lock: it is no longer held.', $key));
+            }
+        } elseif (null !== $held) {
+            $lock = $this->redlock->extend($held, $ttlMs);
+            if (false === $lock) {
+                $key->removeState(__CLASS__);
+            }
+        }
+        if (false === $lock) {
+            $lock = $this->redlock->lockShared((string) $key, $ttlMs);
+        }
+        $this->stored($key, $lock);
+    }
+
+    public function waitAndSaveRead(Key $key): void
+    {
+        $this->waitFor(fn () => $this->saveRead($key));
+    }
+
+    /** The lock array of a save()/saveRead() into the Key, or the failure as Symfony expects it. */
+    private function stored(Key $key, array|false $lock): void
+    {
         if (false === $lock) {
             $this->failedToLock($key);
         }
-
         $key->setState(__CLASS__, $lock);
         $key->reduceLifetime($lock['validity'] / 1000);
         $this->checkNotExpired($key);
@@ -90,10 +138,16 @@ final class RedLockStore implements PersistingStoreInterface, BlockingStoreInter
 
     public function waitAndSave(Key $key): void
     {
+        $this->waitFor(fn () => $this->save($key));
+    }
+
+    /** Calls $save until it stops conflicting, with a growing random pause (20 to 200 ms). */
+    private function waitFor(callable $save): void
+    {
         $pause = 20000; // us
         for (;;) {
             try {
-                $this->save($key);
+                $save();
 
                 return;
             } catch (LockConflictedException $e) {
@@ -174,7 +228,7 @@ final class RedLockStore implements PersistingStoreInterface, BlockingStoreInter
      *
      * @return never
      */
-    private function failedToLock(Key $key): void
+    private function failedToLock(Key $key, bool $promoting = false): void
     {
         $errors = $this->redlock->getLastErrors();
         $taken = \in_array('taken', $errors, true);
@@ -182,7 +236,9 @@ final class RedLockStore implements PersistingStoreInterface, BlockingStoreInter
         if (!$taken && $trouble) {
             throw new LockAcquiringException(sprintf('Failed to acquire the "%s" lock: too few servers answered (%s).', $key, self::describe($trouble)));
         }
-        throw new LockConflictedException(sprintf('The "%s" lock is held by someone else.', $key));
+        throw new LockConflictedException($promoting
+            ? sprintf('The "%s" lock has other readers: it stays a read lock.', $key)
+            : sprintf('The "%s" lock is held by someone else.', $key));
     }
 
     /** The getLastErrors() entries of servers that could not answer (refused, timed out, errors). */
