@@ -45,9 +45,9 @@ __construct(array $servers, int $retryDelay = 200, int $retryCount = 3, array $o
 ))
 lock(array|string $resource, int $ttl): array|false
 lockSemaphore(string $resource, int $limit, int $ttl): array|false
+lockShared(string $resource, int $ttl): array|false
 promote(array $lock, int $ttl): array|false
 demote(array $lock, int $ttl): array|false
-lockShared(string $resource, int $ttl): array|false
 unlock(array $lock): bool
 forceUnlock(array|string $resource): bool
 extend(array $lock, int $ttl): array|false
