@@ -8,6 +8,7 @@
 #   host           scripts/test.sh on this machine (Debian 12: PHP 8.2, hiredis 0.14, Redis 7.0)
 #   trixie         Debian 13: PHP 8.4, hiredis 1.2, Redis 8.0
 #   trixie-valkey  the same root against Valkey 8.1 in place of Redis
+#   trixie-frameworks  the Laravel, Symfony and php-lock integrations on Debian 13's frameworks
 #   php8.5         experimental: PHP 8.5, Redis 8.6 (on sid: hiredis 1.2)
 #   php8.6         experimental: PHP 8.6 RC, Redis 8.6; allowed to fail: reported, not counted
 #   zts            thread-safe PHP (zts/build-php.sh) on this machine: the suite, then the
@@ -25,7 +26,7 @@ tree=$PWD
 dir=${REDLOCK_MATRIX_DIR:-/var/cache/redlock-matrix}
 port=${REDLOCK_TEST_PORT:-7301}
 chaos=${REDLOCK_MATRIX_CHAOS---preset=short}
-all_legs="trixie trixie-valkey php8.5 php8.6 zts"
+all_legs="trixie trixie-valkey trixie-frameworks php8.5 php8.6 zts"
 legs=${*:-$all_legs}
 [ "$(id -u)" -eq 0 ] || { echo "scripts/matrix.sh runs as root (debootstrap, chroot)" >&2; exit 2; }
 mkdir -p "$dir/logs"
@@ -133,6 +134,35 @@ for leg in $legs; do
       env="REDLOCK_TEST_PORT=$port"
       [ "$leg" = trixie-valkey ] && env="$env PATH=/opt/valkey-as-redis/bin:\$PATH REDLOCK_TEST_REDIS_SERVER=valkey-server"
       run_leg "$leg" "$root" /src/redlock "$env" no ;;
+    trixie-frameworks)
+      # The three integrations on Debian 13's newer frameworks (Laravel 10, Symfony Lock 6.4,
+      # php-lock 2.3, PHPUnit 11): each run-tests.sh installs its packages and builds the extension
+      # in the root. Its own ports (the suite's + 100), its own copy of the tree.
+      root_of trixie trixie || { results+=("$leg: no root"); failed_legs=$((failed_legs + 1)); continue; }
+      copy_tree "$root/src/redlock-frameworks"
+      echo "== [$leg]"
+      in_root "$root" bash -c "apt-get install -y -q php-laravel-framework php-symfony-lock php-symfony-console \
+        php-malkusch-lock phpunit php-redis redis-server >/dev/null 2>&1 || { apt-get update -q >/dev/null \
+        && apt-get install -y -q php-laravel-framework php-symfony-lock php-symfony-console php-malkusch-lock \
+        phpunit php-redis redis-server >/dev/null; }" > "$dir/logs/$leg-apt.log" 2>&1
+      versions=$(in_root "$root" dpkg-query -W -f '${Package} ${Version}, ' php-laravel-framework php-symfony-lock php-malkusch-lock phpunit 2>/dev/null)
+      echo "[$leg] ${versions%, }"
+      passed=0 failed=0
+      for integration in laravel symfony php-lock; do
+        first=$((port + 100 + 20 * passed + 20 * failed))
+        if in_root "$root" bash -c "cd /src/redlock-frameworks && sed -i 's/ 78[0-9][0-9] / $first /' integrations/$integration/run-tests.sh \
+            && bash integrations/$integration/run-tests.sh" > "$dir/logs/$leg-$integration.log" 2>&1; then
+          passed=$((passed + 1))
+        else
+          failed=$((failed + 1))
+          echo "[$leg] $integration FAILED: see $dir/logs/$leg-$integration.log"
+        fi
+        echo "[$leg] $integration: $(grep -E '^(OK|Tests:|FAILURES)' "$dir/logs/$leg-$integration.log" | tail -n 1)"
+      done
+      line="$passed passed, $failed failed (integrations)"
+      echo "[$leg] $line"
+      [ "$failed" -eq 0 ] || failed_legs=$((failed_legs + 1))
+      results+=("$(printf '%-14s %s: %s; %d s' "$leg" "${versions%, }" "$line" $((SECONDS - start)))") ;;
     php8.5|php8.6)
       # A root each: experimental's php-common for 8.6 breaks 8.5's, which needs unstable's.
       root_of "$leg" experimental || { results+=("$leg: no root"); failed_legs=$((failed_legs + 1)); continue; }

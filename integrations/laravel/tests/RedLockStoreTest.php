@@ -44,7 +44,7 @@ final class RedLockStoreTest extends TestCase
         return $app;
     }
 
-    private static function name(): string
+    private static function uniqueName(): string
     {
         return uniqid('laravel-', true);
     }
@@ -52,7 +52,7 @@ final class RedLockStoreTest extends TestCase
     public function testGetRunsTheCallbackUnderTheLockAndReleasesIt(): void
     {
         $cache = self::app()['cache']->store('redlock');
-        $name = self::name();
+        $name = self::uniqueName();
         $result = $cache->lock($name, 10)->get(function () use ($cache, $name) {
             return $cache->lock($name, 10)->get() ? 'a second lock got in' : 'alone';
         });
@@ -65,7 +65,7 @@ final class RedLockStoreTest extends TestCase
     public function testOwnerAfterGetReleasesFromAnotherProcessThroughRestoreLock(): void
     {
         $cache = self::app()['cache']->store('redlock');
-        $name = self::name();
+        $name = self::uniqueName();
         $lock = $cache->lock($name, 30);
         self::assertTrue($lock->get());
         $owner = $lock->owner();
@@ -86,7 +86,7 @@ final class RedLockStoreTest extends TestCase
     public function testAnotherOwnerCannotReleaseButForceReleaseCan(): void
     {
         $cache = self::app()['cache']->store('redlock');
-        $name = self::name();
+        $name = self::uniqueName();
         $lock = $cache->lock($name, 30);
         self::assertTrue($lock->get());
         self::assertFalse($cache->restoreLock($name, 'someone-else')->release());
@@ -102,7 +102,7 @@ final class RedLockStoreTest extends TestCase
     public function testBlockWaitsForTheHolderAndGivesUpAtItsTimeout(): void
     {
         $cache = self::app(['options' => ['waitTimeout' => 3000]])['cache']->store('redlock');
-        $name = self::name();
+        $name = self::uniqueName();
         $holder = $cache->lock($name, 30);
         self::assertTrue($holder->get());
         $owner = $holder->owner();
@@ -136,7 +136,7 @@ final class RedLockStoreTest extends TestCase
 
     public function testProcessesContendingThroughBlockNeverLoseAnUpdate(): void
     {
-        $name = self::name();
+        $name = self::uniqueName();
         $counter = tempnam(sys_get_temp_dir(), 'laravel-counter');
         file_put_contents($counter, '0');
         $children = [];
@@ -172,7 +172,7 @@ final class RedLockStoreTest extends TestCase
     public function testRefreshExtendsALockStillHeld(): void
     {
         $cache = self::app()['cache']->store('redlock');
-        $lock = $cache->lock(self::name(), 1);
+        $lock = $cache->lock(self::uniqueName(), 1);
         self::assertTrue($lock->get());
         self::assertTrue($lock->refresh(30));
         usleep(1200000); // past the first second: refreshed, so still ours
@@ -220,7 +220,7 @@ final class RedLockStoreTest extends TestCase
         $servers[1] = ['127.0.0.1', 1, 0.2];
         $servers[2] = ['127.0.0.1', 9, 0.2];
         $cache = self::app(['servers' => $servers])['cache']->store('redlock');
-        self::assertFalse($cache->lock(self::name(), 10)->get());
+        self::assertFalse($cache->lock(self::uniqueName(), 10)->get());
         self::assertStringStartsWith('connect: ', $cache->getStore()->redlock()->getLastErrors()[1]);
 
         $this->expectException(\ValueError::class);
@@ -242,7 +242,7 @@ final class RedLockStoreTest extends TestCase
                 return Container::getInstance()->make('cache')->store('redlock');
             }
         };
-        $job->uniqueId = self::name();
+        $job->uniqueId = self::uniqueName();
         $unique = new \Illuminate\Bus\UniqueLock($cache);
         self::assertTrue($unique->acquire($job));
         self::assertFalse($unique->acquire($job), 'a second dispatch while the first is queued');

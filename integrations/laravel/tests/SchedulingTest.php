@@ -76,12 +76,20 @@ final class SchedulingTest extends TestCase
 
     public function testOnOneServerRunsAnEventOncePerMinute(): void
     {
-        $schedule = self::schedule();
-        $event = $schedule->exec('true ' . uniqid('', true))->onOneServer();
+        // One Schedule per server: Laravel 10 remembers a Schedule's own answer per event.
+        $command = 'true ' . uniqid('', true);
+        $server = function () use ($command): array {
+            $schedule = self::schedule();
+
+            return [$schedule, $schedule->exec($command)->onOneServer()];
+        };
         $now = new \DateTimeImmutable();
-        self::assertTrue($schedule->serverShouldRun($event, $now));
-        self::assertFalse($schedule->serverShouldRun($event, $now), 'a second server, same minute');
-        self::assertTrue($schedule->serverShouldRun($event, $now->modify('+1 minute')), 'the next minute');
+        [$first, $event] = $server();
+        self::assertTrue($first->serverShouldRun($event, $now));
+        [$second, $itsEvent] = $server();
+        self::assertFalse($second->serverShouldRun($itsEvent, $now), 'a second server, same minute');
+        [$third, $itsEvent] = $server();
+        self::assertTrue($third->serverShouldRun($itsEvent, $now->modify('+1 minute')), 'the next minute');
         $cache = Container::getInstance()->make('cache')->store('redlock');
         $cache->lock($event->mutexName() . $now->format('Hi'))->forceRelease();
         $cache->lock($event->mutexName() . $now->modify('+1 minute')->format('Hi'))->forceRelease();
