@@ -71,6 +71,7 @@ for ($c = 0; $c < 3; $c++) {
             if ($write === false) {
                 rt_redis($port, 'HINCRBY', $gauge, 'readers', -1);
                 $r->unlock($read);
+                usleep(random_int(5000, 40000)); // a refused reader steps back: others get turns alone
                 continue;
             }
             $won++;
