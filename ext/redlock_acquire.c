@@ -6,6 +6,7 @@
 
 #include "redlock_object.h"
 #include "redlock_resource.h"
+#include "redlock_telemetry.h"
 
 bool redlock_ttl_argument(zend_long ttl, uint32_t arg, rl_lock_kind kind)
 {
@@ -22,7 +23,7 @@ bool redlock_ttl_argument(zend_long ttl, uint32_t arg, rl_lock_kind kind)
 }
 
 bool redlock_acquire(redlock_object *intern, redlock_resource *resource, zend_long ttl, uint32_t ttl_arg,
-	bool pinned, zval *return_value, int64_t *attempts)
+	bool pinned, zval *return_value, int64_t *attempts, const char *call)
 {
 	rl_lock_target target;
 	rl_held_lock held;
@@ -35,6 +36,9 @@ bool redlock_acquire(redlock_object *intern, redlock_resource *resource, zend_lo
 	status = rl_client_acquire(&intern->client, &target, ttl, pinned, &held);
 	if (attempts) {
 		*attempts = held.result.attempts;
+	}
+	if (call && (status != RL_ACQUIRED || !pinned)) {
+		redlock_observe(intern, call, &resource->names); /* run() tells of its lock itself, inside its try */
 	}
 	switch (status) {
 	case RL_ACQUIRED:
@@ -57,9 +61,9 @@ bool redlock_acquire(redlock_object *intern, redlock_resource *resource, zend_lo
 
 /* The lock array, false for contention, or an exception. */
 static void acquire_and_return(redlock_object *intern, redlock_resource *resource, zend_long ttl, uint32_t ttl_arg,
-	zval *return_value)
+	zval *return_value, const char *call)
 {
-	bool won = redlock_acquire(intern, resource, ttl, ttl_arg, false, return_value, NULL);
+	bool won = redlock_acquire(intern, resource, ttl, ttl_arg, false, return_value, NULL, call);
 
 	redlock_resource_release(resource);
 	if (!won) {
@@ -87,7 +91,7 @@ PHP_METHOD(RedLock, lock)
 		|| redlock_resource_from_args(&resource, names, name, intern->prefix, 1) != SUCCESS) {
 		RETURN_THROWS();
 	}
-	acquire_and_return(intern, &resource, ttl, 2, return_value);
+	acquire_and_return(intern, &resource, ttl, 2, return_value, "lock");
 }
 
 PHP_METHOD(RedLock, lockShared)
@@ -107,7 +111,7 @@ PHP_METHOD(RedLock, lockShared)
 		RETURN_THROWS();
 	}
 	resource.kind.shared = true;
-	acquire_and_return(intern, &resource, ttl, 2, return_value);
+	acquire_and_return(intern, &resource, ttl, 2, return_value, "lockShared");
 }
 
 PHP_METHOD(RedLock, lockSemaphore)
@@ -134,5 +138,5 @@ PHP_METHOD(RedLock, lockSemaphore)
 		RETURN_THROWS();
 	}
 	resource.kind.limit = limit;
-	acquire_and_return(intern, &resource, ttl, 3, return_value);
+	acquire_and_return(intern, &resource, ttl, 3, return_value, "lockSemaphore");
 }

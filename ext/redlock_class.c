@@ -15,6 +15,7 @@
 #include "redlock_object.h"
 #include "redlock_options.h"
 #include "redlock_servers.h"
+#include "redlock_telemetry.h"
 #include "core/rl_scripts.h"
 #include "redlock_arginfo.h"
 
@@ -40,6 +41,7 @@ static void redlock_free(zend_object *object)
 	if (intern->prefix) {
 		zend_string_release(intern->prefix);
 	}
+	zval_ptr_dtor(&intern->observer);
 	zend_object_std_dtor(object);
 }
 
@@ -127,6 +129,9 @@ PHP_METHOD(RedLock, __construct)
 		zend_string_release(intern->prefix);
 	}
 	intern->prefix = options.prefix;
+	zval_ptr_dtor(&intern->observer);
+	ZVAL_COPY_VALUE(&intern->observer, &options.observer); /* UNDEF without the option: starts afresh */
+	ZVAL_UNDEF(&options.observer);
 	if (rl_client_init(&intern->client, cluster, &options.client) != 0) {
 		zend_throw_error(NULL, "Out of memory");
 		RETURN_THROWS();
@@ -162,6 +167,24 @@ PHP_METHOD(RedLock, getLastErrors)
 	redlock_outcomes_to_array(return_value, intern->client.outcomes, intern->client.cluster->count);
 }
 
+/* The observer is the object's own: a closure holding the object makes a cycle the GC must see. */
+static HashTable *redlock_get_gc(zend_object *object, zval **table, int *n)
+{
+	redlock_object *intern = redlock_from_obj(object);
+	zend_get_gc_buffer *buffer = zend_get_gc_buffer_create();
+
+	zend_get_gc_buffer_add_zval(buffer, &intern->observer);
+	if (object->properties == NULL) {
+		int i;
+
+		for (i = 0; i < object->ce->default_properties_count; i++) {
+			zend_get_gc_buffer_add_zval(buffer, &object->properties_table[i]);
+		}
+	}
+	zend_get_gc_buffer_use(buffer, table, n);
+	return object->properties;
+}
+
 /* var_dump()/print_r(): the servers' addresses and databases, never their credentials. */
 static HashTable *redlock_debug_info(zend_object *object, int *is_temp)
 {
@@ -189,5 +212,6 @@ void redlock_class_register(int module_number)
 	redlock_object_handlers.offset = offsetof(redlock_object, std);
 	redlock_object_handlers.free_obj = redlock_free;
 	redlock_object_handlers.get_debug_info = redlock_debug_info;
+	redlock_object_handlers.get_gc = redlock_get_gc;
 	redlock_object_handlers.clone_obj = NULL; /* connections and lock state are not copyable */
 }

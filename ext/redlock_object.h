@@ -11,6 +11,8 @@ typedef struct {
 	rl_client client;    /* client.cluster is NULL until the constructor succeeded */
 	zend_string *prefix; /* 'prefix': prepended to every key; NULL for none */
 	uint32_t running;    /* run() calls in progress: the constructor may not replace the client */
+	zval observer;       /* 'observer' / setObserver(): a callable, UNDEF for none */
+	bool observing;      /* the observer runs: calls it makes on this object are not observed */
 	zend_object std;
 } redlock_object;
 
@@ -37,10 +39,11 @@ redlock_object *redlock_ready_with_lock(zval *this_zv, HashTable *lock, redlock_
 bool redlock_ttl_argument(zend_long ttl, uint32_t arg, rl_lock_kind kind);
 
 /* One acquisition of any kind (redlock_acquire.c): resource (its kind fields say what to acquire),
- * ttl (argument ttl_arg, checked here). true with the lock array in return_value; false with an
+ * ttl (argument ttl_arg, checked here). The observer is told as call, except of a pinned lock won
+ * (run() tells of it itself, where its release is guaranteed). true with the lock array in return_value; false with an
  * exception pending, or for contention. *attempts (may be NULL) receives the attempts made. */
 bool redlock_acquire(redlock_object *intern, redlock_resource *resource, zend_long ttl, uint32_t ttl_arg,
-	bool pinned, zval *return_value, int64_t *attempts);
+	bool pinned, zval *return_value, int64_t *attempts, const char *call);
 
 /* Releases a held lock on every server (redlock_held.c); true when a quorum did. Never throws. */
 bool redlock_release(redlock_object *intern, const redlock_resource *resource, zend_string *token);

@@ -5,6 +5,7 @@
 #include "zend_exceptions.h"
 
 #include "redlock_options.h"
+#include "redlock_telemetry.h"
 
 void redlock_options_release(redlock_options *options)
 {
@@ -12,6 +13,8 @@ void redlock_options_release(redlock_options *options)
 		zend_string_release(options->prefix);
 		options->prefix = NULL;
 	}
+	zval_ptr_dtor(&options->observer);
+	ZVAL_UNDEF(&options->observer);
 }
 
 static zend_result wrong_type(uint32_t arg_num, const char *name, const char *expected, zval *value)
@@ -95,7 +98,7 @@ static zend_result parse_max_extensions(zval *value, uint32_t arg_num, redlock_o
 	return SUCCESS;
 }
 
-#define KNOWN_OPTIONS "quorum, driftFactor, prefix, persistent, maxExtensions, fencing, autoExtend, abortOnLoss, waitTimeout"
+#define KNOWN_OPTIONS "quorum, driftFactor, prefix, persistent, maxExtensions, fencing, autoExtend, abortOnLoss, waitTimeout, observer"
 
 static zend_result parse_bool(zval *value, uint32_t arg_num, const char *name, int *into)
 {
@@ -158,6 +161,15 @@ zend_result redlock_options_parse(HashTable *options_array, uint32_t arg_num, un
 			result = parse_bool(value, arg_num, "abortOnLoss", &options->client.abort_on_loss);
 		} else if (zend_string_equals_literal(name, "waitTimeout")) {
 			result = parse_wait_timeout(value, arg_num, options);
+		} else if (zend_string_equals_literal(name, "observer")) {
+			result = redlock_observer_check(value, arg_num, "observer");
+			if (result == SUCCESS) {
+				zval_ptr_dtor(&options->observer);
+				ZVAL_UNDEF(&options->observer);
+				if (Z_TYPE_P(value) != IS_NULL) {
+					ZVAL_COPY(&options->observer, value);
+				}
+			}
 		} else {
 			zend_argument_value_error(arg_num, "contains an unknown option \"%s\""
 				" (known: " KNOWN_OPTIONS ")", ZSTR_VAL(name));

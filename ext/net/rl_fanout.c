@@ -41,8 +41,10 @@ static void encoded_free(rl_encoded *enc)
 	}
 }
 
+/* Settled: latency_ms holds the time (rl_now_ms) until rl_fanout_run makes it a duration. */
 static void settle(rl_outcome *out, unsigned *yes, unsigned *answered)
 {
+	out->latency_ms = rl_now_ms();
 	(*answered)++;
 	if (out->kind == RL_OUTCOME_YES) {
 		(*yes)++;
@@ -261,7 +263,7 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 	rl_encoded command, native[2];
 	unsigned yes = 0, answered = 0;
 	unsigned servers = (unsigned) cluster->count;
-	double now = rl_now_ms();
+	double now = rl_now_ms(), start = now;
 	short seen[RL_SMALL_CLUSTER];
 	size_t i, k;
 
@@ -293,6 +295,7 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 				rl_outcome_set(&outcomes[i], RL_OUTCOME_IO, "out of memory");
 				rl_conn_close(&cluster->conns[i]);
 			}
+			outcomes[i].latency_ms = 0;
 		}
 		poll_set_free(&set);
 		return yes;
@@ -350,6 +353,9 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 	for (i = 0; i < cluster->count; i++) {
 		if (outcomes[i].kind == RL_OUTCOME_PENDING) {
 			rl_conn_abandon(&cluster->conns[i]);
+			outcomes[i].latency_ms = -1;
+		} else {
+			outcomes[i].latency_ms = outcomes[i].latency_ms > start ? outcomes[i].latency_ms - start : 0;
 		}
 	}
 	return yes;

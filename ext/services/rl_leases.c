@@ -5,6 +5,7 @@
 
 #include "services/rl_leases_private.h"
 #include "core/rl_algorithm.h"
+#include "services/rl_metrics.h"
 
 /* Below this many leases nothing is forgotten; past it, expired ones go each time the count
  * reaches a power of two, so the cost spreads thinly over the additions. */
@@ -50,16 +51,43 @@ static lease *find(rl_leases *w, const char *token, size_t len)
 	return NULL;
 }
 
-static rl_lease_state state_of(const rl_leases *w, const lease *e, double now)
+void rl_lease_count_loss(rl_leases *w, lease *e)
+{
+	if (!e->loss_counted) {
+		e->loss_counted = 1;
+		w->lost_events++;
+		rl_metrics_add(RL_METRIC_LOST, 1);
+	}
+}
+
+void rl_lease_count_renewal(rl_leases *w)
+{
+	w->renewed_events++;
+	rl_metrics_add(RL_METRIC_RENEWALS, 1);
+}
+
+/* The lock held. A loss found here is counted too (validity ran out without the thread seeing it). */
+static rl_lease_state state_of(rl_leases *w, lease *e, double now)
 {
 	if (e->lost || now >= e->valid_until) {
+		rl_lease_count_loss(w, e);
 		return RL_LEASE_LOST; /* a renewal failed, still hangs, was capped or never asked for */
 	}
 	return w->renew && e->left == 0 ? RL_LEASE_CAPPED : RL_LEASE_HELD;
 }
 
-void rl_lease_mark_lost(lease *e)
+void rl_leases_take_events(rl_leases *w, uint64_t *renewals, uint64_t *lost)
 {
+	LOCK();
+	*renewals += w->renewed_events;
+	*lost += w->lost_events;
+	w->renewed_events = w->lost_events = 0;
+	UNLOCK();
+}
+
+void rl_lease_mark_lost(rl_leases *w, lease *e)
+{
+	rl_lease_count_loss(w, e);
 	e->lost = 1;
 	if (e->raise) {
 		e->raise(e->raise_arg);

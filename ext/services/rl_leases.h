@@ -77,6 +77,11 @@ rl_lease_state rl_leases_remove(rl_leases *leases, const char *token, size_t tok
 int rl_leases_set_alarm(rl_leases *leases, const char *token, size_t token_len, void (*raise)(void *),
 	void *raise_arg);
 
+/* Telemetry: the renewals that reached a quorum and the leases found lost (by the thread, or by a
+ * call that saw the validity run out) since the last take, added to *renewals and *lost; both
+ * start again from 0. Each loss is counted once per lease, here and in services/rl_metrics.h. */
+void rl_leases_take_events(rl_leases *leases, uint64_t *renewals, uint64_t *lost);
+
 /* Forgets every lease of every registry of owner, stops and joins their threads, closes their
  * connections (the end of a request: objects still alive keep their registry, empty). */
 void rl_leases_stop_owned(const void *owner);
