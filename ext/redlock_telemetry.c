@@ -89,6 +89,8 @@ static void record_array(zval *into, const rl_client *client, const char *call, 
 void redlock_observe(redlock_object *intern, const char *call, const zval *names)
 {
 	zval observer, arg, retval;
+	zend_object *pending;
+	const zend_op *pending_opline;
 
 	if (EXPECTED(Z_ISUNDEF(intern->observer)) || intern->observing || intern->client.cluster == NULL) {
 		return;
@@ -96,16 +98,26 @@ void redlock_observe(redlock_object *intern, const char *call, const zval *names
 	record_array(&arg, &intern->client, call, names);
 	ZVAL_COPY(&observer, &intern->observer); /* setObserver() from inside it may replace the object's */
 	intern->observing = true;
-	zend_exception_save();
+	/* An exception already on its way (run()'s $fn threw, the CSPRNG failed) is set aside and put
+	 * back unchanged: the observer runs with none pending, and cannot replace it. */
+	pending = EG(exception);
+	pending_opline = EG(opline_before_exception);
+	EG(exception) = NULL;
 	if (call_user_function(NULL, NULL, &observer, &retval, 1, &arg) == SUCCESS) {
 		zval_ptr_dtor(&retval);
 	}
 	if (EG(exception)) {
 		/* Swallowed, never thrown from the lock call: see docs/guide/telemetry.md. */
+		zend_object *thrown = EG(exception);
+
 		rl_metrics_add(RL_METRIC_OBSERVER_ERRORS, 1);
-		zend_clear_exception();
+		EG(exception) = NULL;
+		OBJ_RELEASE(thrown);
 	}
-	zend_exception_restore();
+	if (pending) {
+		EG(exception) = pending;
+		EG(opline_before_exception) = pending_opline;
+	}
 	intern->observing = false;
 	zval_ptr_dtor(&observer);
 	zval_ptr_dtor(&arg);
