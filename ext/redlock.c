@@ -16,6 +16,7 @@
 #include "net/rl_conn.h"
 #include "net/rl_resolve.h"
 #include "redlock_abort.h"
+#include "redlock_telemetry.h"
 
 ZEND_DECLARE_MODULE_GLOBALS(redlock)
 
@@ -101,6 +102,7 @@ static PHP_MINFO_FUNCTION(redlock)
 	php_info_print_table_row(2, "pooled connections discarded", number);
 	snprintf(number, sizeof(number), "%zu", rl_resolve_in_flight());
 	php_info_print_table_row(2, "host name lookups running", number);
+	redlock_metrics_info(); /* the per-process lock counters (RedLock::metrics()) */
 	php_info_print_table_end();
 
 	DISPLAY_INI_ENTRIES();

@@ -22,7 +22,8 @@ class RedLock
      * @param int $retryDelay ms between attempts; each pause is drawn from [retryDelay/2, retryDelay]
      * @param int $retryCount attempts per lock() (0 behaves as 1)
      * @param array $options quorum (int), driftFactor (float), prefix (string), persistent (bool),
-     *        maxExtensions (?int), fencing (bool), autoExtend (bool), abortOnLoss (bool), waitTimeout (?int ms);
+     *        maxExtensions (?int), fencing (bool), autoExtend (bool), abortOnLoss (bool), waitTimeout (?int ms),
+     *        observer (?callable, as setObserver());
      *        a combination that cannot work (abortOnLoss without autoExtend, maxExtensions 0 with autoExtend,
      *        fencing with a minority quorum) is a ValueError naming both options
      * @throws ValueError|TypeError on bad arguments, naming the argument and the server or option
@@ -98,6 +99,27 @@ class RedLock
      *         while it ran (with abortOnLoss, inside $fn as soon as the loss is known)
      */
     public function run(string|array $resource, int $ttl, callable $fn): mixed {}
+
+    /**
+     * Registers $observer (null: none), called with one array per public call of this object (lock(), lockShared(),
+     * lockSemaphore(), run()'s acquisition and release, unlock(), extend(), validity(), forceUnlock()) after its
+     * result is known and before it returns: call, kind, resource, outcome, attempts, waited_ms, validity_ms,
+     * servers (each server's vote and ms), renewals and lost (seen by the renewal thread since the last call).
+     * What it throws is swallowed and counted in metrics()['observer_errors']; calls it makes on this object are
+     * not observed.
+     *
+     * @see docs/guide/telemetry.md
+     */
+    public function setObserver(?callable $observer): void {}
+
+    /**
+     * The per-process counters of every RedLock object (also in phpinfo()): acquired, contended, failed, released,
+     * extended, lost, renewals, observer_errors; wait_ms (buckets: cumulative counts by upper bound in ms, "+Inf",
+     * sum, count); server_errors (per "host:port": connect, timeout, io, error).
+     *
+     * @see docs/guide/telemetry.md
+     */
+    public static function metrics(): array {}
 
     /** Per server, in constructor order: null for a yes vote, or why the last call got none there ("taken", "timeout", "connect: ...", the server's own error). */
     public function getLastErrors(): array {}

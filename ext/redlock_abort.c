@@ -1,5 +1,6 @@
 /* 'abortOnLoss': the exception thrown into run()'s $fn when the renewal thread finds its lock
- * lost; and the end of a request, which stops every renewal. Zend glue: what is lost, and when, is
+ * lost, after the 'onLoss' callables (redlock_loss.c) this interrupt also runs; and the end of a
+ * request, which stops every renewal. Zend glue: what is lost, and when, is
  * the client's (services/rl_leases.h). */
 #include "php.h"
 #include "zend_exceptions.h"
@@ -8,6 +9,7 @@
 #include "php_redlock.h"
 #include "redlock_object.h"
 #include "redlock_abort.h"
+#include "redlock_loss.h"
 
 /* --- abortOnLoss ------------------------------------------------------------------------------ *
  * The renewal thread may not touch PHP. When it finds the lock of a run() with abortOnLoss lost,
@@ -71,6 +73,9 @@ static void redlock_interrupt(zend_execute_data *execute_data)
 {
 	redlock_alarm *alarm;
 
+	if (!EG(exception)) {
+		redlock_loss_deliver(); /* 'onLoss' first, in whatever fiber runs: it throws nothing out */
+	}
 	for (alarm = armed_alarms; alarm; alarm = alarm->next) {
 		if (alarm_pending(alarm) && !EG(exception) && alarm->fiber == EG(current_fiber_context)) {
 			alarm->thrown = 1;

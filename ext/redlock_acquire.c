@@ -6,6 +6,8 @@
 
 #include "redlock_object.h"
 #include "redlock_resource.h"
+#include "redlock_loss.h"
+#include "redlock_telemetry.h"
 
 bool redlock_ttl_argument(zend_long ttl, uint32_t arg, rl_lock_kind kind)
 {
@@ -22,7 +24,7 @@ bool redlock_ttl_argument(zend_long ttl, uint32_t arg, rl_lock_kind kind)
 }
 
 bool redlock_acquire(redlock_object *intern, redlock_resource *resource, zend_string *from, zend_long ttl,
-	uint32_t ttl_arg, bool pinned, zval *return_value, int64_t *attempts)
+	uint32_t ttl_arg, bool pinned, zval *return_value, int64_t *attempts, const char *call)
 {
 	rl_lock_target target;
 	rl_held_lock held;
@@ -40,10 +42,14 @@ bool redlock_acquire(redlock_object *intern, redlock_resource *resource, zend_st
 	if (attempts) {
 		*attempts = held.result.attempts;
 	}
+	if (call && (status != RL_ACQUIRED || !pinned)) {
+		redlock_observe(intern, call, &resource->names); /* run() tells of its lock itself, inside its try */
+	}
 	switch (status) {
 	case RL_ACQUIRED:
 		redlock_lock_kind_set(&resource->kind, &held, (zend_long) target.limit);
 		redlock_lock_result(return_value, held.result.validity, resource, held.result.token, RL_TOKEN_LEN);
+		redlock_loss_remember(intern, return_value);
 		return true;
 	case RL_OUT_OF_MEMORY:
 		zend_throw_error(NULL, "Out of memory");
@@ -61,9 +67,9 @@ bool redlock_acquire(redlock_object *intern, redlock_resource *resource, zend_st
 
 /* The lock array, false for contention, or an exception. */
 static void acquire_and_return(redlock_object *intern, redlock_resource *resource, zend_long ttl, uint32_t ttl_arg,
-	zval *return_value)
+	zval *return_value, const char *call)
 {
-	bool won = redlock_acquire(intern, resource, NULL, ttl, ttl_arg, false, return_value, NULL);
+	bool won = redlock_acquire(intern, resource, NULL, ttl, ttl_arg, false, return_value, NULL, call);
 
 	redlock_resource_release(resource);
 	if (!won) {
@@ -91,7 +97,7 @@ PHP_METHOD(RedLock, lock)
 		|| redlock_resource_from_args(&resource, names, name, intern->prefix, 1) != SUCCESS) {
 		RETURN_THROWS();
 	}
-	acquire_and_return(intern, &resource, ttl, 2, return_value);
+	acquire_and_return(intern, &resource, ttl, 2, return_value, "lock");
 }
 
 PHP_METHOD(RedLock, lockShared)
@@ -111,7 +117,7 @@ PHP_METHOD(RedLock, lockShared)
 		RETURN_THROWS();
 	}
 	resource.kind.shared = true;
-	acquire_and_return(intern, &resource, ttl, 2, return_value);
+	acquire_and_return(intern, &resource, ttl, 2, return_value, "lockShared");
 }
 
 PHP_METHOD(RedLock, lockSemaphore)
@@ -138,7 +144,7 @@ PHP_METHOD(RedLock, lockSemaphore)
 		RETURN_THROWS();
 	}
 	resource.kind.limit = limit;
-	acquire_and_return(intern, &resource, ttl, 3, return_value);
+	acquire_and_return(intern, &resource, ttl, 3, return_value, "lockSemaphore");
 }
 
 /* promote() and demote(): the held lock's array, and the kind it becomes. */
@@ -172,7 +178,7 @@ static void convert_and_return(INTERNAL_FUNCTION_PARAMETERS, bool promote)
 	}
 	memset(&resource.kind, 0, sizeof(resource.kind));
 	resource.kind.shared = !promote;
-	won = redlock_acquire(intern, &resource, token, ttl, 2, false, return_value, NULL);
+	won = redlock_acquire(intern, &resource, token, ttl, 2, false, return_value, NULL, promote ? "promote" : "demote");
 	redlock_resource_release(&resource);
 	if (!won) {
 		if (EG(exception)) {

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 617932e379b9b2a9d3ea19b227733d956c8623d2 */
+ * Stub hash: d00aef45c8089f97e74b420ac97f903b5f338800 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_RedLock___construct, 0, 0, 1)
 	ZEND_ARG_TYPE_INFO(0, servers, IS_ARRAY, 0)
@@ -51,8 +51,14 @@ ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RedLock_run, 0, 3, IS_MIXE
 	ZEND_ARG_TYPE_INFO(0, fn, IS_CALLABLE, 0)
 ZEND_END_ARG_INFO()
 
-ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RedLock_getLastErrors, 0, 0, IS_ARRAY, 0)
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RedLock_setObserver, 0, 1, IS_VOID, 0)
+	ZEND_ARG_TYPE_INFO(0, observer, IS_CALLABLE, 1)
 ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RedLock_metrics, 0, 0, IS_ARRAY, 0)
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_RedLock_getLastErrors arginfo_class_RedLock_metrics
 
 
 ZEND_METHOD(RedLock, __construct);
@@ -66,6 +72,8 @@ ZEND_METHOD(RedLock, forceUnlock);
 ZEND_METHOD(RedLock, extend);
 ZEND_METHOD(RedLock, validity);
 ZEND_METHOD(RedLock, run);
+ZEND_METHOD(RedLock, setObserver);
+ZEND_METHOD(RedLock, metrics);
 ZEND_METHOD(RedLock, getLastErrors);
 
 
@@ -81,6 +89,8 @@ static const zend_function_entry class_RedLock_methods[] = {
 	ZEND_ME(RedLock, extend, arginfo_class_RedLock_extend, ZEND_ACC_PUBLIC)
 	ZEND_ME(RedLock, validity, arginfo_class_RedLock_validity, ZEND_ACC_PUBLIC)
 	ZEND_ME(RedLock, run, arginfo_class_RedLock_run, ZEND_ACC_PUBLIC)
+	ZEND_ME(RedLock, setObserver, arginfo_class_RedLock_setObserver, ZEND_ACC_PUBLIC)
+	ZEND_ME(RedLock, metrics, arginfo_class_RedLock_metrics, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(RedLock, getLastErrors, arginfo_class_RedLock_getLastErrors, ZEND_ACC_PUBLIC)
 	ZEND_FE_END
 };

@@ -14,7 +14,9 @@
 #include "php_redlock.h"
 #include "redlock_object.h"
 #include "redlock_options.h"
+#include "redlock_loss.h"
 #include "redlock_servers.h"
+#include "redlock_telemetry.h"
 #include "core/rl_scripts.h"
 #include "redlock_arginfo.h"
 
@@ -37,9 +39,12 @@ static void redlock_free(zend_object *object)
 	redlock_object *intern = redlock_from_obj(object);
 
 	rl_client_destroy(&intern->client);
+	redlock_loss_unwatch(intern); /* after: the renewal thread is joined */
 	if (intern->prefix) {
 		zend_string_release(intern->prefix);
 	}
+	zval_ptr_dtor(&intern->observer);
+	zval_ptr_dtor(&intern->on_loss);
 	zend_object_std_dtor(object);
 }
 
@@ -123,14 +128,22 @@ PHP_METHOD(RedLock, __construct)
 
 	/* A second constructor call starts afresh. */
 	rl_client_destroy(&intern->client);
+	redlock_loss_unwatch(intern);
 	if (intern->prefix) {
 		zend_string_release(intern->prefix);
 	}
 	intern->prefix = options.prefix;
+	zval_ptr_dtor(&intern->observer);
+	ZVAL_COPY_VALUE(&intern->observer, &options.observer); /* UNDEF without the option: starts afresh */
+	ZVAL_UNDEF(&options.observer);
+	zval_ptr_dtor(&intern->on_loss);
+	ZVAL_COPY_VALUE(&intern->on_loss, &options.on_loss);
+	ZVAL_UNDEF(&options.on_loss);
 	if (rl_client_init(&intern->client, cluster, &options.client) != 0) {
 		zend_throw_error(NULL, "Out of memory");
 		RETURN_THROWS();
 	}
+	redlock_loss_watch(intern);
 	redlock_outcomes_reset(intern->client.outcomes, cluster->count);
 }
 
@@ -162,6 +175,33 @@ PHP_METHOD(RedLock, getLastErrors)
 	redlock_outcomes_to_array(return_value, intern->client.outcomes, intern->client.cluster->count);
 }
 
+/* The observer and onLoss are the object's own: a closure holding the object makes a cycle the GC
+ * must see. */
+static HashTable *redlock_get_gc(zend_object *object, zval **table, int *n)
+{
+	redlock_object *intern = redlock_from_obj(object);
+	zend_get_gc_buffer *buffer = zend_get_gc_buffer_create();
+
+	zend_get_gc_buffer_add_zval(buffer, &intern->observer);
+	zend_get_gc_buffer_add_zval(buffer, &intern->on_loss);
+	if (intern->loss_locks) {
+		zval *lock;
+
+		ZEND_HASH_FOREACH_VAL(intern->loss_locks, lock) {
+			zend_get_gc_buffer_add_zval(buffer, lock);
+		} ZEND_HASH_FOREACH_END();
+	}
+	if (object->properties == NULL) {
+		int i;
+
+		for (i = 0; i < object->ce->default_properties_count; i++) {
+			zend_get_gc_buffer_add_zval(buffer, &object->properties_table[i]);
+		}
+	}
+	zend_get_gc_buffer_use(buffer, table, n);
+	return object->properties;
+}
+
 /* var_dump()/print_r(): the servers' addresses and databases, never their credentials. */
 static HashTable *redlock_debug_info(zend_object *object, int *is_temp)
 {
@@ -189,5 +229,6 @@ void redlock_class_register(int module_number)
 	redlock_object_handlers.offset = offsetof(redlock_object, std);
 	redlock_object_handlers.free_obj = redlock_free;
 	redlock_object_handlers.get_debug_info = redlock_debug_info;
+	redlock_object_handlers.get_gc = redlock_get_gc;
 	redlock_object_handlers.clone_obj = NULL; /* connections and lock state are not copyable */
 }

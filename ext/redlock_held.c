@@ -7,11 +7,14 @@
 
 #include "redlock_object.h"
 #include "redlock_resource.h"
+#include "redlock_loss.h"
+#include "redlock_telemetry.h"
 
 bool redlock_release(redlock_object *intern, const redlock_resource *resource, zend_string *token)
 {
 	rl_lock_target held = redlock_resource_target(resource);
 
+	redlock_loss_forget(intern, token);
 	return rl_client_release(&intern->client, &held, ZSTR_VAL(token), ZSTR_LEN(token));
 }
 
@@ -31,6 +34,7 @@ PHP_METHOD(RedLock, unlock)
 		RETURN_THROWS();
 	}
 	released = redlock_release(intern, &resource, token);
+	redlock_observe(intern, "unlock", &resource.names);
 	redlock_resource_release(&resource);
 	RETURN_BOOL(released);
 }
@@ -54,6 +58,7 @@ PHP_METHOD(RedLock, forceUnlock)
 	}
 	target = redlock_resource_target(&resource);
 	released = rl_client_force_release(&intern->client, &target);
+	redlock_observe(intern, "forceUnlock", &resource.names);
 	redlock_resource_release(&resource);
 	RETURN_BOOL(released);
 }
@@ -82,6 +87,7 @@ PHP_METHOD(RedLock, extend)
 		RETURN_THROWS();
 	}
 	validity = rl_client_extend(&intern->client, &held, ZSTR_VAL(token), ZSTR_LEN(token), ttl);
+	redlock_observe(intern, "extend", &resource.names);
 	if (validity > 0) {
 		redlock_lock_result(return_value, validity, &resource, ZSTR_VAL(token), ZSTR_LEN(token));
 	}
@@ -113,6 +119,7 @@ PHP_METHOD(RedLock, validity)
 	}
 	held = redlock_resource_target(&resource);
 	validity = rl_client_validity(&intern->client, &held, ZSTR_VAL(token), ZSTR_LEN(token));
+	redlock_observe(intern, "validity", &resource.names);
 	redlock_resource_release(&resource);
 	if (validity < 0) {
 		zend_throw_error(NULL, "Out of memory");

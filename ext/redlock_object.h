@@ -11,6 +11,11 @@ typedef struct {
 	rl_client client;    /* client.cluster is NULL until the constructor succeeded */
 	zend_string *prefix; /* 'prefix': prepended to every key; NULL for none */
 	uint32_t running;    /* run() calls in progress: the constructor may not replace the client */
+	zval observer;       /* 'observer' / setObserver(): a callable, UNDEF for none */
+	bool observing;      /* the observer runs: calls it makes on this object are not observed */
+	zval on_loss;        /* 'onLoss': a callable, UNDEF for none */
+	HashTable *loss_locks; /* 'onLoss': token => the lock array handed out (redlock_loss.c) */
+	struct redlock_loss_watch *loss_watch;
 	zend_object std;
 } redlock_object;
 
@@ -37,11 +42,12 @@ redlock_object *redlock_ready_with_lock(zval *this_zv, HashTable *lock, redlock_
 bool redlock_ttl_argument(zend_long ttl, uint32_t arg, rl_lock_kind kind);
 
 /* One acquisition of any kind (redlock_acquire.c): resource (its kind fields say what to acquire;
- * from: the token of the held lock it converts, or NULL), ttl (argument ttl_arg, checked here).
- * true with the lock array in return_value; false with an exception pending, or for contention.
- * *attempts (may be NULL) receives the attempts made. */
+ * from: the token of the held lock it converts, or NULL), ttl (argument ttl_arg, checked here). The
+ * observer is told as call, except of a pinned lock won (run() tells of it itself, where its release is
+ * guaranteed). true with the lock array in return_value; false with an exception pending, or for
+ * contention. *attempts (may be NULL) receives the attempts made. */
 bool redlock_acquire(redlock_object *intern, redlock_resource *resource, zend_string *from, zend_long ttl,
-	uint32_t ttl_arg, bool pinned, zval *return_value, int64_t *attempts);
+	uint32_t ttl_arg, bool pinned, zval *return_value, int64_t *attempts, const char *call);
 
 /* Releases a held lock on every server (redlock_held.c); true when a quorum did. Never throws. */
 bool redlock_release(redlock_object *intern, const redlock_resource *resource, zend_string *token);

@@ -5,6 +5,7 @@
 #include "zend_exceptions.h"
 
 #include "redlock_options.h"
+#include "redlock_telemetry.h"
 
 void redlock_options_release(redlock_options *options)
 {
@@ -12,6 +13,24 @@ void redlock_options_release(redlock_options *options)
 		zend_string_release(options->prefix);
 		options->prefix = NULL;
 	}
+	zval_ptr_dtor(&options->observer);
+	ZVAL_UNDEF(&options->observer);
+	zval_ptr_dtor(&options->on_loss);
+	ZVAL_UNDEF(&options->on_loss);
+}
+
+/* A callable or null (none): copied into *into. */
+static zend_result parse_callable(zval *value, uint32_t arg_num, const char *name, zval *into)
+{
+	if (redlock_observer_check(value, arg_num, name) != SUCCESS) {
+		return FAILURE;
+	}
+	zval_ptr_dtor(into);
+	ZVAL_UNDEF(into);
+	if (Z_TYPE_P(value) != IS_NULL) {
+		ZVAL_COPY(into, value);
+	}
+	return SUCCESS;
 }
 
 static zend_result wrong_type(uint32_t arg_num, const char *name, const char *expected, zval *value)
@@ -95,7 +114,7 @@ static zend_result parse_max_extensions(zval *value, uint32_t arg_num, redlock_o
 	return SUCCESS;
 }
 
-#define KNOWN_OPTIONS "quorum, driftFactor, prefix, persistent, maxExtensions, fencing, autoExtend, abortOnLoss, waitTimeout"
+#define KNOWN_OPTIONS "quorum, driftFactor, prefix, persistent, maxExtensions, fencing, autoExtend, abortOnLoss, waitTimeout, observer, onLoss"
 
 static zend_result parse_bool(zval *value, uint32_t arg_num, const char *name, int *into)
 {
@@ -158,6 +177,11 @@ zend_result redlock_options_parse(HashTable *options_array, uint32_t arg_num, un
 			result = parse_bool(value, arg_num, "abortOnLoss", &options->client.abort_on_loss);
 		} else if (zend_string_equals_literal(name, "waitTimeout")) {
 			result = parse_wait_timeout(value, arg_num, options);
+		} else if (zend_string_equals_literal(name, "observer")) {
+			result = parse_callable(value, arg_num, "observer", &options->observer);
+		} else if (zend_string_equals_literal(name, "onLoss")) {
+			result = parse_callable(value, arg_num, "onLoss", &options->on_loss);
+			options->client.track_losses = !Z_ISUNDEF(options->on_loss);
 		} else {
 			zend_argument_value_error(arg_num, "contains an unknown option \"%s\""
 				" (known: " KNOWN_OPTIONS ")", ZSTR_VAL(name));

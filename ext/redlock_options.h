@@ -12,6 +12,8 @@ typedef struct {
 	rl_client_config client; /* quorum, driftFactor, maxExtensions, fencing, autoExtend, abortOnLoss, waitTimeout */
 	zend_string *prefix;     /* prepended to every key sent to Redis; NULL for none */
 	bool persistent;         /* connections may outlive the object (the pool reads this) */
+	zval observer;           /* 'observer': a callable, UNDEF for none (memset 0 is UNDEF) */
+	zval on_loss;            /* 'onLoss': a callable, UNDEF for none */
 } redlock_options;
 
 /* Reads options (argument arg_num) over the defaults already in *options, then checks the

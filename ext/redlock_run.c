@@ -5,6 +5,8 @@
 
 #include "redlock_object.h"
 #include "redlock_resource.h"
+#include "redlock_loss.h"
+#include "redlock_telemetry.h"
 
 /* "a" for one resource, "a", "b" for several, for the exception message. */
 static zend_string *describe_resource(const redlock_resource *resource)
@@ -29,13 +31,17 @@ static zend_string *describe_resource(const redlock_resource *resource)
 	return smart_str_extract(&out);
 }
 
-/* After $fn, however it ended: release the lock and what run() holds. */
+/* After $fn, however it ended: release the lock and what run() holds. The observer is told of the
+ * release unless the request is being torn down (a fatal error, exit(): bailing). */
 static void run_finish(redlock_object *intern, redlock_resource *resource, zval *lock, zend_string *token,
-	zval args[2], void *alarm)
+	zval args[2], void *alarm, bool bailing)
 {
-	intern->running--;
 	redlock_abort_disarm(intern, token, alarm);
 	redlock_release(intern, resource, token);
+	if (!bailing) {
+		redlock_observe(intern, "run", &resource->names);
+	}
+	intern->running--;
 	zval_ptr_dtor(&args[0]);
 	zval_ptr_dtor(&args[1]);
 	zval_ptr_dtor(lock);
@@ -68,7 +74,7 @@ PHP_METHOD(RedLock, run)
 	if (redlock_resource_from_args(&resource, names, name, intern->prefix, 1) != SUCCESS) {
 		RETURN_THROWS();
 	}
-	if (!redlock_acquire(intern, &resource, NULL, ttl, 2, true, &lock, &attempts)) {
+	if (!redlock_acquire(intern, &resource, NULL, ttl, 2, true, &lock, &attempts, "run")) {
 		if (!EG(exception)) {
 			zend_string *described = describe_resource(&resource);
 			zend_throw_exception_ex(redlock_exception_ce, 0,
@@ -101,17 +107,20 @@ PHP_METHOD(RedLock, run)
 		zend_string_release(described);
 	}
 	zend_try {
+		/* Inside the try: an observer that exits still has the lock released. */
+		redlock_observe(intern, "run", &resource.names);
 		zend_call_function(&fci, &fcc);
 	} zend_catch {
 		/* Fatal error, max_execution_time, exit(): the renewal thread is stopped and joined by the
 		 * release (the last lock of the object) or, at the latest, at the end of the request. */
-		run_finish(intern, &resource, &lock, Z_STR_P(token), args, alarm);
+		run_finish(intern, &resource, &lock, Z_STR_P(token), args, alarm, true);
 		zend_bailout();
 	} zend_end_try();
 	/* Was the lock ours all through $fn? Its lease says, before the release, with no round trip: lost
 	 * when a renewal failed or its validity ran out (renewals capped, or none asked for). An
 	 * unlock() inside $fn dropped the lease: a release, not a loss. */
 	lost = rl_client_lease(&intern->client, Z_STRVAL_P(token), Z_STRLEN_P(token)) == RL_LEASE_LOST;
+	redlock_loss_deliver(); /* 'onLoss' at run()'s end at the latest, before its exception */
 	if (lost && !EG(exception)) {
 		zend_string *described = describe_resource(&resource);
 		zend_throw_exception_ex(redlock_exception_ce, 0,
@@ -122,5 +131,5 @@ PHP_METHOD(RedLock, run)
 		zval_ptr_dtor(return_value);
 		ZVAL_UNDEF(return_value);
 	}
-	run_finish(intern, &resource, &lock, Z_STR_P(token), args, alarm);
+	run_finish(intern, &resource, &lock, Z_STR_P(token), args, alarm, false);
 }

@@ -4,6 +4,7 @@
 
 #include "client/rl_client.h"
 #include "net/rl_fanout.h"
+#include "services/rl_metrics.h"
 #include "services/rl_notify.h"
 
 void rl_client_config_init(rl_client_config *config, unsigned servers)
@@ -77,8 +78,62 @@ static rl_leases *leases_of(rl_client *client)
 		config.renew = client->config.auto_extend;
 		config.owner = client->config.owner;
 		client->leases = rl_leases_create(&config);
+		if (client->leases && client->loss_notice) {
+			rl_leases_set_loss_notice(client->leases, client->loss_notice, client->loss_notice_arg);
+		}
 	}
 	return client->leases;
+}
+
+/* --- telemetry: every call ends here ------------------------------------------------------------ */
+
+/* Not done: "taken" (contended, not held) when the servers that said so alone leave no quorum
+ * possible, else failed. From the last attempt's votes. */
+static rl_call_outcome refused(const rl_client *client, rl_call_outcome taken)
+{
+	size_t i, count = client->cluster->count, votes = 0;
+
+	for (i = 0; i < count; i++) {
+		votes += client->outcomes[i].kind == RL_OUTCOME_TAKEN;
+	}
+	return votes + client->policy.quorum > count ? taken : RL_CALL_FAILED;
+}
+
+/* The record of the call that started at start, and the per-process counters: the one place. */
+static void finish(rl_client *client, rl_call_op op, rl_lock_kind kind, rl_call_outcome outcome, int64_t attempts,
+	double start, double validity)
+{
+	rl_call_record *r = &client->last;
+
+	r->op = op;
+	r->kind = kind;
+	r->outcome = outcome;
+	r->attempts = attempts;
+	r->waited_ms = rl_now_ms() - start;
+	r->validity_ms = validity > 0 ? validity : 0;
+	r->asked = attempts > 0;
+	r->renewals = r->lost = 0;
+	if (client->leases) {
+		rl_leases_take_events(client->leases, &r->renewals, &r->lost);
+	}
+	if (r->asked) {
+		rl_metrics_server_errors(client->cluster, client->outcomes);
+	}
+	switch (outcome) {
+	case RL_CALL_ACQUIRED: rl_metrics_add(RL_METRIC_ACQUIRED, 1); break;
+	case RL_CALL_CONTENDED: rl_metrics_add(RL_METRIC_CONTENDED, 1); break;
+	case RL_CALL_RELEASED: rl_metrics_add(RL_METRIC_RELEASED, 1); break;
+	case RL_CALL_EXTENDED: rl_metrics_add(RL_METRIC_EXTENDED, 1); break;
+	case RL_CALL_FAILED:
+		if (op == RL_CALL_ACQUIRE) {
+			rl_metrics_add(RL_METRIC_FAILED, 1);
+		}
+		break;
+	default: break;
+	}
+	if (op == RL_CALL_ACQUIRE) {
+		rl_metrics_wait(r->waited_ms);
+	}
 }
 
 /* --- acquire ------------------------------------------------------------------------------------ */
@@ -226,8 +281,8 @@ static void convert_end(rl_client *client, const rl_lock_target *target, int won
 	}
 }
 
-rl_acquire_status rl_client_acquire(rl_client *client, const rl_lock_target *target, int64_t ttl, int pinned,
-	rl_held_lock *held)
+static rl_acquire_status acquire(rl_client *client, const rl_lock_target *target, int64_t ttl, int pinned,
+	rl_held_lock *held, rl_lock_kind *kind)
 {
 	rl_lock_target asked = *target;
 	int converting = target->from_token != NULL;
@@ -238,10 +293,12 @@ rl_acquire_status rl_client_acquire(rl_client *client, const rl_lock_target *tar
 	if (asked.kind == RL_KIND_EXCLUSIVE && client->config.fencing) {
 		asked.kind = RL_KIND_FENCED;
 	}
+	*kind = asked.kind;
 	if (converting && convert_begin(client, target) != RL_ACQUIRED) {
 		memset(&held->result, 0, sizeof(held->result));
 		return RL_NOT_ACQUIRED;
 	}
+	held->result.attempts = 0;
 	won = waits
 		? acquire_waiting(client, &asked, ttl, held)
 		: rl_kind_acquire(&client->io, &client->policy, &asked, ttl, client->cluster->count, client->outcomes, held);
@@ -254,7 +311,7 @@ rl_acquire_status rl_client_acquire(rl_client *client, const rl_lock_target *tar
 	if (won == 0) {
 		return held->result.no_random ? RL_NO_RANDOM : RL_NOT_ACQUIRED;
 	}
-	if (pinned || client->config.auto_extend || client->config.max_extensions >= 0) {
+	if (pinned || client->config.auto_extend || client->config.max_extensions >= 0 || client->config.track_losses) {
 		/* Every kind is tracked alike: the cap, the loss, and with autoExtend the renewal. */
 		rl_lock_target occupied;
 		char slot_key[256], *heap = NULL;
@@ -280,28 +337,50 @@ rl_acquire_status rl_client_acquire(rl_client *client, const rl_lock_target *tar
 	return RL_ACQUIRED;
 }
 
+rl_acquire_status rl_client_acquire(rl_client *client, const rl_lock_target *target, int64_t ttl, int pinned,
+	rl_held_lock *held)
+{
+	double start = rl_now_ms();
+	rl_lock_kind kind = target->kind;
+	rl_acquire_status status = acquire(client, target, ttl, pinned, held, &kind);
+
+	finish(client, RL_CALL_ACQUIRE, kind,
+		status == RL_ACQUIRED ? RL_CALL_ACQUIRED
+			: status == RL_NOT_ACQUIRED ? refused(client, RL_CALL_CONTENDED)
+			: RL_CALL_FAILED,
+		held->result.attempts, start, status == RL_ACQUIRED ? held->result.validity : 0);
+	return status;
+}
+
 /* --- release, extend, validity ------------------------------------------------------------------ */
 
 int rl_client_release(rl_client *client, const rl_lock_target *held, const char *token, size_t token_len)
 {
-	int votes;
+	double start = rl_now_ms();
+	int votes, released;
 
 	if (client->leases) {
 		rl_leases_remove(client->leases, token, token_len); /* before: see rl_leases.h */
 	}
 	votes = rl_kind_release(&client->io, &client->policy, held, token, token_len, client->outcomes);
-	return votes >= 0 && (unsigned) votes >= client->policy.quorum;
+	released = votes >= 0 && (unsigned) votes >= client->policy.quorum;
+	finish(client, RL_CALL_RELEASE, held->kind,
+		released ? RL_CALL_RELEASED : votes < 0 ? RL_CALL_FAILED : refused(client, RL_CALL_NOT_HELD), 1, start, 0);
+	return released;
 }
 
 int rl_client_force_release(rl_client *client, const rl_lock_target *target)
 {
+	double start = rl_now_ms();
 	int votes = rl_lock_force_release(&client->io, &client->policy, &target->keys, client->outcomes);
+	int released = votes >= 0 && (unsigned) votes >= client->policy.quorum;
 
-	return votes >= 0 && (unsigned) votes >= client->policy.quorum;
+	finish(client, RL_CALL_FORCE_RELEASE, target->kind, released ? RL_CALL_RELEASED : RL_CALL_FAILED, 1, start, 0);
+	return released;
 }
 
-double rl_client_extend(rl_client *client, const rl_lock_target *held, const char *token, size_t token_len,
-	int64_t ttl)
+static double extend(rl_client *client, const rl_lock_target *held, const char *token, size_t token_len,
+	int64_t ttl, int *asked)
 {
 	int capped = client->config.max_extensions >= 0;
 	int tracked = -1;
@@ -313,6 +392,7 @@ double rl_client_extend(rl_client *client, const rl_lock_target *held, const cha
 			return 0; /* over the cap, or lost: the servers are not asked */
 		}
 	}
+	*asked = 1;
 	start = rl_now_ms();
 	validity = rl_kind_extend(&client->io, &client->policy, held, token, token_len, ttl, client->outcomes);
 	if (validity > 0 && tracked == 1) {
@@ -329,18 +409,64 @@ double rl_client_extend(rl_client *client, const rl_lock_target *held, const cha
 	return validity;
 }
 
+double rl_client_extend(rl_client *client, const rl_lock_target *held, const char *token, size_t token_len,
+	int64_t ttl)
+{
+	double start = rl_now_ms();
+	int asked = 0;
+	double validity = extend(client, held, token, token_len, ttl, &asked);
+	rl_call_outcome outcome;
+
+	if (validity > 0) {
+		outcome = RL_CALL_EXTENDED;
+	} else if (!asked) {
+		outcome = rl_client_lease(client, token, token_len) == RL_LEASE_LOST ? RL_CALL_LOST : RL_CALL_CAPPED;
+	} else {
+		outcome = validity < 0 ? RL_CALL_FAILED : refused(client, RL_CALL_NOT_HELD);
+	}
+	if (outcome == RL_CALL_NOT_HELD && client->leases) {
+		rl_leases_not_held(client->leases, token, token_len);
+	}
+	finish(client, RL_CALL_EXTEND, held->kind, outcome, asked, start, validity);
+	return validity;
+}
+
 double rl_client_validity(rl_client *client, const rl_lock_target *held, const char *token, size_t token_len)
 {
+	double start = rl_now_ms(), validity;
+	rl_call_outcome outcome;
+
 	if (rl_client_lease(client, token, token_len) == RL_LEASE_LOST) {
+		finish(client, RL_CALL_VALIDITY, held->kind, RL_CALL_LOST, 0, start, 0);
 		return 0; /* known lost: no round trip */
 	}
-	return rl_kind_validity(&client->io, &client->policy, held, token, token_len, client->cluster->count,
+	validity = rl_kind_validity(&client->io, &client->policy, held, token, token_len, client->cluster->count,
 		client->outcomes);
+	outcome = validity > 0 ? RL_CALL_VALID : validity < 0 ? RL_CALL_FAILED : refused(client, RL_CALL_NOT_HELD);
+	if (outcome == RL_CALL_NOT_HELD && client->leases) {
+		rl_leases_not_held(client->leases, token, token_len);
+	}
+	finish(client, RL_CALL_VALIDITY, held->kind, outcome, 1, start, validity);
+	return validity;
 }
 
 rl_lease_state rl_client_lease(rl_client *client, const char *token, size_t token_len)
 {
 	return client->leases ? rl_leases_state(client->leases, token, token_len) : RL_LEASE_UNKNOWN;
+}
+
+void rl_client_set_loss_notice(rl_client *client, void (*notice)(void *), void *arg)
+{
+	client->loss_notice = notice;
+	client->loss_notice_arg = arg;
+	if (client->leases) {
+		rl_leases_set_loss_notice(client->leases, notice, arg);
+	}
+}
+
+size_t rl_client_take_losses(rl_client *client, rl_loss *out, size_t room)
+{
+	return client->leases ? rl_leases_take_losses(client->leases, out, room) : 0;
 }
 
 int rl_client_set_alarm(rl_client *client, const char *token, size_t token_len, void (*raise)(void *), void *arg)

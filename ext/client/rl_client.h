@@ -22,6 +22,7 @@ typedef struct rl_client_config {
 	int64_t max_extensions; /* 'maxExtensions': per lock, extend() and renewals together; < 0: no cap */
 	int auto_extend;        /* 'autoExtend' */
 	int abort_on_loss;      /* 'abortOnLoss' (the interrupt itself is the glue's) */
+	int track_losses;       /* 'onLoss': every lock is tracked, so that its loss is known */
 	int fencing;            /* 'fencing': lock() hands out fencing tokens */
 	int64_t wait_timeout;   /* 'waitTimeout' ms; < 0: retry_count attempts */
 	const void *owner;      /* whose request end stops the renewals (rl_leases_stop_owned) */
@@ -36,13 +37,52 @@ void rl_client_config_init(rl_client_config *config, unsigned servers);
  * both options (the glue's ValueError). Checked before rl_client_init. */
 const char *rl_client_config_conflict(const rl_client_config *config, unsigned servers);
 
+/* Telemetry: what the last public call did, filled by every rl_client_* call below in one place
+ * (whether or not anybody looks: the glue hands it to the observer when one is registered), with
+ * client->outcomes (each server's vote and latency) when servers were asked. The per-process
+ * counters (services/rl_metrics.h) are counted from the same record. */
+typedef enum {
+	RL_CALL_ACQUIRE = 0,
+	RL_CALL_RELEASE,
+	RL_CALL_EXTEND,
+	RL_CALL_VALIDITY,
+	RL_CALL_FORCE_RELEASE
+} rl_call_op;
+
+typedef enum {
+	RL_CALL_ACQUIRED = 0,  /* acquire: won */
+	RL_CALL_CONTENDED,     /* acquire: enough servers said "taken" that no quorum was possible */
+	RL_CALL_FAILED,        /* any call: not done for errors, timeouts, validity used up, memory */
+	RL_CALL_RELEASED,      /* release, force release: a quorum did it */
+	RL_CALL_EXTENDED,      /* extend: a new validity */
+	RL_CALL_VALID,         /* validity: a quorum still holds it */
+	RL_CALL_NOT_HELD,      /* release, extend, validity: enough servers no longer hold our token */
+	RL_CALL_LOST,          /* extend, validity: the lease is known lost (no round trip) */
+	RL_CALL_CAPPED         /* extend: maxExtensions reached (no round trip) */
+} rl_call_outcome;
+
+typedef struct rl_call_record {
+	rl_call_op op;
+	rl_lock_kind kind;       /* as held or acquired (fenced when 'fencing' made it so) */
+	rl_call_outcome outcome;
+	int64_t attempts;        /* acquire: attempts made; other calls: 1, or 0 without a round trip */
+	double waited_ms;        /* from the call's start to its result */
+	double validity_ms;      /* acquired, extended, valid: the validity; else 0 */
+	int asked;               /* the servers were asked: client->outcomes are this call's (the last attempt's) */
+	uint64_t renewals;       /* autoExtend renewals of this object's leases since the last record */
+	uint64_t lost;           /* of its leases found lost since the last record (by the thread or a call) */
+} rl_call_record;
+
 typedef struct rl_client {
 	rl_cluster *cluster;   /* owned */
 	rl_outcome *outcomes;  /* per server, of the last call */
+	rl_call_record last;   /* the last call (telemetry) */
 	rl_lock_policy policy;
 	rl_lock_io io;
 	rl_client_config config;
 	rl_leases *leases;     /* the tracked locks; NULL until the first one */
+	void (*loss_notice)(void *); /* 'onLoss': see rl_client_set_loss_notice */
+	void *loss_notice_arg;
 } rl_client;
 
 /* Takes cluster over. 0, or -1 when out of memory (cluster is then destroyed). */
@@ -86,6 +126,12 @@ double rl_client_validity(rl_client *client, const rl_lock_target *held, const c
 
 /* What the lease says of token: RL_LEASE_UNKNOWN when it is not tracked. */
 rl_lease_state rl_client_lease(rl_client *client, const char *token, size_t token_len);
+
+/* 'onLoss': notice(arg) is told of each loss of this client's leases, on the thread that finds
+ * it, with a lock held (it may only store flags); the losses are then taken on the caller's
+ * thread. See rl_leases_set_loss_notice and rl_leases_take_losses. */
+void rl_client_set_loss_notice(rl_client *client, void (*notice)(void *), void *arg);
+size_t rl_client_take_losses(rl_client *client, rl_loss *out, size_t room);
 
 /* abortOnLoss: see rl_leases_set_alarm. */
 int rl_client_set_alarm(rl_client *client, const char *token, size_t token_len, void (*raise)(void *), void *arg);

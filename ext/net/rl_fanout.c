@@ -203,6 +203,19 @@ static void take_replies(rl_cluster *cluster, size_t i, const rl_request *reques
 	}
 }
 
+/* Telemetry: outcomes settled since the last stamp get their latency, the time of the poll round
+ * that settled them (no clock read of their own); PENDING ones keep -1. */
+static void stamp_latencies(rl_outcome *outcomes, size_t count, double start, double now)
+{
+	size_t i;
+
+	for (i = 0; i < count; i++) {
+		if (outcomes[i].kind != RL_OUTCOME_PENDING && outcomes[i].latency_ms < 0) {
+			outcomes[i].latency_ms = now - start;
+		}
+	}
+}
+
 /* Whether the call still has replies to wait for: until the quorum is won or lost. */
 static int keep_waiting(unsigned yes, unsigned answered, unsigned servers, unsigned quorum)
 {
@@ -261,7 +274,7 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 	rl_encoded command, native[2];
 	unsigned yes = 0, answered = 0;
 	unsigned servers = (unsigned) cluster->count;
-	double now = rl_now_ms();
+	double now = rl_now_ms(), start = now;
 	short seen[RL_SMALL_CLUSTER];
 	size_t i, k;
 
@@ -287,6 +300,7 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 			encoded_free(&native[k]);
 		}
 	}
+	stamp_latencies(outcomes, cluster->count, start, now); /* failed before sending: 0 */
 	if (poll_set_init(&set, cluster->count) != 0) {
 		for (i = 0; i < cluster->count; i++) {
 			if (outcomes[i].kind == RL_OUTCOME_PENDING) {
@@ -294,6 +308,7 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 				rl_conn_close(&cluster->conns[i]);
 			}
 		}
+		stamp_latencies(outcomes, cluster->count, start, now);
 		poll_set_free(&set);
 		return yes;
 	}
@@ -339,6 +354,7 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 			take_replies(cluster, owner, request, &outcomes[owner], &yes, &answered);
 		}
 		now = rl_now_ms();
+		stamp_latencies(outcomes, cluster->count, start, now);
 		/* wait_until is the earliest deadline of the servers still pending and of the call:
 		 * before it nobody can be overdue. */
 		if (now >= wait_until && request_waiting(request, outcomes, yes, answered, servers, quorum)) {
@@ -347,6 +363,7 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 	}
 	poll_set_free(&set);
 
+	stamp_latencies(outcomes, cluster->count, start, now); /* a poll that failed */
 	for (i = 0; i < cluster->count; i++) {
 		if (outcomes[i].kind == RL_OUTCOME_PENDING) {
 			rl_conn_abandon(&cluster->conns[i]);

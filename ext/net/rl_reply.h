@@ -19,6 +19,7 @@ static inline void rl_outcome_reset(rl_outcome *out)
 	out->kind = RL_OUTCOME_PENDING;
 	out->integer = 0;
 	out->message[0] = '\0';
+	out->latency_ms = -1;
 }
 void rl_outcome_set_bytes(rl_outcome *out, rl_outcome_kind kind, const char *bytes, size_t len);
 

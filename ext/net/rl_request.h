@@ -35,6 +35,7 @@ typedef struct rl_outcome {
 	rl_outcome_kind kind;
 	long long integer;            /* an integer reply's value, when there was one */
 	char message[RL_MESSAGE_MAX]; /* why it was not a yes, truncated */
+	double latency_ms;            /* ms from the send to this outcome (telemetry); < 0 while PENDING */
 } rl_outcome;
 
 typedef struct rl_request {

@@ -5,6 +5,7 @@
 
 #include "services/rl_leases_private.h"
 #include "core/rl_algorithm.h"
+#include "services/rl_metrics.h"
 
 /* Below this many leases nothing is forgotten; past it, expired ones go each time the count
  * reaches a power of two, so the cost spreads thinly over the additions. */
@@ -50,16 +51,53 @@ static lease *find(rl_leases *w, const char *token, size_t len)
 	return NULL;
 }
 
-static rl_lease_state state_of(const rl_leases *w, const lease *e, double now)
+/* The one place a loss is known: counted, and noticed for 'onLoss', once per lease. */
+void rl_lease_count_loss(rl_leases *w, lease *e, rl_loss_reason reason)
+{
+	if (!e->loss_counted) {
+		e->loss_counted = 1;
+		e->loss_reason = reason;
+		w->lost_events++;
+		rl_metrics_add(RL_METRIC_LOST, 1);
+		if (w->loss_notice) {
+			w->loss_notice(w->loss_notice_arg);
+		}
+	}
+}
+
+void rl_lease_count_renewal(rl_leases *w)
+{
+	w->renewed_events++;
+	rl_metrics_add(RL_METRIC_RENEWALS, 1);
+}
+
+rl_loss_reason rl_lease_ran_out(const rl_leases *w, const lease *e)
+{
+	return w->max_extensions >= 0 && e->left == 0 ? RL_LOSS_CAPPED : RL_LOSS_EXPIRED;
+}
+
+/* The lock held. A loss found here is counted too (validity ran out without the thread seeing it). */
+static rl_lease_state state_of(rl_leases *w, lease *e, double now)
 {
 	if (e->lost || now >= e->valid_until) {
+		rl_lease_count_loss(w, e, rl_lease_ran_out(w, e));
 		return RL_LEASE_LOST; /* a renewal failed, still hangs, was capped or never asked for */
 	}
 	return w->renew && e->left == 0 ? RL_LEASE_CAPPED : RL_LEASE_HELD;
 }
 
-void rl_lease_mark_lost(lease *e)
+void rl_leases_take_events(rl_leases *w, uint64_t *renewals, uint64_t *lost)
 {
+	LOCK();
+	*renewals += w->renewed_events;
+	*lost += w->lost_events;
+	w->renewed_events = w->lost_events = 0;
+	UNLOCK();
+}
+
+void rl_lease_mark_lost(rl_leases *w, lease *e, rl_loss_reason reason)
+{
+	rl_lease_count_loss(w, e, reason);
 	e->lost = 1;
 	if (e->raise) {
 		e->raise(e->raise_arg);
@@ -347,6 +385,48 @@ int rl_leases_set_alarm(rl_leases *w, const char *token, size_t token_len, void 
 	}
 	UNLOCK();
 	return rc;
+}
+
+void rl_leases_set_loss_notice(rl_leases *w, void (*notice)(void *), void *arg)
+{
+	LOCK();
+	w->loss_notice = notice;
+	w->loss_notice_arg = arg;
+	UNLOCK();
+}
+
+void rl_leases_not_held(rl_leases *w, const char *token, size_t token_len)
+{
+	lease *e;
+
+	LOCK();
+	leave_parent_locked(w);
+	e = find(w, token, token_len);
+	if (e != NULL && !e->lost && !e->converting) {
+		rl_lease_mark_lost(w, e, RL_LOSS_NOT_HELD);
+	}
+	UNLOCK();
+}
+
+size_t rl_leases_take_losses(rl_leases *w, rl_loss *out, size_t room)
+{
+	size_t n = 0;
+	lease *e;
+
+	LOCK();
+	leave_parent_locked(w);
+	for (e = w->leases; e && n < room; e = e->next) {
+		if (e->loss_counted && !e->loss_taken && !e->removed && e->token_len <= RL_TOKEN_LEN) {
+			e->loss_taken = 1;
+			memcpy(out[n].token, e->token, e->token_len);
+			out[n].token[e->token_len] = '\0';
+			out[n].token_len = e->token_len;
+			out[n].reason = e->loss_reason;
+			n++;
+		}
+	}
+	UNLOCK();
+	return n;
 }
 
 static void stop_locked(rl_leases *w)

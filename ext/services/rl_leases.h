@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "core/rl_kinds.h"
+#include "core/rl_token.h"
 #include "net/rl_cluster.h"
 
 typedef struct rl_leases rl_leases;
@@ -59,6 +60,33 @@ int rl_leases_add(rl_leases *leases, const rl_lock_target *held, const char *tok
 
 rl_lease_state rl_leases_state(rl_leases *leases, const char *token, size_t token_len);
 
+/* Why a lease was found lost ('onLoss' hands it on). */
+typedef enum {
+	RL_LOSS_RENEWAL_FAILED = 1, /* a renewal did not reach a quorum */
+	RL_LOSS_CAPPED,             /* renewed or extended maxExtensions times, and its validity ran out */
+	RL_LOSS_EXPIRED,            /* its validity ran out unrenewed (none asked for, or a renewal hung or starved) */
+	RL_LOSS_NOT_HELD            /* extend() or validity() found that a quorum no longer holds it */
+} rl_loss_reason;
+
+typedef struct rl_loss {
+	char token[RL_TOKEN_LEN + 1];
+	size_t token_len;
+	rl_loss_reason reason;
+} rl_loss;
+
+/* 'onLoss': notice(arg) is called once for each lease found lost, on whichever thread finds it
+ * (the renewal thread, or a call's) with the registry's lock held: it may only store flags. The
+ * losses are then taken on the caller's own thread with rl_leases_take_losses. */
+void rl_leases_set_loss_notice(rl_leases *leases, void (*notice)(void *), void *arg);
+
+/* extend() or validity() found token no longer held by a quorum: its lease is lost (not while
+ * promote()/demote() converts it). */
+void rl_leases_not_held(rl_leases *leases, const char *token, size_t token_len);
+
+/* Up to room losses found since the last take (each lease once; none of a lease removed since),
+ * copied into out: their count. */
+size_t rl_leases_take_losses(rl_leases *leases, rl_loss *out, size_t room);
+
 /* Before extend() asks the servers: 1 when the cap allows one more extension (counted), 0 when
  * not (capped, or lost: the servers are not asked), -1 when token is not tracked. */
 int rl_leases_begin_extend(rl_leases *leases, const char *token, size_t token_len);
@@ -83,6 +111,11 @@ rl_lease_state rl_leases_remove(rl_leases *leases, const char *token, size_t tok
  * Called at once when token is lost already. 0, or -1 when token is not tracked. */
 int rl_leases_set_alarm(rl_leases *leases, const char *token, size_t token_len, void (*raise)(void *),
 	void *raise_arg);
+
+/* Telemetry: the renewals that reached a quorum and the leases found lost (by the thread, or by a
+ * call that saw the validity run out) since the last take, added to *renewals and *lost; both
+ * start again from 0. Each loss is counted once per lease, here and in services/rl_metrics.h. */
+void rl_leases_take_events(rl_leases *leases, uint64_t *renewals, uint64_t *lost);
 
 /* Forgets every lease of every registry of owner, stops and joins their threads, closes their
  * connections (the end of a request: objects still alive keep their registry, empty). */

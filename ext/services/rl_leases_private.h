@@ -31,6 +31,9 @@ typedef struct lease {
 	double expires_at;   /* past it no server can still hold the keys: safe to forget */
 	int64_t left;        /* extensions still allowed; < 0: no cap */
 	int lost;
+	int loss_counted;    /* telemetry: its loss was counted (once) */
+	rl_loss_reason loss_reason; /* set with loss_counted */
+	int loss_taken;      /* 'onLoss': handed to rl_leases_take_losses */
 	int pinned;
 	void (*raise)(void *); /* abortOnLoss: told at once when the lease is found lost */
 	void *raise_arg;
@@ -47,6 +50,9 @@ struct rl_leases {
 	int64_t max_extensions;
 	double drift_factor;
 	int renew;
+	uint64_t renewed_events, lost_events; /* telemetry since the last rl_leases_take_events */
+	void (*loss_notice)(void *);          /* 'onLoss' (rl_leases_set_loss_notice) */
+	void *loss_notice_arg;
 	/* The renewal thread and its own connections (renew only). */
 	rl_cluster *cluster;
 	rl_outcome *outcomes;
@@ -62,8 +68,13 @@ struct rl_leases {
 	long owner_pid;
 };
 
-/* Called with the lock held: mark e lost and raise its alarm; unlink and free a lease. */
-void rl_lease_mark_lost(lease *e);
+/* Called with the lock held: mark e lost and raise its alarm (its loss counted and noticed once,
+ * with its reason); count a renewal; unlink and free a lease. */
+void rl_lease_mark_lost(rl_leases *w, lease *e, rl_loss_reason reason);
+void rl_lease_count_loss(rl_leases *w, lease *e, rl_loss_reason reason);
+void rl_lease_count_renewal(rl_leases *w);
+/* Why e, whose validity ran out, is lost: capped or expired. */
+rl_loss_reason rl_lease_ran_out(const rl_leases *w, const lease *e);
 void rl_lease_unlink(rl_leases *w, lease *e);
 void rl_lease_free(lease *e);
 

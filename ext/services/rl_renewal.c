@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "services/rl_leases_private.h"
+#include "services/rl_metrics.h"
 #include "core/rl_algorithm.h"
 #include "net/rl_fanout.h"
 
@@ -113,6 +114,7 @@ static void renew_locked(rl_leases *w, lease *e)
 	/* The kind's own compare-the-token script, as extend(): keys still holding our token get at
 	 * least ttl more; another holder's keys are never touched. */
 	validity = rl_kind_extend(&w->io, &w->policy, &e->held, e->token, e->token_len, e->ttl, w->outcomes);
+	rl_metrics_server_errors(w->cluster, w->outcomes); /* lock-free: not under the mutex */
 	pthread_mutex_lock(&rl_leases_lock);
 	w->io_busy = 0;
 	e->busy = 0;
@@ -131,8 +133,9 @@ static void renew_locked(rl_leases *w, lease *e)
 		}
 		e->expires_at = fmax(e->expires_at, rl_now_ms() + (double) e->ttl + rl_drift_ms(e->ttl, w->drift_factor));
 		e->due = start + (double) e->ttl / 3.0;
+		rl_lease_count_renewal(w);
 	} else if (validity == 0) {
-		rl_lease_mark_lost(e);
+		rl_lease_mark_lost(w, e, RL_LOSS_RENEWAL_FAILED);
 	} else {
 		e->due = rl_now_ms() + 10; /* out of memory: try again soon; valid_until still bounds it */
 	}
@@ -153,7 +156,7 @@ static void *renewal_thread(void *arg)
 		}
 		now = rl_now_ms();
 		if (now >= e->valid_until && !e->converting) {
-			rl_lease_mark_lost(e); /* capped and run out, or not renewed in time (starved, or a renewal hung) */
+			rl_lease_mark_lost(w, e, rl_lease_ran_out(w, e)); /* capped and run out, or not renewed in time (starved, or a renewal hung) */
 			continue;
 		}
 		if (due > now) {

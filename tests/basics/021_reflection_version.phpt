@@ -53,6 +53,8 @@ forceUnlock(array|string $resource): bool
 extend(array $lock, int $ttl): array|false
 validity(array $lock): float|false
 run(array|string $resource, int $ttl, callable $fn): mixed
+setObserver(?callable $observer): void
+metrics(): array
 getLastErrors(): array
 bool(true)
 bool(true)

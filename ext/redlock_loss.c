@@ -1,0 +1,182 @@
+/* 'onLoss': see redlock_loss.h and docs/guide/renewal.md#onloss.
+ *
+ * The thread that finds a loss (the renewal thread, or this one inside a call) may not touch PHP:
+ * under the registry's lock it calls loss_notice(), which stores two flags, the watch's own and
+ * the engine's vm_interrupt of the PHP thread that made the object (what pcntl's signal handler
+ * stores). The VM then calls zend_interrupt_function at its next opcode boundary, where
+ * redlock_abort.c calls redlock_loss_deliver(). Everything else is this PHP thread's alone. */
+#include "php.h"
+#include "zend_exceptions.h"
+
+#include "redlock_loss.h"
+#include "redlock_telemetry.h"
+#include "services/rl_metrics.h"
+
+/* The onLoss objects of this PHP thread. Malloc'd, not PHP memory: the notice writes into it. */
+typedef struct redlock_loss_watch {
+	struct redlock_loss_watch *prev, *next;
+	redlock_object *intern;
+	int pending; /* set by loss_notice (atomic), taken by redlock_loss_deliver */
+#if PHP_VERSION_ID >= 80200
+	zend_atomic_bool *vm_interrupt;
+#else
+	zend_bool volatile *vm_interrupt;
+#endif
+} redlock_loss_watch;
+
+ZEND_TLS redlock_loss_watch *watches;
+ZEND_TLS bool delivering;
+
+static const char *const reason_names[] = {"", "renewal_failed", "capped", "expired", "not_held"};
+
+/* Keeps the remembered arrays near the tracked leases: past this many, the untracked go. */
+#define PRUNE_MIN 64
+
+static void loss_notice(void *arg)
+{
+	redlock_loss_watch *w = arg; /* any thread, registry lock held: two stores, nothing else */
+
+#ifndef _WIN32
+	__atomic_store_n(&w->pending, 1, __ATOMIC_SEQ_CST);
+#else
+	w->pending = 1;
+#endif
+#if PHP_VERSION_ID >= 80200
+	zend_atomic_bool_store(w->vm_interrupt, true);
+#else
+	*w->vm_interrupt = 1;
+#endif
+}
+
+static int take_pending(redlock_loss_watch *w)
+{
+#ifndef _WIN32
+	return __atomic_exchange_n(&w->pending, 0, __ATOMIC_SEQ_CST);
+#else
+	int pending = w->pending;
+	w->pending = 0;
+	return pending;
+#endif
+}
+
+void redlock_loss_watch(redlock_object *intern)
+{
+	redlock_loss_watch *w;
+
+	if (Z_ISUNDEF(intern->on_loss) || (w = calloc(1, sizeof(*w))) == NULL) {
+		return; /* out of memory: the loss is still counted, validity() and run() still say it */
+	}
+	w->intern = intern;
+	w->vm_interrupt = &EG(vm_interrupt);
+	w->next = watches;
+	if (watches) {
+		watches->prev = w;
+	}
+	watches = w;
+	intern->loss_watch = w;
+	ALLOC_HASHTABLE(intern->loss_locks);
+	zend_hash_init(intern->loss_locks, 8, NULL, ZVAL_PTR_DTOR, 0);
+	rl_client_set_loss_notice(&intern->client, loss_notice, w);
+}
+
+void redlock_loss_unwatch(redlock_object *intern)
+{
+	redlock_loss_watch *w = intern->loss_watch;
+
+	if (w == NULL) {
+		return;
+	}
+	if (w->prev) {
+		w->prev->next = w->next;
+	} else {
+		watches = w->next;
+	}
+	if (w->next) {
+		w->next->prev = w->prev;
+	}
+	free(w);
+	intern->loss_watch = NULL;
+	zend_hash_destroy(intern->loss_locks);
+	FREE_HASHTABLE(intern->loss_locks);
+	intern->loss_locks = NULL;
+}
+
+void redlock_loss_remember(redlock_object *intern, zval *lock)
+{
+	zval *token, copy;
+	HashTable *locks = intern->loss_locks;
+
+	if (locks == NULL || (token = zend_hash_str_find(Z_ARRVAL_P(lock), "token", sizeof("token") - 1)) == NULL
+		|| Z_TYPE_P(token) != IS_STRING) {
+		return;
+	}
+	if (zend_hash_num_elements(locks) >= PRUNE_MIN && (zend_hash_num_elements(locks) & (zend_hash_num_elements(locks) - 1)) == 0) {
+		/* Locks converted, forgotten or never unlocked: their leases are gone, so are they. */
+		zend_string *key;
+
+		ZEND_HASH_FOREACH_STR_KEY(locks, key) {
+			if (key && rl_client_lease(&intern->client, ZSTR_VAL(key), ZSTR_LEN(key)) == RL_LEASE_UNKNOWN) {
+				zend_hash_del(locks, key);
+			}
+		} ZEND_HASH_FOREACH_END();
+	}
+	ZVAL_COPY(&copy, lock);
+	zend_hash_update(locks, Z_STR_P(token), &copy);
+}
+
+void redlock_loss_forget(redlock_object *intern, zend_string *token)
+{
+	if (intern->loss_locks) {
+		zend_hash_del(intern->loss_locks, token);
+	}
+}
+
+/* The object's losses, each to its callable with its lock array. */
+static void deliver_object(redlock_object *intern)
+{
+	rl_loss losses[16];
+	size_t n, i;
+
+	do {
+		n = rl_client_take_losses(&intern->client, losses, sizeof(losses) / sizeof(losses[0]));
+		for (i = 0; i < n && intern->loss_locks && !Z_ISUNDEF(intern->on_loss); i++) {
+			zval *lock = zend_hash_str_find(intern->loss_locks, losses[i].token, losses[i].token_len);
+			zval args[2], callable;
+
+			if (lock == NULL) {
+				continue; /* taken before onLoss was set */
+			}
+			ZVAL_COPY(&args[0], lock);
+			zend_hash_str_del(intern->loss_locks, losses[i].token, losses[i].token_len);
+			ZVAL_STRING(&args[1], reason_names[losses[i].reason]);
+			ZVAL_COPY(&callable, &intern->on_loss); /* a constructor call inside may replace it */
+			redlock_call_quietly(&callable, 2, args, RL_METRIC_ON_LOSS_ERRORS);
+			zval_ptr_dtor(&callable);
+			zval_ptr_dtor(&args[0]);
+			zval_ptr_dtor(&args[1]);
+		}
+	} while (n == sizeof(losses) / sizeof(losses[0]));
+}
+
+void redlock_loss_deliver(void)
+{
+	redlock_loss_watch *w;
+
+	if (delivering || watches == NULL) {
+		return;
+	}
+	delivering = true;
+again:
+	for (w = watches; w; w = w->next) {
+		if (take_pending(w)) {
+			redlock_object *intern = w->intern;
+
+			/* The callable may drop the last reference to the object, or watch another: start over. */
+			GC_ADDREF(&intern->std);
+			deliver_object(intern);
+			OBJ_RELEASE(&intern->std);
+			goto again;
+		}
+	}
+	delivering = false;
+}

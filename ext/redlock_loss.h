@@ -1,0 +1,24 @@
+/* 'onLoss' (redlock_loss.c): the application's callable, run on the PHP thread with the lock
+ * array and the reason when one of the object's locks is found lost. What is lost, and when, is
+ * the client's (services/rl_leases.h); this file delivers it. */
+#ifndef REDLOCK_LOSS_H
+#define REDLOCK_LOSS_H
+
+#include "php.h"
+#include "redlock_object.h"
+
+/* After the client is initialised with 'onLoss' set (intern->on_loss): watch its losses. Before
+ * it is destroyed or replaced, and only then: redlock_loss_unwatch (its thread joined first). */
+void redlock_loss_watch(redlock_object *intern);
+void redlock_loss_unwatch(redlock_object *intern);
+
+/* A lock just handed out (its array), and one released: the arrays the callable receives. */
+void redlock_loss_remember(redlock_object *intern, zval *lock);
+void redlock_loss_forget(redlock_object *intern, zend_string *token);
+
+/* Runs the callables of every loss found on this PHP thread since the last delivery: from the
+ * VM's interrupt (the next opcode after the loss was noticed) and at the end of run()'s $fn. An
+ * exception it throws is swallowed and counted; one pending before is kept. Not reentrant. */
+void redlock_loss_deliver(void);
+
+#endif

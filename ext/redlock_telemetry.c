@@ -1,0 +1,226 @@
+/* RedLock::metrics(), RedLock::setObserver(), the observer's array, phpinfo() rows. See
+ * redlock_telemetry.h; what is counted and recorded is decided in client/rl_client.c. */
+#include "php.h"
+#include "zend_exceptions.h"
+#include "ext/standard/info.h"
+
+#include "redlock_object.h"
+#include "redlock_telemetry.h"
+#include "services/rl_metrics.h"
+
+static const char *const kind_names[] = {"exclusive", "fenced", "shared", "semaphore"};
+static const char *const outcome_names[] = {"acquired", "contended", "failed", "released", "extended", "valid",
+	"not_held", "lost", "capped"};
+static const char *const metric_names[RL_METRIC_COUNT] = {"acquired", "contended", "failed", "released",
+	"extended", "lost", "renewals", "observer_errors", "on_loss_errors"};
+static const char *const class_names[RL_SERVER_CLASSES] = {"connect", "timeout", "io", "error"};
+
+zend_result redlock_observer_check(zval *value, uint32_t arg_num, const char *option)
+{
+	if (Z_TYPE_P(value) == IS_NULL || zend_is_callable(value, 0, NULL)) {
+		return SUCCESS;
+	}
+	zend_argument_type_error(arg_num, "option \"%s\" must be a valid callback or null, %s given", option,
+		zend_zval_type_name(value));
+	return FAILURE;
+}
+
+/* Each server's vote and latency, in constructor order, as getLastErrors() words them. */
+static void servers_array(zval *into, const rl_client *client)
+{
+	size_t i;
+
+	array_init_size(into, (uint32_t) client->cluster->count);
+	for (i = 0; i < client->cluster->count; i++) {
+		const rl_outcome *out = &client->outcomes[i];
+		zval server;
+
+		array_init_size(&server, 2);
+		switch (out->kind) {
+		case RL_OUTCOME_YES:
+			add_assoc_string(&server, "vote", "yes");
+			break;
+		case RL_OUTCOME_PENDING:
+			add_assoc_string(&server, "vote", "no reply needed");
+			break;
+		default:
+			add_assoc_string(&server, "vote", out->message[0] ? out->message : "error");
+			break;
+		}
+		if (out->latency_ms >= 0 && out->kind != RL_OUTCOME_PENDING) {
+			add_assoc_double(&server, "ms", out->latency_ms);
+		} else {
+			add_assoc_null(&server, "ms");
+		}
+		add_next_index_zval(into, &server);
+	}
+}
+
+static void record_array(zval *into, const rl_client *client, const char *call, const zval *names)
+{
+	const rl_call_record *r = &client->last;
+	zval servers;
+
+	array_init_size(into, 10);
+	add_assoc_string(into, "call", (char *) call);
+	add_assoc_string(into, "kind", (char *) kind_names[r->kind]);
+	zval resource;
+
+	ZVAL_COPY(&resource, names);
+	add_assoc_zval(into, "resource", &resource);
+	add_assoc_string(into, "outcome", (char *) outcome_names[r->outcome]);
+	add_assoc_long(into, "attempts", (zend_long) r->attempts);
+	add_assoc_double(into, "waited_ms", r->waited_ms);
+	if (r->validity_ms > 0) {
+		add_assoc_double(into, "validity_ms", r->validity_ms);
+	} else {
+		add_assoc_null(into, "validity_ms");
+	}
+	if (r->asked) {
+		servers_array(&servers, client);
+	} else {
+		array_init(&servers);
+	}
+	add_assoc_zval(into, "servers", &servers);
+	add_assoc_long(into, "renewals", (zend_long) r->renewals);
+	add_assoc_long(into, "lost", (zend_long) r->lost);
+}
+
+void redlock_call_quietly(zval *callable, uint32_t argc, zval *argv, int errors_metric)
+{
+	zval retval;
+	/* An exception already on its way (run()'s $fn threw, the CSPRNG failed) is set aside and put
+	 * back unchanged: the callable runs with none pending, and cannot replace it. */
+	zend_object *pending = EG(exception);
+	const zend_op *pending_opline = EG(opline_before_exception);
+
+	EG(exception) = NULL;
+	if (call_user_function(NULL, NULL, callable, &retval, argc, argv) == SUCCESS) {
+		zval_ptr_dtor(&retval);
+	}
+	if (EG(exception)) {
+		/* Swallowed, never thrown from the lock call: see docs/guide/telemetry.md. */
+		zend_object *thrown = EG(exception);
+
+		rl_metrics_add((rl_metric) errors_metric, 1);
+		EG(exception) = NULL;
+		OBJ_RELEASE(thrown);
+	}
+	if (pending) {
+		EG(exception) = pending;
+		EG(opline_before_exception) = pending_opline;
+	}
+}
+
+void redlock_observe(redlock_object *intern, const char *call, const zval *names)
+{
+	zval observer, arg;
+
+	if (EXPECTED(Z_ISUNDEF(intern->observer)) || intern->observing || intern->client.cluster == NULL) {
+		return;
+	}
+	record_array(&arg, &intern->client, call, names);
+	ZVAL_COPY(&observer, &intern->observer); /* setObserver() from inside it may replace the object's */
+	intern->observing = true;
+	redlock_call_quietly(&observer, 1, &arg, RL_METRIC_OBSERVER_ERRORS);
+	intern->observing = false;
+	zval_ptr_dtor(&observer);
+	zval_ptr_dtor(&arg);
+}
+
+PHP_METHOD(RedLock, setObserver)
+{
+	zend_fcall_info fci = empty_fcall_info;
+	zend_fcall_info_cache fcc = empty_fcall_info_cache;
+	redlock_object *intern;
+	zval old;
+
+	ZEND_PARSE_PARAMETERS_START(1, 1)
+		Z_PARAM_FUNC_OR_NULL(fci, fcc)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if ((intern = redlock_ready(ZEND_THIS)) == NULL) {
+		RETURN_THROWS();
+	}
+	ZVAL_COPY_VALUE(&old, &intern->observer);
+	if (ZEND_FCI_INITIALIZED(fci)) {
+		ZVAL_COPY(&intern->observer, &fci.function_name);
+	} else {
+		ZVAL_UNDEF(&intern->observer);
+	}
+	zval_ptr_dtor(&old); /* last: its destructor may call back into this object */
+}
+
+PHP_METHOD(RedLock, metrics)
+{
+	rl_metrics_snapshot snap;
+	char address[RL_METRICS_ADDRESS_MAX];
+	uint64_t errors[RL_SERVER_CLASSES];
+	zval wait, buckets, servers;
+	size_t i, c;
+
+	ZEND_PARSE_PARAMETERS_NONE();
+
+	rl_metrics_read(&snap);
+	array_init_size(return_value, RL_METRIC_COUNT + 2);
+	for (i = 0; i < RL_METRIC_COUNT; i++) {
+		add_assoc_long(return_value, metric_names[i], (zend_long) snap.counters[i]);
+	}
+	array_init_size(&buckets, RL_WAIT_BUCKETS + 1);
+	for (i = 0; i < RL_WAIT_BUCKETS; i++) {
+		add_index_long(&buckets, (zend_ulong) rl_metrics_wait_bounds[i], (zend_long) snap.buckets[i]);
+	}
+	add_assoc_long(&buckets, "+Inf", (zend_long) snap.buckets[RL_WAIT_BUCKETS]);
+	array_init_size(&wait, 3);
+	add_assoc_zval(&wait, "buckets", &buckets);
+	add_assoc_double(&wait, "sum", snap.wait_sum_ms);
+	add_assoc_long(&wait, "count", (zend_long) snap.wait_count);
+	add_assoc_zval(return_value, "wait_ms", &wait);
+	array_init(&servers);
+	for (i = 0; rl_metrics_server(i, address, errors); i++) {
+		zval server;
+
+		array_init_size(&server, RL_SERVER_CLASSES);
+		for (c = 0; c < RL_SERVER_CLASSES; c++) {
+			add_assoc_long(&server, class_names[c], (zend_long) errors[c]);
+		}
+		add_assoc_zval(&servers, address, &server);
+	}
+	for (c = 0; c < RL_SERVER_CLASSES && snap.server_errors_other[c] == 0; c++) {
+	}
+	if (c < RL_SERVER_CLASSES) {
+		zval other;
+
+		array_init_size(&other, RL_SERVER_CLASSES);
+		for (c = 0; c < RL_SERVER_CLASSES; c++) {
+			add_assoc_long(&other, class_names[c], (zend_long) snap.server_errors_other[c]);
+		}
+		add_assoc_zval(&servers, "other", &other);
+	}
+	add_assoc_zval(return_value, "server_errors", &servers);
+}
+
+void redlock_metrics_info(void)
+{
+	rl_metrics_snapshot snap;
+	char address[RL_METRICS_ADDRESS_MAX], number[64], label[RL_METRICS_ADDRESS_MAX + 32];
+	uint64_t errors[RL_SERVER_CLASSES];
+	size_t i;
+
+	rl_metrics_read(&snap);
+	for (i = 0; i < RL_METRIC_COUNT; i++) {
+		snprintf(label, sizeof(label), "locks %s", metric_names[i]);
+		snprintf(number, sizeof(number), "%llu", (unsigned long long) snap.counters[i]);
+		php_info_print_table_row(2, label, number);
+	}
+	snprintf(number, sizeof(number), "%llu (%.1f ms in all)", (unsigned long long) snap.wait_count,
+		snap.wait_sum_ms);
+	php_info_print_table_row(2, "lock waits", number);
+	for (i = 0; rl_metrics_server(i, address, errors); i++) {
+		snprintf(label, sizeof(label), "errors of %s", address);
+		snprintf(number, sizeof(number), "connect %llu, timeout %llu, io %llu, error %llu",
+			(unsigned long long) errors[0], (unsigned long long) errors[1], (unsigned long long) errors[2],
+			(unsigned long long) errors[3]);
+		php_info_print_table_row(2, label, number);
+	}
+}

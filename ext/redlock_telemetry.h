@@ -1,0 +1,28 @@
+/* Telemetry glue (redlock_telemetry.c): the observer's array and call, RedLock::metrics() and the
+ * phpinfo() rows. Converts what the client recorded (rl_client.last, services/rl_metrics.h);
+ * decides nothing. */
+#ifndef REDLOCK_TELEMETRY_H
+#define REDLOCK_TELEMETRY_H
+
+#include "php.h"
+#include "redlock_object.h"
+
+/* Calls the object's observer, when it has one, with the array of its last call (client.last):
+ * call is the public method's name, names the resource as the caller gave it. After the result is
+ * known, before the method returns. An exception the observer throws is swallowed and counted
+ * (metrics()['observer_errors']); one pending before is kept. Not reentrant: calls the observer
+ * makes on the same object are not observed. */
+void redlock_observe(redlock_object *intern, const char *call, const zval *names);
+
+/* Calls callable with argc arguments; what it throws is swallowed and counted under
+ * errors_metric (an rl_metric); an exception pending before is kept. */
+void redlock_call_quietly(zval *callable, uint32_t argc, zval *argv, int errors_metric);
+
+/* The 'observer' option: a callable, or null for none. FAILURE with a TypeError naming argument
+ * arg_num and the option otherwise. */
+zend_result redlock_observer_check(zval *value, uint32_t arg_num, const char *option);
+
+/* phpinfo() rows of the per-process counters. */
+void redlock_metrics_info(void);
+
+#endif
