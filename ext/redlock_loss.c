@@ -22,9 +22,9 @@ typedef struct redlock_loss_watch {
 #else
 	zend_bool volatile *vm_interrupt;
 #endif
-} redlock_loss_watch;
+} loss_watch;
 
-ZEND_TLS redlock_loss_watch *watches;
+ZEND_TLS loss_watch *watches;
 ZEND_TLS bool delivering;
 
 static const char *const reason_names[] = {"", "renewal_failed", "capped", "expired", "not_held"};
@@ -34,7 +34,7 @@ static const char *const reason_names[] = {"", "renewal_failed", "capped", "expi
 
 static void loss_notice(void *arg)
 {
-	redlock_loss_watch *w = arg; /* any thread, registry lock held: two stores, nothing else */
+	loss_watch *w = arg; /* any thread, registry lock held: two stores, nothing else */
 
 #ifndef _WIN32
 	__atomic_store_n(&w->pending, 1, __ATOMIC_SEQ_CST);
@@ -48,7 +48,7 @@ static void loss_notice(void *arg)
 #endif
 }
 
-static int take_pending(redlock_loss_watch *w)
+static int take_pending(loss_watch *w)
 {
 #ifndef _WIN32
 	return __atomic_exchange_n(&w->pending, 0, __ATOMIC_SEQ_CST);
@@ -61,7 +61,7 @@ static int take_pending(redlock_loss_watch *w)
 
 void redlock_loss_watch(redlock_object *intern)
 {
-	redlock_loss_watch *w;
+	loss_watch *w;
 
 	if (Z_ISUNDEF(intern->on_loss) || (w = calloc(1, sizeof(*w))) == NULL) {
 		return; /* out of memory: the loss is still counted, validity() and run() still say it */
@@ -81,7 +81,7 @@ void redlock_loss_watch(redlock_object *intern)
 
 void redlock_loss_unwatch(redlock_object *intern)
 {
-	redlock_loss_watch *w = intern->loss_watch;
+	loss_watch *w = intern->loss_watch;
 
 	if (w == NULL) {
 		return;
@@ -160,7 +160,7 @@ static void deliver_object(redlock_object *intern)
 
 void redlock_loss_deliver(void)
 {
-	redlock_loss_watch *w;
+	loss_watch *w;
 
 	if (delivering || watches == NULL) {
 		return;
