@@ -23,7 +23,8 @@ class RedLock
      * @param int $retryCount attempts per lock() (0 behaves as 1)
      * @param array $options quorum (int), driftFactor (float), prefix (string), persistent (bool),
      *        maxExtensions (?int), fencing (bool), autoExtend (bool), abortOnLoss (bool), waitTimeout (?int ms),
-     *        observer (?callable, as setObserver());
+     *        observer (?callable, as setObserver()), onLoss (?callable(array $lock, string $reason): called on
+     *        the PHP thread once per lock found lost; see docs/guide/renewal-and-waiting.md);
      *        a combination that cannot work (abortOnLoss without autoExtend, maxExtensions 0 with autoExtend,
      *        fencing with a minority quorum) is a ValueError naming both options
      * @throws ValueError|TypeError on bad arguments, naming the argument and the server or option

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: d00aef45c8089f97e74b420ac97f903b5f338800 */
+ * Stub hash: 0abb8fc4108d323e36ccb4f5ab042c6fa8ce2580 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_RedLock___construct, 0, 0, 1)
 	ZEND_ARG_TYPE_INFO(0, servers, IS_ARRAY, 0)

@@ -1,4 +1,4 @@
-/* 'onLoss': see redlock_loss.h and docs/guide/renewal.md#onloss.
+/* 'onLoss': see redlock_loss.h and docs/guide/renewal-and-waiting.md#knowing-at-once-onloss and docs/design/renewal.md#telling-php-of-a-loss.
  *
  * The thread that finds a loss (the renewal thread, or this one inside a call) may not touch PHP:
  * under the registry's lock it calls loss_notice(), which stores two flags, the watch's own and
