@@ -101,7 +101,7 @@ void redlock_loss_unwatch(redlock_object *intern)
 	intern->loss_locks = NULL;
 }
 
-void redlock_loss_remember(redlock_object *intern, zval *lock)
+void redlock_loss_remember_lock(redlock_object *intern, zval *lock)
 {
 	zval *token, copy;
 	HashTable *locks = intern->loss_locks;
@@ -124,11 +124,9 @@ void redlock_loss_remember(redlock_object *intern, zval *lock)
 	zend_hash_update(locks, Z_STR_P(token), &copy);
 }
 
-void redlock_loss_forget(redlock_object *intern, zend_string *token)
+void redlock_loss_forget_lock(redlock_object *intern, zend_string *token)
 {
-	if (intern->loss_locks) {
-		zend_hash_del(intern->loss_locks, token);
-	}
+	zend_hash_del(intern->loss_locks, token);
 }
 
 /* The object's losses, each to its callable with its lock array. */

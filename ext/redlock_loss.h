@@ -12,9 +12,24 @@
 void redlock_loss_watch(redlock_object *intern);
 void redlock_loss_unwatch(redlock_object *intern);
 
-/* A lock just handed out (its array), and one released: the arrays the callable receives. */
-void redlock_loss_remember(redlock_object *intern, zval *lock);
-void redlock_loss_forget(redlock_object *intern, zend_string *token);
+/* A lock just handed out (its array), and one released: the arrays the callable receives. Inline
+ * tests: without 'onLoss' (loss_locks NULL) they cost one comparison on the drop-in path. */
+void redlock_loss_remember_lock(redlock_object *intern, zval *lock);
+void redlock_loss_forget_lock(redlock_object *intern, zend_string *token);
+
+static inline void redlock_loss_remember(redlock_object *intern, zval *lock)
+{
+	if (UNEXPECTED(intern->loss_locks != NULL)) {
+		redlock_loss_remember_lock(intern, lock);
+	}
+}
+
+static inline void redlock_loss_forget(redlock_object *intern, zend_string *token)
+{
+	if (UNEXPECTED(intern->loss_locks != NULL)) {
+		redlock_loss_forget_lock(intern, token);
+	}
+}
 
 /* Runs the callables of every loss found on this PHP thread since the last delivery: from the
  * VM's interrupt (the next opcode after the loss was noticed) and at the end of run()'s $fn. An

@@ -99,25 +99,33 @@ static rl_call_outcome refused(const rl_client *client, rl_call_outcome taken)
 	return votes + client->policy.quorum > count ? taken : RL_CALL_FAILED;
 }
 
-/* The record of the call that started at start, and the per-process counters: the one place. */
+/* A public call starts: the fan-outs it makes mark its span (rl_cluster.call_began). */
+static void call_begins(rl_client *client)
+{
+	client->cluster->call_began = 0;
+}
+
+/* The record of the call, and the per-process counters: the one place. Its wait is the span of
+ * its fan-outs, from clock reads they make anyway: no clock read of its own. */
 static void finish(rl_client *client, rl_call_op op, rl_lock_kind kind, rl_call_outcome outcome, int64_t attempts,
-	double start, double validity)
+	double validity)
 {
 	rl_call_record *r = &client->last;
+	const rl_cluster *cluster = client->cluster;
 
 	r->op = op;
 	r->kind = kind;
 	r->outcome = outcome;
 	r->attempts = attempts;
-	r->waited_ms = rl_now_ms() - start;
+	r->waited_ms = cluster->call_began > 0 ? cluster->call_ended - cluster->call_began : 0;
 	r->validity_ms = validity > 0 ? validity : 0;
 	r->asked = attempts > 0;
 	r->renewals = r->lost = 0;
 	if (client->leases) {
 		rl_leases_take_events(client->leases, &r->renewals, &r->lost);
 	}
-	if (r->asked) {
-		rl_metrics_server_errors(client->cluster, client->outcomes);
+	if (r->asked && cluster->call_began > 0 && cluster->call_errors > 0) {
+		rl_metrics_server_errors(cluster, client->outcomes);
 	}
 	switch (outcome) {
 	case RL_CALL_ACQUIRED: rl_metrics_add(RL_METRIC_ACQUIRED, 1); break;
@@ -340,15 +348,17 @@ static rl_acquire_status acquire(rl_client *client, const rl_lock_target *target
 rl_acquire_status rl_client_acquire(rl_client *client, const rl_lock_target *target, int64_t ttl, int pinned,
 	rl_held_lock *held)
 {
-	double start = rl_now_ms();
 	rl_lock_kind kind = target->kind;
-	rl_acquire_status status = acquire(client, target, ttl, pinned, held, &kind);
+	rl_acquire_status status;
+
+	call_begins(client);
+	status = acquire(client, target, ttl, pinned, held, &kind);
 
 	finish(client, RL_CALL_ACQUIRE, kind,
 		status == RL_ACQUIRED ? RL_CALL_ACQUIRED
 			: status == RL_NOT_ACQUIRED ? refused(client, RL_CALL_CONTENDED)
 			: RL_CALL_FAILED,
-		held->result.attempts, start, status == RL_ACQUIRED ? held->result.validity : 0);
+		held->result.attempts, status == RL_ACQUIRED ? held->result.validity : 0);
 	return status;
 }
 
@@ -356,26 +366,27 @@ rl_acquire_status rl_client_acquire(rl_client *client, const rl_lock_target *tar
 
 int rl_client_release(rl_client *client, const rl_lock_target *held, const char *token, size_t token_len)
 {
-	double start = rl_now_ms();
 	int votes, released;
 
+	call_begins(client);
 	if (client->leases) {
 		rl_leases_remove(client->leases, token, token_len); /* before: see rl_leases.h */
 	}
 	votes = rl_kind_release(&client->io, &client->policy, held, token, token_len, client->outcomes);
 	released = votes >= 0 && (unsigned) votes >= client->policy.quorum;
 	finish(client, RL_CALL_RELEASE, held->kind,
-		released ? RL_CALL_RELEASED : votes < 0 ? RL_CALL_FAILED : refused(client, RL_CALL_NOT_HELD), 1, start, 0);
+		released ? RL_CALL_RELEASED : votes < 0 ? RL_CALL_FAILED : refused(client, RL_CALL_NOT_HELD), 1, 0);
 	return released;
 }
 
 int rl_client_force_release(rl_client *client, const rl_lock_target *target)
 {
-	double start = rl_now_ms();
-	int votes = rl_lock_force_release(&client->io, &client->policy, &target->keys, client->outcomes);
-	int released = votes >= 0 && (unsigned) votes >= client->policy.quorum;
+	int votes, released;
 
-	finish(client, RL_CALL_FORCE_RELEASE, target->kind, released ? RL_CALL_RELEASED : RL_CALL_FAILED, 1, start, 0);
+	call_begins(client);
+	votes = rl_lock_force_release(&client->io, &client->policy, &target->keys, client->outcomes);
+	released = votes >= 0 && (unsigned) votes >= client->policy.quorum;
+	finish(client, RL_CALL_FORCE_RELEASE, target->kind, released ? RL_CALL_RELEASED : RL_CALL_FAILED, 1, 0);
 	return released;
 }
 
@@ -412,10 +423,12 @@ static double extend(rl_client *client, const rl_lock_target *held, const char *
 double rl_client_extend(rl_client *client, const rl_lock_target *held, const char *token, size_t token_len,
 	int64_t ttl)
 {
-	double start = rl_now_ms();
 	int asked = 0;
-	double validity = extend(client, held, token, token_len, ttl, &asked);
+	double validity;
 	rl_call_outcome outcome;
+
+	call_begins(client);
+	validity = extend(client, held, token, token_len, ttl, &asked);
 
 	if (validity > 0) {
 		outcome = RL_CALL_EXTENDED;
@@ -427,17 +440,18 @@ double rl_client_extend(rl_client *client, const rl_lock_target *held, const cha
 	if (outcome == RL_CALL_NOT_HELD && client->leases) {
 		rl_leases_not_held(client->leases, token, token_len);
 	}
-	finish(client, RL_CALL_EXTEND, held->kind, outcome, asked, start, validity);
+	finish(client, RL_CALL_EXTEND, held->kind, outcome, asked, validity);
 	return validity;
 }
 
 double rl_client_validity(rl_client *client, const rl_lock_target *held, const char *token, size_t token_len)
 {
-	double start = rl_now_ms(), validity;
+	double validity;
 	rl_call_outcome outcome;
 
+	call_begins(client);
 	if (rl_client_lease(client, token, token_len) == RL_LEASE_LOST) {
-		finish(client, RL_CALL_VALIDITY, held->kind, RL_CALL_LOST, 0, start, 0);
+		finish(client, RL_CALL_VALIDITY, held->kind, RL_CALL_LOST, 0, 0);
 		return 0; /* known lost: no round trip */
 	}
 	validity = rl_kind_validity(&client->io, &client->policy, held, token, token_len, client->cluster->count,
@@ -446,7 +460,7 @@ double rl_client_validity(rl_client *client, const rl_lock_target *held, const c
 	if (outcome == RL_CALL_NOT_HELD && client->leases) {
 		rl_leases_not_held(client->leases, token, token_len);
 	}
-	finish(client, RL_CALL_VALIDITY, held->kind, outcome, 1, start, validity);
+	finish(client, RL_CALL_VALIDITY, held->kind, outcome, 1, validity);
 	return validity;
 }
 

@@ -66,7 +66,7 @@ typedef struct rl_call_record {
 	rl_lock_kind kind;       /* as held or acquired (fenced when 'fencing' made it so) */
 	rl_call_outcome outcome;
 	int64_t attempts;        /* acquire: attempts made; other calls: 1, or 0 without a round trip */
-	double waited_ms;        /* from the call's start to its result */
+	double waited_ms;        /* from the call's first send to its last poll round (0 without a round trip) */
 	double validity_ms;      /* acquired, extended, valid: the validity; else 0 */
 	int asked;               /* the servers were asked: client->outcomes are this call's (the last attempt's) */
 	uint64_t renewals;       /* autoExtend renewals of this object's leases since the last record */

@@ -14,6 +14,11 @@ typedef struct rl_cluster {
 	rl_conn *conns;
 	rl_pool *pool; /* where connections come from and go back to; NULL: private connections */
 	long owner_pid; /* the process the connections were opened in (see rl_process_id) */
+	/* Telemetry, from clock reads the fan-out makes anyway: the start of the first fan-out since
+	 * the caller set call_began to 0, the last poll round of the latest one, and how many of its
+	 * outcomes were errors (connect, timeout, I/O, error reply). */
+	double call_began, call_ended;
+	unsigned call_errors;
 } rl_cluster;
 
 /* One server as parsed from the PHP side. Strings need not be NUL-terminated; NULL = absent. */

@@ -41,8 +41,11 @@ static void encoded_free(rl_encoded *enc)
 	}
 }
 
-static void settle(rl_outcome *out, unsigned *yes, unsigned *answered)
+/* An outcome is known: counted, and (telemetry) given its latency, ms since the fan-out began as
+ * of the poll round that brought it (no clock read of its own). */
+static void settle(rl_outcome *out, unsigned *yes, unsigned *answered, double latency)
 {
+	out->latency_ms = latency;
 	(*answered)++;
 	if (out->kind == RL_OUTCOME_YES) {
 		(*yes)++;
@@ -50,10 +53,10 @@ static void settle(rl_outcome *out, unsigned *yes, unsigned *answered)
 }
 
 /* A connection that failed mid-call is closed: its stream can no longer be trusted. */
-static void fail(rl_conn *conn, rl_outcome *out, unsigned *yes, unsigned *answered)
+static void fail(rl_conn *conn, rl_outcome *out, unsigned *yes, unsigned *answered, double latency)
 {
 	rl_conn_close(conn);
-	settle(out, yes, answered);
+	settle(out, yes, answered, latency);
 }
 
 /* What has arrived on each ready connection since it was last used (stale replies, the server's
@@ -183,7 +186,7 @@ static void poll_set_free(struct rl_poll_set *set)
 
 /* Reads every reply that has arrived for server i and settles its outcome. */
 static void take_replies(rl_cluster *cluster, size_t i, const rl_request *request,
-	rl_outcome *out, unsigned *yes, unsigned *answered)
+	rl_outcome *out, unsigned *yes, unsigned *answered, double latency)
 {
 	rl_conn *conn = &cluster->conns[i];
 
@@ -192,28 +195,28 @@ static void take_replies(rl_cluster *cluster, size_t i, const rl_request *reques
 		int got = rl_conn_next_reply(conn, &reply, out);
 
 		if (got < 0) {
-			fail(conn, out, yes, answered);
+			fail(conn, out, yes, answered, latency);
 			return;
 		}
 		if (got == 0) {
 			return;
 		}
 		rl_reply_classify(&reply, request->expect, out);
-		settle(out, yes, answered);
+		settle(out, yes, answered, latency);
 	}
 }
 
-/* Telemetry: outcomes settled since the last stamp get their latency, the time of the poll round
- * that settled them (no clock read of their own); PENDING ones keep -1. */
-static void stamp_latencies(rl_outcome *outcomes, size_t count, double start, double now)
+/* Telemetry: the end of this fan-out (its last poll round) and its errors, for the caller's record. */
+static void call_ends(rl_cluster *cluster, const rl_outcome *outcomes, double now)
 {
 	size_t i;
+	unsigned errors = 0;
 
-	for (i = 0; i < count; i++) {
-		if (outcomes[i].kind != RL_OUTCOME_PENDING && outcomes[i].latency_ms < 0) {
-			outcomes[i].latency_ms = now - start;
-		}
+	for (i = 0; i < cluster->count; i++) {
+		errors += outcomes[i].kind >= RL_OUTCOME_CONNECT;
 	}
+	cluster->call_errors = errors;
+	cluster->call_ended = now;
 }
 
 /* Whether the call still has replies to wait for: until the quorum is won or lost. */
@@ -235,7 +238,7 @@ static int request_waiting(const rl_request *request, const rl_outcome *outcomes
  * poll() has looked at every socket since the command was queued: a server whose reply is there
  * is never failed because another server was slow to prepare. */
 static void settle_overdue(rl_cluster *cluster, double now, double deadline_ms, rl_outcome *outcomes,
-	unsigned *yes, unsigned *answered)
+	unsigned *yes, unsigned *answered, double latency)
 {
 	size_t i;
 
@@ -250,19 +253,19 @@ static void settle_overdue(rl_cluster *cluster, double now, double deadline_ms, 
 				rl_outcome_set(&outcomes[i], RL_OUTCOME_TIMEOUT,
 					conn->state == RL_CONN_RESOLVING ? "connect: timeout resolving the host name"
 					: conn->state == RL_CONN_HANDSHAKING ? "connect: timeout in the TLS handshake" : "connect: timeout");
-				fail(conn, &outcomes[i], yes, answered);
+				fail(conn, &outcomes[i], yes, answered, latency);
 				continue;
 			}
 			/* The command may still run later: keep the stream so that a release sent after
 			 * this call queues behind it. The next call starts afresh. */
 			rl_outcome_set(&outcomes[i], RL_OUTCOME_TIMEOUT, "timeout");
 			rl_conn_abandon(conn);
-			settle(&outcomes[i], yes, answered);
+			settle(&outcomes[i], yes, answered, latency);
 		} else if ((deadline_ms > 0 && now >= deadline_ms) || now >= conn->deadline) {
 			/* The call's bound (for a server without a timeout, its deadline is the call's). */
 			rl_outcome_set(&outcomes[i], RL_OUTCOME_TIMEOUT, "timeout: the call's deadline passed");
 			rl_conn_abandon(conn);
-			settle(&outcomes[i], yes, answered);
+			settle(&outcomes[i], yes, answered, latency);
 		}
 	}
 }
@@ -279,6 +282,9 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 	size_t i, k;
 
 	rl_cluster_leave_parent(cluster);
+	if (cluster->call_began == 0) {
+		cluster->call_began = start;
+	}
 	encode(&request->command, &command);
 	for (k = 0; k < 2; k++) {
 		native[k].bytes = NULL;
@@ -291,7 +297,7 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 		rl_outcome_reset(&outcomes[i]);
 		if (prepare(cluster, i, &command, request->native[0].argc > 0 ? native : NULL, now, deadline_ms, &outcomes[i], 0,
 				i < RL_SMALL_CLUSTER ? seen[i] : RL_NOT_PROBED) != 0) {
-			settle(&outcomes[i], &yes, &answered);
+			settle(&outcomes[i], &yes, &answered, 0); /* failed before sending */
 		}
 	}
 	encoded_free(&command);
@@ -300,16 +306,15 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 			encoded_free(&native[k]);
 		}
 	}
-	stamp_latencies(outcomes, cluster->count, start, now); /* failed before sending: 0 */
 	if (poll_set_init(&set, cluster->count) != 0) {
 		for (i = 0; i < cluster->count; i++) {
 			if (outcomes[i].kind == RL_OUTCOME_PENDING) {
 				rl_outcome_set(&outcomes[i], RL_OUTCOME_IO, "out of memory");
-				rl_conn_close(&cluster->conns[i]);
+				fail(&cluster->conns[i], &outcomes[i], &yes, &answered, 0);
 			}
 		}
-		stamp_latencies(outcomes, cluster->count, start, now);
 		poll_set_free(&set);
+		call_ends(cluster, outcomes, now);
 		return yes;
 	}
 
@@ -333,10 +338,11 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 			break;
 		}
 		ready = wait_for_events(&set, cluster, wait_until, now);
+		now = rl_now_ms(); /* as the poll returned: the time of every outcome this round settles */
 		if (ready < 0 && !rl_poll_interrupted()) {
 			for (k = 0; k < set.used; k++) {
 				rl_outcome_set(&outcomes[set.owner[k]], RL_OUTCOME_IO, "poll failed");
-				fail(&cluster->conns[set.owner[k]], &outcomes[set.owner[k]], &yes, &answered);
+				fail(&cluster->conns[set.owner[k]], &outcomes[set.owner[k]], &yes, &answered, now - start);
 			}
 			break;
 		}
@@ -348,27 +354,25 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 				continue;
 			}
 			if (rl_conn_on_events(conn, &cluster->endpoints[owner], set.fds[k].revents, &outcomes[owner]) != 0) {
-				fail(conn, &outcomes[owner], &yes, &answered);
+				fail(conn, &outcomes[owner], &yes, &answered, now - start);
 				continue;
 			}
-			take_replies(cluster, owner, request, &outcomes[owner], &yes, &answered);
+			take_replies(cluster, owner, request, &outcomes[owner], &yes, &answered, now - start);
 		}
-		now = rl_now_ms();
-		stamp_latencies(outcomes, cluster->count, start, now);
 		/* wait_until is the earliest deadline of the servers still pending and of the call:
 		 * before it nobody can be overdue. */
 		if (now >= wait_until && request_waiting(request, outcomes, yes, answered, servers, quorum)) {
-			settle_overdue(cluster, now, deadline_ms, outcomes, &yes, &answered);
+			settle_overdue(cluster, now, deadline_ms, outcomes, &yes, &answered, now - start);
 		}
 	}
 	poll_set_free(&set);
 
-	stamp_latencies(outcomes, cluster->count, start, now); /* a poll that failed */
 	for (i = 0; i < cluster->count; i++) {
 		if (outcomes[i].kind == RL_OUTCOME_PENDING) {
 			rl_conn_abandon(&cluster->conns[i]);
 		}
 	}
+	call_ends(cluster, outcomes, now);
 	return yes;
 }
 
