@@ -1,6 +1,7 @@
 <?php
 /* A workout for the renewal thread under helgrind or TSan (fuzz/watchdog_race.sh): locks renewed
- * while the PHP thread adds, asks, removes, loses and frees them, abortOnLoss raising, a fork.
+ * while the PHP thread adds, asks, removes, loses and frees them, abortOnLoss raising, onLoss
+ * told (its notice is stored by the renewal thread, taken by this one), an observer, a fork.
  * Usage: php -d extension=modules/redlock.so fuzz/watchdog_race.php host:port,host:port,... */
 $servers = array_map(function ($s) {
     [$h, $p] = explode(':', $s);
@@ -14,7 +15,10 @@ $del = function (string $k) use ($servers) {
         fgets($s);
     }
 };
-$r = new RedLock($servers, 10, 0, ['autoExtend' => true, 'abortOnLoss' => true, 'maxExtensions' => 50]);
+$told = 0;
+$r = new RedLock($servers, 10, 0, ['autoExtend' => true, 'abortOnLoss' => true, 'maxExtensions' => 50,
+    'onLoss' => function (array $lock, string $reason) use (&$told) { $told++; },
+    'observer' => function (array $call) {}]);
 $locks = [];
 for ($round = 0; $round < 40; $round++) {
     $locks[] = $r->lock("$key:$round", 90);          // renewed every 30 ms
@@ -48,6 +52,7 @@ try {
 } catch (RedLockException $e) {
     echo "aborted\n";
 }
+echo $told > 0 ? "told\n" : "never told\n";
 $held = $r->lock("$key:fork", 600);
 $pid = pcntl_fork();
 if ($pid === 0) {

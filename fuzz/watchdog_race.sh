@@ -19,4 +19,4 @@ grep -v '^==' "$log" || true
 summaries=$(grep -c 'ERROR SUMMARY' "$log" || true)
 errors=$(grep 'ERROR SUMMARY' "$log" | sed 's/.*ERROR SUMMARY: \([0-9]*\) errors.*/\1/' | awk "{s+=\$1} END {print s+0}")
 echo "helgrind: $summaries processes, $errors errors (log: $log)"
-grep -q '^done$' "$log" && [ "$errors" -eq 0 ]
+grep -q "^told$" "$log" && grep -q "^done$" "$log" && [ "$errors" -eq 0 ]
