@@ -16,6 +16,7 @@
 #include "net/rl_conn.h"
 #include "net/rl_resolve.h"
 #include "redlock_abort.h"
+#include "redlock_memory.h"
 #include "redlock_telemetry.h"
 
 ZEND_DECLARE_MODULE_GLOBALS(redlock)
@@ -77,6 +78,7 @@ static PHP_MSHUTDOWN_FUNCTION(redlock)
 	/* The idle connections are closed by GSHUTDOWN, which runs after this; what they still hold of
 	 * the resolver's results is reference-counted. Lookups still running free themselves. */
 	rl_resolve_shutdown();
+	redlock_memory_shutdown();
 	return SUCCESS;
 }
 

@@ -126,6 +126,34 @@ class RedLock
     public function getLastErrors(): array {}
 }
 
+/**
+ * The test double's control. memory://NAME servers (new RedLock(['memory://a', 'memory://b', 'memory://c'])) are
+ * served inside this process: no Redis, the same API, lock arrays and errors, every lock kind. Their keys expire
+ * on a clock the test moves, and they fail on demand.
+ *
+ * @see docs/guide/testing-your-code.md
+ */
+final class RedLockMemory
+{
+    /** Moves the test clock $ms (>= 0) forward: the memory servers' keys expire, and the extension's own clock
+     *  (validity(), renewals, deadlines) sees the time pass. */
+    public static function advance(int $ms): void {}
+
+    /** Makes memory server $server ("memory://a" or "a") fail: "refuse" (connections refused, open ones
+     *  closed), "silent" (never answers: the server's timeout bounds each call), "error" (answers every
+     *  command with an error). */
+    public static function fail(string $server, string $how = "refuse"): void {}
+
+    /** Brings memory server $server back; its keys are as it left them. */
+    public static function recover(string $server): void {}
+
+    /** Every memory server emptied and up, the test clock back to the real one. */
+    public static function reset(): void {}
+
+    /** @return array<string, int> the live keys of memory server $server: name => ms left (-1: no expiry) */
+    public static function keys(string $server): array {}
+}
+
 /** Thrown by RedLock::run() when the lock cannot be acquired. */
 class RedLockException extends RuntimeException
 {

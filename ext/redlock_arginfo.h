@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 0abb8fc4108d323e36ccb4f5ab042c6fa8ce2580 */
+ * Stub hash: f852ce6fdfa62a89583274dded60b38f26cf1a29 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_RedLock___construct, 0, 0, 1)
 	ZEND_ARG_TYPE_INFO(0, servers, IS_ARRAY, 0)
@@ -60,6 +60,26 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_class_RedLock_getLastErrors arginfo_class_RedLock_metrics
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RedLockMemory_advance, 0, 1, IS_VOID, 0)
+	ZEND_ARG_TYPE_INFO(0, ms, IS_LONG, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RedLockMemory_fail, 0, 1, IS_VOID, 0)
+	ZEND_ARG_TYPE_INFO(0, server, IS_STRING, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, how, IS_STRING, 0, "\"refuse\"")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RedLockMemory_recover, 0, 1, IS_VOID, 0)
+	ZEND_ARG_TYPE_INFO(0, server, IS_STRING, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RedLockMemory_reset, 0, 0, IS_VOID, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RedLockMemory_keys, 0, 1, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO(0, server, IS_STRING, 0)
+ZEND_END_ARG_INFO()
+
 
 ZEND_METHOD(RedLock, __construct);
 ZEND_METHOD(RedLock, lock);
@@ -75,6 +95,11 @@ ZEND_METHOD(RedLock, run);
 ZEND_METHOD(RedLock, setObserver);
 ZEND_METHOD(RedLock, metrics);
 ZEND_METHOD(RedLock, getLastErrors);
+ZEND_METHOD(RedLockMemory, advance);
+ZEND_METHOD(RedLockMemory, fail);
+ZEND_METHOD(RedLockMemory, recover);
+ZEND_METHOD(RedLockMemory, reset);
+ZEND_METHOD(RedLockMemory, keys);
 
 
 static const zend_function_entry class_RedLock_methods[] = {
@@ -92,6 +117,16 @@ static const zend_function_entry class_RedLock_methods[] = {
 	ZEND_ME(RedLock, setObserver, arginfo_class_RedLock_setObserver, ZEND_ACC_PUBLIC)
 	ZEND_ME(RedLock, metrics, arginfo_class_RedLock_metrics, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(RedLock, getLastErrors, arginfo_class_RedLock_getLastErrors, ZEND_ACC_PUBLIC)
+	ZEND_FE_END
+};
+
+
+static const zend_function_entry class_RedLockMemory_methods[] = {
+	ZEND_ME(RedLockMemory, advance, arginfo_class_RedLockMemory_advance, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(RedLockMemory, fail, arginfo_class_RedLockMemory_fail, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(RedLockMemory, recover, arginfo_class_RedLockMemory_recover, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(RedLockMemory, reset, arginfo_class_RedLockMemory_reset, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
+	ZEND_ME(RedLockMemory, keys, arginfo_class_RedLockMemory_keys, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_FE_END
 };
 
@@ -117,6 +152,17 @@ static zend_class_entry *register_class_RedLock(void)
 
 	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "__construct", sizeof("__construct") - 1), 0, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
 #endif
+
+	return class_entry;
+}
+
+static zend_class_entry *register_class_RedLockMemory(void)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_CLASS_ENTRY(ce, "RedLockMemory", class_RedLockMemory_methods);
+	class_entry = zend_register_internal_class_ex(&ce, NULL);
+	class_entry->ce_flags |= ZEND_ACC_FINAL;
 
 	return class_entry;
 }

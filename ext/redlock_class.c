@@ -224,6 +224,7 @@ void redlock_class_register(int module_number)
 	redlock_ce = register_class_RedLock();
 	redlock_ce->create_object = redlock_create;
 	redlock_exception_ce = register_class_RedLockException(spl_ce_RuntimeException);
+	register_class_RedLockMemory();
 
 	memcpy(&redlock_object_handlers, zend_get_std_object_handlers(), sizeof(zend_object_handlers));
 	redlock_object_handlers.offset = offsetof(redlock_object, std);

@@ -8,6 +8,7 @@
 #include "zend_exceptions.h"
 
 #include "php_redlock.h"
+#include "memory/rl_memory_server.h"
 #include "redlock_servers.h"
 #include "net/rl_uri.h"
 
@@ -404,7 +405,7 @@ static zend_result add_server(rl_cluster *cluster, zval *entry, uint32_t arg_num
 	memset(&spec, 0, sizeof(spec));
 	ZVAL_DEREF(entry);
 	if (Z_TYPE_P(entry) == IS_STRING) {
-		char error[RL_URI_ERROR_MAX];
+		char error[RL_URI_ERROR_MAX], memory_path[RL_MEMORY_PATH_MAX];
 		rl_uri uri;
 
 		if (rl_uri_parse(Z_STRVAL_P(entry), Z_STRLEN_P(entry), &uri, error, sizeof(error)) != 0) {
@@ -414,6 +415,16 @@ static zend_result add_server(rl_cluster *cluster, zval *entry, uint32_t arg_num
 		spec.host = uri.host;
 		spec.host_len = strlen(uri.host);
 		spec.port = uri.port;
+		if (uri.memory) {
+			/* the test double: its in-process server's unix socket */
+			if (rl_memory_server_path(uri.host, strlen(uri.host), memory_path, error, sizeof(error)) != 0) {
+				rl_uri_free(&uri);
+				zend_argument_value_error(arg_num, "server #%zu %s", index, error);
+				return FAILURE;
+			}
+			spec.host = memory_path;
+			spec.host_len = strlen(memory_path);
+		}
 		spec.timeout_ms = uri.has_timeout ? uri.timeout_ms : REDLOCK_DEFAULT_TIMEOUT_SECONDS * 1000.0;
 		spec.username = uri.username;
 		spec.username_len = uri.username ? strlen(uri.username) : 0;

@@ -15,6 +15,8 @@ void rl_hiredis_version(char *out, size_t size)
 	snprintf(out, size, "%d.%d.%d", HIREDIS_MAJOR, HIREDIS_MINOR, HIREDIS_PATCH);
 }
 
+int64_t rl_clock_offset_us; /* see rl_platform.h */
+
 /* memset that the compiler may not drop as a dead store. */
 static void wipe(void *bytes, size_t len)
 {

@@ -75,6 +75,10 @@ static inline int rl_socket_would_block(void)
  * must not shorten or stretch a lock's validity. On Linux CLOCK_BOOTTIME, which keeps counting
  * while the system is suspended, as the servers' expiry does: CLOCK_MONOTONIC stops, and a lock
  * would look valid for as long as the laptop slept. */
+/* The test clock (memory:// servers' advance(), memory/rl_memory_server.h): µs added to every
+ * reading, 0 unless a test moved it. Defined in net/rl_conn.c. */
+extern int64_t rl_clock_offset_us;
+
 static inline double rl_now_ms(void)
 {
 #ifdef _WIN32
@@ -92,7 +96,8 @@ static inline double rl_now_ms(void)
 # else
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 # endif
-	return (double) ts.tv_sec * 1000.0 + (double) ts.tv_nsec / 1e6;
+	return (double) ts.tv_sec * 1000.0 + (double) ts.tv_nsec / 1e6
+		+ (double) __atomic_load_n(&rl_clock_offset_us, __ATOMIC_RELAXED) / 1000.0;
 #endif
 }
 

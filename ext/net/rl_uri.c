@@ -411,6 +411,30 @@ static int parse_unix(span rest, span query, rl_uri *out, char *error, size_t er
 	return parse_query(query, &db_seen, out, error, error_size);
 }
 
+/* memory://NAME: the name alone. */
+static int parse_memory(const char *name, size_t len, rl_uri *out, char *error, size_t error_size)
+{
+	size_t i;
+
+	if (len == 0 || len > 64) {
+		return fail(error, error_size, "memory URI must name its server in 1 to 64 characters, like memory://a");
+	}
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char) name[i];
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_'
+				|| c == '-')) {
+			return fail(error, error_size, "memory URI names take letters, digits, '.', '_' and '-' only");
+		}
+	}
+	if ((out->host = malloc(len + 1)) == NULL) {
+		return fail(error, error_size, "out of memory");
+	}
+	memcpy(out->host, name, len);
+	out->host[len] = '\0';
+	out->memory = 1;
+	return 0;
+}
+
 int rl_uri_parse(const char *text, size_t len, rl_uri *out, char *error, size_t error_size)
 {
 	span all = {text, len}, rest, query = {NULL, 0};
@@ -439,8 +463,10 @@ int rl_uri_parse(const char *text, size_t len, rl_uri *out, char *error, size_t 
 	} else if (has_prefix_nocase(all, "unix://")) {
 		rest.p = text + 7;
 		rest.len = len - 7;
+	} else if (has_prefix_nocase(all, "memory://")) {
+		return parse_memory(text + 9, len - 9, out, error, error_size);
 	} else {
-		return fail(error, error_size, "URI must start with redis://, rediss:// or unix://");
+		return fail(error, error_size, "URI must start with redis://, rediss://, unix:// or memory://");
 	}
 	question = span_find(rest, '?');
 	if (question != NULL) {

@@ -1,7 +1,8 @@
 /* Server URIs: redis://[user[:password]@]host[:port][/db][?timeout=S], rediss:// (TLS, with
  * cafile, capath, local_cert, local_pk, passphrase, peer_name, verify_peer, verify_peer_name in the
  * query) and
- * unix:///path/to.sock[?db=N&timeout=S&password=P]. Plain C, no zvals, no I/O, so a fuzzer can
+ * unix:///path/to.sock[?db=N&timeout=S&password=P], and memory://NAME (the test double's
+ * in-process server: letters, digits, '.', '_', '-', at most 64). Plain C, no zvals, no I/O, so a fuzzer can
  * drive it with arbitrary bytes. Error messages never quote the input: a URI may hold a password. */
 #ifndef RL_URI_H
 #define RL_URI_H
@@ -21,6 +22,7 @@ typedef struct rl_uri {
 	char *username;    /* malloc'd, NULL when none (then the password alone authenticates) */
 	char *password;    /* malloc'd, NULL when none */
 	int tls;           /* rediss://: tls_config holds the settings (its ctx stays NULL) */
+	int memory;        /* memory://: host is the NAME (memory/rl_memory_server.h gives its socket) */
 	rl_tls_config tls_config;
 } rl_uri;
 

@@ -1,0 +1,491 @@
+/* memory:// servers: see rl_memory_server.h.
+ *
+ * One thread serves every named server of the process. The PHP thread and it share the list of
+ * servers, the stores and the clock offset under one mutex; the thread holds it only while it
+ * runs a command. Sockets live in a directory made with mkdtemp() (mode 0700), removed at
+ * MSHUTDOWN. A forked child inherits the listening sockets but not the thread: its connections
+ * are served by the parent's thread, for as long as the parent runs. */
+#ifndef _WIN32
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+#endif
+
+#include "memory/rl_memory_server.h"
+#include "memory/rl_memory_store.h"
+#include "net/rl_platform.h"
+
+#ifdef _WIN32
+
+int rl_memory_server_path(const char *name, size_t len, char path[RL_MEMORY_PATH_MAX], char *err, size_t err_size)
+{
+	(void) name;
+	(void) len;
+	(void) path;
+	snprintf(err, err_size, "memory:// servers need unix sockets, which this platform lacks");
+	return -1;
+}
+int rl_memory_server_set_mode(const char *name, size_t len, rl_memory_mode mode) { (void) name; (void) len; (void) mode; return -1; }
+void rl_memory_server_advance(int64_t ms) { (void) ms; }
+void rl_memory_server_reset(void) {}
+long rl_memory_server_keys(const char *name, size_t len,
+	void (*each)(void *arg, const char *key, size_t key_len, const char *kind, int64_t left), void *arg)
+{
+	(void) name; (void) len; (void) each; (void) arg;
+	return -1;
+}
+void rl_memory_server_shutdown(void) {}
+
+#else
+
+#define MAX_ARGS 1024
+#define MAX_PENDING (1 << 20)
+#define FAILING "-ERR memory server failing on purpose (RedLockMemory::fail)\r\n" /* a client sending more unparsed bytes than this is cut off */
+
+typedef struct mserver {
+	struct mserver *next;
+	char name[65];
+	char path[RL_MEMORY_PATH_MAX];
+	int listen_fd;        /* -1 while refusing */
+	rl_memory_mode mode;
+	rl_memory_store *store;
+} mserver;
+
+typedef struct mclient {
+	struct mclient *next;
+	int fd;
+	mserver *server;
+	rl_memory_buf in, out;
+} mclient;
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static mserver *servers;
+static mclient *clients;          /* the thread's own */
+static char directory[64];
+static int wake_pipe[2] = {-1, -1};
+static pthread_t thread;
+static int running, stopping;
+static long thread_pid;
+static int64_t offset_ms;          /* the test clock's advance (also in rl_clock_offset_us) */
+
+static int64_t store_now(void *arg)
+{
+	struct timespec ts;
+
+	(void) arg;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t) ts.tv_sec * 1000 + ts.tv_nsec / 1000000 + offset_ms;
+}
+
+static void wake(void)
+{
+	if (wake_pipe[1] >= 0) {
+		ssize_t n = write(wake_pipe[1], "w", 1);
+		(void) n;
+	}
+}
+
+static int listen_on(mserver *s)
+{
+	struct sockaddr_un address;
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+
+	if (fd < 0) {
+		return -1;
+	}
+	fcntl(fd, F_SETFD, FD_CLOEXEC);
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+	memset(&address, 0, sizeof(address));
+	address.sun_family = AF_UNIX;
+	memcpy(address.sun_path, s->path, strlen(s->path) + 1);
+	unlink(s->path);
+	if (bind(fd, (struct sockaddr *) &address, sizeof(address)) != 0 || listen(fd, 128) != 0) {
+		close(fd);
+		return -1;
+	}
+	s->listen_fd = fd;
+	return 0;
+}
+
+static void client_free(mclient *c)
+{
+	close(c->fd);
+	rl_memory_buf_free(&c->in);
+	rl_memory_buf_free(&c->out);
+	free(c);
+}
+
+/* The thread's clients of s are closed (it refuses now). Lock held. */
+static void drop_clients_of(const mserver *s)
+{
+	mclient **at = &clients;
+
+	while (*at) {
+		mclient *c = *at;
+		if (c->server == s) {
+			*at = c->next;
+			client_free(c);
+		} else {
+			at = &c->next;
+		}
+	}
+}
+
+/* Parses and answers what c sent. Lock held. -1: close it. */
+static int serve(mclient *c)
+{
+	const char *argv[MAX_ARGS];
+	size_t lens[MAX_ARGS];
+	int argc;
+	long used;
+
+	if (c->server->mode == RL_MEMORY_SILENT) {
+		/* a hung server: what it reads waits, and is answered in order once it recovers */
+		return c->in.len > MAX_PENDING ? -1 : 0;
+	}
+	while ((used = rl_memory_parse_command(c->in.bytes, c->in.len, MAX_ARGS, &argc, argv, lens)) > 0) {
+		int rc = 0;
+
+		switch (c->server->mode) {
+		case RL_MEMORY_ERROR:
+			rc = rl_memory_buf_add(&c->out, FAILING, sizeof(FAILING) - 1);
+			break;
+		default:
+			rc = rl_memory_store_execute(c->server->store, argc, argv, lens, &c->out);
+		}
+		rl_memory_buf_drop(&c->in, (size_t) used);
+		if (rc != 0) {
+			return -1;
+		}
+	}
+	return used < 0 || c->in.len > MAX_PENDING ? -1 : 0;
+}
+
+static int flush(mclient *c)
+{
+	while (c->out.len > 0) {
+		ssize_t n = send(c->fd, c->out.bytes, c->out.len, MSG_NOSIGNAL);
+		if (n < 0) {
+			return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -1;
+		}
+		rl_memory_buf_drop(&c->out, (size_t) n);
+	}
+	return 0;
+}
+
+static void *server_thread(void *arg)
+{
+	(void) arg;
+	pthread_mutex_lock(&lock);
+	while (!stopping) {
+		struct pollfd fds[1 + 64 + 1024];
+		void *owner[1 + 64 + 1024];
+		size_t n = 0, i;
+		mserver *s;
+		mclient *c;
+
+		fds[n].fd = wake_pipe[0];
+		fds[n].events = POLLIN;
+		owner[n++] = NULL;
+		for (s = servers; s && n < 1 + 64; s = s->next) {
+			if (s->listen_fd >= 0) {
+				fds[n].fd = s->listen_fd;
+				fds[n].events = POLLIN;
+				owner[n++] = s;
+			}
+		}
+		for (c = clients; c && n < sizeof(fds) / sizeof(fds[0]); c = c->next) {
+			fds[n].fd = c->fd;
+			fds[n].events = (short) (POLLIN | (c->out.len > 0 ? POLLOUT : 0));
+			owner[n++] = c;
+		}
+		pthread_mutex_unlock(&lock);
+		if (poll(fds, (nfds_t) n, 1000) < 0 && errno != EINTR) {
+			pthread_mutex_lock(&lock);
+			continue;
+		}
+		pthread_mutex_lock(&lock);
+		if (fds[0].revents) {
+			char drain[64];
+			mclient **at = &clients;
+			while (read(wake_pipe[0], drain, sizeof(drain)) > 0) {
+			}
+			while (*at) { /* a server that recovered answers what it held */
+				c = *at;
+				if (c->in.len > 0 && (serve(c) != 0 || flush(c) != 0)) {
+					*at = c->next;
+					client_free(c);
+				} else {
+					at = &c->next;
+				}
+			}
+			continue; /* the lists may have changed: build the set again */
+		}
+		for (i = 1; i < n && !stopping; i++) {
+			int is_server = 0;
+			if (fds[i].revents == 0) {
+				continue;
+			}
+			for (s = servers; s; s = s->next) {
+				if (owner[i] == s) {
+					is_server = 1;
+					break;
+				}
+			}
+			if (is_server) {
+				int fd = accept(s->listen_fd, NULL, NULL);
+				mclient *nc;
+				if (fd < 0) {
+					continue;
+				}
+				fcntl(fd, F_SETFD, FD_CLOEXEC);
+				fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+				if ((nc = calloc(1, sizeof(*nc))) == NULL) {
+					close(fd);
+					continue;
+				}
+				nc->fd = fd;
+				nc->server = s;
+				nc->next = clients;
+				clients = nc;
+				continue;
+			}
+			for (c = clients; c && c != owner[i]; c = c->next) {
+			}
+			if (c == NULL) {
+				continue; /* closed meanwhile */
+			}
+			if (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) {
+				char chunk[16384];
+				ssize_t got = recv(c->fd, chunk, sizeof(chunk), 0);
+				if (got == 0 || (got < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+					|| (got > 0 && (rl_memory_buf_add(&c->in, chunk, (size_t) got) != 0 || serve(c) != 0))) {
+					mclient **at;
+					for (at = &clients; *at != c; at = &(*at)->next) {
+					}
+					*at = c->next;
+					client_free(c);
+					continue;
+				}
+			}
+			if (flush(c) != 0) {
+				mclient **at;
+				for (at = &clients; *at != c; at = &(*at)->next) {
+				}
+				*at = c->next;
+				client_free(c);
+			}
+		}
+	}
+	while (clients) {
+		mclient *c = clients;
+		clients = c->next;
+		client_free(c);
+	}
+	pthread_mutex_unlock(&lock);
+	return NULL;
+}
+
+/* Lock held. */
+static mserver *find_server(const char *name, size_t len)
+{
+	mserver *s;
+
+	for (s = servers; s; s = s->next) {
+		if (strlen(s->name) == len && memcmp(s->name, name, len) == 0) {
+			return s;
+		}
+	}
+	return NULL;
+}
+
+/* The directory, the wake pipe and the thread, once per process. Lock held. */
+static int start_locked(char *err, size_t err_size)
+{
+	if (running && thread_pid == rl_process_id()) {
+		return 0;
+	}
+	if (running) {
+		/* a forked child: the parent's thread serves the sockets; this one serves its own */
+		running = 0;
+		clients = NULL;
+	}
+	if (directory[0] == '\0') {
+		const char *tmp = getenv("TMPDIR");
+		snprintf(directory, sizeof(directory), "%s/redlock-memory.XXXXXX", tmp && strlen(tmp) < 32 ? tmp : "/tmp");
+		if (mkdtemp(directory) == NULL) {
+			directory[0] = '\0';
+			snprintf(err, err_size, "memory:// servers: cannot create their socket directory (%s)", strerror(errno));
+			return -1;
+		}
+	}
+	if (wake_pipe[0] < 0) {
+		int i;
+		if (pipe(wake_pipe) != 0) {
+			snprintf(err, err_size, "memory:// servers: no pipe (%s)", strerror(errno));
+			return -1;
+		}
+		for (i = 0; i < 2; i++) {
+			fcntl(wake_pipe[i], F_SETFD, FD_CLOEXEC);
+			fcntl(wake_pipe[i], F_SETFL, fcntl(wake_pipe[i], F_GETFL) | O_NONBLOCK);
+		}
+	}
+	stopping = 0;
+	if (pthread_create(&thread, NULL, server_thread, NULL) != 0) {
+		snprintf(err, err_size, "memory:// servers: no thread");
+		return -1;
+	}
+	running = 1;
+	thread_pid = rl_process_id();
+	return 0;
+}
+
+int rl_memory_server_path(const char *name, size_t len, char path[RL_MEMORY_PATH_MAX], char *err, size_t err_size)
+{
+	mserver *s;
+	int rc = -1;
+
+	if (len == 0 || len > 64) {
+		snprintf(err, err_size, "memory server name must be 1 to 64 characters");
+		return -1;
+	}
+	pthread_mutex_lock(&lock);
+	if (start_locked(err, err_size) != 0) {
+		goto done;
+	}
+	s = find_server(name, len);
+	if (s == NULL) {
+		if ((s = calloc(1, sizeof(*s))) == NULL || (s->store = rl_memory_store_create(store_now, NULL)) == NULL) {
+			free(s);
+			snprintf(err, err_size, "out of memory");
+			goto done;
+		}
+		memcpy(s->name, name, len);
+		s->name[len] = '\0';
+		snprintf(s->path, sizeof(s->path), "%s/%s", directory, s->name);
+		s->listen_fd = -1;
+		if (listen_on(s) != 0) {
+			snprintf(err, err_size, "memory:// server %s: cannot listen (%s)", s->name, strerror(errno));
+			rl_memory_store_destroy(s->store);
+			free(s);
+			goto done;
+		}
+		s->next = servers;
+		servers = s;
+		wake();
+	}
+	memcpy(path, s->path, strlen(s->path) + 1);
+	rc = 0;
+done:
+	pthread_mutex_unlock(&lock);
+	return rc;
+}
+
+static void set_mode_locked(mserver *s, rl_memory_mode mode)
+{
+	if (mode == RL_MEMORY_REFUSE && s->listen_fd >= 0) {
+		close(s->listen_fd); /* the path stays: connecting to it is "Connection refused" */
+		s->listen_fd = -1;
+		drop_clients_of(s);
+	} else if (mode != RL_MEMORY_REFUSE && s->listen_fd < 0) {
+		listen_on(s);
+	}
+	s->mode = mode;
+}
+
+int rl_memory_server_set_mode(const char *name, size_t len, rl_memory_mode mode)
+{
+	mserver *s;
+
+	pthread_mutex_lock(&lock);
+	s = find_server(name, len);
+	if (s != NULL) {
+		set_mode_locked(s, mode);
+		wake();
+	}
+	pthread_mutex_unlock(&lock);
+	return s != NULL ? 0 : -1;
+}
+
+void rl_memory_server_advance(int64_t ms)
+{
+	pthread_mutex_lock(&lock);
+	offset_ms += ms;
+	__atomic_store_n(&rl_clock_offset_us, offset_ms * 1000, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&lock);
+}
+
+void rl_memory_server_reset(void)
+{
+	mserver *s;
+
+	pthread_mutex_lock(&lock);
+	for (s = servers; s; s = s->next) {
+		rl_memory_store_clear(s->store);
+		set_mode_locked(s, RL_MEMORY_UP);
+	}
+	offset_ms = 0;
+	__atomic_store_n(&rl_clock_offset_us, 0, __ATOMIC_RELAXED);
+	wake();
+	pthread_mutex_unlock(&lock);
+}
+
+long rl_memory_server_keys(const char *name, size_t len,
+	void (*each)(void *arg, const char *key, size_t key_len, const char *kind, int64_t left), void *arg)
+{
+	mserver *s;
+	long n = -1;
+
+	pthread_mutex_lock(&lock);
+	s = find_server(name, len);
+	if (s != NULL) {
+		n = (long) rl_memory_store_keys(s->store, each, arg);
+	}
+	pthread_mutex_unlock(&lock);
+	return n;
+}
+
+void rl_memory_server_shutdown(void)
+{
+	pthread_mutex_lock(&lock);
+	if (running && thread_pid == rl_process_id()) {
+		stopping = 1;
+		wake();
+		pthread_mutex_unlock(&lock);
+		pthread_join(thread, NULL);
+		pthread_mutex_lock(&lock);
+	}
+	running = 0;
+	while (servers) {
+		mserver *s = servers;
+		servers = s->next;
+		if (s->listen_fd >= 0) {
+			close(s->listen_fd);
+		}
+		if (thread_pid == rl_process_id()) {
+			unlink(s->path);
+		}
+		rl_memory_store_destroy(s->store);
+		free(s);
+	}
+	if (directory[0] && thread_pid == rl_process_id()) {
+		rmdir(directory);
+	}
+	directory[0] = '\0';
+	if (wake_pipe[0] >= 0) {
+		close(wake_pipe[0]);
+		close(wake_pipe[1]);
+		wake_pipe[0] = wake_pipe[1] = -1;
+	}
+	pthread_mutex_unlock(&lock);
+}
+
+#endif

@@ -1,0 +1,41 @@
+/* The in-process Redis of memory:// servers (the test double, see docs/guide/testing-your-code.md):
+ * keys with expiry, the hashes of shared locks, counters, and exactly the commands and scripts
+ * the extension sends (core/rl_scripts.h), each recognised by its source and run in C. Plain C,
+ * no sockets, no zvals; one store per memory:// name; not thread-safe (its server holds a lock). */
+#ifndef RL_MEMORY_STORE_H
+#define RL_MEMORY_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct rl_memory_store rl_memory_store;
+
+/* A growing reply buffer. */
+typedef struct rl_memory_buf {
+	char *bytes;
+	size_t len, cap;
+} rl_memory_buf;
+
+int rl_memory_buf_add(rl_memory_buf *b, const char *bytes, size_t len);
+void rl_memory_buf_drop(rl_memory_buf *b, size_t n);
+void rl_memory_buf_free(rl_memory_buf *b);
+
+/* now(arg): the store's clock in ms (expiry and TIME). NULL when out of memory. */
+rl_memory_store *rl_memory_store_create(int64_t (*now)(void *arg), void *arg);
+void rl_memory_store_destroy(rl_memory_store *store);
+void rl_memory_store_clear(rl_memory_store *store);
+
+/* Parses one RESP command (an array of bulk strings) at the front of bytes: the bytes it takes,
+ * 0 when incomplete, -1 when it is not one or has more than max arguments. */
+long rl_memory_parse_command(const char *bytes, size_t len, int max, int *argc, const char **argv, size_t *lens);
+
+/* Runs one command; its reply appended to out. 0, or -1 when out of memory. */
+int rl_memory_store_execute(rl_memory_store *store, int argc, const char **argv, const size_t *lens,
+	rl_memory_buf *out);
+
+/* The live keys, for a test's assertions: each name, its kind ("string", "hash") and its ms left
+ * (-1: no expiry) passed to each(); how many. */
+size_t rl_memory_store_keys(rl_memory_store *store,
+	void (*each)(void *arg, const char *name, size_t len, const char *kind, int64_t left), void *arg);
+
+#endif

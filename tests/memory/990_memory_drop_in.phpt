@@ -1,0 +1,154 @@
+--TEST--
+memory:// servers (the test double): no Redis; the drop-in arrays, contention between two objects, keys() for assertions, expiry on the test clock (advance(): the servers' keys and validity() alike), extend(), unlock(), run(), multi-resource, shared locks, semaphores, fencing, promote()/demote(), forceUnlock(), autoExtend with onLoss when the test clock jumps past a lease, reset()
+--EXTENSIONS--
+redlock
+--SKIPIF--
+<?php if (PHP_OS_FAMILY === 'Windows') die('skip memory:// needs unix sockets'); ?>
+--FILE--
+<?php
+$servers = ['memory://a', 'memory://b', 'memory://c'];
+$r = new RedLock($servers);
+$rival = new RedLock($servers, 0, 1);
+
+echo "-- drop-in\n";
+$lock = $r->lock('orders:42', 10000);
+var_dump(array_keys($lock), $lock['validity'] > 9000 && $lock['validity'] <= 10000, $lock['resource']);
+var_dump($rival->lock('orders:42', 10000), $rival->getLastErrors());
+var_dump(RedLockMemory::keys('memory://b')['orders:42'] > 9000);
+$lock = $r->extend($lock, 20000);
+var_dump($lock['validity'] > 19000, RedLockMemory::keys('c')['orders:42'] > 19000);
+var_dump($r->unlock($lock), RedLockMemory::keys('a'), is_array($l = $rival->lock('orders:42', 1000)));
+$rival->unlock($l);
+
+echo "-- the test clock\n";
+$lock = $r->lock('report', 5000);
+RedLockMemory::advance(4000);
+$left = $r->validity($lock);
+var_dump($left > 500 && $left < 1100);
+RedLockMemory::advance(1001);
+var_dump($r->validity($lock), RedLockMemory::keys('a'), is_array($rival->lock('report', 1000)));
+
+echo "-- run()\n";
+var_dump($r->run('job', 1000, function (array $lock, RedLock $r) use ($rival) {
+    return [$lock['resource'], $rival->lock('job', 1000)];
+}));
+echo RedLockMemory::keys('a') === ['report' => RedLockMemory::keys('a')['report']] ? "run() released\n" : "left a key\n";
+
+echo "-- other kinds\n";
+$multi = $r->lock(['m:1', 'm:2'], 1000);
+var_dump($multi['resource'], $rival->lock('m:2', 1000));
+$readers = [$r->lockShared('doc', 1000), $rival->lockShared('doc', 1000)];
+var_dump(count(array_filter($readers)), $r->lock('doc', 1000));
+$slots = [$r->lockSemaphore('pool', 2, 1000), $r->lockSemaphore('pool', 2, 1000), $rival->lockSemaphore('pool', 2, 1000)];
+var_dump(array_map(fn ($s) => is_array($s) ? $s['slot'] : $s, $slots));
+$f = new RedLock($servers, 0, 1, ['fencing' => true]);
+$a = $f->lock('fenced', 1000);
+$f->unlock($a);
+$b = $f->lock('fenced', 1000);
+var_dump($a['fence'], $b['fence']);
+$rival->unlock($readers[1]);
+$w = $r->promote($readers[0], 1000);
+var_dump(isset($w['shared']), $rival->lockShared('doc', 1000));
+$d = $r->demote($w, 1000);
+var_dump($d['shared'], is_array($rival->lockShared('doc', 1000)));
+var_dump($r->forceUnlock('pool:slot:0') || true, $r->forceUnlock(['m:1', 'm:2']), is_array($rival->lock('m:1', 1000)));
+
+echo "-- a paused process: autoExtend, onLoss\n";
+$told = [];
+$watched = new RedLock($servers, 10, 3, ['autoExtend' => true,
+    'onLoss' => function (array $lock, string $reason) use (&$told) { $told[] = $reason; }]);
+$held = $watched->lock('lease', 3000);
+usleep(1500000); // renewed in real time: still held
+var_dump($watched->validity($held) > 2000);
+RedLockMemory::advance(10000); // the process "slept" past its lease
+$until = microtime(true) + 2;
+while (!$told && microtime(true) < $until) {
+    usleep(1000);
+}
+var_dump($told, $watched->validity($held), is_array($rival->lock('lease', 1000)));
+
+RedLockMemory::reset();
+var_dump(RedLockMemory::keys('a'), RedLockMemory::keys('b'), is_array($r->lock('orders:42', 1000)));
+?>
+--EXPECTF--
+-- drop-in
+array(3) {
+  [0]=>
+  string(8) "validity"
+  [1]=>
+  string(8) "resource"
+  [2]=>
+  string(5) "token"
+}
+bool(true)
+string(9) "orders:42"
+bool(false)
+array(3) {
+  [0]=>
+  string(5) "taken"
+  [1]=>
+  string(5) "taken"
+  [2]=>
+  string(5) "taken"
+}
+bool(true)
+bool(true)
+bool(true)
+bool(true)
+array(0) {
+}
+bool(true)
+-- the test clock
+bool(true)
+bool(false)
+array(0) {
+}
+bool(true)
+-- run()
+array(2) {
+  [0]=>
+  string(3) "job"
+  [1]=>
+  bool(false)
+}
+run() released
+-- other kinds
+array(2) {
+  [0]=>
+  string(3) "m:1"
+  [1]=>
+  string(3) "m:2"
+}
+bool(false)
+int(2)
+bool(false)
+array(3) {
+  [0]=>
+  int(%d)
+  [1]=>
+  int(%d)
+  [2]=>
+  bool(false)
+}
+int(1)
+int(2)
+bool(false)
+bool(false)
+bool(true)
+bool(true)
+bool(true)
+bool(true)
+bool(true)
+-- a paused process: autoExtend, onLoss
+bool(true)
+array(1) {
+  [0]=>
+  string(7) "expired"
+}
+bool(false)
+bool(true)
+array(0) {
+}
+array(0) {
+}
+bool(true)
