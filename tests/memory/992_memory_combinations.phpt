@@ -1,0 +1,22 @@
+--TEST--
+memory:// servers behave as Redis for the whole combination chapter: every lock kind (exclusive, multi, shared, semaphore, fenced, promoted, demoted) with every option combination of tests/combinations, against the test double instead of real servers, with the same results
+--EXTENSIONS--
+redlock
+--SKIPIF--
+<?php if (PHP_OS_FAMILY === 'Windows') die('skip memory:// needs unix sockets'); ?>
+--FILE--
+<?php
+const CX_MEMORY = true;
+require __DIR__ . '/../inc/combinations.inc';
+foreach (['exclusive', 'multi', 'shared', 'semaphore', 'fenced', 'promoted', 'demoted'] as $kind) {
+    cx_run($kind);
+}
+?>
+--EXPECT--
+exclusive: 144 combinations: {"refused":36,"renewed":36,"lost":72,"waited":54,"run":12}, problems: 0
+multi: 144 combinations: {"refused":36,"renewed":36,"lost":72,"waited":54,"run":12}, problems: 0
+shared: 144 combinations: {"refused":36,"renewed":36,"lost":72,"waited":54,"run":0}, problems: 0
+semaphore: 144 combinations: {"refused":36,"renewed":36,"lost":72,"waited":54,"run":0}, problems: 0
+fenced: 144 combinations: {"refused":72,"renewed":24,"lost":48,"waited":36,"run":12}, problems: 0
+promoted: 144 combinations: {"refused":36,"renewed":36,"lost":72,"waited":54,"run":0}, problems: 0
+demoted: 144 combinations: {"refused":36,"renewed":36,"lost":72,"waited":54,"run":0}, problems: 0
