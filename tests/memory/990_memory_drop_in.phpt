@@ -13,7 +13,9 @@ $rival = new RedLock($servers, 0, 1);
 echo "-- drop-in\n";
 $lock = $r->lock('orders:42', 10000);
 var_dump(array_keys($lock), $lock['validity'] > 9000 && $lock['validity'] <= 10000, $lock['resource']);
-var_dump($rival->lock('orders:42', 10000), $rival->getLastErrors());
+var_dump($rival->lock('orders:42', 10000));
+$votes = array_count_values(array_map('strval', $rival->getLastErrors()));
+var_dump(($votes['taken'] ?? 0) >= 2 && ($votes['taken'] ?? 0) + ($votes['no reply needed'] ?? 0) === 3);
 var_dump(RedLockMemory::keys('memory://b')['orders:42'] > 9000);
 $lock = $r->extend($lock, 20000);
 var_dump($lock['validity'] > 19000, RedLockMemory::keys('c')['orders:42'] > 19000);
@@ -83,14 +85,7 @@ array(3) {
 bool(true)
 string(9) "orders:42"
 bool(false)
-array(3) {
-  [0]=>
-  string(5) "taken"
-  [1]=>
-  string(5) "taken"
-  [2]=>
-  string(5) "taken"
-}
+bool(true)
 bool(true)
 bool(true)
 bool(true)
