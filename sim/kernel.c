@@ -14,6 +14,7 @@
 
 #include "core/rl_lock.h"
 #include "core/rl_scripts.h"
+#include "memory/rl_memory_store.h"
 #include "kernel.h"
 
 double k_now;
@@ -66,127 +67,21 @@ static void buf_drop(buf *b, size_t n)
 	b->len -= n;
 }
 
-/* --- Servers ------------------------------------------------------------------------------ */
-#define MAX_KEYS 64
-
-#define MAX_FIELDS 16
-
-typedef struct skey {
-	char name[128];
-	int hash;          /* lockShared()'s hash of token -> deadline; else a string */
-	char value[64];
-	struct {
-		char token[40];
-		int64_t deadline;
-	} fields[MAX_FIELDS];
-	int nfields;
-	int64_t expire_at; /* server ms; INT64_MAX: none */
-} skey;
-
+/* --- Servers: the test double's store (ext/memory/rl_memory_store.c) on each server's clock --- */
 typedef struct server {
 	double rate, offset;
 	double pause_from, pause_to;
 	double crash_at, restart_at; /* down in between: keys and connections lost */
-	int delifeq; /* answers DELIFEQ (Valkey 9), else "unknown command" */
-	skey keys[MAX_KEYS];
-	size_t nkeys;
+	rl_memory_store *store;      /* answers DELIFEQ (Valkey 9) or not, drawn per server */
 } server;
 
 static server servers[K_MAX_SERVERS];
 static k_params P;
 
-static int64_t server_ms(const server *s)
+static int64_t server_ms(void *arg)
 {
+	const server *s = arg;
 	return (int64_t) floor(s->offset + s->rate * k_now);
-}
-
-static skey *find_key(server *s, const char *name, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < s->nkeys; i++) {
-		skey *k = &s->keys[i];
-		if (strlen(k->name) == len && memcmp(k->name, name, len) == 0) {
-			if (k->expire_at <= server_ms(s)) {
-				s->keys[i] = s->keys[--s->nkeys]; /* expired */
-				return NULL;
-			}
-			return k;
-		}
-	}
-	return NULL;
-}
-
-static void set_key(server *s, const char *name, size_t len, const char *value, size_t vlen, int64_t ttl)
-{
-	skey *k = find_key(s, name, len);
-
-	if (k == NULL) {
-		if (s->nkeys == MAX_KEYS || len >= sizeof(k->name) || vlen >= sizeof(k->value)) {
-			abort(); /* the simulation's own limits */
-		}
-		k = &s->keys[s->nkeys++];
-	}
-	memcpy(k->name, name, len);
-	k->name[len] = '\0';
-	k->hash = 0;
-	k->nfields = 0;
-	memcpy(k->value, value, vlen);
-	k->value[vlen] = '\0';
-	k->expire_at = ttl == INT64_MAX ? INT64_MAX : server_ms(s) + ttl;
-}
-
-static void del_key(server *s, skey *k)
-{
-	s->keys[k - s->keys] = s->keys[--s->nkeys];
-}
-
-static int holds(server *s, const char *name, size_t len, const char *token, size_t tlen)
-{
-	skey *k = find_key(s, name, len);
-	return k != NULL && !k->hash && strlen(k->value) == tlen && memcmp(k->value, token, tlen) == 0;
-}
-
-/* lockShared()'s holders: the field of token, or -1. */
-static int field_of(const skey *k, const char *token, size_t tlen)
-{
-	int i;
-
-	for (i = 0; i < k->nfields; i++) {
-		if (strlen(k->fields[i].token) == tlen && memcmp(k->fields[i].token, token, tlen) == 0) {
-			return i;
-		}
-	}
-	return -1;
-}
-
-/* Drops expired holders; the latest deadline left (0: none). */
-static int64_t prune_fields(skey *k, int64_t now)
-{
-	int64_t latest = 0;
-	int i;
-
-	for (i = 0; i < k->nfields;) {
-		if (k->fields[i].deadline <= now) {
-			k->fields[i] = k->fields[--k->nfields];
-			continue;
-		}
-		if (k->fields[i].deadline > latest) {
-			latest = k->fields[i].deadline;
-		}
-		i++;
-	}
-	return latest;
-}
-
-static char *derived(char *out, size_t size, const char *name, size_t len, const char *suffix, long n)
-{
-	if (n >= 0) {
-		snprintf(out, size, "%.*s%s%ld", (int) len, name, suffix, n);
-	} else {
-		snprintf(out, size, "%.*s%s", (int) len, name, suffix);
-	}
-	return out;
 }
 
 /* --- Connections -------------------------------------------------------------------------- */
@@ -293,314 +188,31 @@ static double one_way(sock *s, double *last)
 	return at;
 }
 
-/* --- RESP on the server side -------------------------------------------------------------- */
-typedef struct args {
-	int argc;
-	const char *argv[64];
-	size_t len[64];
-} args;
-
-/* Parses one command at the front of b. Returns the bytes it took, 0 when incomplete. */
-static size_t parse_command(const buf *b, args *a)
-{
-	const char *p = b->p, *end = b->p + b->len;
-	long n, i;
-	char *stop;
-
-	if (b->len < 4 || *p != '*') {
-		if (b->len > 0 && *p != '*') {
-			abort(); /* the real code wrote something that is not a RESP array */
-		}
-		return 0;
-	}
-	n = strtol(p + 1, &stop, 10);
-	if (stop + 2 > end) {
-		return 0;
-	}
-	p = stop + 2;
-	if (n > 64) {
-		abort();
-	}
-	for (i = 0; i < n; i++) {
-		long len;
-		if (p >= end || *p != '$') {
-			return 0;
-		}
-		len = strtol(p + 1, &stop, 10);
-		if (stop + 2 > end || stop + 2 + len + 2 > end) {
-			return 0;
-		}
-		a->argv[i] = stop + 2;
-		a->len[i] = (size_t) len;
-		p = stop + 2 + len + 2;
-	}
-	a->argc = (int) n;
-	return (size_t) (p - b->p);
-}
-
-static int is(const args *a, int i, const char *word)
-{
-	return a->len[i] == strlen(word) && strncasecmp(a->argv[i], word, a->len[i]) == 0;
-}
-
-static int same_script(const args *a, const rl_script *script)
-{
-	return a->len[1] == script->length && memcmp(a->argv[1], script->source, script->length) == 0;
-}
-
-static int64_t num(const args *a, int i)
-{
-	char tmp[32];
-	size_t n = a->len[i] < sizeof(tmp) - 1 ? a->len[i] : sizeof(tmp) - 1;
-	memcpy(tmp, a->argv[i], n);
-	tmp[n] = '\0';
-	return strtoll(tmp, NULL, 10);
-}
-
-/* Runs one command on server s; the reply into out. */
-static void execute(server *s, const args *a, buf *out)
-{
-	const rl_script_set *sc = rl_scripts();
-	char line[64];
-
-	k_st.commands++;
-	if (is(a, 0, "SET") && a->argc == 6 && is(a, 3, "NX") && is(a, 4, "PX")) {
-		if (find_key(s, a->argv[1], a->len[1]) != NULL) {
-			buf_add(out, "$-1\r\n", 5);
-		} else {
-			set_key(s, a->argv[1], a->len[1], a->argv[2], a->len[2], num(a, 5));
-			buf_add(out, "+OK\r\n", 5);
-		}
-		return;
-	}
-	if (is(a, 0, "DELIFEQ") && s->delifeq && a->argc == 3) {
-		skey *k = find_key(s, a->argv[1], a->len[1]);
-		if (k != NULL && k->hash) {
-			static const char wrongtype[] = "-WRONGTYPE Operation against a key holding the wrong kind of value\r\n";
-			buf_add(out, wrongtype, sizeof(wrongtype) - 1);
-			return;
-		}
-		int mine = k != NULL && holds(s, a->argv[1], a->len[1], a->argv[2], a->len[2]);
-		if (mine) {
-			del_key(s, k);
-		}
-		buf_add(out, mine ? ":1\r\n" : ":0\r\n", 4);
-		return;
-	}
-	if (is(a, 0, "EVAL") && a->argc >= 4) {
-		int64_t numkeys = num(a, 2);
-		int first = 3, argi = 3 + (int) numkeys, i;
-		const char *token = a->argv[argi];
-		size_t tlen = a->len[argi];
-
-		if (same_script(a, &sc->unlock) || same_script(a, &sc->unlock_multi)) {
-			int64_t released = 0;
-			for (i = first; i < argi; i++) {
-				if (holds(s, a->argv[i], a->len[i], token, tlen)) {
-					del_key(s, find_key(s, a->argv[i], a->len[i]));
-					released++;
-				}
-			}
-			snprintf(line, sizeof(line), ":%lld\r\n", (long long) released);
-		} else if (same_script(a, &sc->lock_multi)) {
-			int free_all = 1;
-			for (i = first; i < argi; i++) {
-				free_all &= find_key(s, a->argv[i], a->len[i]) == NULL;
-			}
-			for (i = first; free_all && i < argi; i++) {
-				set_key(s, a->argv[i], a->len[i], token, tlen, num(a, argi + 1));
-			}
-			snprintf(line, sizeof(line), ":%d\r\n", free_all);
-		} else if (same_script(a, &sc->extend)) {
-			int all = 1;
-			int64_t ttl = num(a, argi + 1);
-			for (i = first; i < argi; i++) {
-				all &= holds(s, a->argv[i], a->len[i], token, tlen);
-			}
-			for (i = first; all && i < argi; i++) {
-				skey *k = find_key(s, a->argv[i], a->len[i]);
-				if (k->expire_at - server_ms(s) < ttl) {
-					k->expire_at = server_ms(s) + ttl;
-				}
-			}
-			snprintf(line, sizeof(line), ":%d\r\n", all);
-		} else if (same_script(a, &sc->validity)) {
-			int64_t least = -2;
-			for (i = first; i < argi; i++) {
-				skey *k = find_key(s, a->argv[i], a->len[i]);
-				if (k == NULL || !holds(s, a->argv[i], a->len[i], token, tlen)) {
-					least = -2;
-					break;
-				}
-				if (i == first || k->expire_at - server_ms(s) < least) {
-					least = k->expire_at - server_ms(s);
-				}
-			}
-			snprintf(line, sizeof(line), ":%lld\r\n", (long long) least);
-		} else if (same_script(a, &sc->shared_lock)) {
-			skey *k = find_key(s, a->argv[first], a->len[first]);
-			int64_t now = server_ms(s), deadline = now + num(a, argi + 1), latest = deadline;
-			if (k != NULL && !k->hash) {
-				snprintf(line, sizeof(line), ":0\r\n");
-			} else {
-				int f;
-				if (k == NULL) {
-					set_key(s, a->argv[first], a->len[first], "", 0, 1);
-					k = find_key(s, a->argv[first], a->len[first]);
-					k->hash = 1;
-				}
-				if (prune_fields(k, now) > latest) {
-					latest = prune_fields(k, now);
-				}
-				f = field_of(k, token, tlen);
-				if (f < 0) {
-					if (k->nfields == MAX_FIELDS || tlen >= sizeof(k->fields[0].token)) {
-						abort();
-					}
-					f = k->nfields++;
-					memcpy(k->fields[f].token, token, tlen);
-					k->fields[f].token[tlen] = '\0';
-				}
-				k->fields[f].deadline = deadline;
-				k->expire_at = now + (latest - now);
-				snprintf(line, sizeof(line), ":1\r\n");
-			}
-		} else if (same_script(a, &sc->shared_unlock)) {
-			skey *k = find_key(s, a->argv[first], a->len[first]);
-			int64_t now = server_ms(s), mine, latest;
-			int f = k != NULL && k->hash ? field_of(k, token, tlen) : -1;
-			if (f < 0) {
-				snprintf(line, sizeof(line), ":0\r\n");
-			} else {
-				mine = k->fields[f].deadline;
-				k->fields[f] = k->fields[--k->nfields];
-				latest = prune_fields(k, now);
-				if (latest <= now) {
-					del_key(s, k);
-				} else {
-					k->expire_at = latest;
-				}
-				snprintf(line, sizeof(line), ":%d\r\n", mine > now);
-			}
-		} else if (same_script(a, &sc->shared_extend)) {
-			skey *k = find_key(s, a->argv[first], a->len[first]);
-			int64_t now = server_ms(s), ttl = num(a, argi + 1);
-			int f = k != NULL && k->hash ? field_of(k, token, tlen) : -1;
-			if (f < 0 || k->fields[f].deadline <= now) {
-				snprintf(line, sizeof(line), ":0\r\n");
-			} else {
-				if (now + ttl > k->fields[f].deadline) {
-					k->fields[f].deadline = now + ttl;
-				}
-				if (k->expire_at - now < ttl) {
-					k->expire_at = now + ttl;
-				}
-				snprintf(line, sizeof(line), ":1\r\n");
-			}
-		} else if (same_script(a, &sc->shared_validity)) {
-			skey *k = find_key(s, a->argv[first], a->len[first]);
-			int64_t now = server_ms(s), left;
-			int f = k != NULL && k->hash ? field_of(k, token, tlen) : -1;
-			if (f < 0 || k->fields[f].deadline <= now) {
-				left = -2;
-			} else {
-				left = k->fields[f].deadline - now;
-				if (k->expire_at - now < left) {
-					left = k->expire_at - now;
-				}
-			}
-			snprintf(line, sizeof(line), ":%lld\r\n", (long long) left);
-		} else if (same_script(a, &sc->semaphore_lock)) {
-			int64_t limit = num(a, argi + 2), start, slot = -1, i2;
-			char hex[8], key[160];
-			memcpy(hex, token + 1, 6);
-			hex[6] = '\0';
-			start = strtoll(hex, NULL, 16) % limit;
-			for (i2 = 0; i2 < limit; i2++) {
-				int64_t candidate = (start + i2) % limit;
-				derived(key, sizeof(key), a->argv[first], a->len[first], ":slot:", (long) candidate);
-				if (find_key(s, key, strlen(key)) == NULL) {
-					set_key(s, key, strlen(key), token, tlen, num(a, argi + 1));
-					slot = candidate;
-					break;
-				}
-			}
-			snprintf(line, sizeof(line), ":%lld\r\n", (long long) (slot + 1));
-		} else if (same_script(a, &sc->semaphore_release)) {
-			int64_t limit = num(a, argi + 1), keep = num(a, argi + 2), released = 0, slot;
-			char key[160];
-			for (slot = 0; slot < limit; slot++) {
-				derived(key, sizeof(key), a->argv[first], a->len[first], ":slot:", (long) slot);
-				if (slot != keep && holds(s, key, strlen(key), token, tlen)) {
-					del_key(s, find_key(s, key, strlen(key)));
-					released++;
-				}
-			}
-			snprintf(line, sizeof(line), ":%lld\r\n", (long long) released);
-		} else if (same_script(a, &sc->lock_fenced)) {
-			int free_all = 1;
-			long long fence = 0;
-			char key[160];
-			for (i = first; i < argi; i++) {
-				free_all &= find_key(s, a->argv[i], a->len[i]) == NULL;
-			}
-			for (i = first; free_all && i < argi; i++) {
-				skey *counter;
-				long long n;
-				set_key(s, a->argv[i], a->len[i], token, tlen, num(a, argi + 1));
-				derived(key, sizeof(key), a->argv[i], a->len[i], ":fence", -1);
-				counter = find_key(s, key, strlen(key));
-				n = (counter != NULL ? strtoll(counter->value, NULL, 10) : 0) + 1;
-				snprintf(line, sizeof(line), "%lld", n);
-				set_key(s, key, strlen(key), line, strlen(line), INT64_MAX);
-				if (n > fence) {
-					fence = n;
-				}
-			}
-			snprintf(line, sizeof(line), ":%lld\r\n", free_all ? fence : 0);
-		} else if (same_script(a, &sc->fence_writeback)) {
-			int all = 1;
-			long long fence = (long long) num(a, argi + 1);
-			char key[160];
-			for (i = first; i < argi; i++) {
-				all &= holds(s, a->argv[i], a->len[i], token, tlen);
-			}
-			for (i = first; all && i < argi; i++) {
-				skey *counter;
-				derived(key, sizeof(key), a->argv[i], a->len[i], ":fence", -1);
-				counter = find_key(s, key, strlen(key));
-				if (counter == NULL || strtoll(counter->value, NULL, 10) < fence) {
-					char text[32];
-					snprintf(text, sizeof(text), "%lld", fence);
-					set_key(s, key, strlen(key), text, strlen(text), INT64_MAX);
-				}
-			}
-			snprintf(line, sizeof(line), ":%d\r\n", all);
-		} else {
-			abort(); /* a script this simulation does not run */
-		}
-		buf_add(out, line, strlen(line));
-		return;
-	}
-	buf_add(out, "-ERR unknown command\r\n", 22);
-}
-
+/* --- RESP on the server side ------------------------------------------------------------- */
 static void server_take(int fd)
 {
 	sock *c = &socks[fd - FD_BASE];
 	server *s = &servers[c->server];
-	buf out = {0};
-	args a;
-	size_t used;
+	rl_memory_buf out = {0};
+	const char *argv[64];
+	size_t lens[64];
+	int argc;
+	long used;
 
-	while ((used = parse_command(&c->at_server, &a)) > 0) {
-		execute(s, &a, &out);
-		buf_drop(&c->at_server, used);
+	while ((used = rl_memory_parse_command(c->at_server.p, c->at_server.len, 64, &argc, argv, lens)) > 0) {
+		k_st.commands++;
+		if (rl_memory_store_execute(s->store, argc, argv, lens, &out) != 0) {
+			abort(); /* a script this simulation does not run, or out of memory */
+		}
+		buf_drop(&c->at_server, (size_t) used);
+	}
+	if (used < 0) {
+		abort(); /* the real code wrote something that is not a RESP array */
 	}
 	if (out.len > 0) {
-		push(one_way(c, &c->last_s2c), EV_TO_CLIENT, fd, out.p, out.len);
+		push(one_way(c, &c->last_s2c), EV_TO_CLIENT, fd, out.bytes, out.len);
 	}
-	free(out.p);
+	rl_memory_buf_free(&out);
 }
 
 /* --- System calls (seam.h) ---------------------------------------------------------------- */
@@ -840,13 +452,7 @@ static void crash(int index)
 	/* The lock keys are gone (Redlock's model: no persistence, a delayed restart instead). The
 	 * fence counters, which never expire, survive: fencing asks for appendfsync always
 	 * (docs/design/primitives.md), and a counter that restarted at 0 would hand out old fences again. */
-	for (i = 0; i < (int) sv->nkeys;) {
-		if (sv->keys[i].expire_at != INT64_MAX) {
-			sv->keys[i] = sv->keys[--sv->nkeys];
-		} else {
-			i++;
-		}
-	}
+	rl_memory_store_restart(sv->store);
 	for (i = 0; i < nsocks; i++) {
 		if (socks[i].server == index && (socks[i].state == S_CONNECTED || socks[i].state == S_CONNECTING)) {
 			socks[i].state = socks[i].state == S_CONNECTED ? S_RESET : S_REFUSED;
@@ -908,7 +514,10 @@ void k_init(uint64_t seed, const k_params *p)
 		memset(s, 0, sizeof(*s));
 		s->rate = range(1 - P.drift, 1 + P.drift);
 		s->offset = range(0, 1e6);
-		s->delifeq = (int) (k_rand() & 1);
+		if ((s->store = rl_memory_store_create(server_ms, s)) == NULL) {
+			abort();
+		}
+		rl_memory_store_set_delifeq(s->store, (int) (k_rand() & 1));
 		s->pause_from = s->pause_to = -1;
 		if (k_unit() < P.pause_p) {
 			s->pause_from = range(1000, 4000);
@@ -1000,5 +609,9 @@ void k_free(void)
 	for (i = 0; i < K_MAX_CLIENTS; i++) {
 		free(clients[i].stack);
 		clients[i].stack = NULL;
+	}
+	for (i = 0; i < K_MAX_SERVERS; i++) {
+		rl_memory_store_destroy(servers[i].store);
+		servers[i].store = NULL;
 	}
 }

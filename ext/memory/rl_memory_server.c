@@ -159,7 +159,7 @@ static int serve(mclient *c)
 			rc = rl_memory_buf_add(&c->out, FAILING, sizeof(FAILING) - 1);
 			break;
 		default:
-			rc = rl_memory_store_execute(c->server->store, argc, argv, lens, &c->out);
+			rc = rl_memory_store_execute(c->server->store, argc, argv, lens, &c->out) < 0 ? -1 : 0;
 		}
 		rl_memory_buf_drop(&c->in, (size_t) used);
 		if (rc != 0) {

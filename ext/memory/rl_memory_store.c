@@ -35,6 +35,7 @@ struct rl_memory_store {
 	size_t count, cap;
 	int64_t (*now)(void *arg);
 	void *now_arg;
+	int delifeq;
 };
 
 /* --- buffers ------------------------------------------------------------------------------ */
@@ -120,6 +121,26 @@ void rl_memory_store_clear(rl_memory_store *s)
 		key_free(&s->keys[i]);
 	}
 	s->count = 0;
+}
+
+static void del_key(rl_memory_store *s, mkey *k);
+
+void rl_memory_store_restart(rl_memory_store *s)
+{
+	size_t i = 0;
+
+	while (i < s->count) {
+		if (s->keys[i].expire_at != NO_EXPIRY) {
+			del_key(s, &s->keys[i]);
+		} else {
+			i++;
+		}
+	}
+}
+
+void rl_memory_store_set_delifeq(rl_memory_store *s, int on)
+{
+	s->delifeq = on;
 }
 
 void rl_memory_store_destroy(rl_memory_store *s)
@@ -386,6 +407,7 @@ static int same_script(const char *src, size_t len, const rl_script *script)
 	return len == script->length && memcmp(src, script->source, len) == 0;
 }
 
+#define NOT_OURS "-ERR memory:// runs only the extension's own scripts\r\n"
 #define WRONGTYPE "-WRONGTYPE Operation against a key holding the wrong kind of value\r\n"
 
 /* EVAL: KEYS are argv[3 .. 3+numkeys-1], ARGV[j] is argv[3+numkeys+j-1]. */
@@ -418,7 +440,7 @@ static int eval(rl_memory_store *s, int argc, const char **argv, const size_t *l
 			}
 			return reply_int(out, 1);
 		}
-		return reply_text(out, "-ERR memory:// runs only the extension's own scripts\r\n");
+		return reply_text(out, NOT_OURS) != 0 ? -1 : 1;
 	}
 	token = argv[argi];
 	tlen = lens[argi];
@@ -670,7 +692,7 @@ static int eval(rl_memory_store *s, int argc, const char **argv, const size_t *l
 	}
 #undef ARGV_N
 #undef HAS_ARGV
-	return reply_text(out, "-ERR memory:// runs only the extension's own scripts\r\n");
+	return reply_text(out, NOT_OURS) != 0 ? -1 : 1;
 }
 
 int rl_memory_store_execute(rl_memory_store *s, int argc, const char **argv, const size_t *lens, rl_memory_buf *out)
@@ -723,6 +745,17 @@ int rl_memory_store_execute(rl_memory_store *s, int argc, const char **argv, con
 	if (is(cmd, len, "PTTL") && argc == 2) {
 		mkey *k = find_key(s, argv[1], lens[1]);
 		return reply_int(out, k == NULL ? -2 : pttl(s, k));
+	}
+	if (is(cmd, len, "DELIFEQ") && s->delifeq && argc == 3) {
+		mkey *k = find_key(s, argv[1], lens[1]);
+		if (k != NULL && k->hash) {
+			return reply_text(out, WRONGTYPE);
+		}
+		if (k != NULL && k->value_len == lens[2] && memcmp(k->value, argv[2], lens[2]) == 0) {
+			del_key(s, k);
+			return reply_int(out, 1);
+		}
+		return reply_int(out, 0);
 	}
 	if (is(cmd, len, "PING")) {
 		return reply_text(out, "+PONG\r\n");

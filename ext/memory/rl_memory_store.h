@@ -25,11 +25,19 @@ rl_memory_store *rl_memory_store_create(int64_t (*now)(void *arg), void *arg);
 void rl_memory_store_destroy(rl_memory_store *store);
 void rl_memory_store_clear(rl_memory_store *store);
 
+/* A restart without the lock keys: every key with an expiry goes, the fence counters (which never
+ * expire, and are kept with appendfsync always) stay. The simulation's crash. */
+void rl_memory_store_restart(rl_memory_store *store);
+
+/* Whether it answers DELIFEQ (Valkey 9's native release); default: no ("unknown command"). */
+void rl_memory_store_set_delifeq(rl_memory_store *store, int on);
+
 /* Parses one RESP command (an array of bulk strings) at the front of bytes: the bytes it takes,
  * 0 when incomplete, -1 when it is not one or has more than max arguments. */
 long rl_memory_parse_command(const char *bytes, size_t len, int max, int *argc, const char **argv, size_t *lens);
 
-/* Runs one command; its reply appended to out. 0, or -1 when out of memory. */
+/* Runs one command; its reply appended to out. 0; 1 when it was an EVAL of a script the
+ * extension does not have (an error reply was written); -1 when out of memory. */
 int rl_memory_store_execute(rl_memory_store *store, int argc, const char **argv, const size_t *lens,
 	rl_memory_buf *out);
 
