@@ -26,11 +26,13 @@ var_dump((bool) preg_match('/Class \[ <internal:redlock> class RedLock/', $out))
 ?>
 --EXPECT--
 string(7) "redlock"
-array(2) {
+array(3) {
   [0]=>
   string(7) "RedLock"
   [1]=>
   string(16) "RedLockException"
+  [2]=>
+  string(13) "RedLockMemory"
 }
 bool(true)
 bool(true)

@@ -33,6 +33,10 @@ $settle = function () use ($delay) {
 echo "extend()\n";
 $key = rt_key('extend');
 $lock = $r->lock($key, (int) (3000 * $s)); // A answers after $delay: the key must live until then
+/* lock() returned with B and C: A's SET, through the proxy, may still be on its way */
+for ($i = 0; $i < 100 && rf_cmd($a['port'], 'GET', $key) !== $lock['token']; $i++) {
+    usleep(10000);
+}
 echo "locked on A: ", var_export(rf_cmd($a['port'], 'GET', $key) === $lock['token'], true), "\n";
 $flush();
 fp_set($proxy, $a['port'], 'all', "delay_c2s=$delay");
