@@ -58,6 +58,14 @@ bool redlock_acquire(redlock_object *intern, redlock_resource *resource, zend_st
 		zend_throw_exception(redlock_exception_ce, "Could not track the lock (autoExtend, maxExtensions or run()):"
 			" out of memory or threads; the lock was released", 0);
 		return false;
+	case RL_NEEDS_SCRIPTS:
+		zend_throw_exception_ex(redlock_exception_ce, 0, "%s() of %s needs Lua scripts on the servers, which %s:"
+			" without them only lock() and run() of one resource work (docs/guide/script-free.md)", call ? call : "lock",
+			from != NULL ? "a held lock into another kind" : resource->multi ? "several resources"
+			: resource->kind.shared ? "a shared lock" : resource->kind.limit ? "a semaphore" : "a fenced lock",
+			rl_client_scripts_off(&intern->client) == 1 ? "\"scripts\" => false forbids"
+			: "these servers refuse to this user (NOPERM)");
+		return false;
 	case RL_NO_RANDOM: /* php_random_bytes_throw() threw */
 	case RL_NOT_ACQUIRED:
 	default:

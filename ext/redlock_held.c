@@ -92,6 +92,18 @@ PHP_METHOD(RedLock, extend)
 		redlock_lock_result(return_value, validity, &resource, ZSTR_VAL(token), ZSTR_LEN(token));
 	}
 	redlock_resource_release(&resource);
+	if (validity == RL_EXTEND_OTHER_TTL) {
+		zend_argument_value_error(2, "must be the ttl the lock was taken with (" ZEND_LONG_FMT " ms) when scripts are"
+			" not used (%s): a delayed earlier extension could otherwise cut the lock short", (zend_long)
+			rl_client_lease_ttl(&intern->client, ZSTR_VAL(token), ZSTR_LEN(token)),
+			rl_client_scripts_off(&intern->client) == 1 ? "\"scripts\" => false" : "the servers answered NOPERM");
+		RETURN_THROWS();
+	}
+	if (validity == RL_EXTEND_UNTRACKED) {
+		zend_throw_exception(redlock_exception_ce, "extend() without scripts needs the ttl the lock was taken with,"
+			" which only the RedLock object that took it (after scripts were found refused) knows", 0);
+		RETURN_THROWS();
+	}
 	if (validity < 0) {
 		zend_throw_error(NULL, "Out of memory");
 		RETURN_THROWS();

@@ -114,7 +114,7 @@ static zend_result parse_max_extensions(zval *value, uint32_t arg_num, redlock_o
 	return SUCCESS;
 }
 
-#define KNOWN_OPTIONS "quorum, driftFactor, prefix, persistent, maxExtensions, fencing, autoExtend, abortOnLoss, waitTimeout, observer, onLoss"
+#define KNOWN_OPTIONS "quorum, driftFactor, prefix, persistent, maxExtensions, fencing, autoExtend, abortOnLoss, waitTimeout, observer, onLoss, scripts"
 
 static zend_result parse_bool(zval *value, uint32_t arg_num, const char *name, int *into)
 {
@@ -179,6 +179,10 @@ zend_result redlock_options_parse(HashTable *options_array, uint32_t arg_num, un
 			result = parse_wait_timeout(value, arg_num, options);
 		} else if (zend_string_equals_literal(name, "observer")) {
 			result = parse_callable(value, arg_num, "observer", &options->observer);
+		} else if (zend_string_equals_literal(name, "scripts")) {
+			int scripts;
+			result = parse_bool(value, arg_num, "scripts", &scripts);
+			options->client.no_scripts = !scripts;
 		} else if (zend_string_equals_literal(name, "onLoss")) {
 			result = parse_callable(value, arg_num, "onLoss", &options->on_loss);
 			options->client.track_losses = !Z_ISUNDEF(options->on_loss);

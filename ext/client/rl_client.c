@@ -4,6 +4,7 @@
 
 #include "client/rl_client.h"
 #include "net/rl_fanout.h"
+#include "net/rl_reply.h"
 #include "services/rl_metrics.h"
 #include "services/rl_notify.h"
 
@@ -26,6 +27,9 @@ const char *rl_client_config_conflict(const rl_client_config *config, unsigned s
 	}
 	if (config->auto_extend && config->max_extensions == 0) {
 		return "option \"maxExtensions\" => 0 forbids every renewal that \"autoExtend\" => true asks for";
+	}
+	if (config->fencing && config->no_scripts) {
+		return "option \"fencing\" needs scripts on the servers, which \"scripts\" => false forbids";
 	}
 	if (config->fencing && config->quorum < rl_quorum_for(servers)) {
 		/* fences only increase across quorums that intersect */
@@ -52,6 +56,7 @@ int rl_client_init(rl_client *client, rl_cluster *cluster, const rl_client_confi
 	client->policy.scripts = config->scripts;
 	/* waiters ('waitTimeout') are woken by the unlock script's PUBLISH, which DELEX cannot send */
 	client->policy.release_by_script = config->wait_timeout >= 0; /* its script announces releases */
+	client->policy.no_scripts = config->no_scripts;
 	rl_fanout_bind(cluster, &client->io);
 	client->io.random = config->random;
 	return 0;
@@ -289,6 +294,40 @@ static void convert_end(rl_client *client, const rl_lock_target *target, int won
 	}
 }
 
+/* --- scripts refused ----------------------------------------------------------------------- */
+
+/* After a round trip: a server answered NOPERM to a script. From now on the object sends none
+ * (rl_lock_policy.no_scripts); 1 when it learnt that just now. */
+static int learn_scripts_refused(rl_client *client)
+{
+	if (client->policy.no_scripts || !rl_outcomes_scripts_refused(client->outcomes, client->cluster->count)) {
+		return 0;
+	}
+	client->policy.no_scripts = 1;
+	return 1;
+}
+
+/* A release without scripts must know which of DELEX and DELIFEQ each server has: connections
+ * not yet open, or whose probes are unanswered, are opened and asked first (one round trip, once
+ * per connection). */
+static int every_reply(const rl_outcome *outcomes, size_t count, unsigned quorum)
+{
+	(void) outcomes, (void) count, (void) quorum;
+	return 1; /* the fan-out stops when every server answered or timed out */
+}
+
+static void learn_natives(rl_client *client)
+{
+	static const char *argv[] = {"PING"};
+	static const size_t argvlen[] = {4};
+	rl_request ping = {{1, argv, argvlen}, RL_EXPECT_OK, every_reply, {{0, NULL, NULL}, {0, NULL, NULL}}, 0};
+
+	if (!rl_cluster_natives_known(client->cluster)) {
+		client->io.run(client->io.arg, &ping, (unsigned) client->cluster->count,
+			rl_now_ms() + client->policy.call_bound_ms, client->outcomes);
+	}
+}
+
 static rl_acquire_status acquire(rl_client *client, const rl_lock_target *target, int64_t ttl, int pinned,
 	rl_held_lock *held, rl_lock_kind *kind)
 {
@@ -302,6 +341,10 @@ static rl_acquire_status acquire(rl_client *client, const rl_lock_target *target
 		asked.kind = RL_KIND_FENCED;
 	}
 	*kind = asked.kind;
+	if (client->policy.no_scripts && (asked.kind != RL_KIND_EXCLUSIVE || asked.keys.multi || converting)) {
+		memset(&held->result, 0, sizeof(held->result));
+		return RL_NEEDS_SCRIPTS;
+	}
 	if (converting && convert_begin(client, target) != RL_ACQUIRED) {
 		memset(&held->result, 0, sizeof(held->result));
 		return RL_NOT_ACQUIRED;
@@ -310,6 +353,7 @@ static rl_acquire_status acquire(rl_client *client, const rl_lock_target *target
 	won = waits
 		? acquire_waiting(client, &asked, ttl, held)
 		: rl_kind_acquire(&client->io, &client->policy, &asked, ttl, client->cluster->count, client->outcomes, held);
+	learn_scripts_refused(client);
 	if (converting) {
 		convert_end(client, target, won > 0);
 	}
@@ -319,7 +363,8 @@ static rl_acquire_status acquire(rl_client *client, const rl_lock_target *target
 	if (won == 0) {
 		return held->result.no_random ? RL_NO_RANDOM : RL_NOT_ACQUIRED;
 	}
-	if (pinned || client->config.auto_extend || client->config.max_extensions >= 0 || client->config.track_losses) {
+	if (pinned || client->config.auto_extend || client->config.max_extensions >= 0 || client->config.track_losses
+		|| client->policy.no_scripts) { /* without scripts extend() must know the lock's ttl */
 		/* Every kind is tracked alike: the cap, the loss, and with autoExtend the renewal. */
 		rl_lock_target occupied;
 		char slot_key[256], *heap = NULL;
@@ -343,6 +388,19 @@ static rl_acquire_status acquire(rl_client *client, const rl_lock_target *target
 		free(heap);
 	}
 	return RL_ACQUIRED;
+}
+
+int rl_client_scripts_off(const rl_client *client)
+{
+	return client->config.no_scripts ? 1 : client->policy.no_scripts ? 2 : 0;
+}
+
+int64_t rl_client_lease_ttl(rl_client *client, const char *token, size_t token_len)
+{
+	int64_t ttl;
+	double valid_until;
+
+	return client->leases && rl_leases_terms(client->leases, token, token_len, &ttl, &valid_until) == 0 ? ttl : -1;
 }
 
 rl_acquire_status rl_client_acquire(rl_client *client, const rl_lock_target *target, int64_t ttl, int pinned,
@@ -372,7 +430,14 @@ int rl_client_release(rl_client *client, const rl_lock_target *held, const char 
 	if (client->leases) {
 		rl_leases_remove(client->leases, token, token_len); /* before: see rl_leases.h */
 	}
+	if (client->policy.no_scripts) {
+		learn_natives(client);
+	}
 	votes = rl_kind_release(&client->io, &client->policy, held, token, token_len, client->outcomes);
+	if (votes >= 0 && (unsigned) votes < client->policy.quorum && learn_scripts_refused(client)) {
+		learn_natives(client); /* the same release again, without the script */
+		votes = rl_kind_release(&client->io, &client->policy, held, token, token_len, client->outcomes);
+	}
 	released = votes >= 0 && (unsigned) votes >= client->policy.quorum;
 	finish(client, RL_CALL_RELEASE, held->kind,
 		released ? RL_CALL_RELEASED : votes < 0 ? RL_CALL_FAILED : refused(client, RL_CALL_NOT_HELD), 1, 0);
@@ -397,6 +462,15 @@ static double extend(rl_client *client, const rl_lock_target *held, const char *
 	int tracked = -1;
 	double start, validity;
 
+	if (client->policy.no_scripts && held->kind == RL_KIND_EXCLUSIVE && !held->keys.multi) {
+		/* SET IFEQ PX sets the ttl, longer or shorter: only the lock's own ttl keeps every command
+		 * sent for it from cutting short what a later one won (docs/design/acquisition-path.md) */
+		int64_t taken_with = rl_client_lease_ttl(client, token, token_len);
+
+		if (taken_with != ttl) {
+			return taken_with < 0 ? RL_EXTEND_UNTRACKED : RL_EXTEND_OTHER_TTL;
+		}
+	}
 	if (client->leases) {
 		tracked = rl_leases_begin_extend(client->leases, token, token_len);
 		if (tracked == 0) {
@@ -406,6 +480,11 @@ static double extend(rl_client *client, const rl_lock_target *held, const char *
 	*asked = 1;
 	start = rl_now_ms();
 	validity = rl_kind_extend(&client->io, &client->policy, held, token, token_len, ttl, client->outcomes);
+	if (validity == 0 && learn_scripts_refused(client) && held->kind == RL_KIND_EXCLUSIVE && !held->keys.multi
+		&& rl_client_lease_ttl(client, token, token_len) == ttl) {
+		start = rl_now_ms(); /* the same extend() again, without the script */
+		validity = rl_kind_extend(&client->io, &client->policy, held, token, token_len, ttl, client->outcomes);
+	}
 	if (validity > 0 && tracked == 1) {
 		rl_leases_extended(client->leases, token, token_len, start, validity, ttl);
 	} else if (validity > 0 && capped && tracked < 0) {
@@ -430,6 +509,10 @@ double rl_client_extend(rl_client *client, const rl_lock_target *held, const cha
 	call_begins(client);
 	validity = extend(client, held, token, token_len, ttl, &asked);
 
+	if (validity == RL_EXTEND_OTHER_TTL || validity == RL_EXTEND_UNTRACKED) {
+		finish(client, RL_CALL_EXTEND, held->kind, RL_CALL_FAILED, 0, 0);
+		return validity;
+	}
 	if (validity > 0) {
 		outcome = RL_CALL_EXTENDED;
 	} else if (!asked) {
@@ -444,6 +527,21 @@ double rl_client_extend(rl_client *client, const rl_lock_target *held, const cha
 	return validity;
 }
 
+/* validity() without scripts: what the lease knows, the end of the last validity won less the time
+ * since (no command reads a key's token and ttl together); -1 when that is not known here. */
+static double lease_validity(rl_client *client, const rl_lock_target *held, const char *token, size_t token_len)
+{
+	int64_t ttl;
+	double valid_until, left;
+
+	if (held->kind != RL_KIND_EXCLUSIVE || held->keys.multi || client->leases == NULL
+		|| rl_leases_terms(client->leases, token, token_len, &ttl, &valid_until) != 0) {
+		return -1;
+	}
+	left = valid_until - rl_now_ms();
+	return left > 0 ? left : 0;
+}
+
 double rl_client_validity(rl_client *client, const rl_lock_target *held, const char *token, size_t token_len)
 {
 	double validity;
@@ -454,8 +552,22 @@ double rl_client_validity(rl_client *client, const rl_lock_target *held, const c
 		finish(client, RL_CALL_VALIDITY, held->kind, RL_CALL_LOST, 0, 0);
 		return 0; /* known lost: no round trip */
 	}
+	if (client->policy.no_scripts && held->kind == RL_KIND_EXCLUSIVE && !held->keys.multi) {
+		/* no command reads a key's token and ttl together: what this object knows, and 0 for a lock
+		 * it does not track (released, or another object's) */
+		validity = lease_validity(client, held, token, token_len);
+		validity = validity > 0 ? validity : 0;
+		finish(client, RL_CALL_VALIDITY, held->kind, validity > 0 ? RL_CALL_VALID : RL_CALL_NOT_HELD, 0, validity);
+		return validity;
+	}
 	validity = rl_kind_validity(&client->io, &client->policy, held, token, token_len, client->cluster->count,
 		client->outcomes);
+	if (validity == 0 && learn_scripts_refused(client)
+		&& (validity = lease_validity(client, held, token, token_len)) >= 0) {
+		finish(client, RL_CALL_VALIDITY, held->kind, validity > 0 ? RL_CALL_VALID : RL_CALL_LOST, 0, validity);
+		return validity;
+	}
+
 	outcome = validity > 0 ? RL_CALL_VALID : validity < 0 ? RL_CALL_FAILED : refused(client, RL_CALL_NOT_HELD);
 	if (outcome == RL_CALL_NOT_HELD && client->leases) {
 		rl_leases_not_held(client->leases, token, token_len);

@@ -23,6 +23,7 @@ typedef struct rl_client_config {
 	int auto_extend;        /* 'autoExtend' */
 	int abort_on_loss;      /* 'abortOnLoss' (the interrupt itself is the glue's) */
 	int track_losses;       /* 'onLoss': every lock is tracked, so that its loss is known */
+	int no_scripts;         /* 'scripts' => false: see rl_lock_policy.no_scripts */
 	int fencing;            /* 'fencing': lock() hands out fencing tokens */
 	int64_t wait_timeout;   /* 'waitTimeout' ms; < 0: retry_count attempts */
 	const void *owner;      /* whose request end stops the renewals (rl_leases_stop_owned) */
@@ -95,7 +96,8 @@ typedef enum {
 	RL_NOT_ACQUIRED = 0,   /* contention or server trouble: every attempt failed */
 	RL_OUT_OF_MEMORY = -1,
 	RL_NO_RANDOM = -2,     /* no random bytes could be had: nothing was sent */
-	RL_NOT_TRACKED = -3    /* won, but the lease could not be tracked (memory, threads): released */
+	RL_NOT_TRACKED = -3,   /* won, but the lease could not be tracked (memory, threads): released */
+	RL_NEEDS_SCRIPTS = -4  /* a kind only scripts can take, where scripts are off: nothing was sent */
 } rl_acquire_status;
 
 /* Acquires target for ttl ms: the lock's kind as asked, fenced when the client has 'fencing' and
@@ -111,7 +113,11 @@ rl_acquire_status rl_client_acquire(rl_client *client, const rl_lock_target *tar
 int rl_client_release(rl_client *client, const rl_lock_target *held, const char *token, size_t token_len);
 
 /* extend(): the new validity (> 0), 0 when refused (cap reached, lost, or no quorum), -1 when out
- * of memory. */
+ * of memory; without scripts (rl_client_scripts_off), RL_EXTEND_OTHER_TTL when ttl is not the one
+ * the lock was taken with, RL_EXTEND_UNTRACKED when this object does not track the lock (so knows
+ * no ttl): nothing is sent then. */
+#define RL_EXTEND_OTHER_TTL (-2.0)
+#define RL_EXTEND_UNTRACKED (-3.0)
 /* forceUnlock(): the keys of target deleted whoever holds them. 1 when a quorum ran it, else 0.
  * A lease of this object on them is not dropped: its next renewal finds the keys gone and the
  * lock lost, as for any other holder. */
@@ -123,6 +129,13 @@ double rl_client_extend(rl_client *client, const rl_lock_target *held, const cha
 /* validity(): ms a quorum still holds it, 0 when none or known lost (then with no round trip), -1
  * when out of memory. */
 double rl_client_validity(rl_client *client, const rl_lock_target *held, const char *token, size_t token_len);
+
+/* Scripts are off: 1 for 'scripts' => false, 2 when the servers answered NOPERM to one (learnt
+ * then, for the rest of the object's life); 0 when they are used. */
+int rl_client_scripts_off(const rl_client *client);
+
+/* The ttl a tracked lock was taken with (what extend() must keep without scripts); -1 when untracked. */
+int64_t rl_client_lease_ttl(rl_client *client, const char *token, size_t token_len);
 
 /* What the lease says of token: RL_LEASE_UNKNOWN when it is not tracked. */
 rl_lease_state rl_client_lease(rl_client *client, const char *token, size_t token_len);

@@ -47,12 +47,24 @@ int rl_kind_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const rl
 	}
 }
 
+/* A lock of a kind that only scripts can act on, held where scripts are off (learnt from a NOPERM
+ * after it was taken): its scripts are still sent, and the servers that allow them answer. */
+static const rl_lock_policy *scripted(const rl_lock_policy *policy, rl_lock_policy *copy)
+{
+	*copy = *policy;
+	copy->no_scripts = 0;
+	return copy;
+}
+
 int rl_kind_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_target *held,
 	const char *token, size_t token_len, rl_outcome *outcomes)
 {
-	rl_lock_policy shared;
+	rl_lock_policy shared, with_scripts;
 	rl_script_set shared_scripts;
 
+	if (policy->no_scripts && (held->kind != RL_KIND_EXCLUSIVE || held->keys.multi)) {
+		policy = scripted(policy, &with_scripts);
+	}
 	return rl_lock_release(io, policy_of(policy, held->kind, &shared, &shared_scripts), &held->keys, token, token_len,
 		outcomes);
 }
@@ -60,9 +72,12 @@ int rl_kind_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl
 double rl_kind_extend(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_target *held,
 	const char *token, size_t token_len, int64_t ttl, rl_outcome *outcomes)
 {
-	rl_lock_policy shared;
+	rl_lock_policy shared, with_scripts;
 	rl_script_set shared_scripts;
 
+	if (policy->no_scripts && (held->kind != RL_KIND_EXCLUSIVE || held->keys.multi)) {
+		policy = scripted(policy, &with_scripts); /* only a one-key lock() has commands of its own */
+	}
 	return rl_lock_extend(io, policy_of(policy, held->kind, &shared, &shared_scripts), &held->keys, token, token_len,
 		ttl, outcomes);
 }

@@ -130,6 +130,7 @@ int rl_script_call_init(script_call *call, const rl_script *script, const rl_loc
 	call->request.expect = expect;
 	call->request.undecided = NULL;
 	call->request.native[0].argc = call->request.native[1].argc = 0;
+	call->request.lua_forbidden = 0;
 	return 0;
 }
 
@@ -154,6 +155,11 @@ typedef struct attempt_commands {
 	size_t eval_argvlen[5];
 	rl_request set_request;
 	rl_command eval_command;
+	/* without scripts: the rollback as DELEX, then as DELIFEQ (a fire-and-forget cannot ask which
+	 * the server has: the one it lacks is an unknown command, answered and dropped) */
+	const char *native_argv[7];
+	size_t native_argvlen[7];
+	rl_command native_rollback[2];
 	/* several keys */
 	script_call lock_call, unlock_call;
 	int scripts;
@@ -179,9 +185,21 @@ static int attempt_commands_init(attempt_commands *cmds, const rl_lock_policy *p
 		cmds->set_request.expect = RL_EXPECT_OK;
 		cmds->set_request.undecided = NULL;
 		cmds->set_request.native[0].argc = cmds->set_request.native[1].argc = 0;
+		cmds->set_request.lua_forbidden = 0;
 		cmds->eval_command = (rl_command) {5, cmds->eval_argv, cmds->eval_argvlen};
 		cmds->lock = &cmds->set_request;
 		cmds->rollback = &cmds->eval_command;
+		cmds->native_rollback[0].argc = cmds->native_rollback[1].argc = 0;
+		if (policy->no_scripts) {
+			const char *native_argv[] = {"DELEX", keys->keys[0], "IFEQ", token, "DELIFEQ", keys->keys[0], token};
+			const size_t native_argvlen[] = {5, keys->lens[0], 4, RL_TOKEN_LEN, 7, keys->lens[0], RL_TOKEN_LEN};
+
+			memcpy(cmds->native_argv, native_argv, sizeof(native_argv));
+			memcpy(cmds->native_argvlen, native_argvlen, sizeof(native_argvlen));
+			cmds->native_rollback[0] = (rl_command) {4, cmds->native_argv, cmds->native_argvlen};
+			cmds->native_rollback[1] = (rl_command) {3, cmds->native_argv + 4, cmds->native_argvlen + 4};
+			cmds->rollback = NULL;
+		}
 		return 0;
 	}
 	{
@@ -235,7 +253,12 @@ int rl_lock_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const rl
 			votes = io->run(io->arg, cmds.lock, policy->quorum, acquire.step_deadline, outcomes);
 			continue;
 		case RL_STEP_SEND_RELEASE:
-			io->send(io->arg, cmds.rollback);
+			if (cmds.rollback != NULL) {
+				io->send(io->arg, cmds.rollback);
+			} else {
+				io->send(io->arg, &cmds.native_rollback[0]);
+				io->send(io->arg, &cmds.native_rollback[1]);
+			}
 			continue;
 		case RL_STEP_PAUSE:
 			io->pause(io->arg, acquire.step_deadline);
@@ -275,9 +298,9 @@ int rl_lock_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl
 		const char *native_argv[] = {"DELEX", keys->keys[0], "IFEQ", token, "DELIFEQ", keys->keys[0], token};
 		const size_t native_len[] = {5, keys->lens[0], 4, token_len, 7, keys->lens[0], token_len};
 		rl_request request = {{5, argv, argvlen}, RL_EXPECT_POSITIVE_INT, NULL,
-			{{4, native_argv, native_len}, {3, native_argv + 4, native_len + 4}}};
+			{{4, native_argv, native_len}, {3, native_argv + 4, native_len + 4}}, policy->no_scripts};
 
-		if (policy->release_by_script) {
+		if (policy->release_by_script && !policy->no_scripts) {
 			/* rl_lock_policy.release_by_script says when DELEX/DELIFEQ will not do */
 			request.native[0].argc = request.native[1].argc = 0;
 		}
@@ -316,6 +339,18 @@ double rl_lock_extend(const rl_lock_io *io, const rl_lock_policy *policy, const 
 	unsigned votes;
 
 	arglens[1] = rl_resp_decimal(ttl_text, (unsigned long long) ttl);
+	if (policy->no_scripts && !keys->multi) {
+		/* Without Lua: the key set again to our token, only where it holds it, for the lock's own
+		 * ttl (the caller keeps it the same: see rl_lock_policy.no_scripts). */
+		const char *argv[] = {"SET", keys->keys[0], token, "IFEQ", token, "PX", ttl_text};
+		const size_t argvlen[] = {3, keys->lens[0], token_len, 4, token_len, 2, arglens[1]};
+		rl_request request = {{7, argv, argvlen}, RL_EXPECT_OK, NULL, {{0, NULL, NULL}, {0, NULL, NULL}}, 0};
+
+		start = io->now(io->arg);
+		votes = io->run(io->arg, &request, policy->quorum, start + fmin((double) ttl, policy->call_bound_ms), outcomes);
+		validity = rl_validity_ms(ttl, io->now(io->arg) - start, policy->drift_factor);
+		return votes >= policy->quorum && validity > 0 ? validity : 0;
+	}
 	if (rl_script_call_init(&call, &policy->scripts->extend, keys, 2, args, arglens, RL_EXPECT_POSITIVE_INT) != 0) {
 		return -1;
 	}

@@ -77,6 +77,10 @@ typedef struct rl_lock_policy {
 	/* unlock() by its script even where DELEX/DELIFEQ exist: the script PUBLISHes to waiters
 	 * ('waitTimeout'), or the key is not a string holding the token (lockShared()'s hash) */
 	int release_by_script;
+	/* 'scripts' => false, or the servers answered NOPERM to EVAL: no script is sent. Only exclusive
+	 * locks of one resource then: SET NX PX, DELEX/DELIFEQ, and extend() as SET IFEQ PX with the
+	 * lock's own ttl (docs/design/acquisition-path.md#locks-without-scripts). */
+	int no_scripts;
 } rl_lock_policy;
 
 /* --- The acquisition state machine ---------------------------------------------------- */

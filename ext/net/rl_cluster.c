@@ -157,3 +157,16 @@ void rl_cluster_destroy(rl_cluster *cluster)
 	free(cluster);
 }
 
+
+int rl_cluster_natives_known(const rl_cluster *cluster)
+{
+	size_t i;
+
+	for (i = 0; i < cluster->count; i++) {
+		const rl_conn *conn = &cluster->conns[i];
+		if (conn->state != RL_CONN_READY || conn->probes > 0 || cluster->owner_pid != rl_process_id()) {
+			return 0;
+		}
+	}
+	return 1;
+}

@@ -56,4 +56,8 @@ void rl_cluster_destroy(rl_cluster *cluster);
  * afresh: used from both processes, one socket would hand each the other's replies. */
 void rl_cluster_leave_parent(rl_cluster *cluster);
 
+/* Whether every connection is open and has said which native release it has (the probes sent on
+ * connect are answered): what a release without scripts needs to know first. */
+int rl_cluster_natives_known(const rl_cluster *cluster);
+
 #endif

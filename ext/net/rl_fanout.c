@@ -92,7 +92,7 @@ static void probe_idle(const rl_cluster *cluster, short seen[RL_SMALL_CLUSTER])
  * so that it follows the SET it must undo on the same stream (else it may arrive first, find
  * nothing, and leave the late SET's key to expire). seen: what probe_idle() found on it. */
 static int prepare(rl_cluster *cluster, size_t i, const rl_encoded *lua, const rl_encoded *native, double now,
-	double call_deadline, rl_outcome *out, int queue_behind_silent, short seen)
+	double call_deadline, rl_outcome *out, int queue_behind_silent, short seen, int lua_forbidden)
 {
 	rl_conn *conn = &cluster->conns[i];
 	const rl_endpoint *endpoint = &cluster->endpoints[i];
@@ -103,7 +103,7 @@ static int prepare(rl_cluster *cluster, size_t i, const rl_encoded *lua, const r
 	const rl_encoded *command = PICK(conn);
 
 	if (seen == 0 && rl_conn_owed(conn) == 0 && !rl_conn_has_unsent(conn) && rl_reader_idle(&conn->reader)
-		&& command->bytes != NULL) {
+		&& command->bytes != NULL && !(lua_forbidden && command == lua)) {
 		/* The usual case, ready and idle since its last call: nothing to take in, not overdue. */
 		conn->deadline = rl_conn_due(endpoint, now, call_deadline);
 		if (rl_conn_append_encoded(conn, command->bytes, command->len) != 0) {
@@ -133,6 +133,12 @@ static int prepare(rl_cluster *cluster, size_t i, const rl_encoded *lua, const r
 	}
 	command = PICK(conn); /* a pooled connection may have come in */
 #undef PICK
+	if (lua_forbidden && command == lua) {
+		rl_outcome_set(out, RL_OUTCOME_ERROR, conn->probes > 0
+			? "no script sent ('scripts' => false): this server has not yet said whether it has DELEX or DELIFEQ"
+			: "no script sent ('scripts' => false): this server has neither DELEX (Redis >= 8.4) nor DELIFEQ (Valkey >= 9)");
+		return -1;
+	}
 	if (command->bytes == NULL || rl_conn_append_encoded(conn, command->bytes, command->len) != 0) {
 		goto out_of_memory;
 	}
@@ -296,7 +302,7 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 	for (i = 0; i < cluster->count; i++) {
 		rl_outcome_reset(&outcomes[i]);
 		if (prepare(cluster, i, &command, request->native[0].argc > 0 ? native : NULL, now, deadline_ms, &outcomes[i], 0,
-				i < RL_SMALL_CLUSTER ? seen[i] : RL_NOT_PROBED) != 0) {
+				i < RL_SMALL_CLUSTER ? seen[i] : RL_NOT_PROBED, request->lua_forbidden) != 0) {
 			settle(&outcomes[i], &yes, &answered, 0); /* failed before sending */
 		}
 	}
@@ -392,7 +398,7 @@ void rl_fanout_send(rl_cluster *cluster, const rl_command *command)
 	for (i = 0; i < cluster->count; i++) {
 		rl_outcome ignored;
 		if (prepare(cluster, i, &encoded, NULL, now, call_deadline, &ignored, 1,
-				i < RL_SMALL_CLUSTER ? seen[i] : RL_NOT_PROBED) == 0) {
+				i < RL_SMALL_CLUSTER ? seen[i] : RL_NOT_PROBED, 0) == 0) {
 			rl_conn_abandon(&cluster->conns[i]);
 		}
 	}

@@ -58,3 +58,16 @@ void rl_reply_classify(const rl_reply *reply, rl_expect expect, rl_outcome *out)
 	}
 	rl_outcome_set(out, RL_OUTCOME_ERROR, "unexpected reply type");
 }
+
+int rl_outcomes_scripts_refused(const rl_outcome *outcomes, size_t count)
+{
+	size_t i;
+
+	for (i = 0; i < count; i++) {
+		if (outcomes[i].kind == RL_OUTCOME_ERROR && strncmp(outcomes[i].message, "NOPERM", 6) == 0
+			&& strstr(outcomes[i].message, "'eval'") != NULL) {
+			return 1;
+		}
+	}
+	return 0;
+}

@@ -23,4 +23,7 @@ static inline void rl_outcome_reset(rl_outcome *out)
 }
 void rl_outcome_set_bytes(rl_outcome *out, rl_outcome_kind kind, const char *bytes, size_t len);
 
+/* Whether one of count outcomes is a server refusing scripts to this user (NOPERM for 'eval'). */
+int rl_outcomes_scripts_refused(const rl_outcome *outcomes, size_t count);
+
 #endif

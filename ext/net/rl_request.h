@@ -48,6 +48,9 @@ typedef struct rl_request {
 	/* Sent instead of command to a connection whose server has it (net/rl_conn.h RL_NATIVE_*): [0] for
 	 * DELEX, [1] for DELIFEQ; argc 0 when none. Same expect. */
 	rl_command native[2];
+	/* 'scripts' => false: never send command (the script) itself. A connection whose server has
+	 * neither native command, or has not yet said which, gets an error vote instead. */
+	int lua_forbidden;
 } rl_request;
 
 typedef enum {

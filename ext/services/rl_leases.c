@@ -395,6 +395,23 @@ void rl_leases_set_loss_notice(rl_leases *w, void (*notice)(void *), void *arg)
 	UNLOCK();
 }
 
+int rl_leases_terms(rl_leases *w, const char *token, size_t token_len, int64_t *ttl, double *valid_until)
+{
+	lease *e;
+	int rc = -1;
+
+	LOCK();
+	leave_parent_locked(w);
+	e = find(w, token, token_len);
+	if (e != NULL) {
+		*ttl = e->ttl;
+		*valid_until = e->valid_until;
+		rc = 0;
+	}
+	UNLOCK();
+	return rc;
+}
+
 void rl_leases_not_held(rl_leases *w, const char *token, size_t token_len)
 {
 	lease *e;

@@ -60,6 +60,10 @@ int rl_leases_add(rl_leases *leases, const rl_lock_target *held, const char *tok
 
 rl_lease_state rl_leases_state(rl_leases *leases, const char *token, size_t token_len);
 
+/* The ttl token was taken (or last extended) with, and the end of its last validity (rl_now_ms
+ * clock). 0, or -1 when token is not tracked. */
+int rl_leases_terms(rl_leases *leases, const char *token, size_t token_len, int64_t *ttl, double *valid_until);
+
 /* Why a lease was found lost ('onLoss' hands it on). */
 typedef enum {
 	RL_LOSS_RENEWAL_FAILED = 1, /* a renewal did not reach a quorum */
