@@ -24,7 +24,8 @@ class RedLock
      * @param array $options quorum (int), driftFactor (float), prefix (string), persistent (bool),
      *        maxExtensions (?int), fencing (bool), autoExtend (bool), abortOnLoss (bool), waitTimeout (?int ms),
      *        observer (?callable, as setObserver()), onLoss (?callable(array $lock, string $reason): called on
-     *        the PHP thread once per lock found lost; see docs/guide/renewal-and-waiting.md);
+     *        the PHP thread once per lock found lost; see docs/guide/renewal-and-waiting.md), scripts (bool,
+     *        default true; false: no Lua, see docs/guide/script-free.md);
      *        a combination that cannot work (abortOnLoss without autoExtend, maxExtensions 0 with autoExtend,
      *        fencing with a minority quorum) is a ValueError naming both options
      * @throws ValueError|TypeError on bad arguments, naming the argument and the server or option

@@ -99,11 +99,6 @@ PHP_METHOD(RedLock, extend)
 			rl_client_scripts_off(&intern->client) == 1 ? "\"scripts\" => false" : "the servers answered NOPERM");
 		RETURN_THROWS();
 	}
-	if (validity == RL_EXTEND_UNTRACKED) {
-		zend_throw_exception(redlock_exception_ce, "extend() without scripts needs the ttl the lock was taken with,"
-			" which only the RedLock object that took it (after scripts were found refused) knows", 0);
-		RETURN_THROWS();
-	}
 	if (validity < 0) {
 		zend_throw_error(NULL, "Out of memory");
 		RETURN_THROWS();

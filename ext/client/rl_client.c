@@ -467,8 +467,8 @@ static double extend(rl_client *client, const rl_lock_target *held, const char *
 		 * sent for it from cutting short what a later one won (docs/design/acquisition-path.md) */
 		int64_t taken_with = rl_client_lease_ttl(client, token, token_len);
 
-		if (taken_with != ttl) {
-			return taken_with < 0 ? RL_EXTEND_UNTRACKED : RL_EXTEND_OTHER_TTL;
+		if (taken_with >= 0 && taken_with != ttl) {
+			return RL_EXTEND_OTHER_TTL; /* a lock it does not track adopts this ttl (below) */
 		}
 	}
 	if (client->leases) {
@@ -481,14 +481,15 @@ static double extend(rl_client *client, const rl_lock_target *held, const char *
 	start = rl_now_ms();
 	validity = rl_kind_extend(&client->io, &client->policy, held, token, token_len, ttl, client->outcomes);
 	if (validity == 0 && learn_scripts_refused(client) && held->kind == RL_KIND_EXCLUSIVE && !held->keys.multi
-		&& rl_client_lease_ttl(client, token, token_len) == ttl) {
+		&& (tracked < 0 || rl_client_lease_ttl(client, token, token_len) == ttl)) {
 		start = rl_now_ms(); /* the same extend() again, without the script */
 		validity = rl_kind_extend(&client->io, &client->policy, held, token, token_len, ttl, client->outcomes);
 	}
 	if (validity > 0 && tracked == 1) {
 		rl_leases_extended(client->leases, token, token_len, start, validity, ttl);
-	} else if (validity > 0 && capped && tracked < 0) {
-		/* A lock this object did not acquire (or no longer tracked): its cap counts from here. */
+	} else if (validity > 0 && (capped || client->policy.no_scripts) && tracked < 0) {
+		/* A lock this object did not acquire (or no longer tracked): its cap counts from here, and
+		 * without scripts its ttl is this one from now on. */
 		rl_leases *leases = leases_of(client);
 
 		if (leases == NULL || rl_leases_add(leases, held, token, token_len, ttl, validity, 0) != 0) {
@@ -509,7 +510,7 @@ double rl_client_extend(rl_client *client, const rl_lock_target *held, const cha
 	call_begins(client);
 	validity = extend(client, held, token, token_len, ttl, &asked);
 
-	if (validity == RL_EXTEND_OTHER_TTL || validity == RL_EXTEND_UNTRACKED) {
+	if (validity == RL_EXTEND_OTHER_TTL) {
 		finish(client, RL_CALL_EXTEND, held->kind, RL_CALL_FAILED, 0, 0);
 		return validity;
 	}

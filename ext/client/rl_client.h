@@ -114,10 +114,8 @@ int rl_client_release(rl_client *client, const rl_lock_target *held, const char 
 
 /* extend(): the new validity (> 0), 0 when refused (cap reached, lost, or no quorum), -1 when out
  * of memory; without scripts (rl_client_scripts_off), RL_EXTEND_OTHER_TTL when ttl is not the one
- * the lock was taken with, RL_EXTEND_UNTRACKED when this object does not track the lock (so knows
- * no ttl): nothing is sent then. */
+ * the lock was taken (or first extended here) with: nothing is sent then. */
 #define RL_EXTEND_OTHER_TTL (-2.0)
-#define RL_EXTEND_UNTRACKED (-3.0)
 /* forceUnlock(): the keys of target deleted whoever holds them. 1 when a quorum ran it, else 0.
  * A lease of this object on them is not dropped: its next renewal finds the keys gone and the
  * lock lost, as for any other holder. */

@@ -368,6 +368,7 @@ int rl_memory_server_path(const char *name, size_t len, char path[RL_MEMORY_PATH
 			snprintf(err, err_size, "out of memory");
 			goto done;
 		}
+		rl_memory_store_set_delifeq(s->store, 1); /* as Valkey 9: unlock() without a script */
 		memcpy(s->name, name, len);
 		s->name[len] = '\0';
 		snprintf(s->path, sizeof(s->path), "%s/%s", directory, s->name);

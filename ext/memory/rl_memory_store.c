@@ -704,7 +704,7 @@ int rl_memory_store_execute(rl_memory_store *s, int argc, const char **argv, con
 		return eval(s, argc, argv, lens, out);
 	}
 	if (is(cmd, len, "SET") && argc >= 3) {
-		int nx = 0, i;
+		int nx = 0, i, ifeq = 0;
 		int64_t ttl = -1;
 		for (i = 3; i < argc; i++) {
 			if (is(argv[i], lens[i], "NX")) {
@@ -712,11 +712,16 @@ int rl_memory_store_execute(rl_memory_store *s, int argc, const char **argv, con
 			} else if (is(argv[i], lens[i], "PX") && i + 1 < argc) {
 				ttl = number_of(argv[i + 1], lens[i + 1]);
 				i++;
+			} else if (is(argv[i], lens[i], "IFEQ") && i + 1 < argc) {
+				ifeq = ++i; /* Redis >= 8.4, Valkey >= 8.1: only where the value is this one */
 			} else {
 				return reply_text(out, "-ERR syntax error\r\n");
 			}
 		}
 		if (nx && find_key(s, argv[1], lens[1]) != NULL) {
+			return reply_text(out, "$-1\r\n");
+		}
+		if (ifeq && !holds(s, argv[1], lens[1], argv[ifeq], lens[ifeq])) {
 			return reply_text(out, "$-1\r\n");
 		}
 		return set_string(s, argv[1], lens[1], argv[2], lens[2], ttl) != 0 ? -1 : reply_text(out, "+OK\r\n");

@@ -40,8 +40,8 @@ var_dump(is_array($lock), $r->unlock($lock));
 --EXPECT--
 all valid                               no exception
 int driftFactor, null cap, empty prefix no exception
-unknown key                             ValueError: RedLock::__construct(): Argument #4 ($options) contains an unknown option "quorom" (known: quorum, driftFactor, prefix, persistent, maxExtensions, fencing, autoExtend, abortOnLoss, waitTimeout, observer, onLoss)
-integer key                             ValueError: RedLock::__construct(): Argument #4 ($options) contains an unknown option 0 (options are named: quorum, driftFactor, prefix, persistent, maxExtensions, fencing, autoExtend, abortOnLoss, waitTimeout, observer, onLoss)
+unknown key                             ValueError: RedLock::__construct(): Argument #4 ($options) contains an unknown option "quorom" (known: quorum, driftFactor, prefix, persistent, maxExtensions, fencing, autoExtend, abortOnLoss, waitTimeout, observer, onLoss, scripts)
+integer key                             ValueError: RedLock::__construct(): Argument #4 ($options) contains an unknown option 0 (options are named: quorum, driftFactor, prefix, persistent, maxExtensions, fencing, autoExtend, abortOnLoss, waitTimeout, observer, onLoss, scripts)
 quorum 0                                ValueError: RedLock::__construct(): Argument #4 ($options) option "quorum" must be between 1 and 5 (the number of servers)
 quorum above servers                    ValueError: RedLock::__construct(): Argument #4 ($options) option "quorum" must be between 1 and 5 (the number of servers)
 quorum string                           TypeError: RedLock::__construct(): Argument #4 ($options) option "quorum" must be of type int, string given
@@ -57,6 +57,6 @@ maxExtensions float                     TypeError: RedLock::__construct(): Argum
 no exception
 no exception
 no exception
-ValueError: RedLock::__construct(): Argument #4 ($options) contains an unknown option "nope" (known: quorum, driftFactor, prefix, persistent, maxExtensions, fencing, autoExtend, abortOnLoss, waitTimeout, observer, onLoss)
+ValueError: RedLock::__construct(): Argument #4 ($options) contains an unknown option "nope" (known: quorum, driftFactor, prefix, persistent, maxExtensions, fencing, autoExtend, abortOnLoss, waitTimeout, observer, onLoss, scripts)
 bool(true)
 bool(true)

@@ -69,6 +69,12 @@ while (!$told && microtime(true) < $until) {
 }
 var_dump($told, $watched->validity($held), is_array($rival->lock('lease', 1000)));
 
+echo "-- without scripts (SET IFEQ PX, DELIFEQ, as Valkey 9)\n";
+$plain = new RedLock($servers, 10, 3, ['scripts' => false]);
+$l = $plain->lock('no-lua', 5000);
+var_dump(is_array($plain->extend($l, 5000)), $plain->validity($l) > 4000, $plain->unlock($l),
+    array_key_exists('no-lua', RedLockMemory::keys('b')));
+
 RedLockMemory::reset();
 var_dump(RedLockMemory::keys('a'), RedLockMemory::keys('b'), is_array($r->lock('orders:42', 1000)));
 ?>
@@ -142,6 +148,11 @@ array(1) {
 }
 bool(false)
 bool(true)
+-- without scripts (SET IFEQ PX, DELIFEQ, as Valkey 9)
+bool(true)
+bool(true)
+bool(true)
+bool(false)
 array(0) {
 }
 array(0) {
