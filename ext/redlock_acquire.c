@@ -60,9 +60,8 @@ bool redlock_acquire(redlock_object *intern, redlock_resource *resource, zend_st
 		return false;
 	case RL_NEEDS_SCRIPTS:
 		zend_throw_exception_ex(redlock_exception_ce, 0, "%s() of %s needs Lua scripts on the servers, which %s:"
-			" without them only lock() and run() of one resource work (docs/guide/script-free.md)", call ? call : "lock",
-			from != NULL ? "a held lock into another kind" : resource->multi ? "several resources"
-			: resource->kind.shared ? "a shared lock" : resource->kind.limit ? "a semaphore" : "a fenced lock",
+			" without them only lock() and run() work (docs/guide/script-free.md)", call ? call : "lock",
+			from != NULL ? "a held lock into another kind" : resource->kind.shared ? "a shared lock" : resource->kind.limit ? "a semaphore" : "a fenced lock",
 			rl_client_scripts_off(&intern->client) == 1 ? "\"scripts\" => false forbids"
 			: "these servers refuse to this user (NOPERM)");
 		return false;

@@ -1,5 +1,5 @@
 --TEST--
-'scripts' => false on Redis 8.6 and on Valkey 9: lock(), extend() with the lock's own ttl (SET IFEQ PX), validity() from what the object knows, unlock() (DELEX / DELIFEQ), autoExtend renewals, run(), waiting and a failed attempt's rollback, without a single EVAL; extend() with another ttl is a ValueError, the kinds that need scripts a RedLockException, 'fencing' with it a ValueError naming both options; a server with neither native release votes an error, never a silent no
+'scripts' => false on Redis 8.6 and on Valkey 9: lock() of one resource or several (MSETEX NX PX), extend() with the lock's own ttl (SET IFEQ PX), validity() from what the object knows, unlock() (DELEX / DELIFEQ), autoExtend renewals, run(), waiting and a failed attempt's rollback, without a single EVAL; extend() with another ttl is a ValueError, the kinds that need scripts a RedLockException, 'fencing' with it a ValueError naming both options; a server with neither native release votes an error, never a silent no
 --EXTENSIONS--
 redlock
 pcntl
@@ -61,8 +61,15 @@ foreach (['redis' => 'delex', 'valkey' => 'delifeq'] as $kind => $release) {
     echo rt_throws(fn () => $r->extend($lock, 6000)), "\n";
     echo rt_throws(fn () => $r->lockShared("$key:s", 1000)), "\n";
     echo rt_throws(fn () => $r->lockSemaphore("$key:m", 2, 1000)), "\n";
-    echo rt_throws(fn () => $r->lock(["$key:a", "$key:b"], 1000)), "\n";
     $r->unlock($lock);
+    // several resources: MSETEX NX PX, then one SET IFEQ PX / DELEX or DELIFEQ per key
+    $multi = nt_count($ports, ['eval', 'msetex'], function () use ($r, $rival, $key, &$mout) {
+        $m = $r->lock(["$key:a", "$key:b"], 5000);
+        $mout = [is_array($m), $rival->lock("$key:b", 1000) === false, is_array($r->extend($m, 5000)),
+            $r->validity($m) > 4000, $r->unlock($m), is_array($got = $rival->lock("$key:a", 1000)) && $rival->unlock($got)];
+    });
+    echo "$kind several resources: ", json_encode($mout), ', EVAL ', array_sum(array_column($multi, 'eval')),
+        ', MSETEX > 0: ', var_export(array_sum(array_column($multi, 'msetex')) > 0, true), "\n";
 }
 echo rt_throws(fn () => new RedLock([['127.0.0.1', nt_ports('redis')[0], 1.0]], 200, 3, ['scripts' => false, 'fencing' => true])), "\n";
 echo rt_throws(fn () => new RedLock([['127.0.0.1', nt_ports('redis')[0], 1.0]], 200, 3, ['scripts' => 'no'])), "\n";
@@ -78,15 +85,15 @@ rt_stop_server($old);
 redis: {"lock":true,"extend":true,"pttl":true,"validity":true,"unlock":true,"validity after":true,"renewed":true,"run":true,"waited":true,"rollback":true,"rolled back":true}
 redis: EVAL 0, delex > 0: true
 ValueError: RedLock::extend(): Argument #2 ($ttl) must be the ttl the lock was taken with (5000 ms) when scripts are not used ("scripts" => false): a delayed earlier extension could otherwise cut the lock short
-RedLockException: lockShared() of a shared lock needs Lua scripts on the servers, which "scripts" => false forbids: without them only lock() and run() of one resource work (docs/guide/script-free.md)
-RedLockException: lockSemaphore() of a semaphore needs Lua scripts on the servers, which "scripts" => false forbids: without them only lock() and run() of one resource work (docs/guide/script-free.md)
-RedLockException: lock() of several resources needs Lua scripts on the servers, which "scripts" => false forbids: without them only lock() and run() of one resource work (docs/guide/script-free.md)
+RedLockException: lockShared() of a shared lock needs Lua scripts on the servers, which "scripts" => false forbids: without them only lock() and run() work (docs/guide/script-free.md)
+RedLockException: lockSemaphore() of a semaphore needs Lua scripts on the servers, which "scripts" => false forbids: without them only lock() and run() work (docs/guide/script-free.md)
+redis several resources: [true,true,true,true,true,true], EVAL 0, MSETEX > 0: true
 valkey: {"lock":true,"extend":true,"pttl":true,"validity":true,"unlock":true,"validity after":true,"renewed":true,"run":true,"waited":true,"rollback":true,"rolled back":true}
 valkey: EVAL 0, delifeq > 0: true
 ValueError: RedLock::extend(): Argument #2 ($ttl) must be the ttl the lock was taken with (5000 ms) when scripts are not used ("scripts" => false): a delayed earlier extension could otherwise cut the lock short
-RedLockException: lockShared() of a shared lock needs Lua scripts on the servers, which "scripts" => false forbids: without them only lock() and run() of one resource work (docs/guide/script-free.md)
-RedLockException: lockSemaphore() of a semaphore needs Lua scripts on the servers, which "scripts" => false forbids: without them only lock() and run() of one resource work (docs/guide/script-free.md)
-RedLockException: lock() of several resources needs Lua scripts on the servers, which "scripts" => false forbids: without them only lock() and run() of one resource work (docs/guide/script-free.md)
+RedLockException: lockShared() of a shared lock needs Lua scripts on the servers, which "scripts" => false forbids: without them only lock() and run() work (docs/guide/script-free.md)
+RedLockException: lockSemaphore() of a semaphore needs Lua scripts on the servers, which "scripts" => false forbids: without them only lock() and run() work (docs/guide/script-free.md)
+valkey several resources: [true,true,true,true,true,true], EVAL 0, MSETEX > 0: true
 ValueError: RedLock::__construct(): Argument #4 ($options) option "fencing" needs scripts on the servers, which "scripts" => false forbids
 TypeError: RedLock::__construct(): Argument #4 ($options) option "scripts" must be of type bool, string given
 bool(true)

@@ -60,7 +60,7 @@ redis: {
     "extend": true,
     "validity": true,
     "unlock": true,
-    "shared after": "lockShared() of a shared lock needs Lua scripts on the servers, which these servers refuse to this user (NOPERM): without them only lock() and run() of one resource work (docs\/guide\/script-free.md)",
+    "shared after": "lockShared() of a shared lock needs Lua scripts on the servers, which these servers refuse to this user (NOPERM): without them only lock() and run() work (docs\/guide\/script-free.md)",
     "waiter unlock": true,
     "renewed": true,
     "released": true
@@ -73,7 +73,7 @@ valkey: {
     "extend": true,
     "validity": true,
     "unlock": true,
-    "shared after": "lockShared() of a shared lock needs Lua scripts on the servers, which these servers refuse to this user (NOPERM): without them only lock() and run() of one resource work (docs\/guide\/script-free.md)",
+    "shared after": "lockShared() of a shared lock needs Lua scripts on the servers, which these servers refuse to this user (NOPERM): without them only lock() and run() work (docs\/guide\/script-free.md)",
     "waiter unlock": true,
     "renewed": true,
     "released": true

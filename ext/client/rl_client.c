@@ -49,6 +49,7 @@ int rl_client_init(rl_client *client, rl_cluster *cluster, const rl_client_confi
 	client->cluster = cluster;
 	client->config = *config;
 	client->policy.quorum = config->quorum;
+	client->policy.servers = (unsigned) cluster->count;
 	client->policy.drift_factor = config->drift_factor;
 	client->policy.retry_delay = config->retry_delay;
 	client->policy.retry_count = config->retry_count;
@@ -341,7 +342,7 @@ static rl_acquire_status acquire(rl_client *client, const rl_lock_target *target
 		asked.kind = RL_KIND_FENCED;
 	}
 	*kind = asked.kind;
-	if (client->policy.no_scripts && (asked.kind != RL_KIND_EXCLUSIVE || asked.keys.multi || converting)) {
+	if (client->policy.no_scripts && (asked.kind != RL_KIND_EXCLUSIVE || converting)) {
 		memset(&held->result, 0, sizeof(held->result));
 		return RL_NEEDS_SCRIPTS;
 	}
@@ -462,7 +463,7 @@ static double extend(rl_client *client, const rl_lock_target *held, const char *
 	int tracked = -1;
 	double start, validity;
 
-	if (client->policy.no_scripts && held->kind == RL_KIND_EXCLUSIVE && !held->keys.multi) {
+	if (client->policy.no_scripts && held->kind == RL_KIND_EXCLUSIVE) {
 		/* SET IFEQ PX sets the ttl, longer or shorter: only the lock's own ttl keeps every command
 		 * sent for it from cutting short what a later one won (docs/design/acquisition-path.md) */
 		int64_t taken_with = rl_client_lease_ttl(client, token, token_len);
@@ -480,7 +481,7 @@ static double extend(rl_client *client, const rl_lock_target *held, const char *
 	*asked = 1;
 	start = rl_now_ms();
 	validity = rl_kind_extend(&client->io, &client->policy, held, token, token_len, ttl, client->outcomes);
-	if (validity == 0 && learn_scripts_refused(client) && held->kind == RL_KIND_EXCLUSIVE && !held->keys.multi
+	if (validity == 0 && learn_scripts_refused(client) && held->kind == RL_KIND_EXCLUSIVE
 		&& (tracked < 0 || rl_client_lease_ttl(client, token, token_len) == ttl)) {
 		start = rl_now_ms(); /* the same extend() again, without the script */
 		validity = rl_kind_extend(&client->io, &client->policy, held, token, token_len, ttl, client->outcomes);
@@ -535,7 +536,7 @@ static double lease_validity(rl_client *client, const rl_lock_target *held, cons
 	int64_t ttl;
 	double valid_until, left;
 
-	if (held->kind != RL_KIND_EXCLUSIVE || held->keys.multi || client->leases == NULL
+	if (held->kind != RL_KIND_EXCLUSIVE || client->leases == NULL
 		|| rl_leases_terms(client->leases, token, token_len, &ttl, &valid_until) != 0) {
 		return -1;
 	}
@@ -553,7 +554,7 @@ double rl_client_validity(rl_client *client, const rl_lock_target *held, const c
 		finish(client, RL_CALL_VALIDITY, held->kind, RL_CALL_LOST, 0, 0);
 		return 0; /* known lost: no round trip */
 	}
-	if (client->policy.no_scripts && held->kind == RL_KIND_EXCLUSIVE && !held->keys.multi) {
+	if (client->policy.no_scripts && held->kind == RL_KIND_EXCLUSIVE) {
 		/* no command reads a key's token and ttl together: what this object knows, and 0 for a lock
 		 * it does not track (released, or another object's) */
 		validity = lease_validity(client, held, token, token_len);

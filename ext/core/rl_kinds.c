@@ -62,7 +62,7 @@ int rl_kind_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl
 	rl_lock_policy shared, with_scripts;
 	rl_script_set shared_scripts;
 
-	if (policy->no_scripts && (held->kind != RL_KIND_EXCLUSIVE || held->keys.multi)) {
+	if (policy->no_scripts && held->kind != RL_KIND_EXCLUSIVE) {
 		policy = scripted(policy, &with_scripts);
 	}
 	return rl_lock_release(io, policy_of(policy, held->kind, &shared, &shared_scripts), &held->keys, token, token_len,
@@ -75,8 +75,8 @@ double rl_kind_extend(const rl_lock_io *io, const rl_lock_policy *policy, const 
 	rl_lock_policy shared, with_scripts;
 	rl_script_set shared_scripts;
 
-	if (policy->no_scripts && (held->kind != RL_KIND_EXCLUSIVE || held->keys.multi)) {
-		policy = scripted(policy, &with_scripts); /* only a one-key lock() has commands of its own */
+	if (policy->no_scripts && held->kind != RL_KIND_EXCLUSIVE) {
+		policy = scripted(policy, &with_scripts); /* only lock() has commands of its own */
 	}
 	return rl_lock_extend(io, policy_of(policy, held->kind, &shared, &shared_scripts), &held->keys, token, token_len,
 		ttl, outcomes);

@@ -163,13 +163,73 @@ typedef struct attempt_commands {
 	/* several keys */
 	script_call lock_call, unlock_call;
 	int scripts;
+	/* several keys without scripts: MSETEX n k1 token k2 token ... NX PX ttl, and per key the two
+	 * native rollbacks (heap arrays) */
+	const char **msetex_argv;
+	size_t *msetex_argvlen;
+	char numkeys[24];
+	rl_request msetex_request;
+	rl_command *key_rollbacks;   /* 2 per key */
+	const char **rollback_argv;  /* 7 per key */
+	size_t *rollback_argvlen;
+	size_t key_count;
 } attempt_commands;
+
+static void attempt_commands_free(attempt_commands *cmds);
 
 /* Builds the commands once: they point at token, which each attempt overwrites in place. */
 static int attempt_commands_init(attempt_commands *cmds, const rl_lock_policy *policy, const rl_lock_keys *keys,
 	const char *token, const char *ttl_text, size_t ttl_len)
 {
 	cmds->scripts = 0; /* no memset: the struct holds two scripts' inline arrays */
+	cmds->msetex_argv = NULL;
+	cmds->msetex_argvlen = NULL;
+	cmds->key_rollbacks = NULL;
+	cmds->rollback_argv = NULL;
+	cmds->rollback_argvlen = NULL;
+	cmds->key_count = 0;
+	if (keys->multi && policy->no_scripts) {
+		size_t n = keys->count, i, argc = 2 + 2 * n + 3;
+
+		cmds->msetex_argv = malloc(argc * sizeof(*cmds->msetex_argv));
+		cmds->msetex_argvlen = malloc(argc * sizeof(*cmds->msetex_argvlen));
+		cmds->key_rollbacks = malloc(2 * n * sizeof(*cmds->key_rollbacks));
+		cmds->rollback_argv = malloc(7 * n * sizeof(*cmds->rollback_argv));
+		cmds->rollback_argvlen = malloc(7 * n * sizeof(*cmds->rollback_argvlen));
+		if (!cmds->msetex_argv || !cmds->msetex_argvlen || !cmds->key_rollbacks || !cmds->rollback_argv
+			|| !cmds->rollback_argvlen) {
+			attempt_commands_free(cmds);
+			return -1;
+		}
+		cmds->msetex_argv[0] = "MSETEX";
+		cmds->msetex_argvlen[0] = 6;
+		cmds->msetex_argv[1] = cmds->numkeys;
+		cmds->msetex_argvlen[1] = rl_resp_decimal(cmds->numkeys, (unsigned long long) n);
+		for (i = 0; i < n; i++) {
+			const char **r = cmds->rollback_argv + 7 * i;
+			size_t *rl = cmds->rollback_argvlen + 7 * i;
+
+			cmds->msetex_argv[2 + 2 * i] = keys->keys[i];
+			cmds->msetex_argvlen[2 + 2 * i] = keys->lens[i];
+			cmds->msetex_argv[3 + 2 * i] = token;
+			cmds->msetex_argvlen[3 + 2 * i] = RL_TOKEN_LEN;
+			r[0] = "DELEX", rl[0] = 5, r[1] = keys->keys[i], rl[1] = keys->lens[i], r[2] = "IFEQ", rl[2] = 4;
+			r[3] = token, rl[3] = RL_TOKEN_LEN;
+			r[4] = "DELIFEQ", rl[4] = 7, r[5] = keys->keys[i], rl[5] = keys->lens[i], r[6] = token, rl[6] = RL_TOKEN_LEN;
+			cmds->key_rollbacks[2 * i] = (rl_command) {4, r, rl};
+			cmds->key_rollbacks[2 * i + 1] = (rl_command) {3, r + 4, rl + 4};
+		}
+		cmds->msetex_argv[2 + 2 * n] = "NX", cmds->msetex_argvlen[2 + 2 * n] = 2;
+		cmds->msetex_argv[3 + 2 * n] = "PX", cmds->msetex_argvlen[3 + 2 * n] = 2;
+		cmds->msetex_argv[4 + 2 * n] = ttl_text, cmds->msetex_argvlen[4 + 2 * n] = ttl_len;
+		memset(&cmds->msetex_request, 0, sizeof(cmds->msetex_request));
+		cmds->msetex_request.command = (rl_command) {(int) argc, cmds->msetex_argv, cmds->msetex_argvlen};
+		cmds->msetex_request.expect = RL_EXPECT_POSITIVE_INT; /* 1 when every key was set, 0 when none */
+		cmds->key_count = n;
+		cmds->lock = &cmds->msetex_request;
+		cmds->rollback = NULL;
+		return 0;
+	}
 	if (!keys->multi) {
 		const rl_script *unlock = &policy->scripts->unlock;
 		const char *set_argv[] = {"SET", keys->keys[0], token, "NX", "PX", ttl_text};
@@ -228,6 +288,16 @@ static void attempt_commands_free(attempt_commands *cmds)
 		rl_script_call_free(&cmds->lock_call);
 		rl_script_call_free(&cmds->unlock_call);
 	}
+	free(cmds->msetex_argv);
+	free(cmds->msetex_argvlen);
+	free(cmds->key_rollbacks);
+	free(cmds->rollback_argv);
+	free(cmds->rollback_argvlen);
+	cmds->msetex_argv = NULL;
+	cmds->msetex_argvlen = NULL;
+	cmds->key_rollbacks = NULL;
+	cmds->rollback_argv = NULL;
+	cmds->rollback_argvlen = NULL;
 }
 
 int rl_lock_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
@@ -255,6 +325,11 @@ int rl_lock_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const rl
 		case RL_STEP_SEND_RELEASE:
 			if (cmds.rollback != NULL) {
 				io->send(io->arg, cmds.rollback);
+			} else if (cmds.key_count > 0) {
+				size_t k;
+				for (k = 0; k < 2 * cmds.key_count; k++) {
+					io->send(io->arg, &cmds.key_rollbacks[k]);
+				}
 			} else {
 				io->send(io->arg, &cmds.native_rollback[0]);
 				io->send(io->arg, &cmds.native_rollback[1]);
@@ -281,6 +356,99 @@ int rl_lock_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const rl
 
 /* --- release, extend, validity --------------------------------------------------------------- */
 
+/* Without scripts, several keys take one command each (nothing compares-and-deletes or
+ * compares-and-extends them together). Each key's command goes to every server, and waits for
+ * every reply (a vote left out by an early quorum would be missing from the merge); a server's
+ * vote is yes when every key's was (need_all), or any key's. The votes; -1 when out of memory. */
+typedef void (*key_request_fn)(rl_request *request, size_t key, void *arg);
+
+static int every_reply(const rl_outcome *outcomes, size_t count, unsigned quorum)
+{
+	(void) outcomes, (void) count, (void) quorum;
+	return 1;
+}
+
+static int per_key_run(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
+	key_request_fn request_of, void *arg, int need_all, double deadline, rl_outcome *outcomes)
+{
+	size_t n = policy->servers, k, i;
+	unsigned *yes = calloc(n ? n : 1, sizeof(*yes));
+	rl_outcome *refusal = calloc(n ? n : 1, sizeof(*refusal)); /* the first no of each server */
+	int votes = 0;
+
+	if (yes == NULL || refusal == NULL) {
+		free(yes);
+		free(refusal);
+		return -1;
+	}
+	for (k = 0; k < keys->count; k++) {
+		rl_request request;
+
+		memset(&request, 0, sizeof(request));
+		request_of(&request, k, arg);
+		request.undecided = every_reply;
+		io->run(io->arg, &request, policy->quorum, deadline, outcomes);
+		for (i = 0; i < n; i++) {
+			if (outcomes[i].kind == RL_OUTCOME_YES) {
+				yes[i]++;
+			} else if (refusal[i].kind == RL_OUTCOME_PENDING) {
+				refusal[i] = outcomes[i];
+			}
+		}
+	}
+	for (i = 0; i < n; i++) {
+		if (need_all ? yes[i] == keys->count : yes[i] > 0) {
+			outcomes[i].kind = RL_OUTCOME_YES;
+			outcomes[i].message[0] = '\0';
+			votes++;
+		} else {
+			outcomes[i] = refusal[i];
+		}
+	}
+	free(yes);
+	free(refusal);
+	return votes;
+}
+
+typedef struct key_args {
+	const rl_lock_keys *keys;
+	const char *token;
+	size_t token_len;
+	const char *ttl_text;
+	size_t ttl_len;
+	const char *argv[7];
+	size_t argvlen[7];
+} key_args;
+
+/* DELEX key IFEQ token, or DELIFEQ key token: whichever the server has, never a script. */
+static void release_request(rl_request *request, size_t key, void *arg)
+{
+	key_args *a = arg;
+
+	a->argv[0] = "DELEX", a->argvlen[0] = 5, a->argv[1] = a->keys->keys[key], a->argvlen[1] = a->keys->lens[key];
+	a->argv[2] = "IFEQ", a->argvlen[2] = 4, a->argv[3] = a->token, a->argvlen[3] = a->token_len;
+	a->argv[4] = "DELIFEQ", a->argvlen[4] = 7, a->argv[5] = a->keys->keys[key], a->argvlen[5] = a->keys->lens[key];
+	a->argv[6] = a->token, a->argvlen[6] = a->token_len;
+	request->command = (rl_command) {4, a->argv, a->argvlen}; /* never sent: lua_forbidden */
+	request->expect = RL_EXPECT_POSITIVE_INT;
+	request->native[0] = (rl_command) {4, a->argv, a->argvlen};
+	request->native[1] = (rl_command) {3, a->argv + 4, a->argvlen + 4};
+	request->lua_forbidden = 1;
+}
+
+/* SET key token IFEQ token PX ttl. */
+static void extend_request(rl_request *request, size_t key, void *arg)
+{
+	key_args *a = arg;
+
+	a->argv[0] = "SET", a->argvlen[0] = 3, a->argv[1] = a->keys->keys[key], a->argvlen[1] = a->keys->lens[key];
+	a->argv[2] = a->token, a->argvlen[2] = a->token_len, a->argv[3] = "IFEQ", a->argvlen[3] = 4;
+	a->argv[4] = a->token, a->argvlen[4] = a->token_len, a->argv[5] = "PX", a->argvlen[5] = 2;
+	a->argv[6] = a->ttl_text, a->argvlen[6] = a->ttl_len;
+	request->command = (rl_command) {7, a->argv, a->argvlen};
+	request->expect = RL_EXPECT_OK;
+}
+
 int rl_lock_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
 	const char *token, size_t token_len, rl_outcome *outcomes)
 {
@@ -305,6 +473,10 @@ int rl_lock_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl
 			request.native[0].argc = request.native[1].argc = 0;
 		}
 		return (int) io->run(io->arg, &request, policy->quorum, io->now(io->arg) + policy->call_bound_ms, outcomes);
+	}
+	if (policy->no_scripts) {
+		key_args a = {keys, token, token_len, NULL, 0, {0}, {0}};
+		return per_key_run(io, policy, keys, release_request, &a, 0, io->now(io->arg) + policy->call_bound_ms, outcomes);
 	}
 	if (rl_script_call_init(&call, script, keys, 1, args, arglens, RL_EXPECT_POSITIVE_INT) != 0) {
 		return -1;
@@ -350,6 +522,19 @@ double rl_lock_extend(const rl_lock_io *io, const rl_lock_policy *policy, const 
 		votes = io->run(io->arg, &request, policy->quorum, start + fmin((double) ttl, policy->call_bound_ms), outcomes);
 		validity = rl_validity_ms(ttl, io->now(io->arg) - start, policy->drift_factor);
 		return votes >= policy->quorum && validity > 0 ? validity : 0;
+	}
+	if (policy->no_scripts) {
+		key_args a = {keys, token, token_len, ttl_text, arglens[1], {0}, {0}};
+		int won;
+
+		start = io->now(io->arg);
+		won = per_key_run(io, policy, keys, extend_request, &a, 1, start + fmin((double) ttl, policy->call_bound_ms),
+			outcomes);
+		if (won < 0) {
+			return -1;
+		}
+		validity = rl_validity_ms(ttl, io->now(io->arg) - start, policy->drift_factor);
+		return (unsigned) won >= policy->quorum && validity > 0 ? validity : 0;
 	}
 	if (rl_script_call_init(&call, &policy->scripts->extend, keys, 2, args, arglens, RL_EXPECT_POSITIVE_INT) != 0) {
 		return -1;

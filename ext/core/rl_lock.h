@@ -78,9 +78,10 @@ typedef struct rl_lock_policy {
 	 * ('waitTimeout'), or the key is not a string holding the token (lockShared()'s hash) */
 	int release_by_script;
 	/* 'scripts' => false, or the servers answered NOPERM to EVAL: no script is sent. Only exclusive
-	 * locks of one resource then: SET NX PX, DELEX/DELIFEQ, and extend() as SET IFEQ PX with the
-	 * lock's own ttl (docs/design/acquisition-path.md#locks-without-scripts). */
+	 * locks then: SET NX PX (MSETEX NX PX for several keys), DELEX/DELIFEQ, and extend() as SET IFEQ
+	 * PX with the lock's own ttl (docs/design/acquisition-path.md#locks-without-scripts). */
 	int no_scripts;
+	unsigned servers;      /* how many: the per-key round trips without scripts merge their votes */
 } rl_lock_policy;
 
 /* --- The acquisition state machine ---------------------------------------------------- */
