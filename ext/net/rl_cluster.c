@@ -158,13 +158,18 @@ void rl_cluster_destroy(rl_cluster *cluster)
 }
 
 
-int rl_cluster_natives_known(const rl_cluster *cluster)
+int rl_cluster_natives_known(rl_cluster *cluster)
 {
 	size_t i;
+	int asked = cluster->natives_asked_pid == rl_process_id();
 
 	for (i = 0; i < cluster->count; i++) {
 		const rl_conn *conn = &cluster->conns[i];
-		if (conn->state != RL_CONN_READY || conn->probes > 0 || cluster->owner_pid != rl_process_id()) {
+		/* open and still owing its probes' replies, or not open and never asked here (a server
+		 * that could not be reached is not asked again each time: a release would wait for its
+		 * timeout twice); a pooled connection already knows */
+		if ((conn->state != RL_CONN_DOWN && conn->probes > 0) || (conn->state == RL_CONN_DOWN && !asked)) {
+			cluster->natives_asked_pid = rl_process_id();
 			return 0;
 		}
 	}

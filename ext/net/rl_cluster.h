@@ -14,6 +14,7 @@ typedef struct rl_cluster {
 	rl_conn *conns;
 	rl_pool *pool; /* where connections come from and go back to; NULL: private connections */
 	long owner_pid; /* the process the connections were opened in (see rl_process_id) */
+	long natives_asked_pid; /* rl_cluster_natives_known() asked once in this process */
 	/* Telemetry, from clock reads the fan-out makes anyway: the start of the first fan-out since
 	 * the caller set call_began to 0, the last poll round of the latest one, and how many of its
 	 * outcomes were errors (connect, timeout, I/O, error reply). */
@@ -56,8 +57,9 @@ void rl_cluster_destroy(rl_cluster *cluster);
  * afresh: used from both processes, one socket would hand each the other's replies. */
 void rl_cluster_leave_parent(rl_cluster *cluster);
 
-/* Whether every connection is open and has said which native release it has (the probes sent on
- * connect are answered): what a release without scripts needs to know first. */
-int rl_cluster_natives_known(const rl_cluster *cluster);
+/* Whether the servers have said which native release they have (the probes sent on connect are
+ * answered): false the first time in a process, and while an open connection still owes its
+ * probes' replies. What a release without scripts needs to know first. */
+int rl_cluster_natives_known(rl_cluster *cluster);
 
 #endif
