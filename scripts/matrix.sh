@@ -95,7 +95,7 @@ run_leg() {
   local leg=$1 root=$2 src=$3 env=$4 optional=$5 log=$dir/logs/$1.log line status note="" platform
   # $start: set when the leg began, so that its time includes making its root or its PHP.
   echo "== [$leg]"
-  leg_sh "$root" "cd $src && $env bash scripts/test.sh" > "$log" 2>&1
+  leg_sh "$root" "cd $src && REDLOCK_MATRIX_LEG=$leg $env bash scripts/test.sh" > "$log" 2>&1
   status=$?
   platform=$(leg_sh "$root" "cd $src && $env bash scripts/platform.sh" 2>/dev/null)
   echo "[$leg] $platform"

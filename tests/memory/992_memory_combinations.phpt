@@ -7,6 +7,9 @@ redlock
 if (PHP_OS_FAMILY === 'Windows') {
     die('skip memory:// needs unix sockets');
 }
+if (getenv('REDLOCK_MATRIX_LEG')) {
+    die('skip [host only] memory servers are the same on every platform; the host suite runs it');
+}
 if (getenv('USE_ZEND_ALLOC') === '0') {
     die('skip [memory checker] the chapter against memory servers is behaviour (tests/combinations runs under the checkers); 990 and 991 cover the memory servers\' memory');
 }
