@@ -301,7 +301,9 @@ static void convert_end(rl_client *client, const rl_lock_target *target, int won
  * (rl_lock_policy.no_scripts); 1 when it learnt that just now. */
 static int learn_scripts_refused(rl_client *client)
 {
-	if (client->policy.no_scripts || !rl_outcomes_scripts_refused(client->outcomes, client->cluster->count)) {
+	/* the fan-out counted its errors: a call without any costs two loads here */
+	if (client->policy.no_scripts || client->cluster->call_errors == 0
+		|| !rl_outcomes_scripts_refused(client->outcomes, client->cluster->count)) {
 		return 0;
 	}
 	client->policy.no_scripts = 1;

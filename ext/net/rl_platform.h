@@ -96,8 +96,11 @@ static inline double rl_now_ms(void)
 # else
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 # endif
-	return (double) ts.tv_sec * 1000.0 + (double) ts.tv_nsec / 1e6
-		+ (double) __atomic_load_n(&rl_clock_offset_us, __ATOMIC_RELAXED) / 1000.0;
+	{
+		int64_t offset = __atomic_load_n(&rl_clock_offset_us, __ATOMIC_RELAXED);
+		double ms = (double) ts.tv_sec * 1000.0 + (double) ts.tv_nsec / 1e6;
+		return offset == 0 ? ms : ms + (double) offset / 1000.0;
+	}
 #endif
 }
 
