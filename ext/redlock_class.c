@@ -16,7 +16,6 @@
 #include "redlock_options.h"
 #include "redlock_loss.h"
 #include "redlock_servers.h"
-#include "redlock_telemetry.h"
 #include "core/rl_scripts.h"
 #include "redlock_arginfo.h"
 

@@ -9,7 +9,7 @@
 #include "zend_exceptions.h"
 
 #include "redlock_loss.h"
-#include "redlock_telemetry.h"
+#include "redlock_callable.h"
 #include "services/rl_metrics.h"
 
 /* The onLoss objects of this PHP thread. Malloc'd, not PHP memory: the notice writes into it. */

@@ -5,7 +5,7 @@
 #include "zend_exceptions.h"
 
 #include "redlock_options.h"
-#include "redlock_telemetry.h"
+#include "redlock_callable.h"
 
 void redlock_options_release(redlock_options *options)
 {
@@ -22,7 +22,7 @@ void redlock_options_release(redlock_options *options)
 /* A callable or null (none): copied into *into. */
 static zend_result parse_callable(zval *value, uint32_t arg_num, const char *name, zval *into)
 {
-	if (redlock_observer_check(value, arg_num, name) != SUCCESS) {
+	if (redlock_callable_check(value, arg_num, name) != SUCCESS) {
 		return FAILURE;
 	}
 	zval_ptr_dtor(into);

@@ -6,6 +6,7 @@
 
 #include "redlock_object.h"
 #include "redlock_telemetry.h"
+#include "redlock_callable.h"
 #include "services/rl_metrics.h"
 
 static const char *const kind_names[] = {"exclusive", "fenced", "shared", "semaphore"};
@@ -14,16 +15,6 @@ static const char *const outcome_names[] = {"acquired", "contended", "failed", "
 static const char *const metric_names[RL_METRIC_COUNT] = {"acquired", "contended", "failed", "released",
 	"extended", "lost", "renewals", "observer_errors", "on_loss_errors"};
 static const char *const class_names[RL_SERVER_CLASSES] = {"connect", "timeout", "io", "error"};
-
-zend_result redlock_observer_check(zval *value, uint32_t arg_num, const char *option)
-{
-	if (Z_TYPE_P(value) == IS_NULL || zend_is_callable(value, 0, NULL)) {
-		return SUCCESS;
-	}
-	zend_argument_type_error(arg_num, "option \"%s\" must be a valid callback or null, %s given", option,
-		zend_zval_type_name(value));
-	return FAILURE;
-}
 
 /* Each server's vote and latency, in constructor order, as getLastErrors() words them. */
 static void servers_array(zval *into, const rl_client *client)
@@ -84,32 +75,6 @@ static void record_array(zval *into, const rl_client *client, const char *call, 
 	add_assoc_zval(into, "servers", &servers);
 	add_assoc_long(into, "renewals", (zend_long) r->renewals);
 	add_assoc_long(into, "lost", (zend_long) r->lost);
-}
-
-void redlock_call_quietly(zval *callable, uint32_t argc, zval *argv, int errors_metric)
-{
-	zval retval;
-	/* An exception already on its way (run()'s $fn threw, the CSPRNG failed) is set aside and put
-	 * back unchanged: the callable runs with none pending, and cannot replace it. */
-	zend_object *pending = EG(exception);
-	const zend_op *pending_opline = EG(opline_before_exception);
-
-	EG(exception) = NULL;
-	if (call_user_function(NULL, NULL, callable, &retval, argc, argv) == SUCCESS) {
-		zval_ptr_dtor(&retval);
-	}
-	if (EG(exception)) {
-		/* Swallowed, never thrown from the lock call: see docs/guide/telemetry.md. */
-		zend_object *thrown = EG(exception);
-
-		rl_metrics_add((rl_metric) errors_metric, 1);
-		EG(exception) = NULL;
-		OBJ_RELEASE(thrown);
-	}
-	if (pending) {
-		EG(exception) = pending;
-		EG(opline_before_exception) = pending_opline;
-	}
 }
 
 void redlock_observe(redlock_object *intern, const char *call, const zval *names)

@@ -14,14 +14,6 @@
  * makes on the same object are not observed. */
 void redlock_observe(redlock_object *intern, const char *call, const zval *names);
 
-/* Calls callable with argc arguments; what it throws is swallowed and counted under
- * errors_metric (an rl_metric); an exception pending before is kept. */
-void redlock_call_quietly(zval *callable, uint32_t argc, zval *argv, int errors_metric);
-
-/* The 'observer' option: a callable, or null for none. FAILURE with a TypeError naming argument
- * arg_num and the option otherwise. */
-zend_result redlock_observer_check(zval *value, uint32_t arg_num, const char *option);
-
 /* phpinfo() rows of the per-process counters. */
 void redlock_metrics_info(void);
 
