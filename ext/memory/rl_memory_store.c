@@ -431,7 +431,7 @@ static int eval(rl_memory_store *s, int argc, const char **argv, const size_t *l
 #define ARGV_N(j) (argi + (j) - 1 < argc ? number_of(argv[argi + (j) - 1], lens[argi + (j) - 1]) : 0)
 #define HAS_ARGV(j) (argi + (j) - 1 < argc)
 	if (!HAS_ARGV(1)) {
-		if (same_script(src, srclen, &sc->force_unlock)) {
+		if (same_script(src, srclen, &sc->force_unlock)) { /* the one script without ARGV */
 			for (i = first; i < argi; i++) {
 				mkey *k = find_key(s, argv[i], lens[i]);
 				if (k != NULL) {
@@ -680,15 +680,6 @@ static int eval(rl_memory_store *s, int argc, const char **argv, const size_t *l
 			}
 		}
 		return reply_int(out, released);
-	}
-	if (same_script(src, srclen, &sc->force_unlock)) {
-		for (i = first; i < argi; i++) {
-			mkey *k = find_key(s, argv[i], lens[i]);
-			if (k != NULL) {
-				del_key(s, k);
-			}
-		}
-		return reply_int(out, 1);
 	}
 #undef ARGV_N
 #undef HAS_ARGV
