@@ -313,17 +313,11 @@ static int learn_scripts_refused(rl_client *client)
 /* A release without scripts must know which of DELEX and DELIFEQ each server has: connections
  * not yet open, or whose probes are unanswered, are opened and asked first (one round trip, once
  * per connection). */
-static int every_reply(const rl_outcome *outcomes, size_t count, unsigned quorum)
-{
-	(void) outcomes, (void) count, (void) quorum;
-	return 1; /* the fan-out stops when every server answered or timed out */
-}
-
 static void learn_natives(rl_client *client)
 {
 	static const char *argv[] = {"PING"};
 	static const size_t argvlen[] = {4};
-	rl_request ping = {{1, argv, argvlen}, RL_EXPECT_OK, every_reply, {{0, NULL, NULL}, {0, NULL, NULL}}, 0};
+	rl_request ping = {{1, argv, argvlen}, RL_EXPECT_OK, rl_request_every_reply, {{0, NULL, NULL}, {0, NULL, NULL}}, 0};
 
 	if (!rl_cluster_natives_known(client->cluster)) {
 		client->io.run(client->io.arg, &ping, (unsigned) client->cluster->count,

@@ -362,12 +362,6 @@ int rl_lock_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const rl
  * vote is yes when every key's was (need_all), or any key's. The votes; -1 when out of memory. */
 typedef void (*key_request_fn)(rl_request *request, size_t key, void *arg);
 
-static int every_reply(const rl_outcome *outcomes, size_t count, unsigned quorum)
-{
-	(void) outcomes, (void) count, (void) quorum;
-	return 1;
-}
-
 static int per_key_run(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
 	key_request_fn request_of, void *arg, int need_all, double deadline, rl_outcome *outcomes)
 {
@@ -386,7 +380,7 @@ static int per_key_run(const rl_lock_io *io, const rl_lock_policy *policy, const
 
 		memset(&request, 0, sizeof(request));
 		request_of(&request, k, arg);
-		request.undecided = every_reply;
+		request.undecided = rl_request_every_reply;
 		io->run(io->arg, &request, policy->quorum, deadline, outcomes);
 		for (i = 0; i < n; i++) {
 			if (outcomes[i].kind == RL_OUTCOME_YES) {

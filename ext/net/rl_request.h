@@ -53,6 +53,14 @@ typedef struct rl_request {
 	int lua_forbidden;
 } rl_request;
 
+/* An rl_request.undecided that waits for every server's reply (or its timeout), whatever the
+ * quorum: for round trips whose every vote is needed. */
+static inline int rl_request_every_reply(const struct rl_outcome *outcomes, size_t count, unsigned quorum)
+{
+	(void) outcomes, (void) count, (void) quorum;
+	return 1;
+}
+
 typedef enum {
 	RL_QUORUM_UNDECIDED = 0,
 	RL_QUORUM_WON,
