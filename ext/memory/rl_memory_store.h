@@ -8,17 +8,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "memory/rl_memory_resp.h"
+
 typedef struct rl_memory_store rl_memory_store;
-
-/* A growing reply buffer. */
-typedef struct rl_memory_buf {
-	char *bytes;
-	size_t len, cap;
-} rl_memory_buf;
-
-int rl_memory_buf_add(rl_memory_buf *b, const char *bytes, size_t len);
-void rl_memory_buf_drop(rl_memory_buf *b, size_t n);
-void rl_memory_buf_free(rl_memory_buf *b);
 
 /* now(arg): the store's clock in ms (expiry and TIME). NULL when out of memory. */
 rl_memory_store *rl_memory_store_create(int64_t (*now)(void *arg), void *arg);
@@ -31,10 +23,6 @@ void rl_memory_store_restart(rl_memory_store *store);
 
 /* Whether it answers DELIFEQ (Valkey 9's native release); default: no ("unknown command"). */
 void rl_memory_store_set_delifeq(rl_memory_store *store, int on);
-
-/* Parses one RESP command (an array of bulk strings) at the front of bytes: the bytes it takes,
- * 0 when incomplete, -1 when it is not one or has more than max arguments. */
-long rl_memory_parse_command(const char *bytes, size_t len, int max, int *argc, const char **argv, size_t *lens);
 
 /* Runs one command; its reply appended to out. 0; 1 when it was an EVAL of a script the
  * extension does not have (an error reply was written); -1 when out of memory. */
