@@ -12,7 +12,7 @@ static const char *server_name(zend_string *server, size_t *len)
 	const char *name = ZSTR_VAL(server);
 
 	*len = ZSTR_LEN(server);
-	if (*len >= 9 && strncasecmp(name, "memory://", 9) == 0) {
+	if (*len >= 9 && zend_binary_strncasecmp(name, 9, "memory://", 9, 9) == 0) {
 		name += 9;
 		*len -= 9;
 	}

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "memory/rl_memory_store.h"
 #include "memory/rl_memory_resp.h"
@@ -319,9 +318,21 @@ size_t rl_memory_store_keys(rl_memory_store *s,
 
 /* --- commands ----------------------------------------------------------------------------- */
 
+/* arg is word, in any case (the words here are upper case). No strncasecmp: not every platform has it. */
 static int is(const char *arg, size_t len, const char *word)
 {
-	return len == strlen(word) && strncasecmp(arg, word, len) == 0;
+	size_t i;
+
+	if (len != strlen(word)) {
+		return 0;
+	}
+	for (i = 0; i < len; i++) {
+		char c = arg[i] >= 'a' && arg[i] <= 'z' ? (char) (arg[i] - 'a' + 'A') : arg[i];
+		if (c != word[i]) {
+			return 0;
+		}
+	}
+	return 1;
 }
 
 static int same_script(const char *src, size_t len, const rl_script *script)
