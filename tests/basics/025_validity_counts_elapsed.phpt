@@ -23,7 +23,10 @@ rt_signal($slow, 'CONT'); // in case the lock did not wait for it
 var_dump(is_array($lock));
 $drift = 10000 * 0.01 + 2;
 echo "waited for the slow server: ", var_export($minWait > 150 && $ms >= $minWait, true), "\n";
-echo "validity below ttl - drift - that wait: ", var_export($lock['validity'] <= 10000 - $drift - $minWait, true), "\n";
+// lock() stamps its attempt's start a little after $minWait was taken (the closure, the call, its token):
+// microseconds natively, 1 to 6 ms under valgrind (measured; CI failed there with no allowance). 50 ms of
+// 300 still tells a validity that counts the wait from one that does not (that one is about ttl - drift).
+echo "validity below ttl - drift - that wait: ", var_export($lock['validity'] <= 10000 - $drift - $minWait + 50, true), "\n";
 echo "validity at least ttl - drift - elapsed: ", var_export($lock['validity'] > 10000 - $drift - $ms - 0.001, true), "\n";
 var_dump($redlock->unlock($lock));
 ?>
