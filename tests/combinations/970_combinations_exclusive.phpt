@@ -8,4 +8,4 @@ require __DIR__ . '/../inc/combinations.inc';
 cx_run('exclusive');
 ?>
 --EXPECT--
-exclusive: 144 combinations: {"refused":36,"renewed":36,"lost":72,"waited":54,"run":12}, problems: 0
+exclusive: 144 combinations: {"refused":36,"renewed":36,"lost":72,"waited":54,"run":12,"needs_scripts":0}, problems: 0

@@ -8,4 +8,4 @@ require __DIR__ . '/../inc/combinations.inc';
 cx_run('fenced');
 ?>
 --EXPECT--
-fenced: 144 combinations: {"refused":72,"renewed":24,"lost":48,"waited":36,"run":12}, problems: 0
+fenced: 144 combinations: {"refused":72,"renewed":24,"lost":48,"waited":36,"run":12,"needs_scripts":0}, problems: 0

@@ -8,4 +8,4 @@ require __DIR__ . '/../inc/combinations.inc';
 cx_run('demoted');
 ?>
 --EXPECT--
-demoted: 144 combinations: {"refused":36,"renewed":36,"lost":72,"waited":54,"run":0}, problems: 0
+demoted: 144 combinations: {"refused":36,"renewed":36,"lost":72,"waited":54,"run":0,"needs_scripts":0}, problems: 0

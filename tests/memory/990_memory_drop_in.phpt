@@ -71,11 +71,14 @@ while (!$told && microtime(true) < $until) {
 }
 var_dump($told, $watched->validity($held), is_array($rival->lock('lease', 1000)));
 
-echo "-- without scripts (SET IFEQ PX, DELIFEQ, as Valkey 9)\n";
+echo "-- without scripts (SET IFEQ PX, MSETEX, DELIFEQ, as Valkey 9)\n";
 $plain = new RedLock($servers, 10, 3, ['scripts' => false]);
 $l = $plain->lock('no-lua', 5000);
 var_dump(is_array($plain->extend($l, 5000)), $plain->validity($l) > 4000, $plain->unlock($l),
     array_key_exists('no-lua', RedLockMemory::keys('b')));
+$m = $plain->lock(['no-lua:1', 'no-lua:2'], 5000); // MSETEX NX PX: both keys or neither
+var_dump($m['resource'] ?? $m, $rival->lock('no-lua:2', 5000), is_array($plain->extend($m, 5000)), $plain->unlock($m),
+    array_intersect(['no-lua:1', 'no-lua:2'], array_keys(RedLockMemory::keys('c'))));
 
 RedLockMemory::reset();
 var_dump(RedLockMemory::keys('a'), RedLockMemory::keys('b'), is_array($r->lock('orders:42', 1000)));
@@ -150,11 +153,22 @@ array(1) {
 }
 bool(false)
 bool(true)
--- without scripts (SET IFEQ PX, DELIFEQ, as Valkey 9)
+-- without scripts (SET IFEQ PX, MSETEX, DELIFEQ, as Valkey 9)
 bool(true)
 bool(true)
 bool(true)
 bool(false)
+array(2) {
+  [0]=>
+  string(8) "no-lua:1"
+  [1]=>
+  string(8) "no-lua:2"
+}
+bool(false)
+bool(true)
+bool(true)
+array(0) {
+}
 array(0) {
 }
 array(0) {

@@ -1,5 +1,5 @@
 --TEST--
-memory:// servers behave as Redis for the combination chapter: every lock kind (exclusive, multi, shared, semaphore, fenced, promoted, demoted) with every option combination of tests/combinations (its run() part left to 990), against the test double instead of real servers, with the same results
+memory:// servers behave as Redis for the combination chapter: every lock kind (exclusive, multi, shared, semaphore, fenced, promoted, demoted) with every option combination of tests/combinations (its run() part left to 990), against the test double instead of real servers, with the same results; and each with 'scripts' => false, which the memory servers' native commands allow (SET NX PX, MSETEX, SET IFEQ PX, DELIFEQ): the exclusive kinds work without Lua, fencing is a ValueError naming both options, the other kinds a RedLockException
 --EXTENSIONS--
 redlock
 --SKIPIF--
@@ -24,10 +24,10 @@ foreach (['exclusive', 'multi', 'shared', 'semaphore', 'fenced', 'promoted', 'de
 }
 ?>
 --EXPECT--
-exclusive: 144 combinations: {"refused":36,"renewed":36,"lost":72,"waited":54,"run":0}, problems: 0
-multi: 144 combinations: {"refused":36,"renewed":36,"lost":72,"waited":54,"run":0}, problems: 0
-shared: 144 combinations: {"refused":36,"renewed":36,"lost":72,"waited":54,"run":0}, problems: 0
-semaphore: 144 combinations: {"refused":36,"renewed":36,"lost":72,"waited":54,"run":0}, problems: 0
-fenced: 144 combinations: {"refused":72,"renewed":24,"lost":48,"waited":36,"run":0}, problems: 0
-promoted: 144 combinations: {"refused":36,"renewed":36,"lost":72,"waited":54,"run":0}, problems: 0
-demoted: 144 combinations: {"refused":36,"renewed":36,"lost":72,"waited":54,"run":0}, problems: 0
+exclusive: 192 combinations: {"refused":48,"renewed":48,"lost":96,"waited":72,"run":0,"needs_scripts":0}, problems: 0
+multi: 192 combinations: {"refused":48,"renewed":48,"lost":96,"waited":72,"run":0,"needs_scripts":0}, problems: 0
+shared: 192 combinations: {"refused":48,"renewed":36,"lost":72,"waited":54,"run":0,"needs_scripts":36}, problems: 0
+semaphore: 192 combinations: {"refused":48,"renewed":36,"lost":72,"waited":54,"run":0,"needs_scripts":36}, problems: 0
+fenced: 192 combinations: {"refused":120,"renewed":24,"lost":48,"waited":36,"run":0,"needs_scripts":0}, problems: 0
+promoted: 192 combinations: {"refused":48,"renewed":36,"lost":72,"waited":54,"run":0,"needs_scripts":36}, problems: 0
+demoted: 192 combinations: {"refused":48,"renewed":36,"lost":72,"waited":54,"run":0,"needs_scripts":36}, problems: 0
