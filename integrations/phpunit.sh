@@ -16,6 +16,8 @@ missing=()
 command -v phpunit >/dev/null || missing+=(phpunit)
 command -v redis-server >/dev/null || missing+=(redis-server)
 [ "$name" != symfony ] || php -r 'exit(class_exists("Redis") ? 0 : 1);' || missing+=(php-redis) # its tests read keys
+[ "$name" != symfony ] || [ -f /usr/share/php/Symfony/Component/Console/autoload.php ] \
+  || missing+=(php-symfony-console) # examples/console.php, run by ConsoleCommandTest
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing ${missing[*]}"
   apt-get install -y -q "${missing[@]}" >/dev/null 2>&1 \
