@@ -88,7 +88,6 @@ rl_mkey *rl_mkey_find(rl_memory_store *s, const char *name, size_t len)
 	return NULL;
 }
 
-/* The key name, emptied and made a string (or a new one). NULL when out of memory. */
 rl_mkey *rl_mkey_fresh(rl_memory_store *s, const char *name, size_t len)
 {
 	rl_mkey *k = rl_mkey_find(s, name, len);
@@ -118,7 +117,6 @@ rl_mkey *rl_mkey_fresh(rl_memory_store *s, const char *name, size_t len)
 	return k;
 }
 
-/* SET name value [PX ttl] (ttl < 0: none). -1 when out of memory. */
 int rl_mkey_set_string(rl_memory_store *s, const char *name, size_t len, const char *value, size_t vlen, int64_t ttl)
 {
 	rl_mkey *k = rl_mkey_fresh(s, name, len);
@@ -188,7 +186,6 @@ void rl_mkey_field_del(rl_mkey *k, rl_mfield *f)
 	*f = k->fields[--k->nfields];
 }
 
-/* Drops holders whose deadline passed; the latest deadline left (0: none). */
 int64_t rl_mkey_prune_fields(rl_mkey *k, int64_t now)
 {
 	int64_t latest = 0;
@@ -217,7 +214,6 @@ long long rl_mkey_number(const char *bytes, size_t len)
 	return strtoll(tmp, NULL, 10);
 }
 
-/* INCR of a counter key (no expiry); its new value, or -1 when out of memory. */
 long long rl_mkey_incr(rl_memory_store *s, const char *name, size_t len)
 {
 	rl_mkey *k = rl_mkey_find(s, name, len);

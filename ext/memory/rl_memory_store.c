@@ -382,7 +382,7 @@ int rl_memory_store_execute(rl_memory_store *s, int argc, const char **argv, con
 	if (is(cmd, len, "MSETEX") && argc >= 4) {
 		/* MSETEX n k1 v1 ... [NX|XX] [PX ms|EX s] (Redis >= 8.4, Valkey >= 9): every key or none */
 		long long n = rl_mkey_number(argv[1], lens[1]);
-		int nx = 0, xx = 0, i, last;
+		int nx = 0, xx = 0, expires = 0, i, last;
 		int64_t ttl = -1;
 		if (n <= 0 || n > (argc - 2) / 2) {
 			return reply_text(out, "-ERR invalid numkeys value\r\n");
@@ -395,12 +395,13 @@ int rl_memory_store_execute(rl_memory_store *s, int argc, const char **argv, con
 				xx = 1;
 			} else if ((is(argv[i], lens[i], "PX") || is(argv[i], lens[i], "EX")) && i + 1 < argc) {
 				ttl = rl_mkey_number(argv[i + 1], lens[i + 1]) * (is(argv[i], lens[i], "EX") ? 1000 : 1);
+				expires = 1;
 				i++;
 			} else {
 				return reply_text(out, "-ERR syntax error\r\n");
 			}
 		}
-		if ((nx && xx) || ttl == 0 || ttl < -1) {
+		if ((nx && xx) || (expires && ttl <= 0)) {
 			return reply_text(out, "-ERR syntax error\r\n");
 		}
 		for (i = 2; i < last; i += 2) {
