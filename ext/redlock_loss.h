@@ -32,8 +32,12 @@ static inline void redlock_loss_forget(redlock_object *intern, zend_string *toke
 }
 
 /* Runs the callables of every loss found on this PHP thread since the last delivery: from the
- * VM's interrupt (the next opcode after the loss was noticed) and at the end of run()'s $fn. An
- * exception it throws is swallowed and counted; one pending before is kept. Not reentrant. */
+ * VM's interrupt (the next opcode after the loss was noticed) and at the end of run()'s $fn, each
+ * through redlock_callable_call() (its rule: exceptions swallowed, exit() kept). Reentrant: a
+ * callable that suspends or is interrupted by another loss holds nothing up. */
 void redlock_loss_deliver(void);
+
+/* A loss noticed and not yet told (cheap: the fiber-switch observer asks). */
+bool redlock_loss_due(void);
 
 #endif
