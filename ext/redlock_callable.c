@@ -138,6 +138,13 @@ void redlock_callable_call(redlock_object *intern, redlock_callable_kind kind, z
 	zend_object *pending = EG(exception);
 	const zend_op *pending_opline = EG(opline_before_exception);
 
+	/* Called at the VM interrupt, the caller is the user function interrupted: an exception
+	 * leaving the callable points its opline at the exception handler (zend_rethrow_exception),
+	 * which, once the exception is swallowed, would silently return from that function. */
+	zend_execute_data *caller = EG(current_execute_data);
+	const zend_op *caller_opline = caller && caller->func && ZEND_USER_CODE(caller->func->common.type)
+		? caller->opline : NULL;
+
 	if (pending && zend_is_unwind_exit(pending)) {
 		return;
 	}
@@ -161,6 +168,9 @@ void redlock_callable_call(redlock_object *intern, redlock_callable_kind kind, z
 		rl_metrics_add(kind == REDLOCK_CALLABLE_OBSERVER ? RL_METRIC_OBSERVER_ERRORS : RL_METRIC_ON_LOSS_ERRORS, 1);
 		EG(exception) = NULL;
 		OBJ_RELEASE(thrown);
+		if (caller_opline) {
+			caller->opline = caller_opline;
+		}
 	}
 	if (pending) {
 		EG(exception) = pending;
