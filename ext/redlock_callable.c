@@ -150,9 +150,15 @@ void redlock_callable_call(redlock_object *intern, redlock_callable_kind kind, z
 	}
 	EG(exception) = NULL;
 	redlock_callable_enter(&frame, kind, intern, NULL);
-	if (call_user_function(NULL, NULL, callable, &retval, argc, argv) == SUCCESS) {
-		zval_ptr_dtor(&retval);
-	}
+	zend_try {
+		if (call_user_function(NULL, NULL, callable, &retval, argc, argv) == SUCCESS) {
+			zval_ptr_dtor(&retval);
+		}
+	} zend_catch {
+		/* A fatal error inside: the frame leaves with this stack (shutdown functions still run). */
+		redlock_callable_leave(&frame);
+		zend_bailout();
+	} zend_end_try();
 	redlock_callable_leave(&frame);
 	if (is_exit(EG(exception))) {
 		/* exit() ends the script from here as from anywhere: what was pending goes with it. */
