@@ -7,7 +7,6 @@
 #include "php_redlock.h"
 #include "redlock_object.h"
 #include "redlock_abort.h"
-#include "redlock_callable.h"
 
 /* The renewal thread may not touch PHP. When it finds the lock of a run() with abortOnLoss lost,
  * it stores two flags: the alarm's own (malloc'd, not PHP memory) and the engine's vm_interrupt of

@@ -14,6 +14,7 @@
 
 #include "redlock_callable.h"
 #include "redlock_loss.h"
+#include "redlock_abort.h"
 #include "services/rl_metrics.h"
 
 ZEND_TLS redlock_callable_frame *frames; /* innermost first, every fiber of this PHP thread */
@@ -187,6 +188,22 @@ void redlock_callable_call(redlock_object *intern, redlock_callable_kind kind, z
 	}
 }
 
+void redlock_callable_tell_losses(void)
+{
+	zend_object *pending = EG(exception); /* run()'s $fn threw: told all the same */
+	redlock_object *intern;
+	zval callable, args[2];
+
+	/* One at a time, each in its own frame; exit() in one ends the telling. */
+	while (EG(exception) == pending && redlock_loss_next(&intern, &callable, args)) {
+		redlock_callable_call(intern, REDLOCK_CALLABLE_ON_LOSS, &callable, 2, args);
+		zval_ptr_dtor(&callable);
+		zval_ptr_dtor(&args[0]);
+		zval_ptr_dtor(&args[1]);
+		OBJ_RELEASE(&intern->std);
+	}
+}
+
 /* At the next opcode boundary after a loss was noticed (or an alarm raised, or a fiber holding
  * one resumed): the 'onLoss' callables, then abortOnLoss's exception where the rule lets it land. */
 static void redlock_interrupt(zend_execute_data *execute_data)
@@ -194,7 +211,7 @@ static void redlock_interrupt(zend_execute_data *execute_data)
 	void *alarm;
 
 	if (!EG(exception)) {
-		redlock_loss_deliver();
+		redlock_callable_tell_losses();
 	}
 	if (!EG(exception) && (alarm = alarm_landing_here()) != NULL) {
 		redlock_alarm_throw(alarm);

@@ -41,13 +41,13 @@ void redlock_callable_enter(redlock_callable_frame *frame, redlock_callable_kind
 void redlock_callable_leave(redlock_callable_frame *frame);
 void redlock_callable_unwind(redlock_callable_frame *frame);
 
+/* The 'onLoss' callables of every loss noticed on this PHP thread and not told yet
+ * (redlock_loss_next): from the VM's interrupt, and at the end of run()'s $fn at the latest. */
+void redlock_callable_tell_losses(void);
+
 /* A callable of this kind of this object runs in the current fiber (an observer's own calls on its
  * object are not observed). */
 bool redlock_callable_inside(const redlock_object *intern, redlock_callable_kind kind);
-
-/* The alarm (redlock_abort.c): lost and not thrown yet; throw it (on this PHP thread). */
-bool redlock_alarm_pending(const void *alarm);
-void redlock_alarm_throw(void *alarm);
 
 /* MINIT/MSHUTDOWN: chains zend_interrupt_function and observes fiber switches; RSHUTDOWN: forgets
  * frames a bailout left. */

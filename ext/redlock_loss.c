@@ -4,19 +4,19 @@
  * under the registry's lock it calls loss_notice(), which stores two flags, the watch's own and
  * the engine's vm_interrupt of the PHP thread that made the object (what pcntl's signal handler
  * stores). The VM then calls zend_interrupt_function at its next opcode boundary, where
- * redlock_callable.c calls redlock_loss_deliver(). Everything else is this PHP thread's alone. */
+ * redlock_callable.c takes the losses one by one (redlock_loss_next) and calls the callable.
+ * Everything else is this PHP thread's alone. */
 #include "php.h"
 #include "zend_exceptions.h"
 
 #include "redlock_loss.h"
-#include "redlock_callable.h"
 #include "services/rl_metrics.h"
 
 /* The onLoss objects of this PHP thread. Malloc'd, not PHP memory: the notice writes into it. */
 typedef struct redlock_loss_watch {
 	struct redlock_loss_watch *prev, *next;
 	redlock_object *intern;
-	int pending; /* set by loss_notice (atomic), taken by redlock_loss_deliver */
+	int pending; /* set by loss_notice (atomic), taken by redlock_loss_next */
 #if PHP_VERSION_ID >= 80200
 	zend_atomic_bool *vm_interrupt;
 #else
@@ -139,11 +139,12 @@ void redlock_loss_forget_lock(redlock_object *intern, zend_string *token)
 	zend_hash_del(intern->loss_locks, token);
 }
 
-/* One loss of the object to its callable, with its lock array; false when none is left. */
-static bool deliver_one(redlock_object *intern)
+/* The object's next loss with its lock array, as the callable's two arguments; false when none is
+ * left. */
+static bool next_of(redlock_object *intern, zval *callable, zval args[2])
 {
 	rl_loss loss;
-	zval *lock, args[2], callable;
+	zval *lock;
 
 	while (rl_client_take_losses(&intern->client, &loss, 1) == 1) {
 		if (intern->loss_locks == NULL || Z_ISUNDEF(intern->on_loss)) {
@@ -155,15 +156,25 @@ static bool deliver_one(redlock_object *intern)
 		ZVAL_COPY(&args[0], lock);
 		zend_hash_str_del(intern->loss_locks, loss.token, loss.token_len);
 		ZVAL_STRING(&args[1], reason_names[loss.reason]);
-		ZVAL_COPY(&callable, &intern->on_loss); /* a constructor call inside may replace it */
-		/* The watch stays pending while the callable runs: if it suspends its Fiber, the losses
-		 * after this one are told wherever the PHP thread goes on (redlock_callable.c). */
-		set_pending(intern->loss_watch);
-		redlock_callable_call(intern, REDLOCK_CALLABLE_ON_LOSS, &callable, 2, args);
-		zval_ptr_dtor(&callable);
-		zval_ptr_dtor(&args[0]);
-		zval_ptr_dtor(&args[1]);
+		ZVAL_COPY(callable, &intern->on_loss); /* a constructor call inside may replace it */
 		return true;
+	}
+	return false;
+}
+
+bool redlock_loss_next(redlock_object **intern, zval *callable, zval args[2])
+{
+	loss_watch *w;
+
+	for (w = watches; w; w = w->next) {
+		if (take_pending(w) && next_of(w->intern, callable, args)) {
+			/* The watch stays pending while the callable runs: if it suspends its Fiber, the
+			 * losses after this one are told wherever the PHP thread goes on. */
+			set_pending(w);
+			*intern = w->intern;
+			GC_ADDREF(&w->intern->std); /* the callable may drop the last reference */
+			return true;
+		}
 	}
 	return false;
 }
@@ -182,26 +193,4 @@ bool redlock_loss_due(void)
 		}
 	}
 	return false;
-}
-
-void redlock_loss_deliver(void)
-{
-	loss_watch *w;
-	zend_object *pending = EG(exception); /* run()'s $fn threw: told all the same */
-
-	/* Nothing is held across a callable: one that suspends its Fiber, or calls back in here
-	 * (another loss noticed while it runs), leaves the others to be told as usual. exit() in
-	 * one ends the delivery. */
-again:
-	for (w = watches; w && EG(exception) == pending; w = w->next) {
-		if (take_pending(w)) {
-			redlock_object *intern = w->intern;
-
-			/* The callable may drop the last reference to the object, or watch another: start over. */
-			GC_ADDREF(&intern->std);
-			deliver_one(intern);
-			OBJ_RELEASE(&intern->std);
-			goto again;
-		}
-	}
 }

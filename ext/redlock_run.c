@@ -130,7 +130,7 @@ PHP_METHOD(RedLock, run)
 	 * when a renewal failed or its validity ran out (renewals capped, or none asked for). An
 	 * unlock() inside $fn dropped the lease: a release, not a loss. */
 	lost = rl_client_lease(&intern->client, Z_STRVAL_P(token), Z_STRLEN_P(token)) == RL_LEASE_LOST;
-	redlock_loss_deliver(); /* 'onLoss' at run()'s end at the latest, before its exception */
+	redlock_callable_tell_losses(); /* 'onLoss' at run()'s end at the latest, before its exception */
 	if (lost && !EG(exception)) {
 		zend_string *described = describe_resource(&resource);
 		zend_throw_exception_ex(redlock_exception_ce, 0,
