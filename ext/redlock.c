@@ -16,6 +16,7 @@
 #include "net/rl_conn.h"
 #include "net/rl_resolve.h"
 #include "redlock_abort.h"
+#include "redlock_callable.h"
 #include "redlock_memory.h"
 #include "redlock_telemetry.h"
 
@@ -57,7 +58,7 @@ static PHP_MINIT_FUNCTION(redlock)
 	(void) type; /* unused macro parameters: keep -Wextra quiet */
 	REGISTER_INI_ENTRIES();
 	redlock_class_register(module_number);
-	redlock_abort_startup();
+	redlock_callable_startup();
 	return SUCCESS;
 }
 
@@ -68,13 +69,14 @@ static PHP_RSHUTDOWN_FUNCTION(redlock)
 	(void) type;
 	(void) module_number;
 	redlock_abort_request_end();
+	redlock_callable_request_end();
 	return SUCCESS;
 }
 
 static PHP_MSHUTDOWN_FUNCTION(redlock)
 {
 	UNREGISTER_INI_ENTRIES();
-	redlock_abort_shutdown();
+	redlock_callable_shutdown();
 	/* The idle connections are closed by GSHUTDOWN, which runs after this; what they still hold of
 	 * the resolver's results is reference-counted. Lookups still running free themselves. */
 	rl_resolve_shutdown();

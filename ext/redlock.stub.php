@@ -137,7 +137,8 @@ class RedLock
 final class RedLockMemory
 {
     /** Moves the test clock $ms (>= 0) forward: the memory servers' keys expire, and the extension's own clock
-     *  (validity(), renewals, deadlines) sees the time pass. */
+     *  (validity(), renewals, deadlines) sees the time pass. An Error while a RedLock object on other servers
+     *  exists (their leases would run out early); such an object is refused while the clock is moved. */
     public static function advance(int $ms): void {}
 
     /** Makes memory server $server ("memory://a" or "a") fail: "refuse" (connections refused, open ones

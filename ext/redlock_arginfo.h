@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 02a023619823f95ec55118f51a989a7eae988249 */
+ * Stub hash: bc9af07abea5f1eb7a2a43b8d5aee5057492294f */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_RedLock___construct, 0, 0, 1)
 	ZEND_ARG_TYPE_INFO(0, servers, IS_ARRAY, 0)

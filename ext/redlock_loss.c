@@ -4,19 +4,19 @@
  * under the registry's lock it calls loss_notice(), which stores two flags, the watch's own and
  * the engine's vm_interrupt of the PHP thread that made the object (what pcntl's signal handler
  * stores). The VM then calls zend_interrupt_function at its next opcode boundary, where
- * redlock_abort.c calls redlock_loss_deliver(). Everything else is this PHP thread's alone. */
+ * redlock_callable.c takes the losses one by one (redlock_loss_next) and calls the callable.
+ * Everything else is this PHP thread's alone. */
 #include "php.h"
 #include "zend_exceptions.h"
 
 #include "redlock_loss.h"
-#include "redlock_callable.h"
 #include "services/rl_metrics.h"
 
 /* The onLoss objects of this PHP thread. Malloc'd, not PHP memory: the notice writes into it. */
 typedef struct redlock_loss_watch {
 	struct redlock_loss_watch *prev, *next;
 	redlock_object *intern;
-	int pending; /* set by loss_notice (atomic), taken by redlock_loss_deliver */
+	int pending; /* set by loss_notice (atomic), taken by redlock_loss_next */
 #if PHP_VERSION_ID >= 80200
 	zend_atomic_bool *vm_interrupt;
 #else
@@ -25,7 +25,6 @@ typedef struct redlock_loss_watch {
 } loss_watch;
 
 ZEND_TLS loss_watch *watches;
-ZEND_TLS bool delivering;
 
 static const char *const reason_names[] = {"", "renewal_failed", "capped", "expired", "not_held"};
 
@@ -45,6 +44,17 @@ static void loss_notice(void *arg)
 	zend_atomic_bool_store(w->vm_interrupt, true);
 #else
 	*w->vm_interrupt = 1;
+#endif
+}
+
+/* More to tell: without interrupting anyone (redlock_callable.c does when a callable returns or a
+ * fiber switches). */
+static void set_pending(loss_watch *w)
+{
+#ifndef _WIN32
+	__atomic_store_n(&w->pending, 1, __ATOMIC_SEQ_CST);
+#else
+	w->pending = 1;
 #endif
 }
 
@@ -129,52 +139,58 @@ void redlock_loss_forget_lock(redlock_object *intern, zend_string *token)
 	zend_hash_del(intern->loss_locks, token);
 }
 
-/* The object's losses, each to its callable with its lock array. */
-static void deliver_object(redlock_object *intern)
+/* The object's next loss with its lock array, as the callable's two arguments; false when none is
+ * left. */
+static bool next_of(redlock_object *intern, zval *callable, zval args[2])
 {
-	rl_loss losses[16];
-	size_t n, i;
+	rl_loss loss;
+	zval *lock;
 
-	do {
-		n = rl_client_take_losses(&intern->client, losses, sizeof(losses) / sizeof(losses[0]));
-		for (i = 0; i < n && intern->loss_locks && !Z_ISUNDEF(intern->on_loss); i++) {
-			zval *lock = zend_hash_str_find(intern->loss_locks, losses[i].token, losses[i].token_len);
-			zval args[2], callable;
-
-			if (lock == NULL) {
-				continue; /* taken before onLoss was set */
-			}
-			ZVAL_COPY(&args[0], lock);
-			zend_hash_str_del(intern->loss_locks, losses[i].token, losses[i].token_len);
-			ZVAL_STRING(&args[1], reason_names[losses[i].reason]);
-			ZVAL_COPY(&callable, &intern->on_loss); /* a constructor call inside may replace it */
-			redlock_call_quietly(&callable, 2, args, RL_METRIC_ON_LOSS_ERRORS);
-			zval_ptr_dtor(&callable);
-			zval_ptr_dtor(&args[0]);
-			zval_ptr_dtor(&args[1]);
+	while (rl_client_take_losses(&intern->client, &loss, 1) == 1) {
+		if (intern->loss_locks == NULL || Z_ISUNDEF(intern->on_loss)) {
+			return false;
 		}
-	} while (n == sizeof(losses) / sizeof(losses[0]));
+		if ((lock = zend_hash_str_find(intern->loss_locks, loss.token, loss.token_len)) == NULL) {
+			continue; /* taken before onLoss was set */
+		}
+		ZVAL_COPY(&args[0], lock);
+		zend_hash_str_del(intern->loss_locks, loss.token, loss.token_len);
+		ZVAL_STRING(&args[1], reason_names[loss.reason]);
+		ZVAL_COPY(callable, &intern->on_loss); /* a constructor call inside may replace it */
+		return true;
+	}
+	return false;
 }
 
-void redlock_loss_deliver(void)
+bool redlock_loss_next(redlock_object **intern, zval *callable, zval args[2])
 {
 	loss_watch *w;
 
-	if (delivering || watches == NULL) {
-		return;
-	}
-	delivering = true;
-again:
 	for (w = watches; w; w = w->next) {
-		if (take_pending(w)) {
-			redlock_object *intern = w->intern;
-
-			/* The callable may drop the last reference to the object, or watch another: start over. */
-			GC_ADDREF(&intern->std);
-			deliver_object(intern);
-			OBJ_RELEASE(&intern->std);
-			goto again;
+		if (take_pending(w) && next_of(w->intern, callable, args)) {
+			/* The watch stays pending while the callable runs: if it suspends its Fiber, the
+			 * losses after this one are told wherever the PHP thread goes on. */
+			set_pending(w);
+			*intern = w->intern;
+			GC_ADDREF(&w->intern->std); /* the callable may drop the last reference */
+			return true;
 		}
 	}
-	delivering = false;
+	return false;
+}
+
+bool redlock_loss_due(void)
+{
+	loss_watch *w;
+
+	for (w = watches; w; w = w->next) {
+#ifndef _WIN32
+		if (__atomic_load_n(&w->pending, __ATOMIC_SEQ_CST)) {
+#else
+		if (w->pending) {
+#endif
+			return true;
+		}
+	}
+	return false;
 }

@@ -31,9 +31,14 @@ static inline void redlock_loss_forget(redlock_object *intern, zend_string *toke
 	}
 }
 
-/* Runs the callables of every loss found on this PHP thread since the last delivery: from the
- * VM's interrupt (the next opcode after the loss was noticed) and at the end of run()'s $fn. An
- * exception it throws is swallowed and counted; one pending before is kept. Not reentrant. */
-void redlock_loss_deliver(void);
+/* The next loss noticed on this PHP thread and not told yet: its object (a reference added: release
+ * it after the call), the callable and its two arguments, the lock array and the reason (copies to
+ * free); false when none is left. redlock_callable.c calls it from the VM's interrupt (the next
+ * opcode after the loss was noticed) and at the end of run()'s $fn. Nothing is held between two
+ * calls: a callable that suspends its Fiber, or is interrupted by another loss, holds up no other. */
+bool redlock_loss_next(redlock_object **intern, zval *callable, zval args[2]);
+
+/* A loss noticed and not yet told (cheap: the fiber-switch observer asks). */
+bool redlock_loss_due(void);
 
 #endif

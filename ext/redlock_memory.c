@@ -26,6 +26,7 @@ static const char *server_name(zend_string *server, size_t *len)
 PHP_METHOD(RedLockMemory, advance)
 {
 	zend_long ms;
+	long real;
 
 	ZEND_PARSE_PARAMETERS_START(1, 1)
 		Z_PARAM_LONG(ms)
@@ -35,7 +36,13 @@ PHP_METHOD(RedLockMemory, advance)
 		zend_argument_value_error(1, "must be between 0 and 10^12 ms");
 		RETURN_THROWS();
 	}
-	rl_memory_server_advance((int64_t) ms);
+	if ((real = rl_memory_server_advance((int64_t) ms)) != 0) {
+		zend_throw_error(NULL, "RedLockMemory::advance(): %ld RedLock object%s on servers other than memory:// exist%s in "
+			"this process, and the test clock moves the whole process's clock: their leases would run out early (they "
+			"would stop renewing and lose their locks). Free them first, or use memory:// servers only",
+			real, real == 1 ? "" : "s", real == 1 ? "s" : "");
+		RETURN_THROWS();
+	}
 }
 
 static void set_mode(zend_string *server, rl_memory_mode mode)

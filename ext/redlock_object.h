@@ -12,7 +12,6 @@ typedef struct {
 	zend_string *prefix; /* 'prefix': prepended to every key; NULL for none */
 	uint32_t running;    /* run() calls in progress: the constructor may not replace the client */
 	zval observer;       /* 'observer' / setObserver(): a callable, UNDEF for none */
-	bool observing;      /* the observer runs: calls it makes on this object are not observed */
 	zval on_loss;        /* 'onLoss': a callable, UNDEF for none */
 	HashTable *loss_locks; /* 'onLoss': token => the lock array handed out (redlock_loss.c) */
 	struct redlock_loss_watch *loss_watch;

@@ -6,6 +6,7 @@
 #include "redlock_object.h"
 #include "redlock_resource.h"
 #include "redlock_loss.h"
+#include "redlock_callable.h"
 #include "redlock_telemetry.h"
 
 /* "a" for one resource, "a", "b" for several, for the exception message. */
@@ -61,6 +62,7 @@ PHP_METHOD(RedLock, run)
 	zval lock, args[2], *token;
 	void *alarm = NULL;
 	bool lost = false;
+	redlock_callable_frame frame;
 
 	ZEND_PARSE_PARAMETERS_START(3, 3)
 		Z_PARAM_ARRAY_HT_OR_STR(names, name)
@@ -93,8 +95,9 @@ PHP_METHOD(RedLock, run)
 	fci.param_count = 2;
 	token = zend_hash_str_find(Z_ARRVAL(lock), "token", sizeof("token") - 1);
 
-	/* The finally part runs whether $fn returned, threw (exit() too: an unwind_exit exception) or
-	 * ended the request with a fatal error or max_execution_time (a longjmp to zend_catch). The
+	/* The finally part runs whether $fn returned, threw (exit() too: an unwind_exit exception, after
+	 * which no observer or onLoss callable runs) or ended the request with a fatal error or
+	 * max_execution_time (a longjmp to zend_catch). The
 	 * release is plain C over the object's own cluster and strings allocated before the call, each
 	 * server bounded by its timeout, so it is safe there; the bailout then goes on unwinding. The
 	 * release never throws, so an exception from $fn is what propagates; a failed release (the lock
@@ -106,21 +109,28 @@ PHP_METHOD(RedLock, run)
 		alarm = redlock_abort_arm(intern, Z_STR_P(token), ZSTR_VAL(described));
 		zend_string_release(described);
 	}
+	/* $fn's frame: where the alarm may land (redlock_callable.c), the observer's call included,
+	 * which holds it until the observer returns. */
+	redlock_callable_enter(&frame, REDLOCK_CALLABLE_FN, intern, alarm);
 	zend_try {
-		/* Inside the try: an observer that exits still has the lock released. */
+		/* Inside the try: an observer that exits still has the lock released (and $fn not run). */
 		redlock_observe(intern, "run", &resource.names);
-		zend_call_function(&fci, &fcc);
+		if (!EG(exception)) {
+			zend_call_function(&fci, &fcc);
+		}
 	} zend_catch {
-		/* Fatal error, max_execution_time, exit(): the renewal thread is stopped and joined by the
-		 * release (the last lock of the object) or, at the latest, at the end of the request. */
+		/* Fatal error, max_execution_time: the renewal thread is stopped and joined by the release
+		 * (the last lock of the object) or, at the latest, at the end of the request. */
+		redlock_callable_unwind(&frame);
 		run_finish(intern, &resource, &lock, Z_STR_P(token), args, alarm, true);
 		zend_bailout();
 	} zend_end_try();
+	redlock_callable_leave(&frame);
 	/* Was the lock ours all through $fn? Its lease says, before the release, with no round trip: lost
 	 * when a renewal failed or its validity ran out (renewals capped, or none asked for). An
 	 * unlock() inside $fn dropped the lease: a release, not a loss. */
 	lost = rl_client_lease(&intern->client, Z_STRVAL_P(token), Z_STRLEN_P(token)) == RL_LEASE_LOST;
-	redlock_loss_deliver(); /* 'onLoss' at run()'s end at the latest, before its exception */
+	redlock_callable_tell_losses(); /* 'onLoss' at run()'s end at the latest, before its exception */
 	if (lost && !EG(exception)) {
 		zend_string *described = describe_resource(&resource);
 		zend_throw_exception_ex(redlock_exception_ce, 0,

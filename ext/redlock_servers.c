@@ -424,6 +424,7 @@ static zend_result add_server(rl_cluster *cluster, zval *entry, uint32_t arg_num
 			}
 			spec.host = memory_path;
 			spec.host_len = strlen(memory_path);
+			spec.test_double = 1;
 		}
 		spec.timeout_ms = uri.has_timeout ? uri.timeout_ms : REDLOCK_DEFAULT_TIMEOUT_SECONDS * 1000.0;
 		spec.username = uri.username;
@@ -482,6 +483,13 @@ rl_cluster *redlock_servers_parse(HashTable *servers, uint32_t arg_num)
 		i++;
 	} ZEND_HASH_FOREACH_END();
 	if (reject_duplicates(cluster, arg_num) != SUCCESS) {
+		rl_cluster_destroy(cluster);
+		return NULL;
+	}
+	if (rl_cluster_claim_clock(cluster) != 0) {
+		zend_throw_error(NULL, "RedLock::__construct(): the test clock is moved (RedLockMemory::advance()), and an object "
+			"on servers other than memory:// would see its leases run out early: call RedLockMemory::reset() first, or "
+			"use memory:// servers only");
 		rl_cluster_destroy(cluster);
 		return NULL;
 	}

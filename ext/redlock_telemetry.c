@@ -81,14 +81,13 @@ void redlock_observe(redlock_object *intern, const char *call, const zval *names
 {
 	zval observer, arg;
 
-	if (EXPECTED(Z_ISUNDEF(intern->observer)) || intern->observing || intern->client.cluster == NULL) {
-		return;
+	if (EXPECTED(Z_ISUNDEF(intern->observer)) || intern->client.cluster == NULL
+		|| redlock_callable_inside(intern, REDLOCK_CALLABLE_OBSERVER)) {
+		return; /* the observer's own calls on its object are not observed */
 	}
 	record_array(&arg, &intern->client, call, names);
 	ZVAL_COPY(&observer, &intern->observer); /* setObserver() from inside it may replace the object's */
-	intern->observing = true;
-	redlock_call_quietly(&observer, 1, &arg, RL_METRIC_OBSERVER_ERRORS);
-	intern->observing = false;
+	redlock_callable_call(intern, REDLOCK_CALLABLE_OBSERVER, &observer, 1, &arg);
 	zval_ptr_dtor(&observer);
 	zval_ptr_dtor(&arg);
 }

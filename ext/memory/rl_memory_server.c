@@ -22,6 +22,7 @@
 #include "memory/rl_memory_server.h"
 #include "memory/rl_memory_store.h"
 #include "net/rl_platform.h"
+#include "net/rl_cluster.h" /* the test clock: rl_test_clock_set */
 
 #ifdef _WIN32
 
@@ -416,12 +417,16 @@ int rl_memory_server_set_mode(const char *name, size_t len, rl_memory_mode mode)
 	return s != NULL ? 0 : -1;
 }
 
-void rl_memory_server_advance(int64_t ms)
+long rl_memory_server_advance(int64_t ms)
 {
+	long real = 0;
+
 	pthread_mutex_lock(&lock);
-	offset_ms += ms;
-	__atomic_store_n(&rl_clock_offset_us, offset_ms * 1000, __ATOMIC_RELAXED);
+	if (rl_test_clock_set((offset_ms + ms) * 1000, &real) == 0) {
+		offset_ms += ms;
+	}
 	pthread_mutex_unlock(&lock);
+	return real;
 }
 
 void rl_memory_server_reset(void)
@@ -434,7 +439,7 @@ void rl_memory_server_reset(void)
 		set_mode_locked(s, RL_MEMORY_UP);
 	}
 	offset_ms = 0;
-	__atomic_store_n(&rl_clock_offset_us, 0, __ATOMIC_RELAXED);
+	rl_test_clock_set(0, NULL); /* back to the real clock: always allowed */
 	wake();
 	pthread_mutex_unlock(&lock);
 }

@@ -25,8 +25,9 @@ int rl_memory_server_path(const char *name, size_t len, char path[RL_MEMORY_PATH
 int rl_memory_server_set_mode(const char *name, size_t len, rl_memory_mode mode);
 
 /* Moves the test clock ms forward: the stores' expiry and the client's clock (rl_platform.h's
- * rl_clock_offset_us). */
-void rl_memory_server_advance(int64_t ms);
+ * rl_clock_offset_us). 0, or the number of objects on real servers that keep it still
+ * (net/rl_cluster.h: rl_test_clock_set), the clock unmoved. */
+long rl_memory_server_advance(int64_t ms);
 
 /* Every store emptied, every server up, the test clock back to the real one. */
 void rl_memory_server_reset(void);

@@ -2,6 +2,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#ifndef _WIN32
+# include <pthread.h>
+#endif
 
 #include "net/rl_cluster.h"
 #include "net/rl_uri.h"
@@ -57,6 +60,7 @@ int rl_cluster_set_endpoint_spec(rl_cluster *cluster, size_t index, const rl_end
 	endpoint->port = spec->port;
 	endpoint->timeout_ms = spec->timeout_ms;
 	endpoint->database = spec->database;
+	endpoint->test_double = spec->test_double;
 	endpoint->host = copy_bytes(spec->host, spec->host_len);
 	if (spec->username != NULL) {
 		endpoint->username = copy_bytes(spec->username, spec->username_len);
@@ -127,12 +131,69 @@ void rl_cluster_leave_parent(rl_cluster *cluster)
 	cluster->owner_pid = pid;
 }
 
+/* One lock orders claims against moves of the test clock (memory:// servers need unix sockets: on
+ * Windows the clock never moves). */
+#ifndef _WIN32
+static pthread_mutex_t clock_lock = PTHREAD_MUTEX_INITIALIZER;
+# define clock_guard() pthread_mutex_lock(&clock_lock)
+# define clock_unguard() pthread_mutex_unlock(&clock_lock)
+#else
+# define clock_guard() ((void) 0)
+# define clock_unguard() ((void) 0)
+#endif
+static long real_clusters;
+
+int rl_cluster_claim_clock(rl_cluster *cluster)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < cluster->count && cluster->endpoints[i].test_double; i++) {
+	}
+	if (i == cluster->count) {
+		return 0; /* memory:// servers only: they live on the test clock */
+	}
+	clock_guard();
+	if (rl_clock_offset_us != 0) { /* written under this lock only */
+		rc = -1;
+	} else {
+		real_clusters++;
+		cluster->claims_real_clock = 1;
+	}
+	clock_unguard();
+	return rc;
+}
+
+int rl_test_clock_set(int64_t offset_us, long *real)
+{
+	int rc = 0;
+
+	clock_guard();
+	if (offset_us != 0 && real_clusters > 0) {
+		*real = real_clusters;
+		rc = -1;
+	} else {
+#ifndef _WIN32
+		__atomic_store_n(&rl_clock_offset_us, offset_us, __ATOMIC_RELAXED); /* rl_now_ms() reads it anywhere */
+#else
+		rl_clock_offset_us = offset_us;
+#endif
+	}
+	clock_unguard();
+	return rc;
+}
+
 void rl_cluster_destroy(rl_cluster *cluster)
 {
 	size_t i;
 
 	if (cluster == NULL) {
 		return;
+	}
+	if (cluster->claims_real_clock) {
+		clock_guard();
+		real_clusters--;
+		clock_unguard();
 	}
 	rl_cluster_leave_parent(cluster); /* never pools a socket the parent still uses */
 	for (i = 0; cluster->conns && i < cluster->count; i++) {

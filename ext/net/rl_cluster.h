@@ -20,6 +20,7 @@ typedef struct rl_cluster {
 	 * outcomes were errors (connect, timeout, I/O, error reply). */
 	double call_began, call_ended;
 	unsigned call_errors;
+	int claims_real_clock; /* counted among the clusters that keep the test clock still */
 } rl_cluster;
 
 /* One server as parsed from the PHP side. Strings need not be NUL-terminated; NULL = absent. */
@@ -34,6 +35,7 @@ typedef struct rl_endpoint_spec {
 	size_t password_len;
 	int database;
 	const rl_tls_config *tls; /* NULL: plain TCP; copied */
+	int test_double;          /* a memory:// server */
 } rl_endpoint_spec;
 
 /* Allocates count endpoints and connections (hosts are copied). NULL on allocation failure. */
@@ -49,6 +51,14 @@ int rl_cluster_use_pool(rl_cluster *cluster, rl_pool *pool);
  * without one (timeout 0, "no limit") counting as RL_DEFAULT_CALL_BOUND_MS. */
 #define RL_DEFAULT_CALL_BOUND_MS 1000.0
 double rl_cluster_call_bound(const rl_cluster *cluster);
+
+/* The test clock (rl_clock_offset_us, moved by memory:// servers) and leases on real servers never
+ * share a process: docs/design/callables.md#the-test-clock. An object's cluster with a server
+ * other than memory:// claims the real clock: 0, or -1 while the test clock is moved. The test
+ * clock moves (offset_us != 0) only while no such cluster exists: 0, or -1 with their number in
+ * *real_clusters (the offset unchanged). rl_cluster_destroy gives the claim back. */
+int rl_cluster_claim_clock(rl_cluster *cluster);
+int rl_test_clock_set(int64_t offset_us, long *real_clusters);
 
 /* Closes the connections, or checks them in to the pool, and frees everything. */
 void rl_cluster_destroy(rl_cluster *cluster);

@@ -44,6 +44,7 @@ typedef struct rl_endpoint {
 	int database;      /* SELECTed on connect when not 0 */
 	char *pool_key;    /* which pooled connections fit: address, database, hashed credentials and TLS settings */
 	rl_tls_config *tls; /* NULL: plain TCP */
+	int test_double;    /* a memory:// server: its keys expire on the test clock */
 } rl_endpoint;
 
 typedef enum {
