@@ -34,7 +34,7 @@ rl_acquire_step rl_acquire_next(rl_acquire *acquire, double now, unsigned votes,
 			acquire->state = RL_ACQ_DONE;
 			return RL_STEP_NO_RANDOM;
 		}
-		rl_token_write(bytes, acquire->token_kind, acquire->token);
+		rl_token_write(bytes, acquire->token_kind, acquire->ttl, acquire->token);
 		acquire->attempt++;
 		acquire->attempt_start = now;
 		acquire->step_deadline = now + (double) acquire->ttl; /* no attempt outlives the ttl */
@@ -131,6 +131,7 @@ int rl_script_call_init(script_call *call, const rl_script *script, const rl_loc
 	call->request.undecided = NULL;
 	call->request.native[0].argc = call->request.native[1].argc = 0;
 	call->request.lua_forbidden = 0;
+	call->request.batch_len = 0;
 	return 0;
 }
 
@@ -246,6 +247,7 @@ static int attempt_commands_init(attempt_commands *cmds, const rl_lock_policy *p
 		cmds->set_request.undecided = NULL;
 		cmds->set_request.native[0].argc = cmds->set_request.native[1].argc = 0;
 		cmds->set_request.lua_forbidden = 0;
+		cmds->set_request.batch_len = 0;
 		cmds->eval_command = (rl_command) {5, cmds->eval_argv, cmds->eval_argvlen};
 		cmds->lock = &cmds->set_request;
 		cmds->rollback = &cmds->eval_command;
@@ -368,11 +370,13 @@ static int per_key_run(const rl_lock_io *io, const rl_lock_policy *policy, const
 	size_t n = policy->servers, k, i;
 	unsigned *yes = calloc(n ? n : 1, sizeof(*yes));
 	rl_outcome *refusal = calloc(n ? n : 1, sizeof(*refusal)); /* the first no of each server */
+	long long *least = calloc(n ? n : 1, sizeof(*least)); /* the least integer of its yes votes */
 	int votes = 0;
 
-	if (yes == NULL || refusal == NULL) {
+	if (yes == NULL || refusal == NULL || least == NULL) {
 		free(yes);
 		free(refusal);
+		free(least);
 		return -1;
 	}
 	for (k = 0; k < keys->count; k++) {
@@ -384,7 +388,7 @@ static int per_key_run(const rl_lock_io *io, const rl_lock_policy *policy, const
 		io->run(io->arg, &request, policy->quorum, deadline, outcomes);
 		for (i = 0; i < n; i++) {
 			if (outcomes[i].kind == RL_OUTCOME_YES) {
-				yes[i]++;
+				least[i] = yes[i]++ == 0 || outcomes[i].integer < least[i] ? outcomes[i].integer : least[i];
 			} else if (refusal[i].kind == RL_OUTCOME_PENDING) {
 				refusal[i] = outcomes[i];
 			}
@@ -393,6 +397,7 @@ static int per_key_run(const rl_lock_io *io, const rl_lock_policy *policy, const
 	for (i = 0; i < n; i++) {
 		if (need_all ? yes[i] == keys->count : yes[i] > 0) {
 			outcomes[i].kind = RL_OUTCOME_YES;
+			outcomes[i].integer = least[i];
 			outcomes[i].message[0] = '\0';
 			votes++;
 		} else {
@@ -401,6 +406,7 @@ static int per_key_run(const rl_lock_io *io, const rl_lock_policy *policy, const
 	}
 	free(yes);
 	free(refusal);
+	free(least);
 	return votes;
 }
 
@@ -441,6 +447,38 @@ static void extend_request(rl_request *request, size_t key, void *arg)
 	a->argv[6] = a->ttl_text, a->argvlen[6] = a->ttl_len;
 	request->command = (rl_command) {7, a->argv, a->argvlen};
 	request->expect = RL_EXPECT_OK;
+}
+
+/* validity() without scripts: MULTI; GET key; PTTL key; EXEC reads the key's token and its ms
+ * left at one instant (@transaction and @read, not @scripting), judged by rl_reply_classify_held
+ * (docs/design/acquisition-path.md#validity-without-scripts). */
+typedef struct held_batch {
+	const rl_lock_keys *keys;
+	const char *token;
+	size_t token_len;
+	const char *argv[6];
+	size_t argvlen[6];
+	rl_command batch[4];
+} held_batch;
+
+static void held_request(rl_request *request, size_t key, void *arg)
+{
+	held_batch *h = arg;
+
+	h->argv[0] = "MULTI", h->argvlen[0] = 5;
+	h->argv[1] = "GET", h->argvlen[1] = 3, h->argv[2] = h->keys->keys[key], h->argvlen[2] = h->keys->lens[key];
+	h->argv[3] = "PTTL", h->argvlen[3] = 4, h->argv[4] = h->keys->keys[key], h->argvlen[4] = h->keys->lens[key];
+	h->argv[5] = "EXEC", h->argvlen[5] = 4;
+	h->batch[0] = (rl_command) {1, h->argv, h->argvlen};
+	h->batch[1] = (rl_command) {2, h->argv + 1, h->argvlen + 1};
+	h->batch[2] = (rl_command) {2, h->argv + 3, h->argvlen + 3};
+	h->batch[3] = (rl_command) {1, h->argv + 5, h->argvlen + 5};
+	request->command = h->batch[3]; /* never sent alone: the batch is */
+	request->expect = RL_EXPECT_HELD;
+	request->batch = h->batch;
+	request->batch_len = 4;
+	request->held_token = h->token;
+	request->held_token_len = h->token_len;
 }
 
 int rl_lock_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
@@ -486,6 +524,30 @@ int rl_lock_force_release(const rl_lock_io *io, const rl_lock_policy *policy, co
 	script_call call;
 	unsigned votes;
 
+	if (policy->no_scripts) {
+		/* DEL of every key at once, whoever holds them: what the script does but announce it to
+		 * waiters (who wake by their retry pause instead) */
+		const char **argv = malloc((keys->count + 1) * sizeof(*argv));
+		size_t *argvlen = malloc((keys->count + 1) * sizeof(*argvlen)), k;
+		rl_request request;
+
+		if (argv == NULL || argvlen == NULL) {
+			free(argv);
+			free(argvlen);
+			return -1;
+		}
+		argv[0] = "DEL", argvlen[0] = 3;
+		for (k = 0; k < keys->count; k++) {
+			argv[k + 1] = keys->keys[k], argvlen[k + 1] = keys->lens[k];
+		}
+		memset(&request, 0, sizeof(request));
+		request.command = (rl_command) {(int) keys->count + 1, argv, argvlen};
+		request.expect = RL_EXPECT_INT;
+		votes = io->run(io->arg, &request, policy->quorum, io->now(io->arg) + policy->call_bound_ms, outcomes);
+		free(argv);
+		free(argvlen);
+		return (int) votes;
+	}
 	if (rl_script_call_init(&call, &policy->scripts->force_unlock, keys, 0, NULL, NULL, RL_EXPECT_POSITIVE_INT) != 0) {
 		return -1;
 	}
@@ -552,18 +614,33 @@ double rl_lock_validity(const rl_lock_io *io, const rl_lock_policy *policy, cons
 	double start, elapsed, validity;
 	size_t i, holders = 0;
 
-	if (rl_script_call_init(&call, &policy->scripts->validity, keys, 1, args, arglens, RL_EXPECT_POSITIVE_INT) != 0) {
-		return -1;
-	}
 	remaining = malloc((servers ? servers : 1) * sizeof(*remaining));
 	if (remaining == NULL) {
-		rl_script_call_free(&call);
 		return -1;
 	}
 	start = io->now(io->arg);
-	io->run(io->arg, &call.request, policy->quorum, start + policy->call_bound_ms, outcomes);
+	if (policy->no_scripts) {
+		held_batch h = {keys, token, token_len, {0}, {0}, {{0, NULL, NULL}}};
+
+		if (keys->count == 1) {
+			rl_request request;
+
+			memset(&request, 0, sizeof(request));
+			held_request(&request, 0, &h);
+			io->run(io->arg, &request, policy->quorum, start + policy->call_bound_ms, outcomes);
+		} else if (per_key_run(io, policy, keys, held_request, &h, 1, start + policy->call_bound_ms, outcomes) < 0) {
+			free(remaining);
+			return -1;
+		}
+	} else {
+		if (rl_script_call_init(&call, &policy->scripts->validity, keys, 1, args, arglens, RL_EXPECT_POSITIVE_INT) != 0) {
+			free(remaining);
+			return -1;
+		}
+		io->run(io->arg, &call.request, policy->quorum, start + policy->call_bound_ms, outcomes);
+		rl_script_call_free(&call);
+	}
 	elapsed = io->now(io->arg) - start;
-	rl_script_call_free(&call);
 	for (i = 0; i < servers; i++) {
 		if (outcomes[i].kind == RL_OUTCOME_YES) {
 			remaining[holders++] = (int64_t) outcomes[i].integer;
