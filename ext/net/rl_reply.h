@@ -28,7 +28,9 @@ static inline void rl_outcome_reset(rl_outcome *out)
 }
 void rl_outcome_set_bytes(rl_outcome *out, rl_outcome_kind kind, const char *bytes, size_t len);
 
-/* Whether one of count outcomes is a server refusing scripts to this user (NOPERM for 'eval'). */
-int rl_outcomes_scripts_refused(const rl_outcome *outcomes, size_t count);
+/* Whether so many of count outcomes are servers refusing scripts to this user (NOPERM for 'eval')
+ * that the others cannot make a quorum with scripts: then, and only then, an object goes on without
+ * them (one misconfigured server among those that allow scripts does not switch it for good). */
+int rl_outcomes_scripts_refused(const rl_outcome *outcomes, size_t count, unsigned quorum);
 
 #endif
