@@ -332,7 +332,8 @@ static rl_acquire_status acquire(rl_client *client, const rl_lock_target *target
 	int converting = target->from_token != NULL;
 	/* demote() has no contention to wait out: one attempt (rl_convert_acquire) */
 	int waits = client->config.wait_timeout >= 0 && !(converting && target->kind == RL_KIND_SHARED);
-	int won;
+	int64_t cap_left = -1;
+	int passes_cap = 0, won;
 
 	if (asked.kind == RL_KIND_EXCLUSIVE && client->config.fencing) {
 		asked.kind = RL_KIND_FENCED;
@@ -352,6 +353,9 @@ static rl_acquire_status acquire(rl_client *client, const rl_lock_target *target
 		: rl_kind_acquire(&client->io, &client->policy, &asked, ttl, client->cluster->count, client->outcomes, held);
 	learn_scripts_refused(client);
 	if (converting) {
+		/* the cap is the lock's, whatever its form: handed on to the new lease below */
+		passes_cap = won > 0 && client->leases != NULL
+			&& rl_leases_left(client->leases, target->from_token, target->from_len, &cap_left) == 0;
 		convert_end(client, target, won > 0);
 	}
 	if (won < 0) {
@@ -371,6 +375,9 @@ static rl_acquire_status acquire(rl_client *client, const rl_lock_target *target
 			&& leases != NULL
 			&& rl_leases_add(leases, &occupied, held->result.token, RL_TOKEN_LEN, ttl, held->result.validity, pinned) == 0;
 
+		if (tracked && passes_cap) {
+			rl_leases_set_left(leases, held->result.token, RL_TOKEN_LEN, cap_left);
+		}
 		if (!tracked) {
 			/* Not tracked means not renewed, or a cap not kept: released, and said so. (Out of
 			 * memory for a long slot key: that slot is left to expire.) */
