@@ -58,6 +58,7 @@ typedef struct mserver {
 	int listen_fd;        /* -1 while refusing */
 	rl_memory_mode mode;
 	rl_memory_store *store;
+	int inherited;        /* a forked child's copy of its parent's server: the parent serves it */
 } mserver;
 
 typedef struct mclient {
@@ -389,7 +390,19 @@ static int start_locked(char *err, size_t err_size)
 		return 0;
 	}
 	if (running) {
-		/* a forked child: the parent's thread serves the sockets; this one serves its own */
+		/* A forked child: the parent's thread serves the parent's sockets, this one only the servers
+		 * made here. The child's copies of the listening sockets are closed: both threads accepting
+		 * on one socket sent some of the child's connections to the child's copy of the store, whose
+		 * changes the parent never saw (tests/combinations/977, another process). */
+		mserver *s;
+
+		for (s = servers; s; s = s->next) {
+			if (s->listen_fd >= 0) {
+				close(s->listen_fd);
+				s->listen_fd = -1;
+			}
+			s->inherited = 1;
+		}
 		running = 0;
 		clients = NULL;
 	}
@@ -467,6 +480,9 @@ done:
 
 static void set_mode_locked(mserver *s, rl_memory_mode mode)
 {
+	if (s->inherited) {
+		return; /* the parent's server: only the parent changes how it fails */
+	}
 	if (mode == RL_MEMORY_REFUSE && s->listen_fd >= 0) {
 		close(s->listen_fd); /* the path stays: connecting to it is "Connection refused" */
 		s->listen_fd = -1;

@@ -13,4 +13,4 @@ ch_run();
 RedLockMemory::reset();
 ?>
 --EXPECT--
-{"cells":105,"held and handed over":71,"needs scripts":16,"refused options":4,"not run":14}, problems: 0
+{"cells":105,"held and handed over":80,"needs scripts":20,"refused options":5}, problems: 0
