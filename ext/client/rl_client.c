@@ -303,7 +303,7 @@ static int learn_scripts_refused(rl_client *client)
 {
 	/* the fan-out counted its errors: a call without any costs two loads here */
 	if (client->policy.no_scripts || client->cluster->call_errors == 0
-		|| !rl_outcomes_scripts_refused(client->outcomes, client->cluster->count, client->policy.quorum)) {
+		|| !rl_outcomes_scripts_refused(client->outcomes, client->cluster->count)) {
 		return 0;
 	}
 	client->policy.no_scripts = 1;

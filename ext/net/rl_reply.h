@@ -28,9 +28,10 @@ static inline void rl_outcome_reset(rl_outcome *out)
 }
 void rl_outcome_set_bytes(rl_outcome *out, rl_outcome_kind kind, const char *bytes, size_t len);
 
-/* Whether so many of count outcomes are servers refusing scripts to this user (NOPERM for 'eval')
- * that the others cannot make a quorum with scripts: then, and only then, an object goes on without
- * them (one misconfigured server among those that allow scripts does not switch it for good). */
-int rl_outcomes_scripts_refused(const rl_outcome *outcomes, size_t count, unsigned quorum);
+/* Whether a server refused scripts to this user (NOPERM for 'eval') and none ran the script (a yes
+ * or a "not ours" is a script that ran): then, and only then, an object goes on without them. One
+ * misconfigured server beside others that ran the script does not switch it for good; a decision
+ * made before every refusal arrived (the quorum lost early) still does. */
+int rl_outcomes_scripts_refused(const rl_outcome *outcomes, size_t count);
 
 #endif

@@ -115,7 +115,7 @@ static void renew_locked(rl_leases *w, lease *e)
 	/* The kind's own compare-the-token script, as extend(): keys still holding our token get at
 	 * least ttl more; another holder's keys are never touched. */
 	validity = rl_kind_extend(&w->io, &w->policy, &e->held, e->token, e->token_len, e->ttl, w->outcomes);
-	if (validity == 0 && !w->policy.no_scripts && rl_outcomes_scripts_refused(w->outcomes, w->cluster->count, w->policy.quorum)) {
+	if (validity == 0 && !w->policy.no_scripts && rl_outcomes_scripts_refused(w->outcomes, w->cluster->count)) {
 		/* The servers refuse scripts (NOPERM): renew with their own commands from now on, and
 		 * now. The policy is this thread's own copy. */
 		w->policy.no_scripts = 1;
