@@ -547,7 +547,7 @@ double rl_client_validity(rl_client *client, const rl_lock_target *held, const c
 	 * process with its array) may have released it meanwhile. */
 	validity = rl_kind_validity(&client->io, &client->policy, held, token, token_len, client->cluster->count,
 		client->outcomes);
-	if (validity == 0 && learn_scripts_refused(client) && held->kind == RL_KIND_EXCLUSIVE) {
+	if (validity == 0 && learn_scripts_refused(client) && held->kind != RL_KIND_SHARED) {
 		validity = rl_kind_validity(&client->io, &client->policy, held, token, token_len, client->cluster->count,
 			client->outcomes); /* the same question again, without the script */
 	}

@@ -88,8 +88,8 @@ double rl_kind_validity(const rl_lock_io *io, const rl_lock_policy *policy, cons
 	rl_lock_policy shared, with_scripts;
 	rl_script_set shared_scripts;
 
-	if (policy->no_scripts && held->kind != RL_KIND_EXCLUSIVE) {
-		policy = scripted(policy, &with_scripts); /* as extend */
+	if (policy->no_scripts && held->kind == RL_KIND_SHARED) {
+		policy = scripted(policy, &with_scripts); /* a hash: GET cannot read it */
 	}
 	return rl_lock_validity(io, policy_of(policy, held->kind, &shared, &shared_scripts), &held->keys, token, token_len,
 		servers, outcomes);
