@@ -9,6 +9,7 @@
 #include "redlock_resource.h"
 #include "redlock_loss.h"
 #include "redlock_telemetry.h"
+#include "core/rl_token.h"
 
 bool redlock_release(redlock_object *intern, const redlock_resource *resource, zend_string *token)
 {
@@ -63,6 +64,11 @@ PHP_METHOD(RedLock, forceUnlock)
 	RETURN_BOOL(released);
 }
 
+static const char *scripts_off_why(redlock_object *intern)
+{
+	return rl_client_scripts_off(&intern->client) == 1 ? "\"scripts\" => false" : "the servers answered NOPERM";
+}
+
 PHP_METHOD(RedLock, extend)
 {
 	HashTable *lock;
@@ -93,10 +99,14 @@ PHP_METHOD(RedLock, extend)
 	}
 	redlock_resource_release(&resource);
 	if (validity == RL_EXTEND_OTHER_TTL) {
-		zend_argument_value_error(2, "must be the ttl the lock was taken with (" ZEND_LONG_FMT " ms) when scripts are"
-			" not used (%s): a delayed earlier extension could otherwise cut the lock short", (zend_long)
-			rl_client_lease_ttl(&intern->client, ZSTR_VAL(token), ZSTR_LEN(token)),
-			rl_client_scripts_off(&intern->client) == 1 ? "\"scripts\" => false" : "the servers answered NOPERM");
+		zend_argument_value_error(2, "must be the ttl the lock was taken with (" ZEND_LONG_FMT " ms, carried by"
+			" [\"token\"]) when scripts are not used (%s): a command with another ttl could cut the lock short for"
+			" its other holders", (zend_long) rl_token_ttl(ZSTR_VAL(token), ZSTR_LEN(token)), scripts_off_why(intern));
+		RETURN_THROWS();
+	}
+	if (validity == RL_EXTEND_NO_TTL) {
+		zend_argument_value_error(1, "[\"token\"] does not carry the ttl the lock was taken with (a lock of another"
+			" client or of an older version), which extending it without scripts (%s) needs", scripts_off_why(intern));
 		RETURN_THROWS();
 	}
 	if (validity < 0) {

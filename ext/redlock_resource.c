@@ -273,6 +273,11 @@ zend_result redlock_lock_kind_parse(HashTable *lock, uint32_t arg_num, redlock_r
 	if (extra_keys == 0 && kind == RL_TOKEN_EXCLUSIVE) {
 		return SUCCESS; /* lock()'s own array: no kind field to look for (the drop-in unlock() path) */
 	}
+	if (rl_token_older_kind(ZSTR_VAL(token), ZSTR_LEN(token))) {
+		zend_argument_value_error(arg_num, "[\"token\"] is a lockShared() or lockSemaphore() token of an older version"
+			" (32 characters; tokens now carry the lock's ttl): take the lock again");
+		return FAILURE;
+	}
 	shared = zend_hash_str_find(lock, "shared", sizeof("shared") - 1);
 
 	if (shared != NULL) {

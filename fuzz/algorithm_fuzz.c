@@ -100,8 +100,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 
-	rl_token_write(in.token_bytes, RL_TOKEN_EXCLUSIVE, token);
+	rl_token_write(in.token_bytes, RL_TOKEN_EXCLUSIVE, in.ttl > 0 ? in.ttl : 1, token);
 	assert(strlen(token) == RL_TOKEN_LEN);
+	assert(rl_token_ttl(token, RL_TOKEN_LEN) == (in.ttl > 0 ? in.ttl : 1));
 	for (i = 0; i < RL_TOKEN_LEN; i++) {
 		assert((token[i] >= '0' && token[i] <= '9') || (token[i] >= 'a' && token[i] <= 'f'));
 	}

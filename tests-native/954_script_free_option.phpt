@@ -1,5 +1,5 @@
 --TEST--
-'scripts' => false on Redis 8.6 and on Valkey 9: lock() of one resource or several (MSETEX NX PX), extend() with the lock's own ttl (SET IFEQ PX), validity() from what the object knows, unlock() (DELEX / DELIFEQ), autoExtend renewals, run(), waiting and a failed attempt's rollback, without a single EVAL; extend() with another ttl is a ValueError, the kinds that need scripts a RedLockException, 'fencing' with it a ValueError naming both options; a server with neither native release votes an error, never a silent no
+'scripts' => false on Redis 8.6 and on Valkey 9: lock() of one resource or several (MSETEX NX PX), extend() with the lock's own ttl (SET IFEQ PX), validity() from the servers (MULTI; GET; PTTL; EXEC), unlock() (DELEX / DELIFEQ), autoExtend renewals, run(), waiting and a failed attempt's rollback, without a single EVAL; extend() with another ttl is a ValueError, the kinds that need scripts a RedLockException, 'fencing' with it a ValueError naming both options; a server with neither native release votes an error, never a silent no
 --EXTENSIONS--
 redlock
 pcntl
@@ -84,13 +84,13 @@ rt_stop_server($old);
 --EXPECTF--
 redis: {"lock":true,"extend":true,"pttl":true,"validity":true,"unlock":true,"validity after":true,"renewed":true,"run":true,"waited":true,"rollback":true,"rolled back":true}
 redis: EVAL 0, delex > 0: true
-ValueError: RedLock::extend(): Argument #2 ($ttl) must be the ttl the lock was taken with (5000 ms) when scripts are not used ("scripts" => false): a delayed earlier extension could otherwise cut the lock short
+ValueError: RedLock::extend(): Argument #2 ($ttl) must be the ttl the lock was taken with (5000 ms, carried by ["token"]) when scripts are not used ("scripts" => false): a command with another ttl could cut the lock short for its other holders
 RedLockException: lockShared() of a shared lock needs Lua scripts on the servers, which "scripts" => false forbids: without them only lock() and run() work (docs/guide/script-free.md)
 RedLockException: lockSemaphore() of a semaphore needs Lua scripts on the servers, which "scripts" => false forbids: without them only lock() and run() work (docs/guide/script-free.md)
 redis several resources: [true,true,true,true,true,true], EVAL 0, MSETEX > 0: true
 valkey: {"lock":true,"extend":true,"pttl":true,"validity":true,"unlock":true,"validity after":true,"renewed":true,"run":true,"waited":true,"rollback":true,"rolled back":true}
 valkey: EVAL 0, delifeq > 0: true
-ValueError: RedLock::extend(): Argument #2 ($ttl) must be the ttl the lock was taken with (5000 ms) when scripts are not used ("scripts" => false): a delayed earlier extension could otherwise cut the lock short
+ValueError: RedLock::extend(): Argument #2 ($ttl) must be the ttl the lock was taken with (5000 ms, carried by ["token"]) when scripts are not used ("scripts" => false): a command with another ttl could cut the lock short for its other holders
 RedLockException: lockShared() of a shared lock needs Lua scripts on the servers, which "scripts" => false forbids: without them only lock() and run() work (docs/guide/script-free.md)
 RedLockException: lockSemaphore() of a semaphore needs Lua scripts on the servers, which "scripts" => false forbids: without them only lock() and run() work (docs/guide/script-free.md)
 valkey several resources: [true,true,true,true,true,true], EVAL 0, MSETEX > 0: true

@@ -1,5 +1,5 @@
 --TEST--
-Scripts refused by ACL (a user without @scripting), no option: on Redis 8.6 and Valkey 9 the object learns it from the first NOPERM to an EVAL and goes on without scripts: extend() and the unlock() of a waitTimeout object (which release by script) are retried in the same call with the servers' own commands and succeed; autoExtend's thread learns it on its own and keeps renewing; validity() answers from what the object knows; before it learnt, lockShared() gets false with NOPERM in getLastErrors(), afterwards a RedLockException saying why
+Scripts refused by ACL (a user without @scripting), no option: on Redis 8.6 and Valkey 9 the object learns it from the first NOPERM to an EVAL and goes on without scripts: extend() and the unlock() of a waitTimeout object (which release by script) are retried in the same call with the servers' own commands and succeed; autoExtend's thread learns it on its own and keeps renewing; validity() asks the servers (MULTI; GET; PTTL; EXEC); before it learnt, lockShared() gets false with NOPERM in getLastErrors(), afterwards a RedLockException saying why
 --EXTENSIONS--
 redlock
 --INI--

@@ -332,7 +332,8 @@ static rl_acquire_status acquire(rl_client *client, const rl_lock_target *target
 	int converting = target->from_token != NULL;
 	/* demote() has no contention to wait out: one attempt (rl_convert_acquire) */
 	int waits = client->config.wait_timeout >= 0 && !(converting && target->kind == RL_KIND_SHARED);
-	int won;
+	int64_t cap_left = -1;
+	int passes_cap = 0, won;
 
 	if (asked.kind == RL_KIND_EXCLUSIVE && client->config.fencing) {
 		asked.kind = RL_KIND_FENCED;
@@ -352,6 +353,9 @@ static rl_acquire_status acquire(rl_client *client, const rl_lock_target *target
 		: rl_kind_acquire(&client->io, &client->policy, &asked, ttl, client->cluster->count, client->outcomes, held);
 	learn_scripts_refused(client);
 	if (converting) {
+		/* the cap is the lock's, whatever its form: handed on to the new lease below */
+		passes_cap = won > 0 && client->leases != NULL
+			&& rl_leases_left(client->leases, target->from_token, target->from_len, &cap_left) == 0;
 		convert_end(client, target, won > 0);
 	}
 	if (won < 0) {
@@ -360,8 +364,7 @@ static rl_acquire_status acquire(rl_client *client, const rl_lock_target *target
 	if (won == 0) {
 		return held->result.no_random ? RL_NO_RANDOM : RL_NOT_ACQUIRED;
 	}
-	if (pinned || client->config.auto_extend || client->config.max_extensions >= 0 || client->config.track_losses
-		|| client->policy.no_scripts) { /* without scripts extend() must know the lock's ttl */
+	if (pinned || client->config.auto_extend || client->config.max_extensions >= 0 || client->config.track_losses) {
 		/* Every kind is tracked alike: the cap, the loss, and with autoExtend the renewal. */
 		rl_lock_target occupied;
 		char slot_key[256], *heap = NULL;
@@ -372,6 +375,9 @@ static rl_acquire_status acquire(rl_client *client, const rl_lock_target *target
 			&& leases != NULL
 			&& rl_leases_add(leases, &occupied, held->result.token, RL_TOKEN_LEN, ttl, held->result.validity, pinned) == 0;
 
+		if (tracked && passes_cap) {
+			rl_leases_set_left(leases, held->result.token, RL_TOKEN_LEN, cap_left);
+		}
 		if (!tracked) {
 			/* Not tracked means not renewed, or a cap not kept: released, and said so. (Out of
 			 * memory for a long slot key: that slot is left to expire.) */
@@ -390,14 +396,6 @@ static rl_acquire_status acquire(rl_client *client, const rl_lock_target *target
 int rl_client_scripts_off(const rl_client *client)
 {
 	return client->config.no_scripts ? 1 : client->policy.no_scripts ? 2 : 0;
-}
-
-int64_t rl_client_lease_ttl(rl_client *client, const char *token, size_t token_len)
-{
-	int64_t ttl;
-	double valid_until;
-
-	return client->leases && rl_leases_terms(client->leases, token, token_len, &ttl, &valid_until) == 0 ? ttl : -1;
 }
 
 rl_acquire_status rl_client_acquire(rl_client *client, const rl_lock_target *target, int64_t ttl, int pinned,
@@ -447,9 +445,23 @@ int rl_client_force_release(rl_client *client, const rl_lock_target *target)
 
 	call_begins(client);
 	votes = rl_lock_force_release(&client->io, &client->policy, &target->keys, client->outcomes);
+	if (votes >= 0 && (unsigned) votes < client->policy.quorum && learn_scripts_refused(client)) {
+		votes = rl_lock_force_release(&client->io, &client->policy, &target->keys, client->outcomes);
+	}
 	released = votes >= 0 && (unsigned) votes >= client->policy.quorum;
 	finish(client, RL_CALL_FORCE_RELEASE, target->kind, released ? RL_CALL_RELEASED : RL_CALL_FAILED, 1, 0);
 	return released;
+}
+
+/* Without scripts, SET IFEQ PX sets the ttl, longer or shorter: only when every command sent for
+ * the lock, by any holder in any object or process, carries the same ttl can none cut short what a
+ * later one won. That ttl is the one the token carries (core/rl_token.h): RL_EXTEND_OTHER_TTL for
+ * another, RL_EXTEND_NO_TTL for a token that carries none (another client's, an older version's). */
+static double script_free_ttl_check(const char *token, size_t token_len, int64_t ttl)
+{
+	int64_t taken_with = rl_token_ttl(token, token_len);
+
+	return taken_with < 0 ? RL_EXTEND_NO_TTL : taken_with != ttl ? RL_EXTEND_OTHER_TTL : 0;
 }
 
 static double extend(rl_client *client, const rl_lock_target *held, const char *token, size_t token_len,
@@ -457,16 +469,11 @@ static double extend(rl_client *client, const rl_lock_target *held, const char *
 {
 	int capped = client->config.max_extensions >= 0;
 	int tracked = -1;
-	double start, validity;
+	double start, validity, refusal;
 
-	if (client->policy.no_scripts && held->kind == RL_KIND_EXCLUSIVE) {
-		/* SET IFEQ PX sets the ttl, longer or shorter: only the lock's own ttl keeps every command
-		 * sent for it from cutting short what a later one won (docs/design/acquisition-path.md) */
-		int64_t taken_with = rl_client_lease_ttl(client, token, token_len);
-
-		if (taken_with >= 0 && taken_with != ttl) {
-			return RL_EXTEND_OTHER_TTL; /* a lock it does not track adopts this ttl (below) */
-		}
+	if (client->policy.no_scripts && held->kind == RL_KIND_EXCLUSIVE
+		&& (refusal = script_free_ttl_check(token, token_len, ttl)) != 0) {
+		return refusal;
 	}
 	if (client->leases) {
 		tracked = rl_leases_begin_extend(client->leases, token, token_len);
@@ -477,16 +484,17 @@ static double extend(rl_client *client, const rl_lock_target *held, const char *
 	*asked = 1;
 	start = rl_now_ms();
 	validity = rl_kind_extend(&client->io, &client->policy, held, token, token_len, ttl, client->outcomes);
-	if (validity == 0 && learn_scripts_refused(client) && held->kind == RL_KIND_EXCLUSIVE
-		&& (tracked < 0 || rl_client_lease_ttl(client, token, token_len) == ttl)) {
+	if (validity == 0 && learn_scripts_refused(client) && held->kind == RL_KIND_EXCLUSIVE) {
+		if ((refusal = script_free_ttl_check(token, token_len, ttl)) != 0) {
+			return refusal;
+		}
 		start = rl_now_ms(); /* the same extend() again, without the script */
 		validity = rl_kind_extend(&client->io, &client->policy, held, token, token_len, ttl, client->outcomes);
 	}
 	if (validity > 0 && tracked == 1) {
 		rl_leases_extended(client->leases, token, token_len, start, validity, ttl);
-	} else if (validity > 0 && (capped || client->policy.no_scripts) && tracked < 0) {
-		/* A lock this object did not acquire (or no longer tracked): its cap counts from here, and
-		 * without scripts its ttl is this one from now on. */
+	} else if (validity > 0 && capped && tracked < 0) {
+		/* A lock this object did not acquire (or no longer tracked): its cap counts from here. */
 		rl_leases *leases = leases_of(client);
 
 		if (leases == NULL || rl_leases_add(leases, held, token, token_len, ttl, validity, 0) != 0) {
@@ -507,8 +515,8 @@ double rl_client_extend(rl_client *client, const rl_lock_target *held, const cha
 	call_begins(client);
 	validity = extend(client, held, token, token_len, ttl, &asked);
 
-	if (validity == RL_EXTEND_OTHER_TTL) {
-		finish(client, RL_CALL_EXTEND, held->kind, RL_CALL_FAILED, 0, 0);
+	if (validity == RL_EXTEND_OTHER_TTL || validity == RL_EXTEND_NO_TTL) {
+		finish(client, RL_CALL_EXTEND, held->kind, RL_CALL_FAILED, asked, 0);
 		return validity;
 	}
 	if (validity > 0) {
@@ -525,21 +533,6 @@ double rl_client_extend(rl_client *client, const rl_lock_target *held, const cha
 	return validity;
 }
 
-/* validity() without scripts: what the lease knows, the end of the last validity won less the time
- * since (no command reads a key's token and ttl together); -1 when that is not known here. */
-static double lease_validity(rl_client *client, const rl_lock_target *held, const char *token, size_t token_len)
-{
-	int64_t ttl;
-	double valid_until, left;
-
-	if (held->kind != RL_KIND_EXCLUSIVE || client->leases == NULL
-		|| rl_leases_terms(client->leases, token, token_len, &ttl, &valid_until) != 0) {
-		return -1;
-	}
-	left = valid_until - rl_now_ms();
-	return left > 0 ? left : 0;
-}
-
 double rl_client_validity(rl_client *client, const rl_lock_target *held, const char *token, size_t token_len)
 {
 	double validity;
@@ -550,22 +543,14 @@ double rl_client_validity(rl_client *client, const rl_lock_target *held, const c
 		finish(client, RL_CALL_VALIDITY, held->kind, RL_CALL_LOST, 0, 0);
 		return 0; /* known lost: no round trip */
 	}
-	if (client->policy.no_scripts && held->kind == RL_KIND_EXCLUSIVE) {
-		/* no command reads a key's token and ttl together: what this object knows, and 0 for a lock
-		 * it does not track (released, or another object's) */
-		validity = lease_validity(client, held, token, token_len);
-		validity = validity > 0 ? validity : 0;
-		finish(client, RL_CALL_VALIDITY, held->kind, validity > 0 ? RL_CALL_VALID : RL_CALL_NOT_HELD, 0, validity);
-		return validity;
-	}
+	/* Always the servers, with or without scripts: another holder of the lock (another object or
+	 * process with its array) may have released it meanwhile. */
 	validity = rl_kind_validity(&client->io, &client->policy, held, token, token_len, client->cluster->count,
 		client->outcomes);
-	if (validity == 0 && learn_scripts_refused(client)
-		&& (validity = lease_validity(client, held, token, token_len)) >= 0) {
-		finish(client, RL_CALL_VALIDITY, held->kind, validity > 0 ? RL_CALL_VALID : RL_CALL_LOST, 0, validity);
-		return validity;
+	if (validity == 0 && learn_scripts_refused(client) && held->kind != RL_KIND_SHARED) {
+		validity = rl_kind_validity(&client->io, &client->policy, held, token, token_len, client->cluster->count,
+			client->outcomes); /* the same question again, without the script */
 	}
-
 	outcome = validity > 0 ? RL_CALL_VALID : validity < 0 ? RL_CALL_FAILED : refused(client, RL_CALL_NOT_HELD);
 	if (outcome == RL_CALL_NOT_HELD && client->leases) {
 		rl_leases_not_held(client->leases, token, token_len);

@@ -114,8 +114,10 @@ int rl_client_release(rl_client *client, const rl_lock_target *held, const char 
 
 /* extend(): the new validity (> 0), 0 when refused (cap reached, lost, or no quorum), -1 when out
  * of memory; without scripts (rl_client_scripts_off), RL_EXTEND_OTHER_TTL when ttl is not the one
- * the lock was taken (or first extended here) with: nothing is sent then. */
+ * the token carries (the ttl the lock was taken with), RL_EXTEND_NO_TTL when the token carries
+ * none (another client's, an older version's): nothing more is sent then. */
 #define RL_EXTEND_OTHER_TTL (-2.0)
+#define RL_EXTEND_NO_TTL (-3.0)
 /* forceUnlock(): the keys of target deleted whoever holds them. 1 when a quorum ran it, else 0.
  * A lease of this object on them is not dropped: its next renewal finds the keys gone and the
  * lock lost, as for any other holder. */
@@ -131,9 +133,6 @@ double rl_client_validity(rl_client *client, const rl_lock_target *held, const c
 /* Scripts are off: 1 for 'scripts' => false, 2 when the servers answered NOPERM to one (learnt
  * then, for the rest of the object's life); 0 when they are used. */
 int rl_client_scripts_off(const rl_client *client);
-
-/* The ttl a tracked lock was taken with (what extend() must keep without scripts); -1 when untracked. */
-int64_t rl_client_lease_ttl(rl_client *client, const char *token, size_t token_len);
 
 /* What the lease says of token: RL_LEASE_UNKNOWN when it is not tracked. */
 rl_lease_state rl_client_lease(rl_client *client, const char *token, size_t token_len);

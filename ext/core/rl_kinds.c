@@ -85,9 +85,12 @@ double rl_kind_extend(const rl_lock_io *io, const rl_lock_policy *policy, const 
 double rl_kind_validity(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_target *held,
 	const char *token, size_t token_len, size_t servers, rl_outcome *outcomes)
 {
-	rl_lock_policy shared;
+	rl_lock_policy shared, with_scripts;
 	rl_script_set shared_scripts;
 
+	if (policy->no_scripts && held->kind == RL_KIND_SHARED) {
+		policy = scripted(policy, &with_scripts); /* a hash: GET cannot read it */
+	}
 	return rl_lock_validity(io, policy_of(policy, held->kind, &shared, &shared_scripts), &held->keys, token, token_len,
 		servers, outcomes);
 }

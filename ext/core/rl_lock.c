@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/rl_lock.h"
+#include "core/rl_native.h"
 #include "net/rl_resp.h"
 
 void rl_acquire_init(rl_acquire *acquire, const rl_lock_policy *policy, int64_t ttl)
@@ -34,7 +35,7 @@ rl_acquire_step rl_acquire_next(rl_acquire *acquire, double now, unsigned votes,
 			acquire->state = RL_ACQ_DONE;
 			return RL_STEP_NO_RANDOM;
 		}
-		rl_token_write(bytes, acquire->token_kind, acquire->token);
+		rl_token_write(bytes, acquire->token_kind, acquire->ttl, acquire->token);
 		acquire->attempt++;
 		acquire->attempt_start = now;
 		acquire->step_deadline = now + (double) acquire->ttl; /* no attempt outlives the ttl */
@@ -101,6 +102,29 @@ static void fill_eval(const char **argv, size_t *argvlen, const char *verb, size
 	}
 }
 
+/* A script's round trip is decided as any other (rl_quorum_decide), except that once a server has
+ * refused scripts (NOPERM) every reply is awaited, within the call's bound: whether the others ran
+ * the script decides whether the object goes on without scripts (rl_outcomes_scripts_refused), and
+ * a decision made on the first replies would make that depend on their order. */
+static int script_undecided(const rl_outcome *outcomes, size_t count, unsigned quorum)
+{
+	size_t i;
+	unsigned yes = 0, answered = 0;
+
+	for (i = 0; i < count; i++) {
+		if (outcomes[i].kind == RL_OUTCOME_PENDING) {
+			continue;
+		}
+		answered++;
+		yes += outcomes[i].kind == RL_OUTCOME_YES;
+		if (outcomes[i].kind == RL_OUTCOME_ERROR && outcomes[i].message[0] == 'N'
+			&& strncmp(outcomes[i].message, "NOPERM", 6) == 0) {
+			return 1;
+		}
+	}
+	return rl_quorum_decide(yes, answered, (unsigned) count, quorum) == RL_QUORUM_UNDECIDED;
+}
+
 int rl_script_call_init(script_call *call, const rl_script *script, const rl_lock_keys *keys, int argc,
 	const char **args, const size_t *arglens, rl_expect expect)
 {
@@ -128,9 +152,10 @@ int rl_script_call_init(script_call *call, const rl_script *script, const rl_loc
 		keys, argc, args, arglens);
 	call->request.command = (rl_command) {(int) per_command, call->argv, call->argvlen};
 	call->request.expect = expect;
-	call->request.undecided = NULL;
+	call->request.undecided = script_undecided;
 	call->request.native[0].argc = call->request.native[1].argc = 0;
 	call->request.lua_forbidden = 0;
+	call->request.batch_len = 0;
 	return 0;
 }
 
@@ -246,6 +271,7 @@ static int attempt_commands_init(attempt_commands *cmds, const rl_lock_policy *p
 		cmds->set_request.undecided = NULL;
 		cmds->set_request.native[0].argc = cmds->set_request.native[1].argc = 0;
 		cmds->set_request.lua_forbidden = 0;
+		cmds->set_request.batch_len = 0;
 		cmds->eval_command = (rl_command) {5, cmds->eval_argv, cmds->eval_argvlen};
 		cmds->lock = &cmds->set_request;
 		cmds->rollback = &cmds->eval_command;
@@ -356,93 +382,6 @@ int rl_lock_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const rl
 
 /* --- release, extend, validity --------------------------------------------------------------- */
 
-/* Without scripts, several keys take one command each (nothing compares-and-deletes or
- * compares-and-extends them together). Each key's command goes to every server, and waits for
- * every reply (a vote left out by an early quorum would be missing from the merge); a server's
- * vote is yes when every key's was (need_all), or any key's. The votes; -1 when out of memory. */
-typedef void (*key_request_fn)(rl_request *request, size_t key, void *arg);
-
-static int per_key_run(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
-	key_request_fn request_of, void *arg, int need_all, double deadline, rl_outcome *outcomes)
-{
-	size_t n = policy->servers, k, i;
-	unsigned *yes = calloc(n ? n : 1, sizeof(*yes));
-	rl_outcome *refusal = calloc(n ? n : 1, sizeof(*refusal)); /* the first no of each server */
-	int votes = 0;
-
-	if (yes == NULL || refusal == NULL) {
-		free(yes);
-		free(refusal);
-		return -1;
-	}
-	for (k = 0; k < keys->count; k++) {
-		rl_request request;
-
-		memset(&request, 0, sizeof(request));
-		request_of(&request, k, arg);
-		request.undecided = rl_request_every_reply;
-		io->run(io->arg, &request, policy->quorum, deadline, outcomes);
-		for (i = 0; i < n; i++) {
-			if (outcomes[i].kind == RL_OUTCOME_YES) {
-				yes[i]++;
-			} else if (refusal[i].kind == RL_OUTCOME_PENDING) {
-				refusal[i] = outcomes[i];
-			}
-		}
-	}
-	for (i = 0; i < n; i++) {
-		if (need_all ? yes[i] == keys->count : yes[i] > 0) {
-			outcomes[i].kind = RL_OUTCOME_YES;
-			outcomes[i].message[0] = '\0';
-			votes++;
-		} else {
-			outcomes[i] = refusal[i];
-		}
-	}
-	free(yes);
-	free(refusal);
-	return votes;
-}
-
-typedef struct key_args {
-	const rl_lock_keys *keys;
-	const char *token;
-	size_t token_len;
-	const char *ttl_text;
-	size_t ttl_len;
-	const char *argv[7];
-	size_t argvlen[7];
-} key_args;
-
-/* DELEX key IFEQ token, or DELIFEQ key token: whichever the server has, never a script. */
-static void release_request(rl_request *request, size_t key, void *arg)
-{
-	key_args *a = arg;
-
-	a->argv[0] = "DELEX", a->argvlen[0] = 5, a->argv[1] = a->keys->keys[key], a->argvlen[1] = a->keys->lens[key];
-	a->argv[2] = "IFEQ", a->argvlen[2] = 4, a->argv[3] = a->token, a->argvlen[3] = a->token_len;
-	a->argv[4] = "DELIFEQ", a->argvlen[4] = 7, a->argv[5] = a->keys->keys[key], a->argvlen[5] = a->keys->lens[key];
-	a->argv[6] = a->token, a->argvlen[6] = a->token_len;
-	request->command = (rl_command) {4, a->argv, a->argvlen}; /* never sent: lua_forbidden */
-	request->expect = RL_EXPECT_POSITIVE_INT;
-	request->native[0] = (rl_command) {4, a->argv, a->argvlen};
-	request->native[1] = (rl_command) {3, a->argv + 4, a->argvlen + 4};
-	request->lua_forbidden = 1;
-}
-
-/* SET key token IFEQ token PX ttl. */
-static void extend_request(rl_request *request, size_t key, void *arg)
-{
-	key_args *a = arg;
-
-	a->argv[0] = "SET", a->argvlen[0] = 3, a->argv[1] = a->keys->keys[key], a->argvlen[1] = a->keys->lens[key];
-	a->argv[2] = a->token, a->argvlen[2] = a->token_len, a->argv[3] = "IFEQ", a->argvlen[3] = 4;
-	a->argv[4] = a->token, a->argvlen[4] = a->token_len, a->argv[5] = "PX", a->argvlen[5] = 2;
-	a->argv[6] = a->ttl_text, a->argvlen[6] = a->ttl_len;
-	request->command = (rl_command) {7, a->argv, a->argvlen};
-	request->expect = RL_EXPECT_OK;
-}
-
 int rl_lock_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
 	const char *token, size_t token_len, rl_outcome *outcomes)
 {
@@ -459,7 +398,7 @@ int rl_lock_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl
 		/* Without Lua where a server has it (net/rl_conn.h): the same compare-and-delete, built in. */
 		const char *native_argv[] = {"DELEX", keys->keys[0], "IFEQ", token, "DELIFEQ", keys->keys[0], token};
 		const size_t native_len[] = {5, keys->lens[0], 4, token_len, 7, keys->lens[0], token_len};
-		rl_request request = {{5, argv, argvlen}, RL_EXPECT_POSITIVE_INT, NULL,
+		rl_request request = {{5, argv, argvlen}, RL_EXPECT_POSITIVE_INT, script_undecided,
 			{{4, native_argv, native_len}, {3, native_argv + 4, native_len + 4}}, policy->no_scripts};
 
 		if (policy->release_by_script && !policy->no_scripts) {
@@ -469,8 +408,8 @@ int rl_lock_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl
 		return (int) io->run(io->arg, &request, policy->quorum, io->now(io->arg) + policy->call_bound_ms, outcomes);
 	}
 	if (policy->no_scripts) {
-		key_args a = {keys, token, token_len, NULL, 0, {0}, {0}};
-		return per_key_run(io, policy, keys, release_request, &a, 0, io->now(io->arg) + policy->call_bound_ms, outcomes);
+		return rl_native_release_keys(io, policy, keys, token, token_len, io->now(io->arg) + policy->call_bound_ms,
+			outcomes);
 	}
 	if (rl_script_call_init(&call, script, keys, 1, args, arglens, RL_EXPECT_POSITIVE_INT) != 0) {
 		return -1;
@@ -486,6 +425,9 @@ int rl_lock_force_release(const rl_lock_io *io, const rl_lock_policy *policy, co
 	script_call call;
 	unsigned votes;
 
+	if (policy->no_scripts) {
+		return rl_native_force_release(io, policy, keys, io->now(io->arg) + policy->call_bound_ms, outcomes);
+	}
 	if (rl_script_call_init(&call, &policy->scripts->force_unlock, keys, 0, NULL, NULL, RL_EXPECT_POSITIVE_INT) != 0) {
 		return -1;
 	}
@@ -518,12 +460,11 @@ double rl_lock_extend(const rl_lock_io *io, const rl_lock_policy *policy, const 
 		return votes >= policy->quorum && validity > 0 ? validity : 0;
 	}
 	if (policy->no_scripts) {
-		key_args a = {keys, token, token_len, ttl_text, arglens[1], {0}, {0}};
 		int won;
 
 		start = io->now(io->arg);
-		won = per_key_run(io, policy, keys, extend_request, &a, 1, start + fmin((double) ttl, policy->call_bound_ms),
-			outcomes);
+		won = rl_native_extend_keys(io, policy, keys, token, token_len, ttl_text, arglens[1],
+			start + fmin((double) ttl, policy->call_bound_ms), outcomes);
 		if (won < 0) {
 			return -1;
 		}
@@ -552,18 +493,25 @@ double rl_lock_validity(const rl_lock_io *io, const rl_lock_policy *policy, cons
 	double start, elapsed, validity;
 	size_t i, holders = 0;
 
-	if (rl_script_call_init(&call, &policy->scripts->validity, keys, 1, args, arglens, RL_EXPECT_POSITIVE_INT) != 0) {
-		return -1;
-	}
 	remaining = malloc((servers ? servers : 1) * sizeof(*remaining));
 	if (remaining == NULL) {
-		rl_script_call_free(&call);
 		return -1;
 	}
 	start = io->now(io->arg);
-	io->run(io->arg, &call.request, policy->quorum, start + policy->call_bound_ms, outcomes);
+	if (policy->no_scripts) {
+		if (rl_native_held(io, policy, keys, token, token_len, start + policy->call_bound_ms, outcomes) < 0) {
+			free(remaining);
+			return -1;
+		}
+	} else {
+		if (rl_script_call_init(&call, &policy->scripts->validity, keys, 1, args, arglens, RL_EXPECT_POSITIVE_INT) != 0) {
+			free(remaining);
+			return -1;
+		}
+		io->run(io->arg, &call.request, policy->quorum, start + policy->call_bound_ms, outcomes);
+		rl_script_call_free(&call);
+	}
 	elapsed = io->now(io->arg) - start;
-	rl_script_call_free(&call);
 	for (i = 0; i < servers; i++) {
 		if (outcomes[i].kind == RL_OUTCOME_YES) {
 			remaining[holders++] = (int64_t) outcomes[i].integer;

@@ -4,15 +4,20 @@
 #define MARK_SHARED 's'
 #define MARK_SEMAPHORE 'm'
 
-void rl_token_write(const unsigned char random_bytes[RL_TOKEN_BYTES], rl_token_kind kind,
+static const char hex[] = "0123456789abcdef";
+
+void rl_token_write(const unsigned char random_bytes[RL_TOKEN_BYTES], rl_token_kind kind, int64_t ttl,
 	char out[RL_TOKEN_LEN + 1])
 {
-	static const char hex[] = "0123456789abcdef";
+	uint64_t value = (uint64_t) ttl;
 	size_t i;
 
 	for (i = 0; i < RL_TOKEN_BYTES; i++) {
 		out[2 * i] = hex[random_bytes[i] >> 4];
 		out[2 * i + 1] = hex[random_bytes[i] & 0x0f];
+	}
+	for (i = RL_TOKEN_LEN; i > RL_TOKEN_RANDOM_LEN; i--, value >>= 4) {
+		out[i - 1] = hex[value & 0x0f];
 	}
 	out[RL_TOKEN_LEN] = '\0';
 	if (kind == RL_TOKEN_SHARED) {
@@ -20,6 +25,11 @@ void rl_token_write(const unsigned char random_bytes[RL_TOKEN_BYTES], rl_token_k
 	} else if (kind == RL_TOKEN_SEMAPHORE) {
 		out[0] = MARK_SEMAPHORE;
 	}
+}
+
+static int hex_digit(char ch)
+{
+	return ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1;
 }
 
 rl_token_kind rl_token_kind_of(const char *token, size_t len)
@@ -30,9 +40,43 @@ rl_token_kind rl_token_kind_of(const char *token, size_t len)
 		return RL_TOKEN_EXCLUSIVE;
 	}
 	for (i = 1; i < RL_TOKEN_LEN; i++) {
-		if (!((token[i] >= '0' && token[i] <= '9') || (token[i] >= 'a' && token[i] <= 'f'))) {
+		if (hex_digit(token[i]) < 0) {
 			return RL_TOKEN_EXCLUSIVE;
 		}
 	}
 	return token[0] == MARK_SHARED ? RL_TOKEN_SHARED : RL_TOKEN_SEMAPHORE;
+}
+
+int rl_token_older_kind(const char *token, size_t len)
+{
+	size_t i;
+
+	if (len != RL_TOKEN_RANDOM_LEN || (token[0] != MARK_SHARED && token[0] != MARK_SEMAPHORE)) {
+		return 0;
+	}
+	for (i = 1; i < len; i++) {
+		if (hex_digit(token[i]) < 0) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
+int64_t rl_token_ttl(const char *token, size_t len)
+{
+	uint64_t value = 0;
+	size_t i;
+
+	if (len != RL_TOKEN_LEN) {
+		return -1;
+	}
+	for (i = RL_TOKEN_RANDOM_LEN; i < RL_TOKEN_LEN; i++) {
+		int digit = hex_digit(token[i]);
+
+		if (digit < 0) {
+			return -1;
+		}
+		value = value << 4 | (uint64_t) digit;
+	}
+	return value >= 1 && value <= (uint64_t) INT64_MAX ? (int64_t) value : -1;
 }

@@ -96,6 +96,21 @@ rl_mkey *rl_mkey_fresh(rl_memory_store *s, const char *name, size_t len)
 		rl_mkey_del(s, k);
 	}
 	if (s->count == s->cap) {
+		/* Before growing, the expired keys go (a key is otherwise dropped only when its own name
+		 * is asked for): abandoned locks cost at most as many keys as live ones. Safe here, where
+		 * keys move anyway (a deletion above, a realloc below). */
+		int64_t now = rl_mkey_now(s);
+		size_t i = 0;
+
+		while (i < s->count) {
+			if (s->keys[i].expire_at <= now) {
+				rl_mkey_del(s, &s->keys[i]);
+			} else {
+				i++;
+			}
+		}
+	}
+	if (s->count == s->cap) {
 		size_t cap = s->cap ? s->cap * 2 : 16;
 		rl_mkey *grown = realloc(s->keys, cap * sizeof(*grown));
 		if (grown == NULL) {

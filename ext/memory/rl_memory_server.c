@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <time.h>
@@ -58,6 +59,7 @@ typedef struct mserver {
 	int listen_fd;        /* -1 while refusing */
 	rl_memory_mode mode;
 	rl_memory_store *store;
+	int inherited;        /* a forked child's copy of its parent's server: the parent serves it */
 } mserver;
 
 typedef struct mclient {
@@ -65,6 +67,9 @@ typedef struct mclient {
 	int fd;
 	mserver *server;
 	rl_memory_buf in, out;
+	/* MULTI: the commands queued until EXEC, as they were sent (-1: no transaction) */
+	long queued;
+	rl_memory_buf transaction;
 } mclient;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -121,6 +126,7 @@ static void client_free(mclient *c)
 	close(c->fd);
 	rl_memory_buf_free(&c->in);
 	rl_memory_buf_free(&c->out);
+	rl_memory_buf_free(&c->transaction);
 	free(c);
 }
 
@@ -138,6 +144,70 @@ static void drop_clients_of(const mserver *s)
 			at = &c->next;
 		}
 	}
+}
+
+static int add_text(mclient *c, const char *text)
+{
+	return rl_memory_buf_add(&c->out, text, strlen(text));
+}
+
+static int is_command(const char *arg, size_t len, const char *name)
+{
+	return len == strlen(name) && strncasecmp(arg, name, len) == 0;
+}
+
+/* MULTI, EXEC, DISCARD, and the commands queued between (validity() without scripts sends
+ * MULTI; GET; PTTL; EXEC): 1 when it was one of those (answered), 0 when not, -1 out of memory.
+ * EXEC runs the queue under the lock the whole serve() holds: atomic, as Redis's. */
+static int transaction(mclient *c, int argc, const char **argv, const size_t *lens, const char *raw, size_t raw_len)
+{
+	if (is_command(argv[0], lens[0], "MULTI")) {
+		if (c->queued >= 0) {
+			return add_text(c, "-ERR MULTI calls can not be nested\r\n") != 0 ? -1 : 1;
+		}
+		c->queued = 0;
+		c->transaction.len = 0;
+		return add_text(c, "+OK\r\n") != 0 ? -1 : 1;
+	}
+	if (is_command(argv[0], lens[0], "DISCARD") || is_command(argv[0], lens[0], "EXEC")) {
+		int exec = is_command(argv[0], lens[0], "EXEC");
+		char head[32];
+		const char *qargv[MAX_ARGS];
+		size_t qlens[MAX_ARGS], at = 0;
+		int qargc;
+		long used;
+
+		if (c->queued < 0) {
+			return add_text(c, exec ? "-ERR EXEC without MULTI\r\n" : "-ERR DISCARD without MULTI\r\n") != 0 ? -1 : 1;
+		}
+		if (!exec) {
+			c->queued = -1;
+			return add_text(c, "+OK\r\n") != 0 ? -1 : 1;
+		}
+		snprintf(head, sizeof(head), "*%ld\r\n", c->queued);
+		if (rl_memory_buf_add(&c->out, head, strlen(head)) != 0) {
+			return -1;
+		}
+		while (at < c->transaction.len && (used = rl_memory_parse_command(c->transaction.bytes + at,
+				c->transaction.len - at, MAX_ARGS, &qargc, qargv, qlens)) > 0) {
+			if (rl_memory_store_execute(c->server->store, qargc, qargv, qlens, &c->out) < 0) {
+				return -1;
+			}
+			at += (size_t) used;
+		}
+		c->queued = -1;
+		c->transaction.len = 0;
+		return 1;
+	}
+	if (c->queued < 0) {
+		return 0;
+	}
+	if (c->transaction.len > MAX_PENDING) {
+		return -1; /* a queue that never ends: closed, as too long an input is */
+	}
+	c->queued++;
+	return rl_memory_buf_add(&c->transaction, raw, raw_len) != 0 || add_text(c, "+QUEUED\r\n") != 0
+		? -1 : 1;
 }
 
 /* Parses and answers what c sent. Lock held. -1: close it. */
@@ -160,7 +230,12 @@ static int serve(mclient *c)
 			rc = rl_memory_buf_add(&c->out, FAILING, sizeof(FAILING) - 1);
 			break;
 		default:
-			rc = rl_memory_store_execute(c->server->store, argc, argv, lens, &c->out) < 0 ? -1 : 0;
+			rc = transaction(c, argc, argv, lens, c->in.bytes, (size_t) used);
+			if (rc == 0) {
+				rc = rl_memory_store_execute(c->server->store, argc, argv, lens, &c->out) < 0 ? -1 : 0;
+			} else {
+				rc = rc < 0 ? -1 : 0;
+			}
 		}
 		rl_memory_buf_drop(&c->in, (size_t) used);
 		if (rc != 0) {
@@ -255,6 +330,7 @@ static void *server_thread(void *arg)
 				}
 				nc->fd = fd;
 				nc->server = s;
+				nc->queued = -1;
 				nc->next = clients;
 				clients = nc;
 				continue;
@@ -315,7 +391,19 @@ static int start_locked(char *err, size_t err_size)
 		return 0;
 	}
 	if (running) {
-		/* a forked child: the parent's thread serves the sockets; this one serves its own */
+		/* A forked child: the parent's thread serves the parent's sockets, this one only the servers
+		 * made here. The child's copies of the listening sockets are closed: both threads accepting
+		 * on one socket sent some of the child's connections to the child's copy of the store, whose
+		 * changes the parent never saw (tests/combinations/977, another process). */
+		mserver *s;
+
+		for (s = servers; s; s = s->next) {
+			if (s->listen_fd >= 0) {
+				close(s->listen_fd);
+				s->listen_fd = -1;
+			}
+			s->inherited = 1;
+		}
 		running = 0;
 		clients = NULL;
 	}
@@ -393,6 +481,9 @@ done:
 
 static void set_mode_locked(mserver *s, rl_memory_mode mode)
 {
+	if (s->inherited) {
+		return; /* the parent's server: only the parent changes how it fails */
+	}
 	if (mode == RL_MEMORY_REFUSE && s->listen_fd >= 0) {
 		close(s->listen_fd); /* the path stays: connecting to it is "Connection refused" */
 		s->listen_fd = -1;

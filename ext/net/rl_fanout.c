@@ -25,13 +25,26 @@ typedef struct rl_encoded {
 	char small[512];
 } rl_encoded;
 
+/* count commands, pipelined in one buffer (a batch: MULTI ... EXEC) */
+static void encode_all(const rl_command *commands, unsigned count, rl_encoded *enc)
+{
+	unsigned k;
+	size_t at = 0;
+
+	enc->len = 0;
+	for (k = 0; k < count; k++) {
+		enc->len += rl_resp_size(commands[k].argc, commands[k].argvlen);
+	}
+	enc->bytes = enc->len <= sizeof(enc->small) ? enc->small : malloc(enc->len);
+	for (k = 0; enc->bytes != NULL && k < count; k++) {
+		rl_resp_format(enc->bytes + at, commands[k].argc, commands[k].argv, commands[k].argvlen);
+		at += rl_resp_size(commands[k].argc, commands[k].argvlen);
+	}
+}
+
 static void encode(const rl_command *command, rl_encoded *enc)
 {
-	enc->len = rl_resp_size(command->argc, command->argvlen);
-	enc->bytes = enc->len <= sizeof(enc->small) ? enc->small : malloc(enc->len);
-	if (enc->bytes != NULL) {
-		rl_resp_format(enc->bytes, command->argc, command->argv, command->argvlen);
-	}
+	encode_all(command, 1, enc);
 }
 
 static void encoded_free(rl_encoded *enc)
@@ -92,7 +105,7 @@ static void probe_idle(const rl_cluster *cluster, short seen[RL_SMALL_CLUSTER])
  * so that it follows the SET it must undo on the same stream (else it may arrive first, find
  * nothing, and leave the late SET's key to expire). seen: what probe_idle() found on it. */
 static int prepare(rl_cluster *cluster, size_t i, const rl_encoded *lua, const rl_encoded *native, double now,
-	double call_deadline, rl_outcome *out, int queue_behind_silent, short seen, int lua_forbidden)
+	double call_deadline, rl_outcome *out, int queue_behind_silent, short seen, int lua_forbidden, unsigned leading)
 {
 	rl_conn *conn = &cluster->conns[i];
 	const rl_endpoint *endpoint = &cluster->endpoints[i];
@@ -109,6 +122,7 @@ static int prepare(rl_cluster *cluster, size_t i, const rl_encoded *lua, const r
 		if (rl_conn_append_encoded(conn, command->bytes, command->len) != 0) {
 			goto out_of_memory;
 		}
+		conn->expected += leading;
 		return 0;
 	}
 	if (endpoint->host == NULL) {
@@ -142,6 +156,7 @@ static int prepare(rl_cluster *cluster, size_t i, const rl_encoded *lua, const r
 	if (command->bytes == NULL || rl_conn_append_encoded(conn, command->bytes, command->len) != 0) {
 		goto out_of_memory;
 	}
+	conn->expected += leading;
 	if (rl_conn_flush(conn, out) != 0) {
 		rl_conn_close(conn);
 		return -1;
@@ -207,7 +222,16 @@ static void take_replies(rl_cluster *cluster, size_t i, const rl_request *reques
 		if (got == 0) {
 			return;
 		}
-		rl_reply_classify(&reply, request->expect, out);
+		if (conn->expected > 0) {
+			/* a batch's reply before the last (MULTI's +OK, each +QUEUED): an error among them
+			 * shows again in EXEC's, which is the vote */
+			continue;
+		}
+		if (request->expect == RL_EXPECT_HELD) {
+			rl_reply_classify_held(&reply, request->held_token, request->held_token_len, out);
+		} else {
+			rl_reply_classify(&reply, request->expect, out);
+		}
 		settle(out, yes, answered, latency);
 	}
 }
@@ -291,7 +315,11 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 	if (cluster->call_began == 0) {
 		cluster->call_began = start;
 	}
-	encode(&request->command, &command);
+	if (request->batch_len > 0) {
+		encode_all(request->batch, request->batch_len, &command);
+	} else {
+		encode(&request->command, &command);
+	}
 	for (k = 0; k < 2; k++) {
 		native[k].bytes = NULL;
 		if (request->native[k].argc > 0) {
@@ -302,7 +330,8 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 	for (i = 0; i < cluster->count; i++) {
 		rl_outcome_reset(&outcomes[i]);
 		if (prepare(cluster, i, &command, request->native[0].argc > 0 ? native : NULL, now, deadline_ms, &outcomes[i], 0,
-				i < RL_SMALL_CLUSTER ? seen[i] : RL_NOT_PROBED, request->lua_forbidden) != 0) {
+				i < RL_SMALL_CLUSTER ? seen[i] : RL_NOT_PROBED, request->lua_forbidden,
+				request->batch_len > 0 ? request->batch_len - 1 : 0) != 0) {
 			settle(&outcomes[i], &yes, &answered, 0); /* failed before sending */
 		}
 	}
@@ -398,7 +427,7 @@ void rl_fanout_send(rl_cluster *cluster, const rl_command *command)
 	for (i = 0; i < cluster->count; i++) {
 		rl_outcome ignored;
 		if (prepare(cluster, i, &encoded, NULL, now, call_deadline, &ignored, 1,
-				i < RL_SMALL_CLUSTER ? seen[i] : RL_NOT_PROBED, 0) == 0) {
+				i < RL_SMALL_CLUSTER ? seen[i] : RL_NOT_PROBED, 0, 0) == 0) {
 			rl_conn_abandon(&cluster->conns[i]);
 		}
 	}

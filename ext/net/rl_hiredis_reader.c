@@ -22,6 +22,8 @@ struct rl_reader_kept {
 	int foreign;  /* a RESP3-only type came (we never send HELLO 3) */
 	int too_deep; /* an array at the 9th level: hiredis 1.x would grow its stack for it */
 	char head[RL_READER_LINE_HEAD];
+	rl_reply_item items[RL_REPLY_ITEMS];
+	char item_head[RL_REPLY_ITEMS][RL_REPLY_ITEM_HEAD];
 };
 
 static struct rl_reader_kept *kept_of(const redisReadTask *task)
@@ -29,17 +31,46 @@ static struct rl_reader_kept *kept_of(const redisReadTask *task)
 	return task->privdata;
 }
 
+/* An element of the top-level array that is kept (EXEC's), else NULL. */
+static rl_reply_item *item_of(const redisReadTask *task)
+{
+	if (task->parent == NULL || task->parent->parent != NULL || task->idx < 0 || task->idx >= RL_REPLY_ITEMS) {
+		return NULL;
+	}
+	return &kept_of(task)->items[task->idx];
+}
+
 static void *keep(const redisReadTask *task, rl_reply_type type, long long integer)
 {
 	struct rl_reader_kept *kept = kept_of(task);
+	rl_reply_item *item;
 
 	if (task->parent == NULL) {
 		kept->top.type = type;
 		kept->top.integer = integer;
 		kept->top.str = NULL;
 		kept->top.len = 0;
+		kept->top.items = kept->items;
+	} else if ((item = item_of(task)) != NULL) {
+		item->type = type;
+		item->integer = integer;
+		item->str = NULL;
+		item->len = 0;
 	}
 	return kept; /* any non-NULL object: NULL tells hiredis it ran out of memory */
+}
+
+/* The head of an element's string, kept as the top-level line's is. */
+static void keep_item_head(const redisReadTask *task, const char *str, size_t len)
+{
+	rl_reply_item *item = item_of(task);
+	struct rl_reader_kept *kept = kept_of(task);
+
+	if (item != NULL) {
+		item->len = len < RL_REPLY_ITEM_HEAD ? len : RL_REPLY_ITEM_HEAD;
+		memcpy(kept->item_head[task->idx], str, item->len);
+		item->str = kept->item_head[task->idx];
+	}
 }
 
 static void *create_string(const redisReadTask *task, char *str, size_t len)
@@ -48,7 +79,9 @@ static void *create_string(const redisReadTask *task, char *str, size_t len)
 
 	switch (task->type) {
 		case REDIS_REPLY_STRING:
-			return keep(task, RL_REPLY_STRING, (long long) len);
+			keep(task, RL_REPLY_STRING, (long long) len);
+			keep_item_head(task, str, len);
+			return kept;
 		case REDIS_REPLY_STATUS:
 		case REDIS_REPLY_ERROR:
 			keep(task, task->type == REDIS_REPLY_STATUS ? RL_REPLY_STATUS : RL_REPLY_ERROR, 0);
@@ -56,6 +89,8 @@ static void *create_string(const redisReadTask *task, char *str, size_t len)
 				kept->top.len = len < sizeof(kept->head) ? len : sizeof(kept->head);
 				memcpy(kept->head, str, kept->top.len);
 				kept->top.str = kept->head;
+			} else {
+				keep_item_head(task, str, len);
 			}
 			return kept;
 		default: /* RESP3's verbatim strings and big numbers */

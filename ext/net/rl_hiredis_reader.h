@@ -14,6 +14,8 @@
 #define RL_READER_LINE_HEAD 160        /* what is kept of a status or error line */
 #define RL_READER_MAX_PENDING 65536    /* bytes of one reply hiredis may hold */
 #define RL_READER_ERROR_MAX 160
+#define RL_REPLY_ITEMS 2               /* elements kept of a top-level array (EXEC's [GET, PTTL]) */
+#define RL_REPLY_ITEM_HEAD 64          /* what is kept of such an element's string (a token is 48) */
 
 typedef enum {
 	RL_REPLY_STATUS = 1,
@@ -24,11 +26,21 @@ typedef enum {
 	RL_REPLY_ARRAY   /* its element count only */
 } rl_reply_type;
 
+/* One element of a top-level array, as the reply itself is kept: no deeper level is kept. */
+typedef struct rl_reply_item {
+	rl_reply_type type;
+	long long integer; /* as rl_reply's */
+	const char *str;   /* STATUS, ERROR and STRING: the head, at most RL_REPLY_ITEM_HEAD bytes */
+	size_t len;        /* of the head */
+} rl_reply_item;
+
 typedef struct rl_reply {
 	rl_reply_type type;
 	long long integer; /* INTEGER: the value; STRING: the length; ARRAY: the count */
 	const char *str;   /* STATUS and ERROR: the text's head, valid until the reader is used again */
 	size_t len;
+	/* ARRAY: its first elements (min(count, RL_REPLY_ITEMS)), valid as str is */
+	const rl_reply_item *items;
 } rl_reply;
 
 struct rl_reader_kept;

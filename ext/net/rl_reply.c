@@ -55,19 +55,65 @@ void rl_reply_classify(const rl_reply *reply, rl_expect expect, rl_outcome *out)
 				return;
 			}
 			break;
+		case RL_EXPECT_INT:
+			if (reply->type == RL_REPLY_INTEGER) {
+				out->integer = reply->integer;
+				out->kind = RL_OUTCOME_YES;
+				out->message[0] = '\0';
+				return;
+			}
+			break;
+		case RL_EXPECT_HELD: /* rl_reply_classify_held */
+			break;
 	}
 	rl_outcome_set(out, RL_OUTCOME_ERROR, "unexpected reply type");
 }
 
 int rl_outcomes_scripts_refused(const rl_outcome *outcomes, size_t count)
 {
-	size_t i;
+	size_t i, refusals = 0, ran = 0;
 
 	for (i = 0; i < count; i++) {
 		if (outcomes[i].kind == RL_OUTCOME_ERROR && strncmp(outcomes[i].message, "NOPERM", 6) == 0
 			&& strstr(outcomes[i].message, "'eval'") != NULL) {
-			return 1;
+			refusals++;
+		}
+		ran += outcomes[i].kind == RL_OUTCOME_YES || outcomes[i].kind == RL_OUTCOME_TAKEN;
+	}
+	return refusals > 0 && ran == 0;
+}
+
+void rl_reply_classify_held(const rl_reply *reply, const char *token, size_t token_len, rl_outcome *out)
+{
+	const rl_reply_item *value = reply->items, *pttl = reply->items + 1;
+	size_t i;
+
+	out->integer = 0;
+	if (reply->type == RL_REPLY_ERROR) {
+		rl_outcome_set_bytes(out, RL_OUTCOME_ERROR, reply->str, reply->len);
+		return;
+	}
+	if (reply->type != RL_REPLY_ARRAY || reply->integer != 2) {
+		rl_outcome_set(out, RL_OUTCOME_ERROR, "unexpected reply type");
+		return;
+	}
+	for (i = 0; i < 2; i++) {
+		if (reply->items[i].type == RL_REPLY_ERROR) {
+			rl_outcome_set_bytes(out, RL_OUTCOME_ERROR, reply->items[i].str, reply->items[i].len);
+			return;
 		}
 	}
-	return 0;
+	if (pttl->type != RL_REPLY_INTEGER || (value->type != RL_REPLY_STRING && value->type != RL_REPLY_NIL)) {
+		rl_outcome_set(out, RL_OUTCOME_ERROR, "unexpected reply type");
+		return;
+	}
+	/* a string's integer is its whole length; its head holds a token's every byte */
+	if (value->type == RL_REPLY_STRING && (size_t) value->integer == token_len && token_len <= RL_REPLY_ITEM_HEAD
+		&& value->len == token_len && memcmp(value->str, token, token_len) == 0 && pttl->integer > 0) {
+		out->kind = RL_OUTCOME_YES;
+		out->integer = pttl->integer;
+		out->message[0] = '\0';
+		return;
+	}
+	rl_outcome_set(out, RL_OUTCOME_TAKEN, "taken");
 }

@@ -16,7 +16,9 @@ typedef struct rl_command {
 
 typedef enum {
 	RL_EXPECT_OK = 0,       /* SET NX PX: +OK wins the key, nil means someone else holds it */
-	RL_EXPECT_POSITIVE_INT  /* a script: an integer > 0 means done, 0 means not ours */
+	RL_EXPECT_POSITIVE_INT, /* a script: an integer > 0 means done, 0 means not ours */
+	RL_EXPECT_HELD,         /* EXEC of [GET key, PTTL key]: yes, with the ms left, where key holds held_token */
+	RL_EXPECT_INT           /* any integer means done (DEL) */
 } rl_expect;
 
 typedef enum {
@@ -51,6 +53,13 @@ typedef struct rl_request {
 	/* 'scripts' => false: never send command (the script) itself. A connection whose server has
 	 * neither native command, or has not yet said which, gets an error vote instead. */
 	int lua_forbidden;
+	/* batch_len > 0: batch's commands are sent instead of command, pipelined, and the last one's
+	 * reply is the vote (MULTI ... EXEC); the others' are read and passed over. */
+	const rl_command *batch;
+	unsigned batch_len;
+	/* RL_EXPECT_HELD: the token the key must hold */
+	const char *held_token;
+	size_t held_token_len;
 } rl_request;
 
 /* An rl_request.undecided that waits for every server's reply (or its timeout), whatever the

@@ -329,6 +329,33 @@ rl_lease_state rl_leases_converting(rl_leases *w, const char *token, size_t toke
 	return state;
 }
 
+int rl_leases_left(rl_leases *w, const char *token, size_t token_len, int64_t *left)
+{
+	lease *e;
+	int found;
+
+	LOCK();
+	e = find(w, token, token_len);
+	found = e != NULL;
+	if (found) {
+		*left = e->left;
+	}
+	UNLOCK();
+	return found ? 0 : -1;
+}
+
+void rl_leases_set_left(rl_leases *w, const char *token, size_t token_len, int64_t left)
+{
+	lease *e;
+
+	LOCK();
+	e = find(w, token, token_len);
+	if (e != NULL) {
+		e->left = left;
+	}
+	UNLOCK();
+}
+
 static int anything_renewed(const rl_leases *w)
 {
 	const lease *e;

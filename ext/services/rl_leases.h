@@ -106,6 +106,12 @@ void rl_leases_extended(rl_leases *leases, const char *token, size_t token_len, 
  * state. */
 rl_lease_state rl_leases_converting(rl_leases *leases, const char *token, size_t token_len, int converting);
 
+/* The extensions token's lease has left under maxExtensions (< 0: no cap), in *left; -1 when it is
+ * not tracked. And the same set on another lease: promote()/demote() hand the cap on to the lock's
+ * new form, so that a round trip does not start it afresh. */
+int rl_leases_left(rl_leases *leases, const char *token, size_t token_len, int64_t *left);
+void rl_leases_set_left(rl_leases *leases, const char *token, size_t token_len, int64_t left);
+
 /* Stops tracking token (and renewing it); when no renewed lease is left, stops and joins the
  * thread. Returns the state it had. */
 rl_lease_state rl_leases_remove(rl_leases *leases, const char *token, size_t token_len);

@@ -144,7 +144,7 @@ var_dump(is_array($w), is_array($s = $d->demote($w, 5000)));
 $d->unlock($s);
 $three = array_merge(array_slice($servers, 0, 2), [['127.0.0.1', 1, 0.2], ['127.0.0.1', 9, 0.2], ['127.0.0.1', 19, 0.2]]);
 $d3 = new RedLock($three, 10, 1);
-var_dump($d3->promote(['resource' => $dkey, 'token' => 's' . str_repeat('0', 31), 'shared' => true, 'validity' => 1.0], 1000));
+var_dump($d3->promote(['resource' => $dkey, 'token' => 's' . str_repeat('0', 47), 'shared' => true, 'validity' => 1.0], 1000));
 var_dump($d3->getLastErrors()[2]);
 
 echo "bad arrays\n";

@@ -29,7 +29,7 @@ foreach ($cases as $name => $body) {
     $seconds = microtime(true) - $start;
     // Checked right after the child is gone: the ttl (60 s) cannot have done it.
     $values = rt_values($key);
-    $held = preg_match('/^locked ([0-9a-f]{32})$/m', $out, $m) ? $m[1] : null;
+    $held = preg_match('/^locked ([0-9a-f]{48})$/m', $out, $m) ? $m[1] : null;
     $released = count(array_filter($values, fn ($v) => $v === null));
     preg_match('/(Fatal error: .*?) in /', $out, $fatal);
     echo "$name: exit status $status, ", $fatal[1] ?? 'no fatal error', "\n";

@@ -67,7 +67,7 @@ class RedLockLock extends Lock
     /** The extension's lock array for our owner, or null when the owner is not one of its tokens. */
     private function lockArray(): ?array
     {
-        if (!is_string($this->owner) || preg_match('/^[0-9a-f]{32}$/', $this->owner) !== 1) {
+        if (!is_string($this->owner) || preg_match('/^[0-9a-f]{32}([0-9a-f]{16})?$/', $this->owner) !== 1) {
             return null; // never acquired here, or an owner from elsewhere: nothing of ours to touch
         }
 

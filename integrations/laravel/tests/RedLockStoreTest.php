@@ -69,7 +69,7 @@ final class RedLockStoreTest extends TestCase
         $lock = $cache->lock($name, 30);
         self::assertTrue($lock->get());
         $owner = $lock->owner();
-        self::assertMatchesRegularExpression('/^[0-9a-f]{32}$/', $owner);
+        self::assertMatchesRegularExpression('/^[0-9a-f]{48}$/', $owner);
         $result = tempnam(sys_get_temp_dir(), 'laravel-restore');
         $pid = pcntl_fork();
         if ($pid === 0) { // a queued job in another process

@@ -54,7 +54,7 @@ final class RedLockStoreTest extends TestCase
 
         $state = $key->getState(RedLockStore::class);
         $this->assertSame((string) $key, $state['resource']);
-        $this->assertMatchesRegularExpression('/^[0-9a-f]{32}$/', $state['token']);
+        $this->assertMatchesRegularExpression('/^[0-9a-f]{48}$/', $state['token']);
         // validity = ttl - elapsed - drift, drift = 1% of the ttl + 2 ms
         $this->assertGreaterThan(296000.0, $state['validity']);
         $this->assertSame(5, Servers::holders((string) $key));

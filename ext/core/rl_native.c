@@ -1,0 +1,187 @@
+/* The servers' own commands for a held lock, without scripts. See rl_native.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/rl_native.h"
+
+/* Without scripts, several keys take one command each (nothing compares-and-deletes or
+ * compares-and-extends them together). Each key's command goes to every server, and waits for
+ * every reply (a vote left out by an early quorum would be missing from the merge); a server's
+ * vote is yes when every key's was (need_all), or any key's. The votes; -1 when out of memory. */
+typedef void (*key_request_fn)(rl_request *request, size_t key, void *arg);
+
+static int per_key_run(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
+	key_request_fn request_of, void *arg, int need_all, double deadline, rl_outcome *outcomes)
+{
+	size_t n = policy->servers, k, i;
+	unsigned *yes = calloc(n ? n : 1, sizeof(*yes));
+	rl_outcome *refusal = calloc(n ? n : 1, sizeof(*refusal)); /* the first no of each server */
+	long long *least = calloc(n ? n : 1, sizeof(*least)); /* the least integer of its yes votes */
+	int votes = 0;
+
+	if (yes == NULL || refusal == NULL || least == NULL) {
+		free(yes);
+		free(refusal);
+		free(least);
+		return -1;
+	}
+	for (k = 0; k < keys->count; k++) {
+		rl_request request;
+
+		memset(&request, 0, sizeof(request));
+		request_of(&request, k, arg);
+		request.undecided = rl_request_every_reply;
+		io->run(io->arg, &request, policy->quorum, deadline, outcomes);
+		for (i = 0; i < n; i++) {
+			if (outcomes[i].kind == RL_OUTCOME_YES) {
+				least[i] = yes[i]++ == 0 || outcomes[i].integer < least[i] ? outcomes[i].integer : least[i];
+			} else if (refusal[i].kind == RL_OUTCOME_PENDING) {
+				refusal[i] = outcomes[i];
+			}
+		}
+	}
+	for (i = 0; i < n; i++) {
+		if (need_all ? yes[i] == keys->count : yes[i] > 0) {
+			outcomes[i].kind = RL_OUTCOME_YES;
+			outcomes[i].integer = least[i];
+			outcomes[i].message[0] = '\0';
+			votes++;
+		} else {
+			outcomes[i] = refusal[i];
+		}
+	}
+	free(yes);
+	free(refusal);
+	free(least);
+	return votes;
+}
+
+typedef struct key_args {
+	const rl_lock_keys *keys;
+	const char *token;
+	size_t token_len;
+	const char *ttl_text;
+	size_t ttl_len;
+	const char *argv[7];
+	size_t argvlen[7];
+} key_args;
+
+/* DELEX key IFEQ token, or DELIFEQ key token: whichever the server has, never a script. */
+static void release_request(rl_request *request, size_t key, void *arg)
+{
+	key_args *a = arg;
+
+	a->argv[0] = "DELEX", a->argvlen[0] = 5, a->argv[1] = a->keys->keys[key], a->argvlen[1] = a->keys->lens[key];
+	a->argv[2] = "IFEQ", a->argvlen[2] = 4, a->argv[3] = a->token, a->argvlen[3] = a->token_len;
+	a->argv[4] = "DELIFEQ", a->argvlen[4] = 7, a->argv[5] = a->keys->keys[key], a->argvlen[5] = a->keys->lens[key];
+	a->argv[6] = a->token, a->argvlen[6] = a->token_len;
+	request->command = (rl_command) {4, a->argv, a->argvlen}; /* never sent: lua_forbidden */
+	request->expect = RL_EXPECT_POSITIVE_INT;
+	request->native[0] = (rl_command) {4, a->argv, a->argvlen};
+	request->native[1] = (rl_command) {3, a->argv + 4, a->argvlen + 4};
+	request->lua_forbidden = 1;
+}
+
+/* SET key token IFEQ token PX ttl. */
+static void extend_request(rl_request *request, size_t key, void *arg)
+{
+	key_args *a = arg;
+
+	a->argv[0] = "SET", a->argvlen[0] = 3, a->argv[1] = a->keys->keys[key], a->argvlen[1] = a->keys->lens[key];
+	a->argv[2] = a->token, a->argvlen[2] = a->token_len, a->argv[3] = "IFEQ", a->argvlen[3] = 4;
+	a->argv[4] = a->token, a->argvlen[4] = a->token_len, a->argv[5] = "PX", a->argvlen[5] = 2;
+	a->argv[6] = a->ttl_text, a->argvlen[6] = a->ttl_len;
+	request->command = (rl_command) {7, a->argv, a->argvlen};
+	request->expect = RL_EXPECT_OK;
+}
+
+/* validity() without scripts: MULTI; GET key; PTTL key; EXEC reads the key's token and its ms
+ * left at one instant (@transaction and @read, not @scripting), judged by rl_reply_classify_held
+ * (docs/design/acquisition-path.md#validity-without-scripts). */
+typedef struct held_batch {
+	const rl_lock_keys *keys;
+	const char *token;
+	size_t token_len;
+	const char *argv[6];
+	size_t argvlen[6];
+	rl_command batch[4];
+} held_batch;
+
+static void held_request(rl_request *request, size_t key, void *arg)
+{
+	held_batch *h = arg;
+
+	h->argv[0] = "MULTI", h->argvlen[0] = 5;
+	h->argv[1] = "GET", h->argvlen[1] = 3, h->argv[2] = h->keys->keys[key], h->argvlen[2] = h->keys->lens[key];
+	h->argv[3] = "PTTL", h->argvlen[3] = 4, h->argv[4] = h->keys->keys[key], h->argvlen[4] = h->keys->lens[key];
+	h->argv[5] = "EXEC", h->argvlen[5] = 4;
+	h->batch[0] = (rl_command) {1, h->argv, h->argvlen};
+	h->batch[1] = (rl_command) {2, h->argv + 1, h->argvlen + 1};
+	h->batch[2] = (rl_command) {2, h->argv + 3, h->argvlen + 3};
+	h->batch[3] = (rl_command) {1, h->argv + 5, h->argvlen + 5};
+	request->command = h->batch[3]; /* never sent alone: the batch is */
+	request->expect = RL_EXPECT_HELD;
+	request->batch = h->batch;
+	request->batch_len = 4;
+	request->held_token = h->token;
+	request->held_token_len = h->token_len;
+}
+
+int rl_native_release_keys(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
+	const char *token, size_t token_len, double deadline, rl_outcome *outcomes)
+{
+	key_args a = {keys, token, token_len, NULL, 0, {0}, {0}};
+
+	return per_key_run(io, policy, keys, release_request, &a, 0, deadline, outcomes);
+}
+
+int rl_native_extend_keys(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
+	const char *token, size_t token_len, const char *ttl_text, size_t ttl_len, double deadline, rl_outcome *outcomes)
+{
+	key_args a = {keys, token, token_len, ttl_text, ttl_len, {0}, {0}};
+
+	return per_key_run(io, policy, keys, extend_request, &a, 1, deadline, outcomes);
+}
+
+int rl_native_held(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
+	const char *token, size_t token_len, double deadline, rl_outcome *outcomes)
+{
+	held_batch h = {keys, token, token_len, {0}, {0}, {{0, NULL, NULL}}};
+	rl_request request;
+
+	if (keys->count > 1) {
+		return per_key_run(io, policy, keys, held_request, &h, 1, deadline, outcomes) < 0 ? -1 : 0;
+	}
+	memset(&request, 0, sizeof(request));
+	held_request(&request, 0, &h);
+	io->run(io->arg, &request, policy->quorum, deadline, outcomes);
+	return 0;
+}
+
+int rl_native_force_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
+	double deadline, rl_outcome *outcomes)
+{
+	/* DEL of every key at once, whoever holds them: what the script does but announce it to
+	 * waiters (who wake by their retry pause instead) */
+	const char **argv = malloc((keys->count + 1) * sizeof(*argv));
+	size_t *argvlen = malloc((keys->count + 1) * sizeof(*argvlen)), k;
+	rl_request request;
+	unsigned votes;
+
+	if (argv == NULL || argvlen == NULL) {
+		free(argv);
+		free(argvlen);
+		return -1;
+	}
+	argv[0] = "DEL", argvlen[0] = 3;
+	for (k = 0; k < keys->count; k++) {
+		argv[k + 1] = keys->keys[k], argvlen[k + 1] = keys->lens[k];
+	}
+	memset(&request, 0, sizeof(request));
+	request.command = (rl_command) {(int) keys->count + 1, argv, argvlen};
+	request.expect = RL_EXPECT_INT;
+	votes = io->run(io->arg, &request, policy->quorum, deadline, outcomes);
+	free(argv);
+	free(argvlen);
+	return (int) votes;
+}
