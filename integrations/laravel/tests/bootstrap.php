@@ -5,7 +5,7 @@ declare(strict_types=1);
 foreach (['Support', 'Container', 'Config', 'Cache', 'Queue', 'Bus', 'Pipeline', 'Console'] as $component) {
     require_once "/usr/share/php/Illuminate/$component/autoload.php";
 }
-foreach (['RedLockLock', 'RedLockStore', 'RedLockServiceProvider', 'Scheduling/LockEventMutex', 'Scheduling/LockSchedulingMutex'] as $class) {
+foreach (['RedLocks', 'RedLockLock', 'RedLockStore', 'RedLockServiceProvider', 'Scheduling/LockEventMutex', 'Scheduling/LockSchedulingMutex'] as $class) {
     require_once __DIR__ . "/../src/$class.php";
 }
 if (!class_exists('RedLock')) {
