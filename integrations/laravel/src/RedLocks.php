@@ -24,7 +24,9 @@ final class RedLocks
     {
         $this->waitTimeout = $options['waitTimeout'] ?? null;
         unset($this->options['waitTimeout']);
-        $this->attempts = new \RedLock($servers, $retryDelay, 1, $this->options);
+        // waitTimeout 0: one attempt that never waits, and whose releases announce themselves to
+        // waiters (on Redis >= 8.4 only objects with waitTimeout release by script)
+        $this->attempts = new \RedLock($servers, $retryDelay, 1, $this->waitTimeout === null ? $this->options : ['waitTimeout' => 0] + $this->options);
         if ($this->waitTimeout !== null) {
             $this->waiting(1); // a bad waitTimeout is the extension's ValueError now, not in block()
         }

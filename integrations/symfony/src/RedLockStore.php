@@ -277,10 +277,14 @@ final class RedLockStore implements PersistingStoreInterface, BlockingStoreInter
             : sprintf('The "%s" lock is held by someone else.', $key));
     }
 
-    /** The getLastErrors() entries of servers that could not answer (refused, timed out, errors). */
+    /**
+     * The getLastErrors() entries of servers that could not answer (refused, timed out, errors): not
+     * "taken", "no reply needed" (decided without it), nor a wait (waitTimeout) that ended while an
+     * attempt was on its way.
+     */
     private static function trouble(array $errors): array
     {
-        return array_filter($errors, static fn ($e) => null !== $e && 'taken' !== $e && 'no reply needed' !== $e);
+        return array_filter($errors, static fn ($e) => !\in_array($e, [null, 'taken', 'no reply needed', "timeout: the call's deadline passed"], true));
     }
 
     /** "server 0: taken; server 2: connect: Connection refused" from getLastErrors() entries. */

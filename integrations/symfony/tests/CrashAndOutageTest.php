@@ -7,6 +7,8 @@ namespace RedLock\Symfony\Tests;
 use PHPUnit\Framework\TestCase;
 use RedLock\Symfony\RedLockFactory;
 use RedLock\Symfony\RedLockStore;
+use Symfony\Component\Lock\Exception\LockConflictedException;
+use Symfony\Component\Lock\Key;
 
 /**
  * What a holder's crash and a servers' outage do to others, against what CombinedStore over
@@ -51,6 +53,23 @@ final class CrashAndOutageTest extends TestCase
         $this->assertTrue($lock->isAcquired(), 'not free 10 s after the crash of a 2 s lock');
         $this->assertLessThan(2.5, $freedAfter, 'the lock outlived its own 2 s ttl');
         $lock->release();
+    }
+
+    /** A RedLock with waitTimeout whose wait ends ("the call's deadline passed") found the lock held: no outage. */
+    public function testAWaitThatEndsOnAHeldLockIsAConflict(): void
+    {
+        $resource = uniqid(__FUNCTION__, true);
+        $holder = Servers::store();
+        $holder->save($held = new Key($resource));
+        $store = new RedLockStore(new \RedLock(Servers::list(), 10, 1, ['waitTimeout' => 200]));
+        try {
+            $store->save(new Key($resource));
+            $this->fail('saved a held lock');
+        } catch (LockConflictedException $e) {
+            $this->addToAssertionCount(1);
+        } finally {
+            $holder->delete($held);
+        }
     }
 
     public function testABlockingAcquireWaitsThroughServersThatDoNotAnswer(): void
