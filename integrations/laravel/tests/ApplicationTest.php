@@ -17,7 +17,10 @@ use PHPUnit\Framework\TestCase;
  * queue) whose default cache store is the redlock store with values in the 'redis' store, and
  * Laravel's own queue worker (`artisan queue:work`) in child processes: the locks Laravel takes
  * for itself (unique jobs, WithoutOverlapping) and owners passed between processes.
+ *
+ * @group application
  */
+#[\PHPUnit\Framework\Attributes\Group('application')]
 final class ApplicationTest extends TestCase
 {
     private string $run;
