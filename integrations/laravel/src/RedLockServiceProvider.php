@@ -36,7 +36,13 @@ class RedLockServiceProvider extends ServiceProvider
                 $prefix = (string) ($config['prefix'] ?? $app['config']['cache.prefix'] ?? '');
                 $options['prefix'] = $prefix === '' ? '' : $prefix . ':';
             }
-            $values = isset($config['values']) ? $app['cache']->store($config['values'])->getStore() : null;
+            $values = null;
+            if (isset($config['values'])) {
+                if (($app['config']["cache.stores.{$config['values']}.driver"] ?? null) === 'redlock') {
+                    throw new \ValueError(sprintf("The redlock cache store's 'values' must name a store of another driver, '%s' is a redlock store", $config['values']));
+                }
+                $values = $app['cache']->store($config['values'])->getStore();
+            }
             $store = new RedLockStore(
                 new RedLocks($config['servers'] ?? [], (int) ($config['retry_delay'] ?? 200), $options),
                 $values,

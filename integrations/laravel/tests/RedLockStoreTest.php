@@ -223,6 +223,13 @@ final class RedLockStoreTest extends TestCase
         self::assertFalse($cache->lock(self::uniqueName(), 10)->get());
         self::assertStringStartsWith('connect: ', $cache->getStore()->redlock()->getLastErrors()[1]);
 
+        try {
+            self::app(['values' => 'redlock'])['cache']->store('redlock');
+            self::fail('a redlock store kept its values in itself');
+        } catch (\ValueError $e) {
+            self::assertStringContainsString("'values' must name a store of another driver", $e->getMessage());
+        }
+
         $this->expectException(\ValueError::class);
         $this->expectExceptionMessage('RedLock::__construct(): Argument #4 ($options) ');
         self::app(['options' => ['noSuchOption' => 1]])['cache']->store('redlock');
