@@ -24,6 +24,8 @@ use PHPUnit\Framework\TestCase;
 final class ApplicationTest extends TestCase
 {
     private string $run;
+    /** Applications booted by this test: each set an error and an exception handler (HandleExceptions). */
+    private static int $booted = 0;
     /** @var list<resource> */
     private array $workers = [];
 
@@ -43,6 +45,10 @@ final class ApplicationTest extends TestCase
             proc_terminate($worker, SIGKILL);
             proc_close($worker);
         }
+        for (; self::$booted > 0; self::$booted--) { // PHPUnit 10+ calls a test that leaves them risky
+            restore_error_handler();
+            restore_exception_handler();
+        }
         array_map('unlink', glob($this->run . '/*') ?: []);
         rmdir($this->run);
     }
@@ -56,6 +62,7 @@ final class ApplicationTest extends TestCase
         Facade::clearResolvedInstances();
         $app = require __DIR__ . '/app/bootstrap/app.php';
         $app->make(\Illuminate\Contracts\Console\Kernel::class)->bootstrap();
+        self::$booted++;
 
         return $app;
     }

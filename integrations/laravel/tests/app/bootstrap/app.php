@@ -22,5 +22,8 @@ $app = new Illuminate\Foundation\Application(dirname(__DIR__));
 $app->useStoragePath(getenv('APP_RUN_DIR'));
 $app->singleton(Illuminate\Contracts\Console\Kernel::class, Illuminate\Foundation\Console\Kernel::class);
 $app->singleton(Illuminate\Contracts\Debug\ExceptionHandler::class, Illuminate\Foundation\Exceptions\Handler::class);
+if (interface_exists(Illuminate\Contracts\Foundation\MaintenanceMode::class)) { // Laravel 9+: queue:work asks whether the app is down
+    $app->singleton(Illuminate\Contracts\Foundation\MaintenanceMode::class, Illuminate\Foundation\FileBasedMaintenanceMode::class);
+}
 
 return $app;
