@@ -51,7 +51,7 @@ class RedLockLock extends Lock
             if ($left <= 0) {
                 throw new LockTimeoutException();
             }
-            if ($this->store->redlocks()->waitTimeout() === null) {
+            if (!$this->store->redlocks()->waitTimeout()) { // none, or 0: Laravel's pause
                 usleep((int) min($this->sleepMilliseconds * 1000, $left * 1e6));
                 continue;
             }

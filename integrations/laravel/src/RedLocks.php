@@ -38,7 +38,7 @@ final class RedLocks
         return $this->attempts;
     }
 
-    /** The 'waitTimeout' option in ms, or null when block() polls as Laravel's own loop does. */
+    /** The 'waitTimeout' option in ms; null or 0: block() pauses between attempts as Laravel's own loop does. */
     public function waitTimeout(): ?int
     {
         return $this->waitTimeout;

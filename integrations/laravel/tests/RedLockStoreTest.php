@@ -134,6 +134,21 @@ final class RedLockStoreTest extends TestCase
         $blocked->release();
     }
 
+    public function testBlockWithAWaitTimeoutOfZeroPausesBetweenAttempts(): void
+    {
+        $cache = self::app(['options' => ['waitTimeout' => 0]])['cache']->store('redlock');
+        $name = self::uniqueName();
+        self::assertTrue($cache->lock($name, 30)->get());
+        $before = \RedLock::metrics()['contended'];
+        try {
+            $cache->lock($name, 10)->block(1);
+            self::fail('no LockTimeoutException');
+        } catch (\Illuminate\Contracts\Cache\LockTimeoutException $e) {
+            // 250 ms apart: about 5 attempts in the second, not a loop of thousands
+            self::assertLessThan(20, \RedLock::metrics()['contended'] - $before);
+        }
+    }
+
     public function testProcessesContendingThroughBlockNeverLoseAnUpdate(): void
     {
         $name = self::uniqueName();

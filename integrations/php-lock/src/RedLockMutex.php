@@ -98,7 +98,7 @@ final class RedLockMutex extends LockMutex
             if ($left <= 0) {
                 throw TimeoutException::create($this->timeout);
             }
-            if ($this->waitTimeout !== null) {
+            if ($this->waitTimeout > 0) {
                 $redlock = $this->waiting((int) ceil($left * 1000)); // the next attempt waits, up to the deadline
                 continue;
             }

@@ -244,6 +244,22 @@ final class RedLockMutexTest extends TestCase
         }
     }
 
+    public function testFromServersWithAWaitTimeoutOfZeroPausesBetweenAttempts(): void
+    {
+        $name = self::uniqueName();
+        $holder = new \RedLock(self::servers(), 10, 1);
+        $held = $holder->lock("lock_$name", 10000);
+        $before = \RedLock::metrics()['contended'];
+        try {
+            RedLockMutex::fromServers(self::servers(), $name, 1, ['waitTimeout' => 0])->synchronized(fn () => null);
+            self::fail('no TimeoutException');
+        } catch (TimeoutException $e) {
+            self::assertLessThan(30, \RedLock::metrics()['contended'] - $before, 'attempts without a pause');
+        } finally {
+            $holder->unlock($held);
+        }
+    }
+
     public function testFromServersReportsTooFewServersAndBadArguments(): void
     {
         $servers = self::servers();
