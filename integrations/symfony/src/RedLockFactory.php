@@ -6,7 +6,7 @@ namespace RedLock\Symfony;
 
 use Symfony\Component\Lock\Key;
 use Symfony\Component\Lock\LockFactory;
-use Symfony\Component\Lock\LockInterface;
+use Symfony\Component\Lock\SharedLockInterface;
 
 /**
  * Symfony's LockFactory, with each Key carrying its Lock's ttl (RedLockStore::expireAfter()), so
@@ -19,7 +19,8 @@ use Symfony\Component\Lock\LockInterface;
  */
 class RedLockFactory extends LockFactory
 {
-    public function createLockFromKey(Key $key, ?float $ttl = 300.0, bool $autoRelease = true): LockInterface
+    /** SharedLockInterface: what 6.x-7.x declare, and within the LockInterface of 5.4 and later (Symfony's Lock is both). */
+    public function createLockFromKey(Key $key, ?float $ttl = 300.0, bool $autoRelease = true): SharedLockInterface
     {
         RedLockStore::expireAfter($key, $ttl);
 
