@@ -6,13 +6,14 @@
 foreach (['Support', 'Container', 'Cache', 'Redis'] as $component) {
     require_once "/usr/share/php/Illuminate/$component/autoload.php";
 }
+require_once __DIR__ . '/src/RedLocks.php';
 require_once __DIR__ . '/src/RedLockLock.php';
 require_once __DIR__ . '/src/RedLockStore.php';
 
 [, $impl, $list, $n] = $argv + [null, null, null, 1000];
 $servers = array_map(fn ($hp) => explode(':', $hp), explode(',', $list));
 if ($impl === 'redlock') {
-    $store = new RedLock\Laravel\RedLockStore(new RedLock(array_map(fn ($s) => [$s[0], (int) $s[1], 1.0], $servers)));
+    $store = new RedLock\Laravel\RedLockStore(new RedLock\Laravel\RedLocks(array_map(fn ($s) => [$s[0], (int) $s[1], 1.0], $servers)));
     $lock = fn () => $store->lock('bench', 10);
 } else {
     $redis = new Redis();

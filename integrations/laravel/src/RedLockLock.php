@@ -5,32 +5,68 @@ declare(strict_types=1);
 namespace RedLock\Laravel;
 
 use Illuminate\Cache\Lock;
+use Illuminate\Contracts\Cache\LockTimeoutException;
 
 /**
- * A Laravel cache lock over RedLock. Laravel's owner is the lock's token once it is acquired:
- * owner() after get() or block() is what restoreLock($name, $owner) needs in another process
- * (a queued job) to release it. An owner passed in beforehand is replaced on acquisition, since
- * every attempt of the extension draws a token of its own (a late rollback of one attempt must
- * never delete the key of another).
+ * A Laravel cache lock over RedLock. The servers hold the extension's token, drawn afresh by every
+ * attempt (so that a late rollback of one attempt can never delete the key of another); Laravel's
+ * owner is kept as the caller means it:
+ *  - no owner given: the owner is the token once acquired, so owner() after get() is what
+ *    restoreLock($name, $owner) needs in another process (a queued job);
+ *  - an owner given (lock($name, $s, $jobId)): owner() stays $jobId, and the store writes
+ *    owner -> token into its value store, where restoreLock($name, $jobId) in another process
+ *    finds it (docs/guide/laravel.md#owners).
+ * $seconds = 0 (Laravel: no expiry) is the store's 'forever' ttl: Redlock keys always expire.
  */
 class RedLockLock extends Lock
 {
-    /** Redlock locks always expire: a lock asked for "forever" ($seconds 0) lasts a day. */
-    public const FOREVER_SECONDS = 86400;
+    /** The extension's token for our owner, once acquired or recalled; null: none known. */
+    private ?string $token = null;
+    private bool $ownerIsToken;
+    private bool $recalled = false;
+    /** Whether the store's value store holds owner -> token for us (a caller's owner). */
+    private bool $remembered = false;
 
-    public function __construct(private \RedLock $redlock, $name, $seconds, $owner = null)
+    public function __construct(private RedLockStore $store, $name, $seconds, $owner = null)
     {
+        $this->ownerIsToken = $owner === null;
         parent::__construct($name, $seconds, $owner);
     }
 
+    /** One attempt, as every Laravel store's: never the RedLock's retries or waitTimeout. */
     public function acquire()
     {
-        $seconds = $this->seconds > 0 ? $this->seconds : self::FOREVER_SECONDS;
-        $lock = $this->redlock->lock($this->name, (int) ($seconds * 1000));
-        if ($lock === false) {
-            return false;
+        return $this->acquired($this->store->redlocks()->attempts()->lock($this->name, $this->ttlMs()));
+    }
+
+    /**
+     * Waits at most $seconds: Laravel's loop of attempts, where each pause is, with 'waitTimeout',
+     * a wait woken by the holder's release and cut at the deadline.
+     */
+    public function block($seconds, $callback = null)
+    {
+        $deadline = microtime(true) + $seconds;
+        while (!$this->acquire()) {
+            $left = $deadline - microtime(true);
+            if ($left <= 0) {
+                throw new LockTimeoutException();
+            }
+            if (!$this->store->redlocks()->waitTimeout()) { // none, or 0: Laravel's pause
+                usleep((int) min($this->sleepMilliseconds * 1000, $left * 1e6));
+                continue;
+            }
+            $waiting = $this->store->redlocks()->waiting((int) ($left * 1000));
+            if ($this->acquired($waiting->lock($this->name, $this->ttlMs()))) {
+                break;
+            }
         }
-        $this->owner = $lock['token'];
+        if (is_callable($callback)) {
+            try {
+                return $callback();
+            } finally {
+                $this->release();
+            }
+        }
 
         return true;
     }
@@ -38,39 +74,128 @@ class RedLockLock extends Lock
     public function release()
     {
         $lock = $this->lockArray();
+        if ($lock === null || !$this->store->redlocks()->attempts()->unlock($lock)) {
+            return false;
+        }
+        if ($this->remembered) {
+            $this->store->forgetOwner($this->name, $this->owner);
+        }
 
-        return $lock !== null && $this->redlock->unlock($lock);
+        return true;
     }
 
     public function forceRelease()
     {
-        $this->redlock->forceUnlock($this->name);
+        $this->store->redlocks()->attempts()->forceUnlock($this->name);
     }
 
-    /** Gives the lock held by this owner a fresh ttl (Laravel 10's refresh()); false when it is lost. */
+    /**
+     * A fresh ttl for the lock our owner holds: $seconds, or the lock's own seconds (those it was
+     * taken with, also when restored by an owner the store remembers; else the 'forever' ttl, as
+     * Laravel's RedisLock makes a restored lock's key persist). False when it is lost.
+     */
     public function refresh($seconds = null)
     {
         $lock = $this->lockArray();
-        $seconds = $seconds ?? ($this->seconds > 0 ? $this->seconds : self::FOREVER_SECONDS);
-
-        return $lock !== null && $this->redlock->extend($lock, (int) ($seconds * 1000)) !== false;
-    }
-
-    /** The owner the servers hold for this lock: ours while a majority holds our token, else ''. */
-    protected function getCurrentOwner()
-    {
-        $lock = $this->lockArray();
-
-        return $lock !== null && $this->redlock->validity($lock) !== false ? $this->owner : '';
-    }
-
-    /** The extension's lock array for our owner, or null when the owner is not one of its tokens. */
-    private function lockArray(): ?array
-    {
-        if (!is_string($this->owner) || preg_match('/^[0-9a-f]{32}([0-9a-f]{16})?$/', $this->owner) !== 1) {
-            return null; // never acquired here, or an owner from elsewhere: nothing of ours to touch
+        $seconds = (int) ($seconds ?? $this->seconds);
+        if ($lock === null || $this->store->redlocks()->attempts()->extend($lock, $this->ttlMs($seconds)) === false) {
+            return false;
+        }
+        if ($this->remembered) {
+            $this->store->rememberOwner($this->name, $this->owner, $lock['token'], $seconds);
         }
 
-        return ['resource' => $this->name, 'token' => $this->owner];
+        return true;
+    }
+
+    /** Whether $owner holds the lock now (a majority holds its token): any Lock object may ask. */
+    public function isOwnedBy($owner)
+    {
+        $token = $owner === $this->owner ? $this->token() : $this->store->tokenOf($this->name, (string) $owner);
+
+        return $token !== null
+            && $this->store->redlocks()->attempts()->validity(['resource' => $this->name, 'token' => $token]) !== false;
+    }
+
+    public function isOwnedByCurrentProcess()
+    {
+        return $this->isOwnedBy($this->owner);
+    }
+
+    /**
+     * Whether anyone holds the lock (Laravel 13). Ours: validity(). Another's: the extension has no
+     * read without taking yet, so this takes the lock for one attempt and gives it back at once:
+     * a get() by someone else in that round trip fails once, as it would against any holder.
+     */
+    public function isLocked(): bool
+    {
+        if ($this->isOwnedByCurrentProcess()) {
+            return true;
+        }
+        $redlock = $this->store->redlocks()->attempts();
+        $probe = $redlock->lock($this->name, 1000);
+        if ($probe === false) {
+            return true;
+        }
+        $redlock->unlock($probe);
+
+        return false;
+    }
+
+    /** Our owner while a majority holds our token; null otherwise (another holder cannot be named). */
+    protected function getCurrentOwner()
+    {
+        return $this->isOwnedByCurrentProcess() ? $this->owner : null;
+    }
+
+    private function acquired(array|false $lock): bool
+    {
+        if ($lock === false) {
+            return false;
+        }
+        $this->token = $lock['token'];
+        if ($this->ownerIsToken) {
+            $this->owner = $lock['token'];
+
+            return true;
+        }
+        try {
+            $this->remembered = $this->store->rememberOwner($this->name, $this->owner, $lock['token'], (int) $this->seconds);
+        } catch (\Throwable $e) {
+            $this->store->redlocks()->attempts()->unlock($lock); // held under an owner nobody could restore
+            throw $e;
+        }
+
+        return true;
+    }
+
+    /** The token our owner holds: acquired here, remembered by the store, or the owner itself. */
+    private function token(): ?string
+    {
+        if ($this->token === null && !$this->recalled) {
+            $this->recalled = true;
+            $remembered = $this->ownerIsToken ? null : $this->store->recallOwner($this->name, (string) $this->owner);
+            if ($remembered !== null) {
+                [$this->token, $this->seconds] = $remembered;
+                $this->remembered = true;
+            } elseif (RedLockStore::isToken($this->owner)) {
+                $this->token = $this->owner;
+            }
+        }
+
+        return $this->token;
+    }
+
+    /** @return array{resource: string, token: string}|null */
+    private function lockArray(): ?array
+    {
+        $token = $this->token();
+
+        return $token === null ? null : ['resource' => $this->name, 'token' => $token];
+    }
+
+    private function ttlMs(?int $seconds = null): int
+    {
+        return $this->store->ttlSeconds((int) ($seconds ?? $this->seconds)) * 1000;
     }
 }

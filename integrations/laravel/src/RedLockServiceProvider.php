@@ -9,29 +9,47 @@ use Illuminate\Support\ServiceProvider;
 /**
  * Registers the 'redlock' cache driver. In config/cache.php:
  *
- *     'redlock' => [
- *         'driver' => 'redlock',
- *         'servers' => [['10.0.0.1', 6379, 0.05], ['10.0.0.2', 6379, 0.05], ['10.0.0.3', 6379, 0.05]],
- *         'retry_delay' => 200, 'retry_count' => 3,            // optional, the RedLock defaults
- *         'options' => ['prefix' => 'myapp:', 'waitTimeout' => 5000],  // optional: RedLock's options
- *     ],
+ *     'default' => 'redlock',   // optional: every lock Laravel takes through Redlock, values in 'values'
+ *     'stores' => [
+ *         'redlock' => [
+ *             'driver' => 'redlock',
+ *             'servers' => [['10.0.0.1', 6379, 0.05], ['10.0.0.2', 6379, 0.05], ['10.0.0.3', 6379, 0.05]],
+ *             'values' => 'redis',                 // optional: the store that holds values (and owners)
+ *             'options' => ['waitTimeout' => 1000],  // optional: RedLock's options
+ *             'forever' => 86400,                  // optional: seconds a lock of $seconds = 0 lives
+ *             'retry_delay' => 200,                // optional: ms between the attempts of a waiting block()
+ *         ],
+ *         ...
  *
- * The servers take every form RedLock does (lists, URIs, keyed arrays). Bad settings surface as
- * the extension's ValueError or TypeError, naming the argument, when the store is first used.
+ * The lock keys carry the cache prefix ('prefix' of the store, else cache.prefix) followed by ':',
+ * as Laravel's Redis locks do, unless 'options' has a 'prefix' of its own. The servers take every
+ * form RedLock does (lists, URIs, keyed arrays). Bad settings surface as the extension's ValueError
+ * or TypeError, naming the argument, when the store is first used.
  */
 class RedLockServiceProvider extends ServiceProvider
 {
     public function boot()
     {
         $this->app['cache']->extend('redlock', function ($app, array $config) {
-            $redlock = new \RedLock(
-                $config['servers'] ?? [],
-                (int) ($config['retry_delay'] ?? 200),
-                (int) ($config['retry_count'] ?? 3),
-                $config['options'] ?? []
+            $options = $config['options'] ?? [];
+            if (!array_key_exists('prefix', $options)) {
+                $prefix = (string) ($config['prefix'] ?? $app['config']['cache.prefix'] ?? '');
+                $options['prefix'] = $prefix === '' ? '' : $prefix . ':';
+            }
+            $values = null;
+            if (isset($config['values'])) {
+                if (($app['config']["cache.stores.{$config['values']}.driver"] ?? null) === 'redlock') {
+                    throw new \ValueError(sprintf("The redlock cache store's 'values' must name a store of another driver, '%s' is a redlock store", $config['values']));
+                }
+                $values = $app['cache']->store($config['values'])->getStore();
+            }
+            $store = new RedLockStore(
+                new RedLocks($config['servers'] ?? [], (int) ($config['retry_delay'] ?? 200), $options),
+                $values,
+                (int) ($config['forever'] ?? RedLockStore::FOREVER_SECONDS)
             );
 
-            return $this->repository(new RedLockStore($redlock));
+            return $this->repository($store, $config);
         });
     }
 }

@@ -134,6 +134,21 @@ final class RedLockStoreTest extends TestCase
         $blocked->release();
     }
 
+    public function testBlockWithAWaitTimeoutOfZeroPausesBetweenAttempts(): void
+    {
+        $cache = self::app(['options' => ['waitTimeout' => 0]])['cache']->store('redlock');
+        $name = self::uniqueName();
+        self::assertTrue($cache->lock($name, 30)->get());
+        $before = \RedLock::metrics()['contended'];
+        try {
+            $cache->lock($name, 10)->block(1);
+            self::fail('no LockTimeoutException');
+        } catch (\Illuminate\Contracts\Cache\LockTimeoutException $e) {
+            // 250 ms apart: about 5 attempts in the second, not a loop of thousands
+            self::assertLessThan(20, \RedLock::metrics()['contended'] - $before);
+        }
+    }
+
     public function testProcessesContendingThroughBlockNeverLoseAnUpdate(): void
     {
         $name = self::uniqueName();
@@ -222,6 +237,13 @@ final class RedLockStoreTest extends TestCase
         $cache = self::app(['servers' => $servers])['cache']->store('redlock');
         self::assertFalse($cache->lock(self::uniqueName(), 10)->get());
         self::assertStringStartsWith('connect: ', $cache->getStore()->redlock()->getLastErrors()[1]);
+
+        try {
+            self::app(['values' => 'redlock'])['cache']->store('redlock');
+            self::fail('a redlock store kept its values in itself');
+        } catch (\ValueError $e) {
+            self::assertStringContainsString("'values' must name a store of another driver", $e->getMessage());
+        }
 
         $this->expectException(\ValueError::class);
         $this->expectExceptionMessage('RedLock::__construct(): Argument #4 ($options) ');

@@ -22,7 +22,8 @@ use RedLock\Laravel\Scheduling\LockSchedulingMutex;
  */
 final class SchedulingTest extends TestCase
 {
-    private static function schedule(): Schedule
+    /** A Schedule of an app whose default store is redlock ($ownMutexes: the package's mutexes bound, else Laravel's). */
+    private static function schedule(bool $ownMutexes = true): Schedule
     {
         $servers = [];
         foreach (array_slice(explode(',', (string) getenv('REDLOCK_TEST_SERVERS')), 0, 3) as $hostPort) {
@@ -32,14 +33,16 @@ final class SchedulingTest extends TestCase
         $app = new Container();
         Container::setInstance($app);
         $app->instance('config', new Config(['cache' => [
-            'default' => 'array',
-            'stores' => ['array' => ['driver' => 'array'], 'redlock' => ['driver' => 'redlock', 'servers' => $servers, 'retry_count' => 1]],
+            'default' => $ownMutexes ? 'array' : 'redlock',
+            'stores' => ['array' => ['driver' => 'array'], 'redlock' => ['driver' => 'redlock', 'servers' => $servers, 'values' => 'array']],
         ]]));
         $app->singleton('cache', fn ($app) => new CacheManager($app));
         $app->alias('cache', \Illuminate\Contracts\Cache\Factory::class);
         (new RedLockServiceProvider($app))->boot();
-        $app->singleton(EventMutex::class, LockEventMutex::class);
-        $app->singleton(SchedulingMutex::class, LockSchedulingMutex::class);
+        if ($ownMutexes) {
+            $app->singleton(EventMutex::class, LockEventMutex::class);
+            $app->singleton(SchedulingMutex::class, LockSchedulingMutex::class);
+        }
 
         return new Schedule();
     }
@@ -93,5 +96,25 @@ final class SchedulingTest extends TestCase
         $cache = Container::getInstance()->make('cache')->store('redlock');
         $cache->lock($event->mutexName() . $now->format('Hi'))->forceRelease();
         $cache->lock($event->mutexName() . $now->modify('+1 minute')->format('Hi'))->forceRelease();
+    }
+
+    /**
+     * Laravel's own CacheEventMutex on the redlock store as the default: Laravel 10+ takes a lock there
+     * (the store is a lock provider), so withoutOverlapping() is a Redlock; Laravel 8 add()s a value,
+     * which lands in the value store and still refuses an overlapping run.
+     */
+    public function testLaravelsOwnMutexWithTheRedlockStoreAsTheDefault(): void
+    {
+        $event = self::schedule(false)->exec('true ' . uniqid('', true))->withoutOverlapping(10);
+        self::assertInstanceOf(\Illuminate\Console\Scheduling\CacheEventMutex::class, $event->mutex);
+        self::assertTrue($event->mutex->create($event));
+        self::assertTrue($event->mutex->exists($event));
+        self::assertFalse($event->mutex->create($event), 'an overlapping run is refused');
+        $takesLocks = method_exists($event->mutex, 'shouldUseLocks');
+        self::assertSame($takesLocks, self::held($event->mutexName()), $takesLocks ? 'not a Redlock' : 'a Redlock on Laravel 8?');
+        $event->mutex->forget($event);
+        self::assertFalse($event->mutex->exists($event));
+        self::assertTrue($event->mutex->create($event));
+        $event->mutex->forget($event);
     }
 }

@@ -2,10 +2,15 @@
 
 declare(strict_types=1);
 
-foreach (['Support', 'Container', 'Config', 'Cache', 'Queue', 'Bus', 'Pipeline', 'Console'] as $component) {
-    require_once "/usr/share/php/Illuminate/$component/autoload.php";
+// LARAVEL_AUTOLOAD: another Laravel's autoloader (a vendor/autoload.php); by default Debian's packages.
+if (getenv('LARAVEL_AUTOLOAD')) {
+    require_once getenv('LARAVEL_AUTOLOAD');
+} else {
+    foreach (['Support', 'Container', 'Config', 'Cache', 'Queue', 'Bus', 'Pipeline', 'Console', 'Redis'] as $component) {
+        require_once "/usr/share/php/Illuminate/$component/autoload.php";
+    }
 }
-foreach (['RedLockLock', 'RedLockStore', 'RedLockServiceProvider', 'Scheduling/LockEventMutex', 'Scheduling/LockSchedulingMutex'] as $class) {
+foreach (['RedLocks', 'RedLockLock', 'RedLockStore', 'RedLockServiceProvider', 'Scheduling/LockEventMutex', 'Scheduling/LockSchedulingMutex'] as $class) {
     require_once __DIR__ . "/../src/$class.php";
 }
 if (!class_exists('RedLock')) {

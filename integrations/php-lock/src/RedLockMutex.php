@@ -16,9 +16,14 @@ use malkusch\lock\mutex\LockMutex;
  * code expected to finish within $timeout seconds), with the extension asking every server at once
  * and waking on a release when the RedLock object has 'waitTimeout'.
  *
- *     $mutex = new RedLockMutex(new RedLock($servers), 'balance', 3);
+ *     $mutex = RedLockMutex::fromServers($servers, 'balance', 3, ['waitTimeout' => 3000]);
  *     $mutex->synchronized(fn () => $account->withdraw(10));
  *
+ * - The mutex's timeout bounds every wait when the mutex builds its RedLocks (fromServers()): each
+ *   attempt is one (retryCount 1), and with 'waitTimeout' each wait for a release is a RedLock whose
+ *   waitTimeout is cut at what is left of the $timeout seconds. Given a RedLock object instead, the
+ *   mutex cannot shorten what that object's lock() does (its retries, its waitTimeout): one call
+ *   may end past the timeout; give it retryCount 1 and a waitTimeout no longer than the timeout.
  * - The lock cannot be had within $timeout seconds: TimeoutException, as the library's mutexes.
  * - Fewer than a majority of servers answered (down, refused, timed out): LockAcquireException
  *   with code REDIS_NOT_ENOUGH_SERVERS, as the library's RedisMutex, with what each server said.
@@ -30,12 +35,24 @@ final class RedLockMutex extends LockMutex
 {
     private const PREFIX = 'lock_';
 
+    /**
+     * getLastErrors() entries that are no server's failure: held by another, decided without that
+     * server, and a wait (waitTimeout) that ended while an attempt was on its way.
+     */
+    private const NOT_FAILURES = ['taken', 'no reply needed', "timeout: the call's deadline passed"];
+
     /** @var array{validity: float, resource: string, token: string}|null */
     private ?array $lock = null;
 
     private float $acquiredAt = 0.0;
 
     private string $key;
+
+    /** What fromServers() was given, to build waiting RedLocks; null for a RedLock object given. */
+    private ?array $servers = null;
+    private ?int $waitTimeout = null;
+    private int $retryDelay = 200;
+    private array $options = [];
 
     public function __construct(private \RedLock $redlock, string $name, private int $timeout = 3)
     {
@@ -45,26 +62,56 @@ final class RedLockMutex extends LockMutex
         $this->key = self::PREFIX . $name;
     }
 
+    /**
+     * A mutex over RedLocks it builds from RedLock's own arguments, so that $timeout bounds every
+     * wait: one attempt at a time, and with 'waitTimeout' (ms) waits woken by the holder's release,
+     * each cut at the deadline. Bad arguments are RedLock's ValueError or TypeError.
+     */
+    public static function fromServers(#[\SensitiveParameter] array $servers, string $name, int $timeout = 3, array $options = [], int $retryDelay = 200): self
+    {
+        $waitTimeout = $options['waitTimeout'] ?? null;
+        unset($options['waitTimeout']);
+        // waitTimeout 0: one attempt that never waits, whose releases announce themselves to waiters
+        $mutex = new self(new \RedLock($servers, $retryDelay, 1, $waitTimeout === null ? $options : ['waitTimeout' => 0] + $options), $name, $timeout);
+        [$mutex->servers, $mutex->waitTimeout, $mutex->retryDelay, $mutex->options] = [$servers, $waitTimeout, $retryDelay, $options];
+        if ($waitTimeout !== null) {
+            $mutex->waiting(1); // a bad waitTimeout is RedLock's ValueError now, not in synchronized()
+        }
+
+        return $mutex;
+    }
+
     protected function lock(): void
     {
         $deadline = microtime(true) + $this->timeout;
         $pause = 100;
+        $redlock = $this->redlock;
         for (;;) {
             $this->acquiredAt = microtime(true);
-            $lock = $this->redlock->lock($this->key, ($this->timeout + 1) * 1000);
+            $lock = $redlock->lock($this->key, ($this->timeout + 1) * 1000);
             if ($lock !== false) {
                 $this->lock = $lock;
                 return;
             }
-            $this->failIfServersAreMissing();
+            $this->failIfServersAreMissing($redlock);
             $left = $deadline - microtime(true);
             if ($left <= 0) {
                 throw TimeoutException::create($this->timeout);
+            }
+            if ($this->waitTimeout > 0) {
+                $redlock = $this->waiting((int) ceil($left * 1000)); // the next attempt waits, up to the deadline
+                continue;
             }
             // as the library's Loop: a random pause that grows, never past the deadline
             usleep((int) min($left * 1e6, random_int($pause, 2 * $pause) * 1000));
             $pause = min(2 * $pause, 250);
         }
+    }
+
+    /** A RedLock whose lock() waits for a release at most min($ms, waitTimeout) ms (pooled connections). */
+    private function waiting(int $ms): \RedLock
+    {
+        return new \RedLock($this->servers, $this->retryDelay, 1, ['waitTimeout' => min($ms, (int) $this->waitTimeout)] + $this->options);
     }
 
     protected function unlock(): void
@@ -77,34 +124,34 @@ final class RedLockMutex extends LockMutex
             throw ExecutionOutsideLockException::create($elapsed, $this->timeout);
         }
         if (!$released) {
-            throw new LockReleaseException('Failed to release the lock: ' . $this->describeErrors());
+            throw new LockReleaseException('Failed to release the lock: ' . $this->describeErrors($this->redlock));
         }
     }
 
     /**
      * A failed lock() is contention unless the servers that failed leave no majority, as the library
-     * counts it: "no reply needed" (the outcome was decided without that server) is not a failure.
+     * counts it (NOT_FAILURES are none).
      */
-    private function failIfServersAreMissing(): void
+    private function failIfServersAreMissing(\RedLock $redlock): void
     {
-        $errors = $this->redlock->getLastErrors();
+        $errors = $redlock->getLastErrors();
         $failed = count(array_filter(
             $errors,
-            fn (?string $e) => $e !== null && $e !== 'taken' && $e !== 'no reply needed'
+            fn (?string $e) => $e !== null && !in_array($e, self::NOT_FAILURES, true)
         ));
         if (count($errors) - $failed <= count($errors) / 2) {
             throw new LockAcquireException(
                 "It's not possible to acquire a lock because at least half of the Redis server are not available: "
-                . $this->describeErrors(),
+                . $this->describeErrors($redlock),
                 LockAcquireException::REDIS_NOT_ENOUGH_SERVERS
             );
         }
     }
 
-    private function describeErrors(): string
+    private function describeErrors(\RedLock $redlock): string
     {
         $parts = [];
-        foreach ($this->redlock->getLastErrors() as $index => $error) {
+        foreach ($redlock->getLastErrors() as $index => $error) {
             $parts[] = "#$index " . ($error ?? 'ok');
         }
         return implode(', ', $parts);

@@ -193,6 +193,88 @@ final class RedLockMutexTest extends TestCase
         self::assertLessThan(1.0, $waited, 'woken by the release, not by polling until the ttl');
     }
 
+    public function testTheMutexTimeoutBoundsEveryWaitWhateverWaitTimeout(): void
+    {
+        $name = self::uniqueName();
+        $holder = new \RedLock(self::servers(), 10, 1);
+        $held = $holder->lock("lock_$name", 10000);
+        self::assertIsArray($held);
+        // waitTimeout 3000 and 3 retries, a timeout of 1 s: the TimeoutException comes at 1 s
+        $mutex = RedLockMutex::fromServers(self::servers(), $name, 1, ['waitTimeout' => 3000]);
+        $start = microtime(true);
+        try {
+            $mutex->synchronized(fn () => self::fail('ran without the lock'));
+            self::fail('no TimeoutException');
+        } catch (TimeoutException $e) {
+            $waited = microtime(true) - $start;
+            self::assertMatchesRegularExpression(self::TIMEOUT_MESSAGE, $e->getMessage());
+            self::assertGreaterThan(0.9, $waited);
+            self::assertLessThan(1.3, $waited, 'the wait outlived the mutex timeout');
+        }
+
+        // and the waits are still woken by the release
+        $pid = pcntl_fork();
+        if ($pid === 0) {
+            usleep(300000);
+            $holder->unlock($held);
+            posix_kill(getmypid(), SIGKILL);
+        }
+        $start = microtime(true);
+        self::assertSame(7, RedLockMutex::fromServers(self::servers(), $name, 3, ['waitTimeout' => 3000])->synchronized(fn () => 7));
+        $waited = microtime(true) - $start;
+        pcntl_waitpid($pid, $status);
+        self::assertGreaterThan(0.2, $waited);
+        self::assertLessThan(1.0, $waited, 'woken by the release');
+    }
+
+    /** A RedLock object given with waitTimeout: its waits end in "the call's deadline passed", which is no server's failure. */
+    public function testAWaitTimeoutObjectsWaitThatEndsIsATimeoutNotAMissingQuorum(): void
+    {
+        $name = self::uniqueName();
+        $holder = new \RedLock(self::servers(), 10, 1);
+        $held = $holder->lock("lock_$name", 10000);
+        $mutex = new RedLockMutex(new \RedLock(self::servers(), 10, 1, ['waitTimeout' => 300]), $name, 1);
+        try {
+            $mutex->synchronized(fn () => null);
+            self::fail('no TimeoutException');
+        } catch (TimeoutException $e) {
+            self::assertMatchesRegularExpression(self::TIMEOUT_MESSAGE, $e->getMessage());
+        } finally {
+            $holder->unlock($held);
+        }
+    }
+
+    public function testFromServersWithAWaitTimeoutOfZeroPausesBetweenAttempts(): void
+    {
+        $name = self::uniqueName();
+        $holder = new \RedLock(self::servers(), 10, 1);
+        $held = $holder->lock("lock_$name", 10000);
+        $before = \RedLock::metrics()['contended'];
+        try {
+            RedLockMutex::fromServers(self::servers(), $name, 1, ['waitTimeout' => 0])->synchronized(fn () => null);
+            self::fail('no TimeoutException');
+        } catch (TimeoutException $e) {
+            self::assertLessThan(30, \RedLock::metrics()['contended'] - $before, 'attempts without a pause');
+        } finally {
+            $holder->unlock($held);
+        }
+    }
+
+    public function testFromServersReportsTooFewServersAndBadArguments(): void
+    {
+        $servers = self::servers();
+        $servers[1] = ['127.0.0.1', 1, 0.2];
+        $servers[2] = ['127.0.0.1', 9, 0.2];
+        try {
+            RedLockMutex::fromServers($servers, self::uniqueName(), 1, ['waitTimeout' => 500])->synchronized(fn () => null);
+            self::fail('no LockAcquireException');
+        } catch (LockAcquireException $e) {
+            self::assertSame(MutexException::REDIS_NOT_ENOUGH_SERVERS, $e->getCode());
+        }
+        $this->expectException(\ValueError::class);
+        RedLockMutex::fromServers(self::servers(), self::uniqueName(), 1, ['waitTimeout' => -1]);
+    }
+
     public function testProcessesContendingThroughSynchronizedNeverLoseAnUpdate(): void
     {
         $name = self::uniqueName();

@@ -3,7 +3,7 @@
 declare(strict_types=1);
 
 /*
- * A Symfony Console command that runs on one machine at a time across a fleet: LockFactory over
+ * A Symfony Console command that runs on one machine at a time across a fleet: RedLockFactory over
  * RedLockStore, as LockableTrait does over a local store (LockableTrait itself builds its own
  * local store in Symfony 5.4, so the command takes the factory instead).
  *   php -d extension=redlock.so examples/console.php report [--hold=SECONDS]
@@ -14,7 +14,9 @@ require_once is_file(__DIR__.'/../vendor/autoload.php') ? __DIR__.'/../vendor/au
     : '/usr/share/php/Symfony/Component/Console/autoload.php';
 require_once '/usr/share/php/Symfony/Component/Lock/autoload.php';
 require_once __DIR__.'/../src/RedLockStore.php';
+require_once __DIR__.'/../src/RedLockFactory.php';
 
+use RedLock\Symfony\RedLockFactory;
 use RedLock\Symfony\RedLockStore;
 use Symfony\Component\Console\Application;
 use Symfony\Component\Console\Command\Command;
@@ -64,7 +66,7 @@ foreach (explode(',', getenv('REDLOCK_SERVERS') ?: '127.0.0.1:6379') as $hostPor
     [$host, $port] = explode(':', $hostPort);
     $servers[] = [$host, (int) $port, 0.5];
 }
-$factory = new LockFactory(new RedLockStore(new RedLock($servers, 0, 1), 30.0));
+$factory = new RedLockFactory(new RedLockStore(new RedLock($servers, 0, 1))); // a crashed run's lock ends after its 30 s
 $application = new Application('redlock example');
 $application->add(new ReportCommand($factory));
 $application->run();

@@ -25,10 +25,15 @@ use Symfony\Component\Lock\PersistingStoreInterface;
  *
  * Differences from RedisStore that follow from the extension:
  *  - putOffExpiration() can lengthen a lock but never shorten it on the servers (RedLock::extend()
- *    only lengthens). The Key's own lifetime is shortened as Symfony expects and exists() honours it,
- *    but another client can only take the resource once the servers' ttl ends: so after a crash the
- *    resource stays locked up to max(initialTtl, the Lock's ttl). Pass the Lock's ttl as $initialTtl
- *    when that matters.
+ *    only lengthens). So save() holds a Key for its Lock's own ttl when the Key carries it
+ *    (RedLockFactory's locks do, see ttlOf()), and for $initialTtl otherwise: a holder that crashes
+ *    frees its lock after the Lock's ttl, as with CombinedStore over RedisStores, only when the lock
+ *    came from RedLockFactory (or the Key went through expireAfter()).
+ *  - Too few servers answer (no majority, none said "taken"): save() throws LockAcquiringException
+ *    naming each server's error, as RedisStore throws when its server fails; CombinedStore counts a
+ *    conflict there, so acquire() is false and cannot be told from a held lock. A blocking
+ *    acquire(true) waits through it (waitAndSave() retries, the pause growing to 1 s), as
+ *    CombinedStore's does, until the servers answer and the lock is ours.
  *  - save() makes as many attempts as the RedLock's retryCount (retryDelay apart); build the RedLock
  *    with retryCount 1 for a non-blocking acquire() that answers after one round trip.
  *  - Read locks (SharedLockStoreInterface) are RedLock::lockShared() holders. save() of a Key held for
@@ -45,8 +50,9 @@ final class RedLockStore implements PersistingStoreInterface, BlockingStoreInter
     private float $initialTtl;
 
     /**
-     * @param float $initialTtl seconds a save() holds the lock for (Lock::acquire() then refreshes
-     *                          it to the Lock's own ttl when it has one), as RedisStore's
+     * @param float $initialTtl seconds a save() holds a Key that does not carry its Lock's ttl
+     *                          (Lock::acquire() then refreshes it to the Lock's own ttl when it has
+     *                          one, never shorter on the servers), as RedisStore's
      */
     public function __construct(\RedLock $redlock, float $initialTtl = 300.0)
     {
@@ -67,10 +73,33 @@ final class RedLockStore implements PersistingStoreInterface, BlockingStoreInter
         throw new \BadMethodCallException('Cannot unserialize '.__CLASS__);
     }
 
+    /** The state entry where a Key carries its Lock's ttl (seconds), set by expireAfter(). */
+    public const TTL_STATE = __CLASS__.':ttl';
+
+    /**
+     * Records on $key the ttl its Lock will put the expiration off to ($ttl seconds, null: none), so
+     * that save() holds it that long and not $initialTtl (RedLockFactory does this for every lock).
+     */
+    public static function expireAfter(Key $key, ?float $ttl): void
+    {
+        if (null === $ttl || $ttl <= 0) {
+            $key->removeState(self::TTL_STATE);
+        } else {
+            $key->setState(self::TTL_STATE, $ttl);
+        }
+    }
+
+    /** Seconds a save() holds $key: its Lock's ttl when the Key carries it, else $initialTtl. */
+    private function ttlOf(Key $key): float
+    {
+        return $key->hasState(self::TTL_STATE) ? (float) $key->getState(self::TTL_STATE) : $this->initialTtl;
+    }
+
     public function save(Key $key): void
     {
-        $ttlMs = self::toMs($this->initialTtl);
-        $key->reduceLifetime($this->initialTtl);
+        $ttl = $this->ttlOf($key);
+        $ttlMs = self::toMs($ttl);
+        $key->reduceLifetime($ttl);
 
         $lock = false;
         $held = $key->hasState(__CLASS__) ? $key->getState(__CLASS__) : null;
@@ -96,8 +125,9 @@ final class RedLockStore implements PersistingStoreInterface, BlockingStoreInter
 
     public function saveRead(Key $key): void
     {
-        $ttlMs = self::toMs($this->initialTtl);
-        $key->reduceLifetime($this->initialTtl);
+        $ttl = $this->ttlOf($key);
+        $ttlMs = self::toMs($ttl);
+        $key->reduceLifetime($ttl);
 
         $lock = false;
         $held = $key->hasState(__CLASS__) ? $key->getState(__CLASS__) : null;
@@ -141,7 +171,10 @@ final class RedLockStore implements PersistingStoreInterface, BlockingStoreInter
         $this->waitFor(fn () => $this->save($key));
     }
 
-    /** Calls $save until it stops conflicting, with a growing random pause (20 to 200 ms). */
+    /**
+     * Calls $save until it stops conflicting, with a growing random pause (20 to 200 ms); while too
+     * few servers answer, the pause grows to 1 s (CombinedStore's acquire(true) polls on as well).
+     */
     private function waitFor(callable $save): void
     {
         $pause = 20000; // us
@@ -151,9 +184,12 @@ final class RedLockStore implements PersistingStoreInterface, BlockingStoreInter
 
                 return;
             } catch (LockConflictedException $e) {
-                usleep(random_int(intdiv($pause, 2), $pause));
-                $pause = min(2 * $pause, 200000);
+                $pause = min($pause, 200000);
+            } catch (LockAcquiringException $e) {
+                $pause = max($pause, 100000);
             }
+            usleep(random_int(intdiv($pause, 2), $pause));
+            $pause = min(2 * $pause, 1000000);
         }
     }
 
@@ -241,10 +277,14 @@ final class RedLockStore implements PersistingStoreInterface, BlockingStoreInter
             : sprintf('The "%s" lock is held by someone else.', $key));
     }
 
-    /** The getLastErrors() entries of servers that could not answer (refused, timed out, errors). */
+    /**
+     * The getLastErrors() entries of servers that could not answer (refused, timed out, errors): not
+     * "taken", "no reply needed" (decided without it), nor a wait (waitTimeout) that ended while an
+     * attempt was on its way.
+     */
     private static function trouble(array $errors): array
     {
-        return array_filter($errors, static fn ($e) => null !== $e && 'taken' !== $e && 'no reply needed' !== $e);
+        return array_filter($errors, static fn ($e) => !\in_array($e, [null, 'taken', 'no reply needed', "timeout: the call's deadline passed"], true));
     }
 
     /** "server 0: taken; server 2: connect: Connection refused" from getLastErrors() entries. */

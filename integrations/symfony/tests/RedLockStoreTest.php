@@ -243,12 +243,7 @@ final class RedLockStoreTest extends TestCase
 
     public function testServersThatDoNotAnswerAreAnAcquiringErrorNotAConflict(): void
     {
-        // Ports 7840-7844 of the project's range: nothing listens there.
-        $down = [];
-        foreach (range(7840, 7844) as $port) {
-            $down[] = ['127.0.0.1', $port, 0.2];
-        }
-        $store = new RedLockStore(new \RedLock($down, 0, 1));
+        $store = new RedLockStore(new \RedLock(Servers::down(5), 0, 1));
         $key = new Key(self::resource(__METHOD__));
         try {
             $store->save($key);
@@ -272,8 +267,7 @@ final class RedLockStoreTest extends TestCase
         // The same lock, released through a RedLock that reaches only 2 of the 5 servers (the
         // 3 others listed are ports where nothing listens): the lock is still held on 3.
         $servers = Servers::list();
-        $partial = new RedLockStore(new \RedLock([$servers[0], $servers[1],
-            ['127.0.0.1', 7840, 0.2], ['127.0.0.1', 7841, 0.2], ['127.0.0.1', 7842, 0.2]], 0, 1));
+        $partial = new RedLockStore(new \RedLock([$servers[0], $servers[1], ...Servers::down(3)], 0, 1));
         try {
             $partial->delete($key);
             $this->fail('a release that reached 2 of 5 servers passed for done');
@@ -360,7 +354,7 @@ final class RedLockStoreTest extends TestCase
         $procs = [];
         $outputs = [];
         for ($p = 0; $p < 4; ++$p) {
-            $procs[] = proc_open(self::phpCommand($code, $resource, $counter), [1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
+            $procs[] = proc_open(Servers::phpCommand($code, $resource, $counter), [1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
             $outputs[] = $pipes;
         }
         foreach ($procs as $i => $proc) {
@@ -369,23 +363,6 @@ final class RedLockStoreTest extends TestCase
         }
         $this->assertSame('60', file_get_contents($counter));
         unlink($counter);
-    }
-
-    /** @return list<string> this PHP, with the extension loaded, running $code */
-    private static function phpCommand(string $code, string $resource, string $counter): array
-    {
-        return [PHP_BINARY, '-d', 'extension='.self::redlockSo(), '-r', $code, '--',
-            __DIR__.'/bootstrap.php', $resource, $counter];
-    }
-
-    private static function redlockSo(): string
-    {
-        $so = getenv('REDLOCK_SO');
-        if (false === $so || '' === $so) {
-            self::fail('REDLOCK_SO is not set (run-tests.sh sets it)');
-        }
-
-        return $so;
     }
 
     /**

@@ -45,4 +45,28 @@ final class Servers
 
         return $n;
     }
+
+    /**
+     * $n servers where nothing listens: ports REDLOCK_TEST_DOWN_PORT (default 7840, of the suite's
+     * block) and up, 0.2 s timeouts.
+     *
+     * @return list<array{string, int, float}>
+     */
+    public static function down(int $n): array
+    {
+        $first = (int) (getenv('REDLOCK_TEST_DOWN_PORT') ?: 7840);
+
+        return array_map(static fn (int $port) => ['127.0.0.1', $port, 0.2], range($first, $first + $n - 1));
+    }
+
+    /** @return list<string> this PHP, with the extension loaded and the tests' bootstrap path as $argv[1], running $code */
+    public static function phpCommand(string $code, string ...$args): array
+    {
+        $so = getenv('REDLOCK_SO');
+        if (false === $so || '' === $so) {
+            throw new \RuntimeException('REDLOCK_SO is not set (run-tests.sh sets it)');
+        }
+
+        return [PHP_BINARY, '-d', 'extension='.$so, '-r', $code, '--', __DIR__.'/bootstrap.php', ...$args];
+    }
 }
