@@ -69,7 +69,7 @@ class RedLockStore implements Store, LockProvider
     /** Whether $owner has the form of the extension's tokens (the owner of a lock taken without one). */
     public static function isToken(mixed $owner): bool
     {
-        return is_string($owner) && preg_match('/^[0-9a-f]{32}$/', $owner) === 1;
+        return is_string($owner) && preg_match('/^[0-9a-f]{48}$/', $owner) === 1;
     }
 
     /** Writes owner -> token for restoreLock() elsewhere; false without a value store (this object only). */
