@@ -187,7 +187,7 @@ array(1) {
 bool(false)
 bool(true)
 -- without scripts (SET IFEQ PX, MSETEX, DELIFEQ, as Valkey 9)
-RedLock::extend(): Argument #2 ($ttl) must be the ttl the lock was taken with (5000 ms) when scripts are not used ("scripts" => false): a delayed earlier extension could otherwise cut the lock short
+RedLock::extend(): Argument #2 ($ttl) must be the ttl the lock was taken with (5000 ms, carried by ["token"]) when scripts are not used ("scripts" => false): a command with another ttl could cut the lock short for its other holders
 bool(true)
 bool(true)
 bool(true)
