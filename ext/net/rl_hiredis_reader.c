@@ -19,14 +19,30 @@ typedef int array_length;
 struct rl_reader_kept {
 	redisReader *parser;
 	rl_reply top;
-	int foreign;  /* a RESP3-only type came (we never send HELLO 3) */
-	int too_deep; /* an array at the 9th level: hiredis 1.x would grow its stack for it */
+	/* Why the stream is refused though hiredis parsed it, or NULL (one test per reply): a
+	 * RESP3-only type (we never send HELLO 3), or an array at the 9th level (hiredis 1.x would
+	 * grow its stack for it). */
+	const char *refused;
 	char head[RL_READER_LINE_HEAD];
 };
+
+#define REFUSED_FOREIGN "a RESP3 reply (the connection never asked for RESP3)"
+#define REFUSED_TOO_DEEP "No support for nested multi bulk replies with depth > 7"
 
 static struct rl_reader_kept *kept_of(const redisReadTask *task)
 {
 	return task->privdata;
+}
+
+/* A RESP3-only type: refused, unless the reply is already refused as too deep (said first). */
+static void *foreign(const redisReadTask *task)
+{
+	struct rl_reader_kept *kept = kept_of(task);
+
+	if (kept->refused == NULL) {
+		kept->refused = REFUSED_FOREIGN;
+	}
+	return kept;
 }
 
 static void *keep(const redisReadTask *task, rl_reply_type type, long long integer)
@@ -59,8 +75,7 @@ static void *create_string(const redisReadTask *task, char *str, size_t len)
 			}
 			return kept;
 		default: /* RESP3's verbatim strings and big numbers */
-			kept->foreign = 1;
-			return kept;
+			return foreign(task);
 	}
 }
 
@@ -73,11 +88,11 @@ static void *create_array(const redisReadTask *task, array_length elements)
 		up = up->parent;
 		depth++;
 	}
-	if (depth == 8) { /* 0.14's own limit, for every version */
-		kept_of(task)->too_deep = 1;
-	}
 	if (task->type != REDIS_REPLY_ARRAY) { /* RESP3's maps, sets, attributes, pushes */
-		kept_of(task)->foreign = 1;
+		foreign(task);
+	}
+	if (depth == 8) { /* 0.14's own limit, for every version */
+		kept_of(task)->refused = REFUSED_TOO_DEEP;
 	}
 	return keep(task, RL_REPLY_ARRAY, (long long) elements);
 }
@@ -96,15 +111,13 @@ static void *create_nil(const redisReadTask *task)
 static void *create_double(const redisReadTask *task, double value, char *str, size_t len)
 {
 	(void) value, (void) str, (void) len;
-	kept_of(task)->foreign = 1;
-	return kept_of(task);
+	return foreign(task);
 }
 
 static void *create_bool(const redisReadTask *task, int value)
 {
 	(void) value;
-	kept_of(task)->foreign = 1;
-	return kept_of(task);
+	return foreign(task);
 }
 #endif
 
@@ -171,7 +184,8 @@ static struct rl_reader_kept *kept_or_made(rl_reader *reader)
 	return kept;
 }
 
-char *rl_reader_space(rl_reader *reader, size_t *room)
+/* rl_reader_space when hiredis' buffer must grow first, or cannot. */
+static char *space_grown(rl_reader *reader, size_t *room)
 {
 	struct rl_reader_kept *kept = kept_or_made(reader);
 	sds grown;
@@ -181,65 +195,71 @@ char *rl_reader_space(rl_reader *reader, size_t *room)
 	if (kept == NULL || kept->parser->err) {
 		return reader->buf;
 	}
-	/* What redisReaderFeed() does with a copy: the bytes go at the end of hiredis' buffer (which
-	 * nearly always has the room already: sdsavail() is inline, sdsMakeRoomFor() is not). */
-	grown = kept->parser->buf;
-	if (sdsavail(grown) < RL_READER_BUFFER) {
-		grown = sdsMakeRoomFor(grown, RL_READER_BUFFER);
-		if (grown == NULL) {
-			return reader->buf;
-		}
-		kept->parser->buf = grown;
+	grown = sdsMakeRoomFor(kept->parser->buf, RL_READER_BUFFER);
+	if (grown == NULL) {
+		return reader->buf;
 	}
+	kept->parser->buf = grown;
 	reader->staged = 0;
 	return grown + kept->parser->len;
 }
 
-void rl_reader_fed(rl_reader *reader, size_t bytes)
+char *rl_reader_space(rl_reader *reader, size_t *room)
 {
 	struct rl_reader_kept *kept = reader->kept;
+
+	/* What redisReaderFeed() does with a copy: the bytes go at the end of hiredis' buffer (which
+	 * nearly always has the room already: sdsavail() is inline, sdsMakeRoomFor() is not). */
+	if (kept != NULL && !kept->parser->err && sdsavail(kept->parser->buf) >= RL_READER_BUFFER) {
+		*room = RL_READER_BUFFER;
+		reader->staged = 0;
+		return kept->parser->buf + kept->parser->len;
+	}
+	return space_grown(reader, room);
+}
+
+void rl_reader_fed(rl_reader *reader, size_t bytes)
+{
 	redisReader *parser;
 
-	if (reader->failed || kept == NULL || bytes == 0) {
+	if (!reader->staged) { /* rl_reader_space gave hiredis' buffer: reader->kept, no error */
+		parser = reader->kept->parser;
+		sdsinclen(parser->buf, bytes); /* sdsIncrLen() without its call */
+		parser->len += bytes;
+		parser->buf[parser->len] = '\0'; /* as sdsIncrLen() keeps it: an sds always has room for it */
 		return;
 	}
-	parser = kept->parser;
-	if (parser->err) {
+	/* rl_reader_space fell back on buf */
+	if (reader->failed || reader->kept == NULL || bytes == 0) {
 		return;
 	}
-	if (reader->staged) { /* rl_reader_space fell back on buf */
-		if (redisReaderFeed(parser, reader->buf, bytes) != REDIS_OK) {
-			fail(reader, parser->err ? parser->errstr : "out of memory");
-		}
-		return;
+	parser = reader->kept->parser;
+	if (!parser->err && redisReaderFeed(parser, reader->buf, bytes) != REDIS_OK) {
+		fail(reader, parser->err ? parser->errstr : "out of memory");
 	}
-	sdsinclen(parser->buf, bytes); /* sdsIncrLen() without its call */
-	parser->len += bytes;
-	parser->buf[parser->len] = '\0'; /* as sdsIncrLen() keeps it: an sds always has room for it */
 }
 
 int rl_reader_next(rl_reader *reader, rl_reply *reply)
 {
 	struct rl_reader_kept *kept = reader->kept;
+	redisReader *parser;
 	void *object = NULL;
 
-	if (reader->failed) {
-		return -1;
+	if (kept == NULL || reader->failed) {
+		return -reader->failed;
 	}
-	if (kept == NULL || (kept->parser->pos == kept->parser->len && kept->parser->ridx == -1)) {
+	parser = kept->parser;
+	if (parser->pos == parser->len && parser->ridx == -1) {
 		return 0; /* every byte parsed and no reply begun: nothing for hiredis to look at */
 	}
-	if (redisReaderGetReply(kept->parser, &object) != REDIS_OK) {
-		return fail(reader, kept->parser->errstr[0] != '\0' ? kept->parser->errstr : "out of memory");
+	if (redisReaderGetReply(parser, &object) != REDIS_OK) {
+		return fail(reader, parser->errstr[0] != '\0' ? parser->errstr : "out of memory");
 	}
-	if (kept->too_deep) {
-		return fail(reader, "No support for nested multi bulk replies with depth > 7");
-	}
-	if (kept->foreign) {
-		return fail(reader, "a RESP3 reply (the connection never asked for RESP3)");
+	if (kept->refused != NULL) {
+		return fail(reader, kept->refused);
 	}
 	if (object == NULL) {
-		if (kept->parser->len - kept->parser->pos > RL_READER_MAX_PENDING) {
+		if (parser->len - parser->pos > RL_READER_MAX_PENDING) {
 			return fail(reader, "a reply longer than 64 KiB (a lock's replies are a few bytes)");
 		}
 		return 0;
