@@ -155,6 +155,7 @@ void rl_reader_init(rl_reader *reader)
 	reader->kept = NULL;
 	reader->failed = 0;
 	reader->staged = 0;
+	reader->busy = 0;
 	reader->error_text[0] = '\0';
 }
 
@@ -227,6 +228,7 @@ void rl_reader_fed(rl_reader *reader, size_t bytes)
 		sdsinclen(parser->buf, bytes); /* sdsIncrLen() without its call */
 		parser->len += bytes;
 		parser->buf[parser->len] = '\0'; /* as sdsIncrLen() keeps it: an sds always has room for it */
+		reader->busy |= bytes > 0;
 		return;
 	}
 	/* rl_reader_space fell back on buf */
@@ -234,9 +236,21 @@ void rl_reader_fed(rl_reader *reader, size_t bytes)
 		return;
 	}
 	parser = reader->kept->parser;
+	reader->busy = 1;
 	if (!parser->err && redisReaderFeed(parser, reader->buf, bytes) != REDIS_OK) {
 		fail(reader, parser->err ? parser->errstr : "out of memory");
 	}
+}
+
+/* No reply begun: hiredis' stack is empty, or holds only the task that waits for a type byte
+ * (GetReply sets it up whenever bytes are buffered, consumed or not). */
+static int no_reply_begun(const redisReader *parser)
+{
+#if HIREDIS_MAJOR >= 1
+	return parser->ridx == -1 || (parser->ridx == 0 && parser->task[0]->type < 0);
+#else
+	return parser->ridx == -1 || (parser->ridx == 0 && parser->rstack[0].type < 0);
+#endif
 }
 
 int rl_reader_next(rl_reader *reader, rl_reply *reply)
@@ -255,6 +269,7 @@ int rl_reader_next(rl_reader *reader, rl_reply *reply)
 	if (redisReaderGetReply(parser, &object) != REDIS_OK) {
 		return fail(reader, parser->errstr[0] != '\0' ? parser->errstr : "out of memory");
 	}
+	reader->busy = parser->pos != parser->len || !no_reply_begun(parser);
 	if (kept->refused != NULL) {
 		return fail(reader, kept->refused);
 	}
@@ -266,23 +281,4 @@ int rl_reader_next(rl_reader *reader, rl_reply *reply)
 	}
 	*reply = kept->top;
 	return 1;
-}
-
-/* No reply begun: hiredis' stack is empty, or holds only the task that waits for a type byte
- * (GetReply sets it up whenever bytes are buffered, consumed or not). */
-static int no_reply_begun(const redisReader *parser)
-{
-#if HIREDIS_MAJOR >= 1
-	return parser->ridx == -1 || (parser->ridx == 0 && parser->task[0]->type < 0);
-#else
-	return parser->ridx == -1 || (parser->ridx == 0 && parser->rstack[0].type < 0);
-#endif
-}
-
-int rl_reader_idle(const rl_reader *reader)
-{
-	const struct rl_reader_kept *kept = reader->kept;
-
-	return !reader->failed
-		&& (kept == NULL || (kept->parser->pos == kept->parser->len && no_reply_begun(kept->parser)));
 }
