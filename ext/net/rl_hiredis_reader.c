@@ -259,7 +259,7 @@ static int no_reply_begun(const redisReader *parser)
 #endif
 }
 
-int rl_reader_next(rl_reader *reader, rl_reply *reply)
+int rl_reader_next_buffered(rl_reader *reader, rl_reply *reply)
 {
 	struct rl_reader_kept *kept = reader->kept;
 	redisReader *parser;
