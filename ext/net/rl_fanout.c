@@ -274,13 +274,14 @@ static void take_replies(rl_cluster *cluster, size_t i, const rl_request *reques
 	}
 }
 
-/* Telemetry: the end of this fan-out (its last poll round) and its errors, for the caller's record. */
-static void call_ends(rl_cluster *cluster, const rl_outcome *outcomes, double now)
+/* Telemetry: the end of this fan-out (its last poll round) and its errors, for the caller's record.
+ * all_yes: every outcome settled was a yes (no pass over them to count none). */
+static void call_ends(rl_cluster *cluster, const rl_outcome *outcomes, double now, int all_yes)
 {
 	size_t i;
 	unsigned errors = 0;
 
-	for (i = 0; i < cluster->count; i++) {
+	for (i = 0; !all_yes && i < cluster->count; i++) {
 		errors += outcomes[i].kind >= RL_OUTCOME_CONNECT;
 	}
 	cluster->call_errors = errors;
@@ -374,7 +375,7 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 			}
 		}
 		poll_set_free(&set);
-		call_ends(cluster, outcomes, now);
+		call_ends(cluster, outcomes, now, 0);
 		return yes;
 	}
 
@@ -427,12 +428,12 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 	}
 	poll_set_free(&set);
 
-	for (i = 0; i < cluster->count; i++) {
+	for (i = 0; answered < servers && i < cluster->count; i++) {
 		if (outcomes[i].kind == RL_OUTCOME_PENDING) {
 			rl_conn_abandon(&cluster->conns[i]);
 		}
 	}
-	call_ends(cluster, outcomes, now);
+	call_ends(cluster, outcomes, now, yes == answered);
 	return yes;
 }
 
