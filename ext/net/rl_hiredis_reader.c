@@ -18,6 +18,12 @@ typedef int array_length;
 /* What the object functions keep of the top-level reply; every task's privdata points here. */
 struct rl_reader_kept {
 	redisReader *parser;
+	/* sdsalloc(parser->buf), kept where that buffer may move. The sds header's own length is
+	 * brought up to parser->len (sync_length) only before something reads it: sdsMakeRoomFor,
+	 * redisReaderFeed, and GetReply's trim of what it parsed, which hiredis 0.13 to 1.3 do once
+	 * pos >= 1024 (HIREDIS_TRIM_AT). Keeping it current on every read cost two switches on the
+	 * sds type per reply. */
+	size_t capacity;
 	rl_reply top;
 	/* Why the stream is refused though hiredis parsed it, or NULL (one test per reply): a
 	 * RESP3-only type (we never send HELLO 3), or an array at the 9th level (hiredis 1.x would
@@ -28,6 +34,13 @@ struct rl_reader_kept {
 
 #define REFUSED_FOREIGN "a RESP3 reply (the connection never asked for RESP3)"
 #define REFUSED_TOO_DEEP "No support for nested multi bulk replies with depth > 7"
+
+#define HIREDIS_TRIM_AT 1024
+
+static void sync_length(redisReader *parser)
+{
+	sdssetlen(parser->buf, parser->len);
+}
 
 static struct rl_reader_kept *kept_of(const redisReadTask *task)
 {
@@ -186,6 +199,7 @@ static struct rl_reader_kept *kept_or_made(rl_reader *reader)
 			return NULL;
 		}
 		kept->parser->privdata = kept;
+		kept->capacity = sdsalloc(kept->parser->buf);
 		reader->kept = kept;
 	}
 	return kept;
@@ -202,11 +216,13 @@ static char *space_grown(rl_reader *reader, size_t *room)
 	if (kept == NULL || kept->parser->err) {
 		return reader->buf;
 	}
+	sync_length(kept->parser);
 	grown = sdsMakeRoomFor(kept->parser->buf, RL_READER_BUFFER);
 	if (grown == NULL) {
 		return reader->buf;
 	}
 	kept->parser->buf = grown;
+	kept->capacity = sdsalloc(grown);
 	reader->staged = 0;
 	return grown + kept->parser->len;
 }
@@ -216,8 +232,8 @@ char *rl_reader_space(rl_reader *reader, size_t *room)
 	struct rl_reader_kept *kept = reader->kept;
 
 	/* What redisReaderFeed() does with a copy: the bytes go at the end of hiredis' buffer (which
-	 * nearly always has the room already: sdsavail() is inline, sdsMakeRoomFor() is not). */
-	if (kept != NULL && !kept->parser->err && sdsavail(kept->parser->buf) >= RL_READER_BUFFER) {
+	 * nearly always has the room already). */
+	if (kept != NULL && !kept->parser->err && kept->capacity - kept->parser->len >= RL_READER_BUFFER) {
 		*room = RL_READER_BUFFER;
 		reader->staged = 0;
 		return kept->parser->buf + kept->parser->len;
@@ -231,8 +247,7 @@ void rl_reader_fed(rl_reader *reader, size_t bytes)
 
 	if (!reader->staged) { /* rl_reader_space gave hiredis' buffer: reader->kept, no error */
 		parser = reader->kept->parser;
-		sdsinclen(parser->buf, bytes); /* sdsIncrLen() without its call */
-		parser->len += bytes;
+		parser->len += bytes; /* the sds header's length follows at sync_length */
 		parser->buf[parser->len] = '\0'; /* as sdsIncrLen() keeps it: an sds always has room for it */
 		reader->busy |= bytes > 0;
 		return;
@@ -243,9 +258,14 @@ void rl_reader_fed(rl_reader *reader, size_t bytes)
 	}
 	parser = reader->kept->parser;
 	reader->busy = 1;
-	if (!parser->err && redisReaderFeed(parser, reader->buf, bytes) != REDIS_OK) {
+	if (parser->err) {
+		return;
+	}
+	sync_length(parser);
+	if (redisReaderFeed(parser, reader->buf, bytes) != REDIS_OK) {
 		fail(reader, parser->err ? parser->errstr : "out of memory");
 	}
+	reader->kept->capacity = sdsalloc(parser->buf);
 }
 
 /* No reply begun: hiredis' stack is empty, or holds only the task that waits for a type byte
@@ -271,6 +291,9 @@ int rl_reader_next_buffered(rl_reader *reader, rl_reply *reply)
 	parser = kept->parser;
 	if (parser->pos == parser->len && parser->ridx == -1) {
 		return 0; /* every byte parsed and no reply begun: nothing for hiredis to look at */
+	}
+	if (parser->len >= HIREDIS_TRIM_AT) {
+		sync_length(parser); /* GetReply may trim: sdsrange() reads the sds length */
 	}
 	if (redisReaderGetReply(parser, &object) != REDIS_OK) {
 		return fail(reader, parser->errstr[0] != '\0' ? parser->errstr : "out of memory");
