@@ -42,9 +42,27 @@ static void encode_all(const rl_command *commands, unsigned count, rl_encoded *e
 	}
 }
 
+/* The commands without Lua a request offers (rl_request.native), encoded on first use: most
+ * servers have neither, and encoding both on every release was a quarter of the encoding's cost. */
+typedef struct rl_natives {
+	const rl_command *commands; /* NULL: the request offers none */
+	rl_encoded encoded[2];
+	unsigned char tried[2];
+} rl_natives;
+
 static void encode(const rl_command *command, rl_encoded *enc)
 {
-	encode_all(command, 1, enc);
+	if (rl_resp_bound(command->argc, command->argvlen) <= sizeof(enc->small)) {
+		/* one pass: the exact size is where the writing ended */
+		enc->bytes = enc->small;
+		enc->len = (size_t) (rl_resp_format(enc->small, command->argc, command->argv, command->argvlen) - enc->small);
+		return;
+	}
+	enc->len = rl_resp_size(command->argc, command->argvlen);
+	enc->bytes = enc->len <= sizeof(enc->small) ? enc->small : malloc(enc->len);
+	if (enc->bytes != NULL) {
+		rl_resp_format(enc->bytes, command->argc, command->argv, command->argvlen);
+	}
 }
 
 static void encoded_free(rl_encoded *enc)
@@ -52,6 +70,43 @@ static void encoded_free(rl_encoded *enc)
 	if (enc->bytes != enc->small) {
 		free(enc->bytes);
 	}
+}
+
+static void natives_init(rl_natives *natives, const rl_request *request)
+{
+	natives->commands = request->native[0].argc > 0 ? request->native : NULL;
+	natives->tried[0] = natives->tried[1] = 0;
+}
+
+static void natives_free(rl_natives *natives)
+{
+	size_t k;
+
+	for (k = 0; k < 2; k++) {
+		if (natives->tried[k] && natives->encoded[k].bytes != NULL) {
+			encoded_free(&natives->encoded[k]);
+		}
+	}
+}
+
+/* The command for this connection: without Lua where its server has one (known once the probes
+ * sent on connect were answered), else the script. */
+static inline const rl_encoded *pick(const rl_conn *conn, const rl_encoded *lua, rl_natives *natives)
+{
+	size_t k;
+
+	if (natives == NULL || natives->commands == NULL || conn->native_release == RL_NATIVE_NONE) {
+		return lua;
+	}
+	k = (size_t) conn->native_release - 1;
+	if (!natives->tried[k]) {
+		natives->tried[k] = 1;
+		natives->encoded[k].bytes = NULL;
+		if (natives->commands[k].argc > 0) {
+			encode(&natives->commands[k], &natives->encoded[k]);
+		}
+	}
+	return natives->encoded[k].bytes != NULL ? &natives->encoded[k] : lua;
 }
 
 /* An outcome is known: counted, and (telemetry) given its latency, ms since the fan-out began as
@@ -100,31 +155,15 @@ static void probe_idle(const rl_cluster *cluster, short seen[RL_SMALL_CLUSTER])
 	}
 }
 
-/* Opens the connection if needed and queues command. Returns 0, or -1 with *out filled.
- * queue_behind_silent: a release queues behind a silent server's SET rather than start afresh,
- * so that it follows the SET it must undo on the same stream (else it may arrive first, find
- * nothing, and leave the late SET's key to expire). seen: what probe_idle() found on it. */
-static int prepare(rl_cluster *cluster, size_t i, const rl_encoded *lua, const rl_encoded *native, double now,
+/* prepare() beyond its common case: takes in what arrived, opens or checks out the connection,
+ * queues command and flushes. */
+static int prepare_any(rl_cluster *cluster, size_t i, const rl_encoded *lua, rl_natives *natives, double now,
 	double call_deadline, rl_outcome *out, int queue_behind_silent, short seen, int lua_forbidden, unsigned leading)
 {
 	rl_conn *conn = &cluster->conns[i];
 	const rl_endpoint *endpoint = &cluster->endpoints[i];
-	/* The command without Lua where this connection's server has one (known once the probes
-	 * sent on connect were answered), else the script. */
-#define PICK(conn) (native != NULL && (conn)->native_release != RL_NATIVE_NONE \
-		&& native[(conn)->native_release - 1].bytes != NULL ? &native[(conn)->native_release - 1] : lua)
-	const rl_encoded *command = PICK(conn);
+	const rl_encoded *command;
 
-	if (seen == 0 && rl_conn_owed(conn) == 0 && !rl_conn_has_unsent(conn) && rl_reader_idle(&conn->reader)
-		&& command->bytes != NULL && !(lua_forbidden && command == lua)) {
-		/* The usual case, ready and idle since its last call: nothing to take in, not overdue. */
-		conn->deadline = rl_conn_due(endpoint, now, call_deadline);
-		if (rl_conn_append_encoded(conn, command->bytes, command->len) != 0) {
-			goto out_of_memory;
-		}
-		conn->expected += leading;
-		return 0;
-	}
 	if (endpoint->host == NULL) {
 		rl_outcome_set(out, RL_OUTCOME_CONNECT, "connect: out of memory");
 		return -1;
@@ -145,8 +184,7 @@ static int prepare(rl_cluster *cluster, size_t i, const rl_encoded *lua, const r
 			goto out_of_memory;
 		}
 	}
-	command = PICK(conn); /* a pooled connection may have come in */
-#undef PICK
+	command = pick(conn, lua, natives); /* a pooled connection may have come in */
 	if (lua_forbidden && command == lua) {
 		rl_outcome_set(out, RL_OUTCOME_ERROR, conn->probes > 0
 			? "no script sent ('scripts' => false): this server has not yet said whether it has DELEX or DELIFEQ"
@@ -167,6 +205,35 @@ out_of_memory:
 	rl_outcome_set(out, RL_OUTCOME_IO, "out of memory");
 	rl_conn_close(conn);
 	return -1;
+}
+
+/* Opens the connection if needed and queues command. Returns 0, or -1 with *out filled.
+ * queue_behind_silent: a release queues behind a silent server's SET rather than start afresh,
+ * so that it follows the SET it must undo on the same stream (else it may arrive first, find
+ * nothing, and leave the late SET's key to expire). seen: what probe_idle() found on it.
+ * Inline: its common case, a connection ready and idle since its last call (nothing to take in,
+ * not overdue), is a few tests and a send(); the call itself cost more than that. */
+static inline int prepare(rl_cluster *cluster, size_t i, const rl_encoded *lua, rl_natives *natives, double now,
+	double call_deadline, rl_outcome *out, int queue_behind_silent, short seen, int lua_forbidden, unsigned leading)
+{
+	rl_conn *conn = &cluster->conns[i];
+
+	if (seen == 0 && rl_conn_owed(conn) == 0 && !rl_conn_has_unsent(conn) && rl_reader_idle(&conn->reader)) {
+		const rl_encoded *command = pick(conn, lua, natives);
+
+		if (command->bytes != NULL && !(lua_forbidden && command == lua)) {
+			conn->deadline = rl_conn_due(&cluster->endpoints[i], now, call_deadline);
+			if (rl_conn_append_encoded(conn, command->bytes, command->len) != 0) {
+				rl_outcome_set(out, RL_OUTCOME_IO, "out of memory");
+				rl_conn_close(conn);
+				return -1;
+			}
+			conn->expected += leading;
+			return 0;
+		}
+	}
+	return prepare_any(cluster, i, lua, natives, now, call_deadline, out, queue_behind_silent, seen, lua_forbidden,
+		leading);
 }
 
 /* poll(), TLS-buffered bytes included (rl_conn_poll). */
@@ -236,13 +303,14 @@ static void take_replies(rl_cluster *cluster, size_t i, const rl_request *reques
 	}
 }
 
-/* Telemetry: the end of this fan-out (its last poll round) and its errors, for the caller's record. */
-static void call_ends(rl_cluster *cluster, const rl_outcome *outcomes, double now)
+/* Telemetry: the end of this fan-out (its last poll round) and its errors, for the caller's record.
+ * all_yes: every outcome settled was a yes (no pass over them to count none). */
+static void call_ends(rl_cluster *cluster, const rl_outcome *outcomes, double now, int all_yes)
 {
 	size_t i;
 	unsigned errors = 0;
 
-	for (i = 0; i < cluster->count; i++) {
+	for (i = 0; !all_yes && i < cluster->count; i++) {
 		errors += outcomes[i].kind >= RL_OUTCOME_CONNECT;
 	}
 	cluster->call_errors = errors;
@@ -304,7 +372,8 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 	double deadline_ms, rl_outcome *outcomes)
 {
 	struct rl_poll_set set;
-	rl_encoded command, native[2];
+	rl_encoded command;
+	rl_natives natives;
 	unsigned yes = 0, answered = 0;
 	unsigned servers = (unsigned) cluster->count;
 	double now = rl_now_ms(), start = now;
@@ -320,27 +389,18 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 	} else {
 		encode(&request->command, &command);
 	}
-	for (k = 0; k < 2; k++) {
-		native[k].bytes = NULL;
-		if (request->native[k].argc > 0) {
-			encode(&request->native[k], &native[k]);
-		}
-	}
+	natives_init(&natives, request);
 	probe_idle(cluster, seen);
 	for (i = 0; i < cluster->count; i++) {
 		rl_outcome_reset(&outcomes[i]);
-		if (prepare(cluster, i, &command, request->native[0].argc > 0 ? native : NULL, now, deadline_ms, &outcomes[i], 0,
+		if (prepare(cluster, i, &command, &natives, now, deadline_ms, &outcomes[i], 0,
 				i < RL_SMALL_CLUSTER ? seen[i] : RL_NOT_PROBED, request->lua_forbidden,
 				request->batch_len > 0 ? request->batch_len - 1 : 0) != 0) {
 			settle(&outcomes[i], &yes, &answered, 0); /* failed before sending */
 		}
 	}
 	encoded_free(&command);
-	for (k = 0; k < 2; k++) {
-		if (native[k].bytes != NULL) {
-			encoded_free(&native[k]);
-		}
-	}
+	natives_free(&natives);
 	if (poll_set_init(&set, cluster->count) != 0) {
 		for (i = 0; i < cluster->count; i++) {
 			if (outcomes[i].kind == RL_OUTCOME_PENDING) {
@@ -349,7 +409,7 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 			}
 		}
 		poll_set_free(&set);
-		call_ends(cluster, outcomes, now);
+		call_ends(cluster, outcomes, now, 0);
 		return yes;
 	}
 
@@ -402,12 +462,12 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 	}
 	poll_set_free(&set);
 
-	for (i = 0; i < cluster->count; i++) {
+	for (i = 0; answered < servers && i < cluster->count; i++) {
 		if (outcomes[i].kind == RL_OUTCOME_PENDING) {
 			rl_conn_abandon(&cluster->conns[i]);
 		}
 	}
-	call_ends(cluster, outcomes, now);
+	call_ends(cluster, outcomes, now, yes == answered);
 	return yes;
 }
 

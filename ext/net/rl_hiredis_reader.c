@@ -18,13 +18,31 @@ typedef int array_length;
 /* What the object functions keep of the top-level reply; every task's privdata points here. */
 struct rl_reader_kept {
 	redisReader *parser;
+	/* sdsalloc(parser->buf), kept where that buffer may move. The sds header's own length is
+	 * brought up to parser->len (sync_length) only before something reads it: sdsMakeRoomFor,
+	 * redisReaderFeed, and GetReply's trim of what it parsed, which hiredis 0.13 to 1.3 do once
+	 * pos >= 1024 (HIREDIS_TRIM_AT). Keeping it current on every read cost two switches on the
+	 * sds type per reply. */
+	size_t capacity;
 	rl_reply top;
-	int foreign;  /* a RESP3-only type came (we never send HELLO 3) */
-	int too_deep; /* an array at the 9th level: hiredis 1.x would grow its stack for it */
+	/* Why the stream is refused though hiredis parsed it, or NULL (one test per reply): a
+	 * RESP3-only type (we never send HELLO 3), or an array at the 9th level (hiredis 1.x would
+	 * grow its stack for it). */
+	const char *refused;
 	char head[RL_READER_LINE_HEAD];
 	rl_reply_item items[RL_REPLY_ITEMS];
 	char item_head[RL_REPLY_ITEMS][RL_REPLY_ITEM_HEAD];
 };
+
+#define REFUSED_FOREIGN "a RESP3 reply (the connection never asked for RESP3)"
+#define REFUSED_TOO_DEEP "No support for nested multi bulk replies with depth > 7"
+
+#define HIREDIS_TRIM_AT 1024
+
+static void sync_length(redisReader *parser)
+{
+	sdssetlen(parser->buf, parser->len);
+}
 
 static struct rl_reader_kept *kept_of(const redisReadTask *task)
 {
@@ -38,6 +56,17 @@ static rl_reply_item *item_of(const redisReadTask *task)
 		return NULL;
 	}
 	return &kept_of(task)->items[task->idx];
+}
+
+/* A RESP3-only type: refused, unless the reply is already refused as too deep (said first). */
+static void *foreign(const redisReadTask *task)
+{
+	struct rl_reader_kept *kept = kept_of(task);
+
+	if (kept->refused == NULL) {
+		kept->refused = REFUSED_FOREIGN;
+	}
+	return kept;
 }
 
 static void *keep(const redisReadTask *task, rl_reply_type type, long long integer)
@@ -87,15 +116,20 @@ static void *create_string(const redisReadTask *task, char *str, size_t len)
 			keep(task, task->type == REDIS_REPLY_STATUS ? RL_REPLY_STATUS : RL_REPLY_ERROR, 0);
 			if (task->parent == NULL) {
 				kept->top.len = len < sizeof(kept->head) ? len : sizeof(kept->head);
-				memcpy(kept->head, str, kept->top.len);
+				if (len == 2) {
+					/* "OK": one 4-byte move instead of a call to memcpy(). Safe: the line
+					 * hiredis found is followed by its "\r\n" in the same buffer. */
+					memcpy(kept->head, str, 4);
+				} else {
+					memcpy(kept->head, str, kept->top.len);
+				}
 				kept->top.str = kept->head;
 			} else {
 				keep_item_head(task, str, len);
 			}
 			return kept;
 		default: /* RESP3's verbatim strings and big numbers */
-			kept->foreign = 1;
-			return kept;
+			return foreign(task);
 	}
 }
 
@@ -108,11 +142,11 @@ static void *create_array(const redisReadTask *task, array_length elements)
 		up = up->parent;
 		depth++;
 	}
-	if (depth == 8) { /* 0.14's own limit, for every version */
-		kept_of(task)->too_deep = 1;
-	}
 	if (task->type != REDIS_REPLY_ARRAY) { /* RESP3's maps, sets, attributes, pushes */
-		kept_of(task)->foreign = 1;
+		foreign(task);
+	}
+	if (depth == 8) { /* 0.14's own limit, for every version */
+		kept_of(task)->refused = REFUSED_TOO_DEEP;
 	}
 	return keep(task, RL_REPLY_ARRAY, (long long) elements);
 }
@@ -131,15 +165,13 @@ static void *create_nil(const redisReadTask *task)
 static void *create_double(const redisReadTask *task, double value, char *str, size_t len)
 {
 	(void) value, (void) str, (void) len;
-	kept_of(task)->foreign = 1;
-	return kept_of(task);
+	return foreign(task);
 }
 
 static void *create_bool(const redisReadTask *task, int value)
 {
 	(void) value;
-	kept_of(task)->foreign = 1;
-	return kept_of(task);
+	return foreign(task);
 }
 #endif
 
@@ -177,6 +209,7 @@ void rl_reader_init(rl_reader *reader)
 	reader->kept = NULL;
 	reader->failed = 0;
 	reader->staged = 0;
+	reader->busy = 0;
 	reader->error_text[0] = '\0';
 }
 
@@ -201,12 +234,14 @@ static struct rl_reader_kept *kept_or_made(rl_reader *reader)
 			return NULL;
 		}
 		kept->parser->privdata = kept;
+		kept->capacity = sdsalloc(kept->parser->buf);
 		reader->kept = kept;
 	}
 	return kept;
 }
 
-char *rl_reader_space(rl_reader *reader, size_t *room)
+/* rl_reader_space when hiredis' buffer must grow first, or cannot. */
+static char *space_grown(rl_reader *reader, size_t *room)
 {
 	struct rl_reader_kept *kept = kept_or_made(reader);
 	sds grown;
@@ -216,71 +251,56 @@ char *rl_reader_space(rl_reader *reader, size_t *room)
 	if (kept == NULL || kept->parser->err) {
 		return reader->buf;
 	}
-	/* What redisReaderFeed() does with a copy: the bytes go at the end of hiredis' buffer (which
-	 * nearly always has the room already: sdsavail() is inline, sdsMakeRoomFor() is not). */
-	grown = kept->parser->buf;
-	if (sdsavail(grown) < RL_READER_BUFFER) {
-		grown = sdsMakeRoomFor(grown, RL_READER_BUFFER);
-		if (grown == NULL) {
-			return reader->buf;
-		}
-		kept->parser->buf = grown;
+	sync_length(kept->parser);
+	grown = sdsMakeRoomFor(kept->parser->buf, RL_READER_BUFFER);
+	if (grown == NULL) {
+		return reader->buf;
 	}
+	kept->parser->buf = grown;
+	kept->capacity = sdsalloc(grown);
 	reader->staged = 0;
 	return grown + kept->parser->len;
 }
 
-void rl_reader_fed(rl_reader *reader, size_t bytes)
+char *rl_reader_space(rl_reader *reader, size_t *room)
 {
 	struct rl_reader_kept *kept = reader->kept;
+
+	/* What redisReaderFeed() does with a copy: the bytes go at the end of hiredis' buffer (which
+	 * nearly always has the room already). */
+	if (kept != NULL && !kept->parser->err && kept->capacity - kept->parser->len >= RL_READER_BUFFER) {
+		*room = RL_READER_BUFFER;
+		reader->staged = 0;
+		return kept->parser->buf + kept->parser->len;
+	}
+	return space_grown(reader, room);
+}
+
+void rl_reader_fed(rl_reader *reader, size_t bytes)
+{
 	redisReader *parser;
 
-	if (reader->failed || kept == NULL || bytes == 0) {
+	if (!reader->staged) { /* rl_reader_space gave hiredis' buffer: reader->kept, no error */
+		parser = reader->kept->parser;
+		parser->len += bytes; /* the sds header's length follows at sync_length */
+		parser->buf[parser->len] = '\0'; /* as sdsIncrLen() keeps it: an sds always has room for it */
+		reader->busy |= bytes > 0;
 		return;
 	}
-	parser = kept->parser;
+	/* rl_reader_space fell back on buf */
+	if (reader->failed || reader->kept == NULL || bytes == 0) {
+		return;
+	}
+	parser = reader->kept->parser;
+	reader->busy = 1;
 	if (parser->err) {
 		return;
 	}
-	if (reader->staged) { /* rl_reader_space fell back on buf */
-		if (redisReaderFeed(parser, reader->buf, bytes) != REDIS_OK) {
-			fail(reader, parser->err ? parser->errstr : "out of memory");
-		}
-		return;
+	sync_length(parser);
+	if (redisReaderFeed(parser, reader->buf, bytes) != REDIS_OK) {
+		fail(reader, parser->err ? parser->errstr : "out of memory");
 	}
-	sdsinclen(parser->buf, bytes); /* sdsIncrLen() without its call */
-	parser->len += bytes;
-	parser->buf[parser->len] = '\0'; /* as sdsIncrLen() keeps it: an sds always has room for it */
-}
-
-int rl_reader_next(rl_reader *reader, rl_reply *reply)
-{
-	struct rl_reader_kept *kept = reader->kept;
-	void *object = NULL;
-
-	if (reader->failed) {
-		return -1;
-	}
-	if (kept == NULL || (kept->parser->pos == kept->parser->len && kept->parser->ridx == -1)) {
-		return 0; /* every byte parsed and no reply begun: nothing for hiredis to look at */
-	}
-	if (redisReaderGetReply(kept->parser, &object) != REDIS_OK) {
-		return fail(reader, kept->parser->errstr[0] != '\0' ? kept->parser->errstr : "out of memory");
-	}
-	if (kept->too_deep) {
-		return fail(reader, "No support for nested multi bulk replies with depth > 7");
-	}
-	if (kept->foreign) {
-		return fail(reader, "a RESP3 reply (the connection never asked for RESP3)");
-	}
-	if (object == NULL) {
-		if (kept->parser->len - kept->parser->pos > RL_READER_MAX_PENDING) {
-			return fail(reader, "a reply longer than 64 KiB (a lock's replies are a few bytes)");
-		}
-		return 0;
-	}
-	*reply = kept->top;
-	return 1;
+	reader->kept->capacity = sdsalloc(parser->buf);
 }
 
 /* No reply begun: hiredis' stack is empty, or holds only the task that waits for a type byte
@@ -294,10 +314,35 @@ static int no_reply_begun(const redisReader *parser)
 #endif
 }
 
-int rl_reader_idle(const rl_reader *reader)
+int rl_reader_next_buffered(rl_reader *reader, rl_reply *reply)
 {
-	const struct rl_reader_kept *kept = reader->kept;
+	struct rl_reader_kept *kept = reader->kept;
+	redisReader *parser;
+	void *object = NULL;
 
-	return !reader->failed
-		&& (kept == NULL || (kept->parser->pos == kept->parser->len && no_reply_begun(kept->parser)));
+	if (kept == NULL || reader->failed) {
+		return -reader->failed;
+	}
+	parser = kept->parser;
+	if (parser->pos == parser->len && parser->ridx == -1) {
+		return 0; /* every byte parsed and no reply begun: nothing for hiredis to look at */
+	}
+	if (parser->len >= HIREDIS_TRIM_AT) {
+		sync_length(parser); /* GetReply may trim: sdsrange() reads the sds length */
+	}
+	if (redisReaderGetReply(parser, &object) != REDIS_OK) {
+		return fail(reader, parser->errstr[0] != '\0' ? parser->errstr : "out of memory");
+	}
+	reader->busy = parser->pos != parser->len || !no_reply_begun(parser);
+	if (kept->refused != NULL) {
+		return fail(reader, kept->refused);
+	}
+	if (object == NULL) {
+		if (parser->len - parser->pos > RL_READER_MAX_PENDING) {
+			return fail(reader, "a reply longer than 64 KiB (a lock's replies are a few bytes)");
+		}
+		return 0;
+	}
+	*reply = kept->top;
+	return 1;
 }

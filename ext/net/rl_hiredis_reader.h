@@ -51,6 +51,7 @@ typedef struct rl_reader {
 	struct rl_reader_kept *kept; /* hiredis' reader and the last reply; made on the first bytes */
 	int failed;                  /* sticky; error_text says why */
 	int staged;                  /* the last rl_reader_space was buf: rl_reader_fed copies it over */
+	int busy;                    /* bytes buffered or a reply begun: kept by fed and next, for rl_reader_idle and rl_reader_next */
 	char error_text[RL_READER_ERROR_MAX];
 	char buf[RL_READER_BUFFER]; /* where a read goes when hiredis' buffer cannot grow */
 } rl_reader;
@@ -68,12 +69,26 @@ char *rl_reader_space(rl_reader *reader, size_t *room);
 /* Hands the bytes just read into rl_reader_space to hiredis. */
 void rl_reader_fed(rl_reader *reader, size_t bytes);
 
-/* 1: *reply holds the next top-level reply. 0: more bytes are needed. -1: the stream failed
- * (rl_reader_error tells why); the reader stays failed. */
-int rl_reader_next(rl_reader *reader, rl_reply *reply);
+/* rl_reader_next with something buffered: hiredis parses it. */
+int rl_reader_next_buffered(rl_reader *reader, rl_reply *reply);
 
-/* True with no byte buffered and no reply begun. */
-int rl_reader_idle(const rl_reader *reader);
+/* 1: *reply holds the next top-level reply. 0: more bytes are needed. -1: the stream failed
+ * (rl_reader_error tells why); the reader stays failed. Inline: after each reply the caller asks
+ * once more, and nothing is buffered then. */
+static inline int rl_reader_next(rl_reader *reader, rl_reply *reply)
+{
+	if (!reader->busy || reader->failed) {
+		return -reader->failed;
+	}
+	return rl_reader_next_buffered(reader, reply);
+}
+
+/* True with no byte buffered and no reply begun. Inline: it is asked of every server before each
+ * command (a call cost as much as the test). */
+static inline int rl_reader_idle(const rl_reader *reader)
+{
+	return !reader->failed && !reader->busy;
+}
 
 static inline const char *rl_reader_error(const rl_reader *reader)
 {

@@ -24,7 +24,7 @@ void rl_outcome_set(rl_outcome *out, rl_outcome_kind kind, const char *message)
 	rl_outcome_set_bytes(out, kind, message, message ? strlen(message) : 0);
 }
 
-void rl_reply_classify(const rl_reply *reply, rl_expect expect, rl_outcome *out)
+void rl_reply_classify_any(const rl_reply *reply, rl_expect expect, rl_outcome *out)
 {
 	out->integer = 0;
 	if (reply->type == RL_REPLY_ERROR) {

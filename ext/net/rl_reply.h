@@ -8,8 +8,23 @@
 #include "net/rl_hiredis_reader.h"
 #include "net/rl_request.h" /* rl_expect, rl_outcome */
 
-/* Fills *out with what reply means for a vote of expect: YES, TAKEN, or ERROR with a message. */
-void rl_reply_classify(const rl_reply *reply, rl_expect expect, rl_outcome *out);
+/* rl_reply_classify beyond a yes vote. */
+void rl_reply_classify_any(const rl_reply *reply, rl_expect expect, rl_outcome *out);
+
+/* Fills *out with what reply means for a vote of expect: YES, TAKEN, or ERROR with a message.
+ * Inline: its common case, a yes (+OK, or an integer > 0), is a few tests on every reply. */
+static inline void rl_reply_classify(const rl_reply *reply, rl_expect expect, rl_outcome *out)
+{
+	if (expect == RL_EXPECT_OK ? reply->type == RL_REPLY_STATUS && reply->len == 2 && reply->str[0] == 'O'
+			&& reply->str[1] == 'K'
+		: expect == RL_EXPECT_POSITIVE_INT && reply->type == RL_REPLY_INTEGER && reply->integer > 0) {
+		out->integer = expect == RL_EXPECT_OK ? 0 : reply->integer;
+		out->kind = RL_OUTCOME_YES;
+		out->message[0] = '\0';
+		return;
+	}
+	rl_reply_classify_any(reply, expect, out);
+}
 
 /* RL_EXPECT_HELD: EXEC's reply to MULTI; GET key; PTTL key; EXEC. YES with the key's ms left in
  * out->integer when it holds token (a string equal to it) with an expiry; TAKEN when it holds

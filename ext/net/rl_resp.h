@@ -40,6 +40,19 @@ static inline size_t rl_resp_size(int argc, const size_t *argvlen)
 	return size;
 }
 
+/* At least rl_resp_size(argc, argvlen), without counting digits: a length's header is at most
+ * 1 + 20 + 2 bytes. Cheap enough to decide, before a one-pass rl_resp_format, that a buffer fits. */
+static inline size_t rl_resp_bound(int argc, const size_t *argvlen)
+{
+	size_t bound = (1 + 20 + 2) * (size_t) (argc + 1) + 2 * (size_t) argc;
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		bound += argvlen[i];
+	}
+	return bound;
+}
+
 static inline char *rl_resp_put_header(char *p, char kind, size_t value)
 {
 	*p++ = kind;
@@ -80,8 +93,8 @@ static inline size_t rl_resp_decimal(char out[21], unsigned long long value)
 	return digits;
 }
 
-/* Writes exactly rl_resp_size(argc, argvlen) bytes to out. */
-static inline void rl_resp_format(char *out, int argc, const char **argv, const size_t *argvlen)
+/* Writes exactly rl_resp_size(argc, argvlen) bytes to out; returns their end. */
+static inline char *rl_resp_format(char *out, int argc, const char **argv, const size_t *argvlen)
 {
 	char *p = rl_resp_put_header(out, '*', (size_t) argc);
 	int i;
@@ -93,6 +106,7 @@ static inline void rl_resp_format(char *out, int argc, const char **argv, const 
 		*p++ = '\r';
 		*p++ = '\n';
 	}
+	return p;
 }
 
 #endif
