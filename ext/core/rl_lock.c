@@ -102,29 +102,6 @@ static void fill_eval(const char **argv, size_t *argvlen, const char *verb, size
 	}
 }
 
-/* A script's round trip is decided as any other (rl_quorum_decide), except that once a server has
- * refused scripts (NOPERM) every reply is awaited, within the call's bound: whether the others ran
- * the script decides whether the object goes on without scripts (rl_outcomes_scripts_refused), and
- * a decision made on the first replies would make that depend on their order. */
-static int script_undecided(const rl_outcome *outcomes, size_t count, unsigned quorum)
-{
-	size_t i;
-	unsigned yes = 0, answered = 0;
-
-	for (i = 0; i < count; i++) {
-		if (outcomes[i].kind == RL_OUTCOME_PENDING) {
-			continue;
-		}
-		answered++;
-		yes += outcomes[i].kind == RL_OUTCOME_YES;
-		if (outcomes[i].kind == RL_OUTCOME_ERROR && outcomes[i].message[0] == 'N'
-			&& strncmp(outcomes[i].message, "NOPERM", 6) == 0) {
-			return 1;
-		}
-	}
-	return rl_quorum_decide(yes, answered, (unsigned) count, quorum) == RL_QUORUM_UNDECIDED;
-}
-
 int rl_script_call_init(script_call *call, const rl_script *script, const rl_lock_keys *keys, int argc,
 	const char **args, const size_t *arglens, rl_expect expect)
 {
@@ -152,7 +129,7 @@ int rl_script_call_init(script_call *call, const rl_script *script, const rl_loc
 		keys, argc, args, arglens);
 	call->request.command = (rl_command) {(int) per_command, call->argv, call->argvlen};
 	call->request.expect = expect;
-	call->request.undecided = script_undecided;
+	call->request.undecided = NULL;
 	call->request.native[0].argc = call->request.native[1].argc = 0;
 	call->request.lua_forbidden = 0;
 	call->request.batch_len = 0;
@@ -398,7 +375,7 @@ int rl_lock_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl
 		/* Without Lua where a server has it (net/rl_conn.h): the same compare-and-delete, built in. */
 		const char *native_argv[] = {"DELEX", keys->keys[0], "IFEQ", token, "DELIFEQ", keys->keys[0], token};
 		const size_t native_len[] = {5, keys->lens[0], 4, token_len, 7, keys->lens[0], token_len};
-		rl_request request = {{5, argv, argvlen}, RL_EXPECT_POSITIVE_INT, script_undecided,
+		rl_request request = {{5, argv, argvlen}, RL_EXPECT_POSITIVE_INT, NULL,
 			{{4, native_argv, native_len}, {3, native_argv + 4, native_len + 4}}, policy->no_scripts};
 
 		if (policy->release_by_script && !policy->no_scripts) {

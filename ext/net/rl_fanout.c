@@ -25,7 +25,7 @@ typedef struct rl_encoded {
 	char small[512];
 } rl_encoded;
 
-/* count commands, pipelined in one buffer (a batch: MULTI ... EXEC) */
+/* count commands, pipelined in one buffer (a batch: MULTI ... EXEC; off the drop-in cycle's path) */
 static void encode_all(const rl_command *commands, unsigned count, rl_encoded *enc)
 {
 	unsigned k;
@@ -272,9 +272,10 @@ static void poll_set_free(struct rl_poll_set *set)
 	}
 }
 
-/* Reads every reply that has arrived for server i and settles its outcome. */
+/* Reads every reply that has arrived for server i and settles its outcome; counts a NOPERM in
+ * *refused. */
 static void take_replies(rl_cluster *cluster, size_t i, const rl_request *request,
-	rl_outcome *out, unsigned *yes, unsigned *answered, double latency)
+	rl_outcome *out, unsigned *yes, unsigned *answered, unsigned *refused, double latency)
 {
 	rl_conn *conn = &cluster->conns[i];
 
@@ -298,6 +299,9 @@ static void take_replies(rl_cluster *cluster, size_t i, const rl_request *reques
 			rl_reply_classify_held(&reply, request->held_token, request->held_token_len, out);
 		} else {
 			rl_reply_classify(&reply, request->expect, out);
+		}
+		if (out->kind == RL_OUTCOME_ERROR && out->message[0] == 'N' && strncmp(out->message, "NOPERM", 6) == 0) {
+			(*refused)++;
 		}
 		settle(out, yes, answered, latency);
 	}
@@ -323,9 +327,16 @@ static int keep_waiting(unsigned yes, unsigned answered, unsigned servers, unsig
 	return rl_quorum_decide(yes, answered, servers, quorum) == RL_QUORUM_UNDECIDED;
 }
 
-static int request_waiting(const rl_request *request, const rl_outcome *outcomes, unsigned yes, unsigned answered,
-	unsigned servers, unsigned quorum)
+/* Once a server refused the command to this user (NOPERM), every reply is awaited within the
+ * call's bound: whether the others ran it is what the caller learns from (scripts refused:
+ * rl_outcomes_scripts_refused), and a decision on the first replies would make that depend on
+ * their order. */
+static inline int request_waiting(const rl_request *request, const rl_outcome *outcomes, unsigned yes, unsigned answered,
+	unsigned refused, unsigned servers, unsigned quorum)
 {
+	if (refused > 0) {
+		return answered < servers;
+	}
 	if (request->undecided != NULL) {
 		return answered < servers && request->undecided(outcomes, servers, quorum);
 	}
@@ -374,7 +385,7 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 	struct rl_poll_set set;
 	rl_encoded command;
 	rl_natives natives;
-	unsigned yes = 0, answered = 0;
+	unsigned yes = 0, answered = 0, refused = 0;
 	unsigned servers = (unsigned) cluster->count;
 	double now = rl_now_ms(), start = now;
 	short seen[RL_SMALL_CLUSTER];
@@ -413,7 +424,7 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 		return yes;
 	}
 
-	while (request_waiting(request, outcomes, yes, answered, servers, quorum)) {
+	while (request_waiting(request, outcomes, yes, answered, refused, servers, quorum)) {
 		double wait_until = deadline_ms > 0 ? deadline_ms : HUGE_VAL;
 		int ready;
 
@@ -452,11 +463,11 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 				fail(conn, &outcomes[owner], &yes, &answered, now - start);
 				continue;
 			}
-			take_replies(cluster, owner, request, &outcomes[owner], &yes, &answered, now - start);
+			take_replies(cluster, owner, request, &outcomes[owner], &yes, &answered, &refused, now - start);
 		}
 		/* wait_until is the earliest deadline of the servers still pending and of the call:
 		 * before it nobody can be overdue. */
-		if (now >= wait_until && request_waiting(request, outcomes, yes, answered, servers, quorum)) {
+		if (now >= wait_until && request_waiting(request, outcomes, yes, answered, refused, servers, quorum)) {
 			settle_overdue(cluster, now, deadline_ms, outcomes, &yes, &answered, now - start);
 		}
 	}

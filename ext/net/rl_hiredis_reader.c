@@ -69,10 +69,22 @@ static void *foreign(const redisReadTask *task)
 	return kept;
 }
 
-static void *keep(const redisReadTask *task, rl_reply_type type, long long integer)
+/* An element of a top-level array (EXEC's): off the path of a lock's one-line replies. */
+static void keep_item(const redisReadTask *task, rl_reply_type type, long long integer)
+{
+	rl_reply_item *item = item_of(task);
+
+	if (item != NULL) {
+		item->type = type;
+		item->integer = integer;
+		item->str = NULL;
+		item->len = 0;
+	}
+}
+
+static inline void *keep(const redisReadTask *task, rl_reply_type type, long long integer)
 {
 	struct rl_reader_kept *kept = kept_of(task);
-	rl_reply_item *item;
 
 	if (task->parent == NULL) {
 		kept->top.type = type;
@@ -80,11 +92,8 @@ static void *keep(const redisReadTask *task, rl_reply_type type, long long integ
 		kept->top.str = NULL;
 		kept->top.len = 0;
 		kept->top.items = kept->items;
-	} else if ((item = item_of(task)) != NULL) {
-		item->type = type;
-		item->integer = integer;
-		item->str = NULL;
-		item->len = 0;
+	} else {
+		keep_item(task, type, integer);
 	}
 	return kept; /* any non-NULL object: NULL tells hiredis it ran out of memory */
 }
@@ -109,7 +118,9 @@ static void *create_string(const redisReadTask *task, char *str, size_t len)
 	switch (task->type) {
 		case REDIS_REPLY_STRING:
 			keep(task, RL_REPLY_STRING, (long long) len);
-			keep_item_head(task, str, len);
+			if (task->parent != NULL) {
+				keep_item_head(task, str, len);
+			}
 			return kept;
 		case REDIS_REPLY_STATUS:
 		case REDIS_REPLY_ERROR:
