@@ -69,5 +69,7 @@ passed=$(sed -n 's/^Tests passed *: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)
 failed=$(sed -n 's/^Tests failed *: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)
 skipped=$(sed -n 's/^Tests skipped *: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)
 failed=$(( ${failed:-0} + ${skipped:-0} ))
+# Every test of tests-native/ ran (scripts/tests-ran.sh names any that did not).
+bash scripts/tests-ran.sh tests-native "$log" >/dev/null || failed=$((failed + 1))
 echo "native release: ${passed:-0} passed, $failed failed ($(( $(date +%s) - started )) s)"
 [ "$status" -eq 0 ] && [ "$failed" -eq 0 ] && [ "${passed:-0}" -gt 0 ]
