@@ -13,6 +13,28 @@ function calls(int $port, string $command): int
     return preg_match("/^cmdstat_$command:calls=(\d+)/m", $info, $m) ? (int) $m[1] : 0;
 }
 
+/** Gaps in ms between the SETs of $fn's attempts, as the server saw them (MONITOR's timestamps). */
+function set_gaps(int $port, callable $fn): array
+{
+    $monitor = stream_socket_client("tcp://127.0.0.1:$port", $errno, $errstr, 2.0);
+    fwrite($monitor, "MONITOR\r\n");
+    fgets($monitor); // +OK
+    $fn();
+    stream_set_timeout($monitor, 0, 300000);
+    $times = [];
+    while (($line = fgets($monitor)) !== false) {
+        if (preg_match('/^\+(\d+\.\d+) .*"(?i:set)"/', $line, $m)) {
+            $times[] = (float) $m[1];
+        }
+    }
+    fclose($monitor);
+    $gaps = [];
+    for ($i = 1; $i < count($times); $i++) {
+        $gaps[] = ($times[$i] - $times[$i - 1]) * 1000;
+    }
+    return $gaps;
+}
+
 $server = rt_spawn_server();
 $port = $server['port'];
 $key = rt_key();
@@ -28,6 +50,15 @@ echo "at least 100 ms: ", var_export($ms >= 100, true), ", under 1500 ms: ", var
 // Every failed attempt sends its release; the last one is not waited for.
 var_dump(rt_eventually(fn () => calls($port, 'eval') === 3));
 var_dump(rt_redis($port, 'GET', $key));
+// Each pause alone: from one SET to the next, an attempt (a round trip, our CPU work: scaled under
+// valgrind) and a pause of retryDelay/2 .. retryDelay. Four calls, eight pauses: a pause drawn from
+// a range wider than retryDelay (e.g. up to 2 x retryDelay) escapes this with a chance below 1%.
+$gaps = [];
+for ($i = 0; $i < 4; $i++) {
+    $gaps = array_merge($gaps, set_gaps($port, fn () => $redlock->lock($key, 10000)));
+}
+$outside = array_filter($gaps, fn ($gap) => $gap < 49 || $gap > 100 + 10 * rt_time_scale());
+echo count($gaps), " pauses, within 50..100 ms: ", $outside ? 'NO: ' . implode(', ', $outside) : 'all', "\n";
 
 // The default is 3 attempts too (retryDelay 200: two pauses of 100..200 ms).
 rt_redis($port, 'CONFIG', 'RESETSTAT');
@@ -41,5 +72,6 @@ SET attempts: 3
 at least 100 ms: true, under 1500 ms: true
 bool(true)
 string(7) "foreign"
+8 pauses, within 50..100 ms: all
 bool(false)
 default SET attempts: 3, at least 200 ms: true

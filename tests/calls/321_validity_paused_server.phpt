@@ -1,5 +1,5 @@
 --TEST--
-validity() and extend() with a paused server: answered by the others without waiting for it; with two paused, bounded by the timeout
+validity() and extend() with a paused server: answered by the others without waiting for it; with two paused, bounded by the timeout; a quorum that waited for a resumed server subtracts the wait
 --EXTENSIONS--
 redlock
 --FILE--
@@ -25,6 +25,14 @@ var_dump($left > 15000, $ms < 800, $ms < 3000);
 rt_signal($servers[1], 'STOP');
 [$left, $ms] = rt_timed(fn () => $r->validity($lock));
 var_dump($left, $ms < 3000);
+// A quorum that needs a server resumed 300 ms later: validity() counts that wait, on top of the
+// keys' own ageing during it, so it is below what the keys had left, less the drift, by 600 ms, not 300.
+$before = rt_redis($servers[0]['port'], 'PTTL', $key);
+$drift = 0.01 * $before + 2;
+exec(sprintf('(sleep 0.3; kill -CONT %d) > /dev/null 2>&1 &', $servers[1]['pid']));
+[$left, $ms] = rt_timed(fn () => $r->validity($lock));
+echo 'waited for the resumed server: ', var_export($ms >= 290, true), ', the wait subtracted: ',
+    $left > 0 && $left < $before - $drift - 450 ? 'yes' : "no: $left of $before", "\n";
 rt_signal($servers[1], 'CONT');
 rt_signal($servers[2], 'CONT');
 var_dump($r->unlock($lock));
@@ -38,4 +46,5 @@ bool(true)
 bool(true)
 bool(false)
 bool(true)
+waited for the resumed server: true, the wait subtracted: yes
 bool(true)

@@ -66,7 +66,7 @@ foreach (['', [], [1 => 'x'], ['x', 'x']] as $bad) {
     echo rt_throws(fn () => $admin->forceUnlock($bad)), "\n";
 }
 ?>
---EXPECTF--
+--EXPECT--
 bool(true)
 keys left: 0,0,0
 bool(false)
@@ -90,7 +90,7 @@ two of three servers refusing
 bool(false)
 ["connect","connect"]
 bad names
-ValueError: RedLock::forceUnlock(): Argument #1 ($resource) %s
-ValueError: RedLock::forceUnlock(): Argument #1 ($resource) %s
-ValueError: RedLock::forceUnlock(): Argument #1 ($resource) %s
-ValueError: RedLock::forceUnlock(): Argument #1 ($resource) %s
+ValueError: RedLock::forceUnlock(): Argument #1 ($resource) must not be empty
+ValueError: RedLock::forceUnlock(): Argument #1 ($resource) must not be an empty array
+ValueError: RedLock::forceUnlock(): Argument #1 ($resource) must be a list of resource names
+ValueError: RedLock::forceUnlock(): Argument #1 ($resource) must not contain the resource "x" twice

@@ -6,6 +6,14 @@ redlock
 <?php
 require __DIR__ . '/../inc/redlock_test.inc';
 
+/** The hiredis the extension was built with, as phpinfo() shows it. */
+function hiredis_version(): string
+{
+    ob_start();
+    (new ReflectionExtension('redlock'))->info();
+    return preg_match('/hiredis version => (\S+)/', ob_get_clean(), $m) ? $m[1] : 'unknown';
+}
+
 $nested = fn (int $depth) => str_repeat("*1\r\n", $depth) . ":1\r\n";
 $cases = [
     ['error line of 3000 bytes: its start is reported', "-ERR " . str_repeat('x', 3000) . "\r\n"],
@@ -32,6 +40,14 @@ foreach ($cases as $i => [$label, $reply]) {
     echo "$label\n";
     [$lock, $ms] = rt_timed(fn () => $redlock->lock("hostile:$i", 10000));
     $error = $redlock->getLastErrors()[0];
+    if (str_starts_with($label, 'a RESP3 map')) {
+        /* hiredis 0.14 refuses the type byte itself; from 1.0 on it parses the map and the
+         * extension's own refusal must say why (Debian 13's legs of scripts/matrix.sh run that). */
+        $expected = version_compare(hiredis_version(), '1.0', '<')
+            ? 'Protocol error, got "%" as reply type byte'
+            : 'protocol error: a RESP3 reply (the connection never asked for RESP3)';
+        $error = $error === $expected ? 'the refusal of hiredis ' . hiredis_version() : "unexpected: $error";
+    }
     var_dump($lock, strlen($error) < 160 ? $error : 'too long: ' . strlen($error), $ms < 1500);
     $lock = $redlock->lock("hostile:$i:after", 10000);
     var_dump(is_array($lock) && $redlock->unlock($lock));
@@ -78,7 +94,7 @@ bool(true)
 bool(true)
 a RESP3 map (hiredis 0.14 refuses the type byte, 1.x parses it and we refuse it)
 bool(false)
-string(%d) "%rP|p%rrotocol error%s"
+string(%d) "the refusal of hiredis %d.%d.%d"
 bool(true)
 bool(true)
 a bulk length below -1

@@ -32,6 +32,12 @@ $b->unlock($rb);
 var_dump($a->unlock($s), is_array($l = $b->lock($key, 1000)));
 $b->unlock($l);
 
+echo "demote() of a write lock no longer ours: false, the new writer's lock untouched\n";
+$w = $a->lock($key, 10000);
+$a->forceUnlock($key);
+$l = $b->lock($key, 10000);
+var_dump($a->demote($w, 5000), $b->validity($l) > 9000, $b->unlock($l));
+
 echo "demote() wakes a reader that waits (its backoff is longer than the wait)\n";
 $w = $a->lock($key, 10000);
 $pid = pcntl_fork();
@@ -170,6 +176,10 @@ string(1) "s"
 bool(false)
 bool(true)
 bool(true)
+bool(false)
+bool(true)
+bool(true)
+demote() of a write lock no longer ours: false, the new writer's lock untouched
 bool(false)
 bool(true)
 bool(true)

@@ -31,7 +31,9 @@ rt_signal($paused, 'STOP');
 $r = new RedLock([['127.0.0.1', (string) $paused['port'], '0.05']], 10, 1);
 [$result, $ms] = rt_timed(fn () => $r->lock(rt_key('paused'), 10000));
 rt_signal($paused, 'CONT');
-echo 'paused server, timeout "0.05": ', var_export($result, true), ', ', $ms < 1000 ? 'within 1 s' : "took $ms ms", ', ',
+// 50 ms and our own work: the default (1 s) or a misread 0.5 s fail natively; valgrind scales our part.
+echo 'paused server, timeout "0.05": ', var_export($result, true), ', ',
+    $ms >= 45 && $ms < 50 + 150 * rt_time_scale() ? 'within 50..200 ms' : "took $ms ms", ', ',
     $r->getLastErrors()[0], "\n";
 // Booleans follow coercive mode (true is 1, false is 0): a port of true is 1, false is out of range.
 echo rt_throws(fn () => new RedLock([[$host, false]])), "\n";
@@ -63,7 +65,7 @@ int timeout as string: locks on the right server
 extra elements ignored: locks on the right server
 timeout null: locks on the right server
 keyed: locks on the right server
-paused server, timeout "0.05": false, within 1 s, %s
+paused server, timeout "0.05": false, within 50..200 ms, timeout
 ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 port must be between 1 and 65535
 bool(true)
 TypeError: Argument #1 ($servers) server #1 port must be of type int, string given

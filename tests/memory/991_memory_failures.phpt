@@ -55,6 +55,53 @@ $address = array_values(array_filter(array_keys($after), fn ($k) => str_ends_wit
 var_dump($address !== null, array_sum($after[$address]) - array_sum($before[$address] ?? []));
 RedLockMemory::recover('fa');
 
+echo "-- a demote() without a quorum is rolled back where it landed\n";
+$w = $r->lock('dm', 60000);
+RedLockMemory::fail('fb', 'error');
+RedLockMemory::fail('fc', 'error');
+// (the rollback is sent, not waited for: it lands a moment later)
+var_dump($r->demote($w, 60000), rt_eventually(fn () => !array_key_exists('dm', RedLockMemory::keys('fa'))));
+echo "-- so is a semaphore's slot\n";
+var_dump($r->lockSemaphore('sem', 2, 60000), rt_eventually(fn () => !preg_grep('/^sem:/', array_keys(RedLockMemory::keys('fa')))));
+RedLockMemory::recover('fb');
+RedLockMemory::recover('fc');
+
+echo "-- the commands a client of its own may send, over the server's socket\n";
+/* The socket of this process' memory server $name: the listening fd whose inode /proc/net/unix names. */
+function memory_socket(string $name): ?string
+{
+    $inodes = [];
+    foreach (glob('/proc/self/fd/*') as $fd) {
+        if (preg_match('/^socket:\[(\d+)\]$/', (string) @readlink($fd), $m)) {
+            $inodes[$m[1]] = true;
+        }
+    }
+    foreach (file('/proc/net/unix') as $line) {
+        $f = preg_split('/\s+/', trim($line));
+        if (count($f) >= 8 && isset($inodes[$f[6]]) && preg_match('#/redlock-memory\.[^/]+/' . $name . '$#', $f[7])) {
+            return $f[7];
+        }
+    }
+    return null;
+}
+$link = stream_socket_client('unix://' . memory_socket('fa'), $errno, $errstr, 2.0);
+stream_set_timeout($link, 5);
+$send = function (string ...$args) use ($link) {
+    $out = '*' . count($args) . "\r\n";
+    foreach ($args as $a) {
+        $out .= '$' . strlen($a) . "\r\n$a\r\n";
+    }
+    fwrite($link, $out);
+    $reply = rt_read_reply($link);
+    return $reply instanceof Throwable ? 'error: ' . $reply->getMessage() : $reply;
+};
+$answers = [$send('PING'), $send('AUTH', 'secret'), $send('SELECT', '0'), $send('SET', 'raw', 'v1', 'NX', 'PX', '5000'),
+    $send('SET', 'raw', 'v2', 'NX', 'PX', '5000'), $send('GET', 'raw'), $send('PTTL', 'raw') > 4000,
+    $send('EXISTS', 'raw', 'none'), $send('DEL', 'raw', 'none'), $send('EXISTS', 'raw'), $send('PTTL', 'raw'),
+    $send('SUBSCRIBE', 'redlock:released:raw')];
+echo json_encode($answers), "\n";
+fclose($link);
+
 echo "-- arguments\n";
 echo rt_throws(fn () => RedLockMemory::fail('fa', 'explode')), "\n";
 echo rt_throws(fn () => RedLockMemory::fail('memory://nobody')), "\n";
@@ -81,6 +128,14 @@ bool(true)
 bool(true)
 bool(true)
 int(1)
+-- a demote() without a quorum is rolled back where it landed
+bool(false)
+bool(true)
+-- so is a semaphore's slot
+bool(false)
+bool(true)
+-- the commands a client of its own may send, over the server's socket
+["PONG","OK","OK","OK",null,"v1",true,1,1,0,-2,"error: ERR memory:\/\/ servers do not notify waiters"]
 -- arguments
 ValueError: RedLockMemory::fail(): Argument #2 ($how) must be "refuse", "silent" or "error"
 ValueError: RedLockMemory::fail(): Argument #1 ($server) names no memory server of this process (a RedLock object creates it)

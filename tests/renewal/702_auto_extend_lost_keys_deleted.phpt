@@ -8,17 +8,20 @@ require __DIR__ . '/../inc/watch.inc';
 [$servers, $spawned] = wt_private_servers(3);
 $ports = array_column($spawned, 'port');
 $key = rt_key();
-$r = new RedLock($servers, 10, 0, ['autoExtend' => true]);
+// onLoss says who found the loss: 'renewal_failed' (the renewal, as this test claims), not 'expired'.
+$told = [];
+$r = new RedLock($servers, 10, 0, ['autoExtend' => true,
+    'onLoss' => function (array $lock, string $reason) use (&$told) { $told[] = $reason; }]);
+$ttl = (int) (300 * rt_time_scale()); // the renewal thread must get its turn within ttl/3 under valgrind too
 $threads = wt_threads();
 $result = 'unset';
-echo rt_throws(function () use ($r, $key, $ports, &$result) {
-    $result = $r->run($key, 300, function (array $lock, RedLock $r) use ($key, $ports) {
+echo rt_throws(function () use ($r, $key, $ports, $ttl, &$result) {
+    $result = $r->run($key, $ttl, function (array $lock, RedLock $r) use ($key, $ports, $ttl) {
         foreach ($ports as $p) {
             rt_redis($p, 'DEL', $key);
         }
-        // Twice the ttl: the renewal due after ttl/3 has found the keys gone (or, were the thread
-        // starved, the last validity has run out): either way the watchdog knows.
-        usleep(600000);
+        // Twice the ttl: the renewal due after ttl/3 has found the keys gone.
+        usleep(2 * $ttl * 1000);
         $asked = array_sum(array_map(fn ($p) => wt_calls($p, 'evalsha') + wt_calls($p, 'eval'), $ports));
         var_dump($r->validity($lock), $r->validity($lock));
         $after = array_sum(array_map(fn ($p) => wt_calls($p, 'evalsha') + wt_calls($p, 'eval'), $ports));
@@ -28,6 +31,7 @@ echo rt_throws(function () use ($r, $key, $ports, &$result) {
     });
 }), "\n";
 var_dump($result);
+echo 'onLoss told: ', implode(', ', $told), "\n";
 echo 'renewal threads after: ', wt_threads() - $threads, "\n";
 // The object still works afterwards.
 $lock = $r->lock($key, 1000);
@@ -40,5 +44,6 @@ scripts sent by validity() once lost: 0
 fn finished
 RedLockException: The lock on "%s" was lost during the work: a renewal did not reach a quorum, or maxExtensions was reached
 string(5) "unset"
+onLoss told: renewal_failed
 renewal threads after: 0
 bool(true)

@@ -95,41 +95,41 @@ bool(false)
 -- contended lock: 1 call(s)
 lock exclusive "KEY:held" contended attempts=1 validity=null [5 servers, majority taken, entries ok] types ok keys=call,kind,resource,outcome,attempts,waited_ms,validity_ms,servers,renewals,lost
 -- extend: 1 call(s)
-extend exclusive "KEY" extended attempts=1 validity=set [5 servers, majority yes, entries ok] types ok keys=%s
+extend exclusive "KEY" extended attempts=1 validity=set [5 servers, majority yes, entries ok] types ok keys=call,kind,resource,outcome,attempts,waited_ms,validity_ms,servers,renewals,lost
 bool(false)
 -- extend over maxExtensions: 1 call(s)
-extend exclusive "KEY" capped attempts=0 validity=null [] types ok keys=%s
+extend exclusive "KEY" capped attempts=0 validity=null [] types ok keys=call,kind,resource,outcome,attempts,waited_ms,validity_ms,servers,renewals,lost
 -- validity: 1 call(s)
-validity exclusive "KEY" valid attempts=1 validity=set [5 servers, majority yes, entries ok] types ok keys=%s
+validity exclusive "KEY" valid attempts=1 validity=set [5 servers, majority yes, entries ok] types ok keys=call,kind,resource,outcome,attempts,waited_ms,validity_ms,servers,renewals,lost
 -- unlock: 1 call(s)
-unlock exclusive "KEY" released attempts=1 validity=null [5 servers, majority yes, entries ok] types ok keys=%s
+unlock exclusive "KEY" released attempts=1 validity=null [5 servers, majority yes, entries ok] types ok keys=call,kind,resource,outcome,attempts,waited_ms,validity_ms,servers,renewals,lost
 -- unlock again: 1 call(s)
-unlock exclusive "KEY" not_held attempts=1 validity=null [5 servers, majority taken, entries ok] types ok keys=%s
+unlock exclusive "KEY" not_held attempts=1 validity=null [5 servers, majority taken, entries ok] types ok keys=call,kind,resource,outcome,attempts,waited_ms,validity_ms,servers,renewals,lost
 bool(false)
 -- validity of a released lock: 1 call(s)
-validity exclusive "KEY" not_held attempts=1 validity=null [5 servers, majority taken, entries ok] types ok keys=%s
+validity exclusive "KEY" not_held attempts=1 validity=null [5 servers, majority taken, entries ok] types ok keys=call,kind,resource,outcome,attempts,waited_ms,validity_ms,servers,renewals,lost
 -- lockShared + unlock: 2 call(s)
-lockShared shared "KEY:sh" acquired attempts=1 validity=set [5 servers, majority yes, entries ok] types ok keys=%s
-unlock shared "KEY:sh" released attempts=1 validity=null [5 servers, majority yes, entries ok] types ok keys=%s
+lockShared shared "KEY:sh" acquired attempts=1 validity=set [5 servers, majority yes, entries ok] types ok keys=call,kind,resource,outcome,attempts,waited_ms,validity_ms,servers,renewals,lost
+unlock shared "KEY:sh" released attempts=1 validity=null [5 servers, majority yes, entries ok] types ok keys=call,kind,resource,outcome,attempts,waited_ms,validity_ms,servers,renewals,lost
 -- lockSemaphore + unlock: 2 call(s)
-lockSemaphore semaphore "KEY:sem" acquired attempts=1 validity=set [5 servers, majority yes, entries ok] types ok keys=%s
-unlock semaphore "KEY:sem" released attempts=1 validity=null [5 servers, majority yes, entries ok] types ok keys=%s
+lockSemaphore semaphore "KEY:sem" acquired attempts=1 validity=set [5 servers, majority yes, entries ok] types ok keys=call,kind,resource,outcome,attempts,waited_ms,validity_ms,servers,renewals,lost
+unlock semaphore "KEY:sem" released attempts=1 validity=null [5 servers, majority yes, entries ok] types ok keys=call,kind,resource,outcome,attempts,waited_ms,validity_ms,servers,renewals,lost
 calls seen when $fn ran: 1
 -- run: 2 call(s)
-run exclusive "KEY:run" acquired attempts=1 validity=set [5 servers, majority yes, entries ok] types ok keys=%s
-run exclusive "KEY:run" released attempts=1 validity=null [5 servers, majority yes, entries ok] types ok keys=%s
+run exclusive "KEY:run" acquired attempts=1 validity=set [5 servers, majority yes, entries ok] types ok keys=call,kind,resource,outcome,attempts,waited_ms,validity_ms,servers,renewals,lost
+run exclusive "KEY:run" released attempts=1 validity=null [5 servers, majority yes, entries ok] types ok keys=call,kind,resource,outcome,attempts,waited_ms,validity_ms,servers,renewals,lost
 -- forceUnlock: 1 call(s)
-forceUnlock exclusive "KEY:held" released attempts=1 validity=null [5 servers, majority yes, entries ok] types ok keys=%s
+forceUnlock exclusive "KEY:held" released attempts=1 validity=null [5 servers, majority yes, entries ok] types ok keys=call,kind,resource,outcome,attempts,waited_ms,validity_ms,servers,renewals,lost
 -- multi-resource lock: 1 call(s)
-lock exclusive ["KEY:a","KEY:b"] acquired attempts=1 validity=set [5 servers, majority yes, entries ok] types ok keys=%s
+lock exclusive ["KEY:a","KEY:b"] acquired attempts=1 validity=set [5 servers, majority yes, entries ok] types ok keys=call,kind,resource,outcome,attempts,waited_ms,validity_ms,servers,renewals,lost
 -- fenced: 2 call(s)
-lock fenced "KEY:f" acquired attempts=1 validity=set [5 servers, majority yes, entries ok] types ok keys=%s
-unlock fenced "KEY:f" released attempts=1 validity=null [5 servers, majority yes, entries ok] types ok keys=%s
+lock fenced "KEY:f" acquired attempts=1 validity=set [5 servers, majority yes, entries ok] types ok keys=call,kind,resource,outcome,attempts,waited_ms,validity_ms,servers,renewals,lost
+unlock fenced "KEY:f" released attempts=1 validity=null [5 servers, majority yes, entries ok] types ok keys=call,kind,resource,outcome,attempts,waited_ms,validity_ms,servers,renewals,lost
 bool(false)
 bool(false)
 -- lost: 3 call(s)
-lock exclusive "KEY:short" acquired attempts=1 validity=set [5 servers, majority yes, entries ok] types ok keys=%s
+lock exclusive "KEY:short" acquired attempts=1 validity=set [5 servers, majority yes, entries ok] types ok keys=call,kind,resource,outcome,attempts,waited_ms,validity_ms,servers,renewals,lost
 validity exclusive "KEY:short" lost attempts=0 validity=null [] types ok keys=call,kind,resource,outcome,attempts,waited_ms,validity_ms,servers,renewals,lost
-extend exclusive "KEY:short" lost attempts=0 validity=null [] types ok keys=%s
+extend exclusive "KEY:short" lost attempts=0 validity=null [] types ok keys=call,kind,resource,outcome,attempts,waited_ms,validity_ms,servers,renewals,lost
 inside: true acquired
 after setObserver(null): nothing more
