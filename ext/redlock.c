@@ -59,6 +59,7 @@ static PHP_MINIT_FUNCTION(redlock)
 	REGISTER_INI_ENTRIES();
 	redlock_class_register(module_number);
 	redlock_abort_startup();
+	rl_wait_swoole_register(); /* every extension's library is loaded before any MINIT runs */
 	return SUCCESS;
 }
 
@@ -117,6 +118,17 @@ static PHP_MINFO_FUNCTION(redlock)
 	php_info_print_table_row(2, "pooled connections discarded", number);
 	snprintf(number, sizeof(number), "%zu", rl_resolve_in_flight());
 	php_info_print_table_row(2, "host name lookups running", number);
+	{
+		/* what a coroutine or Fiber waits through instead of blocking the thread (net/rl_wait.h) */
+		const rl_waiter *waiters[RL_WAITERS_MAX];
+		unsigned i, count = rl_wait_registered(waiters, RL_WAITERS_MAX);
+		char names[64] = "";
+
+		for (i = 0; i < count && i < RL_WAITERS_MAX; i++) {
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", i ? ", " : "", waiters[i]->name);
+		}
+		php_info_print_table_row(2, "waits yield to", count ? names : "none (the thread blocks)");
+	}
 	redlock_metrics_info(); /* the per-process lock counters (RedLock::metrics()) */
 	php_info_print_table_end();
 

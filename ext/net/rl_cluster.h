@@ -20,6 +20,7 @@ typedef struct rl_cluster {
 	 * outcomes were errors (connect, timeout, I/O, error reply). */
 	double call_began, call_ended;
 	unsigned call_errors;
+	const struct rl_cluster *endpoints_of; /* a sibling: whose endpoints these are (not freed here) */
 } rl_cluster;
 
 /* One server as parsed from the PHP side. Strings need not be NUL-terminated; NULL = absent. */
@@ -49,6 +50,11 @@ int rl_cluster_use_pool(rl_cluster *cluster, rl_pool *pool);
  * without one (timeout 0, "no limit") counting as RL_DEFAULT_CALL_BOUND_MS. */
 #define RL_DEFAULT_CALL_BOUND_MS 1000.0
 double rl_cluster_call_bound(const rl_cluster *cluster);
+
+/* Another set of connections to the same servers (endpoints shared with of, which must outlive it;
+ * the same pool): for a call that runs while of's connections are lent to another one. Its
+ * connections come from the pool or are opened on first use. NULL when out of memory. */
+rl_cluster *rl_cluster_sibling(const rl_cluster *of);
 
 /* Closes the connections, or checks them in to the pool, and frees everything. */
 void rl_cluster_destroy(rl_cluster *cluster);

@@ -35,6 +35,16 @@ void rl_wait_register(const rl_waiter *waiter)
 	STORE_RELEASE(&waiter_count, count + 1);
 }
 
+unsigned rl_wait_registered(const rl_waiter **out, unsigned room)
+{
+	unsigned i, count = LOAD_ACQUIRE(&waiter_count);
+
+	for (i = 0; i < count && i < room; i++) {
+		out[i] = waiters[i];
+	}
+	return count;
+}
+
 void rl_wait_php_thread(int yes)
 {
 	on_php_thread = yes;

@@ -23,6 +23,12 @@ void rl_wait_php_thread(int yes);                  /* marks the calling thread a
 int  rl_wait_poll(rl_pollfd *fds, unsigned long n, int timeout_ms); /* every blocking wait of the PHP thread goes through this */
 const rl_waiter *rl_wait_current(void);            /* the waiter that would be used now, or NULL */
 
+/* The waiters registered, in order (phpinfo): their count, and the first room of them in out. */
+unsigned rl_wait_registered(const rl_waiter **out, unsigned room);
+
+/* rl_wait_swoole.c: registers the Swoole waiter when Swoole's C API is loaded in this process (MINIT). */
+void rl_wait_swoole_register(void);
+
 /* A pause of ms (nothing for ms <= 0), through the waiter like any other wait. */
 static inline void rl_wait_sleep_ms(int ms)
 {
