@@ -10,6 +10,7 @@
 #include "redlock_object.h"
 #include "redlock_abort.h"
 #include "redlock_loss.h"
+#include "net/rl_wait.h"
 
 /* --- abortOnLoss ------------------------------------------------------------------------------ *
  * The renewal thread may not touch PHP. When it finds the lock of a run() with abortOnLoss lost,
@@ -26,6 +27,7 @@ typedef struct redlock_alarm {
 	int thrown;
 	char *resource;             /* for the message */
 	zend_fiber_context *fiber;  /* where run() runs: NULL outside any Fiber */
+	long coroutine;             /* and in which Swoole coroutine: 0 outside one */
 #if PHP_VERSION_ID >= 80200
 	zend_atomic_bool *vm_interrupt;
 #else
@@ -77,7 +79,10 @@ static void redlock_interrupt(zend_execute_data *execute_data)
 		redlock_loss_deliver(); /* 'onLoss' first, in whatever fiber runs: it throws nothing out */
 	}
 	for (alarm = armed_alarms; alarm; alarm = alarm->next) {
-		if (alarm_pending(alarm) && !EG(exception) && alarm->fiber == EG(current_fiber_context)) {
+		/* Only into run()'s own coroutine. Swoole tells nobody when it resumes one (and takes every
+		 * VM interrupt as "yield now"), so when another runs, run() throws after $fn at the latest. */
+		if (alarm_pending(alarm) && !EG(exception) && alarm->fiber == EG(current_fiber_context)
+			&& alarm->coroutine == rl_wait_swoole_coroutine()) {
 			alarm->thrown = 1;
 			zend_throw_exception_ex(redlock_exception_ce, 0,
 				"The lock on %s was lost during the work: a renewal did not reach a quorum, or maxExtensions was reached (abortOnLoss)",
@@ -131,6 +136,7 @@ void *redlock_abort_arm(redlock_object *intern, zend_string *token, const char *
 	}
 	alarm->vm_interrupt = &EG(vm_interrupt);
 	alarm->fiber = EG(current_fiber_context);
+	alarm->coroutine = rl_wait_swoole_coroutine();
 	alarm->next = armed_alarms;
 	armed_alarms = alarm;
 	if (rl_client_set_alarm(&intern->client, ZSTR_VAL(token), ZSTR_LEN(token), alarm_raise, alarm) != 0) {

@@ -28,6 +28,9 @@ unsigned rl_wait_registered(const rl_waiter **out, unsigned room);
 
 /* rl_wait_swoole.c: registers the Swoole waiter when Swoole's C API is loaded in this process (MINIT). */
 void rl_wait_swoole_register(void);
+/* The Swoole coroutine running now (its id), 0 outside one or without Swoole: abortOnLoss throws
+ * only into the coroutine whose run() lost its lock. */
+long rl_wait_swoole_coroutine(void);
 
 /* A pause of ms (nothing for ms <= 0), through the waiter like any other wait. */
 static inline void rl_wait_sleep_ms(int ms)

@@ -16,7 +16,10 @@ typedef uint8_t (*swoole_is_in_fn)(void);
 typedef int (*swoole_poll_fn)(struct pollfd *fds, nfds_t nfds, int timeout);
 typedef void (*swoole_usleep_fn)(int usec);
 
+typedef long (*swoole_id_fn)(void);
+
 static swoole_is_in_fn swoole_is_in;
+static swoole_id_fn swoole_id;
 static swoole_poll_fn swoole_poll;
 static swoole_usleep_fn swoole_usleep;
 
@@ -80,11 +83,17 @@ static int swoole_wait(rl_pollfd *fds, unsigned long n, int timeout_ms)
 
 static const rl_waiter swoole_waiter = {"swoole", swoole_active, swoole_wait};
 
+long rl_wait_swoole_coroutine(void)
+{
+	return swoole_id != NULL && swoole_is_in() ? swoole_id() : 0;
+}
+
 void rl_wait_swoole_register(void)
 {
 	swoole_is_in = (swoole_is_in_fn) dlsym(RTLD_DEFAULT, "swoole_coroutine_is_in");
 	swoole_poll = (swoole_poll_fn) dlsym(RTLD_DEFAULT, "swoole_coroutine_poll");
 	swoole_usleep = (swoole_usleep_fn) dlsym(RTLD_DEFAULT, "swoole_coroutine_usleep");
+	swoole_id = (swoole_id_fn) dlsym(RTLD_DEFAULT, "swoole_coroutine_get_id");
 	if (swoole_is_in != NULL && swoole_poll != NULL && swoole_usleep != NULL) {
 		rl_wait_register(&swoole_waiter);
 	}
@@ -95,6 +104,11 @@ void rl_wait_swoole_register(void)
 void rl_wait_swoole_register(void)
 {
 	/* Swoole does not run on Windows (only under Cygwin) */
+}
+
+long rl_wait_swoole_coroutine(void)
+{
+	return 0;
 }
 
 #endif
