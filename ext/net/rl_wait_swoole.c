@@ -94,6 +94,9 @@ void rl_wait_swoole_register(void)
 	swoole_poll = (swoole_poll_fn) dlsym(RTLD_DEFAULT, "swoole_coroutine_poll");
 	swoole_usleep = (swoole_usleep_fn) dlsym(RTLD_DEFAULT, "swoole_coroutine_usleep");
 	swoole_id = (swoole_id_fn) dlsym(RTLD_DEFAULT, "swoole_coroutine_get_id");
+	if (swoole_id == NULL) {
+		swoole_id = (swoole_id_fn) dlsym(RTLD_DEFAULT, "swoole_coroutine_get_current_id"); /* as older releases' headers name it */
+	}
 	if (swoole_is_in != NULL && swoole_poll != NULL && swoole_usleep != NULL) {
 		rl_wait_register(&swoole_waiter);
 	}
