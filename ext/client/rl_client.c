@@ -41,14 +41,12 @@ const char *rl_client_config_conflict(const rl_client_config *config, unsigned s
 int rl_client_init(rl_client *client, rl_cluster *cluster, const rl_client_config *config)
 {
 	memset(client, 0, sizeof(*client));
-	client->outcomes = calloc(cluster->count ? cluster->count : 1, sizeof(*client->outcomes));
 	client->main.outcomes = calloc(cluster->count ? cluster->count : 1, sizeof(*client->outcomes));
-	if (client->outcomes == NULL || client->main.outcomes == NULL) {
-		free(client->outcomes);
-		free(client->main.outcomes);
+	if (client->main.outcomes == NULL) {
 		rl_cluster_destroy(cluster);
 		return -1;
 	}
+	client->outcomes = client->main.outcomes;
 	client->main.cluster = cluster;
 	client->cluster = cluster;
 	client->config = *config;
@@ -80,8 +78,7 @@ void rl_client_destroy(rl_client *client)
 	}
 	rl_cluster_destroy(client->cluster);
 	client->cluster = NULL;
-	free(client->outcomes);
-	client->outcomes = NULL;
+	client->outcomes = NULL; /* one of the lanes' */
 	free(client->main.outcomes);
 	client->main.outcomes = NULL;
 }
@@ -129,10 +126,11 @@ static rl_lane *lend(rl_client *client)
 	return lane;
 }
 
-/* The call ended: its votes become the object's "last call" (getLastErrors(), the observer). */
+/* The call ended: its votes become the object's "last call" (getLastErrors(), the observer), read
+ * where they are (no copy: without overlapping calls, always the main lane's). */
 static void give_back(rl_client *client, rl_lane *lane)
 {
-	memcpy(client->outcomes, lane->outcomes, client->cluster->count * sizeof(*client->outcomes));
+	client->outcomes = lane->outcomes;
 	lane->lent = 0;
 }
 

@@ -88,7 +88,7 @@ typedef struct rl_lane {
 
 typedef struct rl_client {
 	rl_cluster *cluster;   /* owned: the servers, and the main lane's connections */
-	rl_outcome *outcomes;  /* per server, of the last call to finish */
+	rl_outcome *outcomes;  /* per server, of the last call to finish: that call's lane's array */
 	rl_call_record last;   /* the last call to finish (telemetry) */
 	rl_lock_policy policy;
 	rl_lane main;          /* the object's own connections */
