@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "client/rl_client.h"
+#include "client/rl_client_private.h"
 #include "net/rl_fanout.h"
 #include "net/rl_reply.h"
 #include "services/rl_metrics.h"
@@ -115,7 +116,7 @@ static rl_lane *spare_lane(rl_client *client)
 
 /* A call starts: the object's own lane, unless another call (a suspended coroutine's) holds it.
  * NULL when out of memory. */
-static rl_lane *lend(rl_client *client)
+rl_lane *rl_client_lend(rl_client *client)
 {
 	rl_lane *lane = client->main.lent ? spare_lane(client) : &client->main;
 
@@ -128,13 +129,13 @@ static rl_lane *lend(rl_client *client)
 
 /* The call ended: its votes become the object's "last call" (getLastErrors(), the observer), read
  * where they are (no copy: without overlapping calls, always the main lane's). */
-static void give_back(rl_client *client, rl_lane *lane)
+void rl_client_give_back(rl_client *client, rl_lane *lane)
 {
 	client->outcomes = lane->outcomes;
 	lane->lent = 0;
 }
 
-static rl_leases *leases_of(rl_client *client)
+rl_leases *rl_client_leases_of(rl_client *client)
 {
 	if (client->leases == NULL) {
 		rl_leases_config config;
@@ -156,7 +157,7 @@ static rl_leases *leases_of(rl_client *client)
 
 /* Not done: "taken" (contended, not held) when the servers that said so alone leave no quorum
  * possible, else failed. From the last attempt's votes. */
-static rl_call_outcome refused(const rl_client *client, const rl_lane *lane, rl_call_outcome taken)
+rl_call_outcome rl_client_refused(const rl_client *client, const rl_lane *lane, rl_call_outcome taken)
 {
 	size_t i, count = client->cluster->count, votes = 0;
 
@@ -168,7 +169,7 @@ static rl_call_outcome refused(const rl_client *client, const rl_lane *lane, rl_
 
 /* The record of the call, and the per-process counters: the one place. Its wait is the span of
  * its fan-outs, from clock reads they make anyway: no clock read of its own. */
-static void finish(rl_client *client, rl_lane *lane, rl_call_op op, rl_lock_kind kind, rl_call_outcome outcome,
+void rl_client_finish(rl_client *client, rl_lane *lane, rl_call_op op, rl_lock_kind kind, rl_call_outcome outcome,
 	int64_t attempts, double validity)
 {
 	rl_call_record *r = &client->last;
@@ -354,7 +355,7 @@ static void convert_end(rl_client *client, const rl_lock_target *target, int won
 
 /* After a round trip: a server answered NOPERM to a script. From now on the object sends none
  * (rl_lock_policy.no_scripts); 1 when it learnt that just now. */
-static int learn_scripts_refused(rl_client *client, rl_lane *lane)
+int rl_client_learn_scripts_refused(rl_client *client, rl_lane *lane)
 {
 	/* the fan-out counted its errors: a call without any costs two loads here */
 	if (client->policy.no_scripts || lane->cluster->call_errors == 0
@@ -368,7 +369,7 @@ static int learn_scripts_refused(rl_client *client, rl_lane *lane)
 /* A release without scripts must know which of DELEX and DELIFEQ each server has: connections
  * not yet open, or whose probes are unanswered, are opened and asked first (one round trip, once
  * per connection). */
-static void learn_natives(rl_client *client, rl_lane *lane)
+void rl_client_learn_natives(rl_client *client, rl_lane *lane)
 {
 	static const char *argv[] = {"PING"};
 	static const size_t argvlen[] = {4};
@@ -405,7 +406,7 @@ static rl_acquire_status acquire(rl_client *client, rl_lane *lane, const rl_lock
 	won = waits
 		? acquire_waiting(client, lane, &asked, ttl, held)
 		: rl_kind_acquire(&lane->io, &client->policy, &asked, ttl, client->cluster->count, lane->outcomes, held);
-	learn_scripts_refused(client, lane);
+	rl_client_learn_scripts_refused(client, lane);
 	if (converting) {
 		convert_end(client, target, won > 0);
 	}
@@ -422,7 +423,7 @@ static rl_acquire_status acquire(rl_client *client, rl_lane *lane, const rl_lock
 		char slot_key[256], *heap = NULL;
 		const char *slot_ptr;
 		size_t slot_len;
-		rl_leases *leases = leases_of(client);
+		rl_leases *leases = rl_client_leases_of(client);
 		int tracked = held_target(&asked, held, &occupied, slot_key, sizeof(slot_key), &slot_ptr, &slot_len, &heap) == 0
 			&& leases != NULL
 			&& rl_leases_add(leases, &occupied, held->result.token, RL_TOKEN_LEN, ttl, held->result.validity, pinned) == 0;
@@ -463,167 +464,12 @@ static rl_acquire_status acquire_on(rl_client *client, rl_lane *lane, const rl_l
 
 	status = acquire(client, lane, target, ttl, pinned, held, &kind);
 
-	finish(client, lane, RL_CALL_ACQUIRE, kind,
+	rl_client_finish(client, lane, RL_CALL_ACQUIRE, kind,
 		status == RL_ACQUIRED ? RL_CALL_ACQUIRED
-			: status == RL_NOT_ACQUIRED ? refused(client, lane, RL_CALL_CONTENDED)
+			: status == RL_NOT_ACQUIRED ? rl_client_refused(client, lane, RL_CALL_CONTENDED)
 			: RL_CALL_FAILED,
 		held->result.attempts, status == RL_ACQUIRED ? held->result.validity : 0);
 	return status;
-}
-
-/* --- release, extend, validity ------------------------------------------------------------------ */
-
-static int release_on(rl_client *client, rl_lane *lane, const rl_lock_target *held, const char *token,
-	size_t token_len)
-{
-	int votes, released;
-
-	if (client->leases) {
-		rl_leases_remove(client->leases, token, token_len); /* before: see rl_leases.h */
-	}
-	if (client->policy.no_scripts) {
-		learn_natives(client, lane);
-	}
-	votes = rl_kind_release(&lane->io, &client->policy, held, token, token_len, lane->outcomes);
-	if (votes >= 0 && (unsigned) votes < client->policy.quorum && learn_scripts_refused(client, lane)) {
-		learn_natives(client, lane); /* the same release again, without the script */
-		votes = rl_kind_release(&lane->io, &client->policy, held, token, token_len, lane->outcomes);
-	}
-	released = votes >= 0 && (unsigned) votes >= client->policy.quorum;
-	finish(client, lane, RL_CALL_RELEASE, held->kind,
-		released ? RL_CALL_RELEASED : votes < 0 ? RL_CALL_FAILED : refused(client, lane, RL_CALL_NOT_HELD), 1, 0);
-	return released;
-}
-
-static int force_release_on(rl_client *client, rl_lane *lane, const rl_lock_target *target)
-{
-	int votes, released;
-
-	votes = rl_lock_force_release(&lane->io, &client->policy, &target->keys, lane->outcomes);
-	released = votes >= 0 && (unsigned) votes >= client->policy.quorum;
-	finish(client, lane, RL_CALL_FORCE_RELEASE, target->kind, released ? RL_CALL_RELEASED : RL_CALL_FAILED, 1, 0);
-	return released;
-}
-
-static double extend(rl_client *client, rl_lane *lane, const rl_lock_target *held, const char *token, size_t token_len,
-	int64_t ttl, int *asked)
-{
-	int capped = client->config.max_extensions >= 0;
-	int tracked = -1;
-	double start, validity;
-
-	if (client->policy.no_scripts && held->kind == RL_KIND_EXCLUSIVE) {
-		/* SET IFEQ PX sets the ttl, longer or shorter: only the lock's own ttl keeps every command
-		 * sent for it from cutting short what a later one won (docs/design/acquisition-path.md) */
-		int64_t taken_with = rl_client_lease_ttl(client, token, token_len);
-
-		if (taken_with >= 0 && taken_with != ttl) {
-			return RL_EXTEND_OTHER_TTL; /* a lock it does not track adopts this ttl (below) */
-		}
-	}
-	if (client->leases) {
-		tracked = rl_leases_begin_extend(client->leases, token, token_len);
-		if (tracked == 0) {
-			return 0; /* over the cap, or lost: the servers are not asked */
-		}
-	}
-	*asked = 1;
-	start = rl_now_ms();
-	validity = rl_kind_extend(&lane->io, &client->policy, held, token, token_len, ttl, lane->outcomes);
-	if (validity == 0 && learn_scripts_refused(client, lane) && held->kind == RL_KIND_EXCLUSIVE
-		&& (tracked < 0 || rl_client_lease_ttl(client, token, token_len) == ttl)) {
-		start = rl_now_ms(); /* the same extend() again, without the script */
-		validity = rl_kind_extend(&lane->io, &client->policy, held, token, token_len, ttl, lane->outcomes);
-	}
-	if (validity > 0 && tracked == 1) {
-		rl_leases_extended(client->leases, token, token_len, start, validity, ttl);
-	} else if (validity > 0 && (capped || client->policy.no_scripts) && tracked < 0) {
-		/* A lock this object did not acquire (or no longer tracked): its cap counts from here, and
-		 * without scripts its ttl is this one from now on. */
-		rl_leases *leases = leases_of(client);
-
-		if (leases == NULL || rl_leases_add(leases, held, token, token_len, ttl, validity, 0) != 0) {
-			return -1;
-		}
-		(void) rl_leases_begin_extend(leases, token, token_len);
-	}
-	return validity;
-}
-
-static double extend_on(rl_client *client, rl_lane *lane, const rl_lock_target *held, const char *token,
-	size_t token_len, int64_t ttl)
-{
-	int asked = 0;
-	double validity;
-	rl_call_outcome outcome;
-
-	validity = extend(client, lane, held, token, token_len, ttl, &asked);
-
-	if (validity == RL_EXTEND_OTHER_TTL) {
-		finish(client, lane, RL_CALL_EXTEND, held->kind, RL_CALL_FAILED, 0, 0);
-		return validity;
-	}
-	if (validity > 0) {
-		outcome = RL_CALL_EXTENDED;
-	} else if (!asked) {
-		outcome = rl_client_lease(client, token, token_len) == RL_LEASE_LOST ? RL_CALL_LOST : RL_CALL_CAPPED;
-	} else {
-		outcome = validity < 0 ? RL_CALL_FAILED : refused(client, lane, RL_CALL_NOT_HELD);
-	}
-	if (outcome == RL_CALL_NOT_HELD && client->leases) {
-		rl_leases_not_held(client->leases, token, token_len);
-	}
-	finish(client, lane, RL_CALL_EXTEND, held->kind, outcome, asked, validity);
-	return validity;
-}
-
-/* validity() without scripts: what the lease knows, the end of the last validity won less the time
- * since (no command reads a key's token and ttl together); -1 when that is not known here. */
-static double lease_validity(rl_client *client, const rl_lock_target *held, const char *token, size_t token_len)
-{
-	int64_t ttl;
-	double valid_until, left;
-
-	if (held->kind != RL_KIND_EXCLUSIVE || client->leases == NULL
-		|| rl_leases_terms(client->leases, token, token_len, &ttl, &valid_until) != 0) {
-		return -1;
-	}
-	left = valid_until - rl_now_ms();
-	return left > 0 ? left : 0;
-}
-
-static double validity_on(rl_client *client, rl_lane *lane, const rl_lock_target *held, const char *token,
-	size_t token_len)
-{
-	double validity;
-	rl_call_outcome outcome;
-
-	if (rl_client_lease(client, token, token_len) == RL_LEASE_LOST) {
-		finish(client, lane, RL_CALL_VALIDITY, held->kind, RL_CALL_LOST, 0, 0);
-		return 0; /* known lost: no round trip */
-	}
-	if (client->policy.no_scripts && held->kind == RL_KIND_EXCLUSIVE) {
-		/* no command reads a key's token and ttl together: what this object knows, and 0 for a lock
-		 * it does not track (released, or another object's) */
-		validity = lease_validity(client, held, token, token_len);
-		validity = validity > 0 ? validity : 0;
-		finish(client, lane, RL_CALL_VALIDITY, held->kind, validity > 0 ? RL_CALL_VALID : RL_CALL_NOT_HELD, 0, validity);
-		return validity;
-	}
-	validity = rl_kind_validity(&lane->io, &client->policy, held, token, token_len, client->cluster->count,
-		lane->outcomes);
-	if (validity == 0 && learn_scripts_refused(client, lane)
-		&& (validity = lease_validity(client, held, token, token_len)) >= 0) {
-		finish(client, lane, RL_CALL_VALIDITY, held->kind, validity > 0 ? RL_CALL_VALID : RL_CALL_LOST, 0, validity);
-		return validity;
-	}
-
-	outcome = validity > 0 ? RL_CALL_VALID : validity < 0 ? RL_CALL_FAILED : refused(client, lane, RL_CALL_NOT_HELD);
-	if (outcome == RL_CALL_NOT_HELD && client->leases) {
-		rl_leases_not_held(client->leases, token, token_len);
-	}
-	finish(client, lane, RL_CALL_VALIDITY, held->kind, outcome, 1, validity);
-	return validity;
 }
 
 /* --- the public calls: each on a lane of its own ------------------------------------------------- */
@@ -631,7 +477,7 @@ static double validity_on(rl_client *client, rl_lane *lane, const rl_lock_target
 rl_acquire_status rl_client_acquire(rl_client *client, const rl_lock_target *target, int64_t ttl, int pinned,
 	rl_held_lock *held)
 {
-	rl_lane *lane = lend(client);
+	rl_lane *lane = rl_client_lend(client);
 	rl_acquire_status status;
 
 	if (lane == NULL) {
@@ -639,61 +485,8 @@ rl_acquire_status rl_client_acquire(rl_client *client, const rl_lock_target *tar
 		return RL_OUT_OF_MEMORY;
 	}
 	status = acquire_on(client, lane, target, ttl, pinned, held);
-	give_back(client, lane);
+	rl_client_give_back(client, lane);
 	return status;
-}
-
-int rl_client_release(rl_client *client, const rl_lock_target *held, const char *token, size_t token_len)
-{
-	rl_lane *lane = lend(client);
-	int released;
-
-	if (lane == NULL) {
-		return 0;
-	}
-	released = release_on(client, lane, held, token, token_len);
-	give_back(client, lane);
-	return released;
-}
-
-int rl_client_force_release(rl_client *client, const rl_lock_target *target)
-{
-	rl_lane *lane = lend(client);
-	int released;
-
-	if (lane == NULL) {
-		return 0;
-	}
-	released = force_release_on(client, lane, target);
-	give_back(client, lane);
-	return released;
-}
-
-double rl_client_extend(rl_client *client, const rl_lock_target *held, const char *token, size_t token_len,
-	int64_t ttl)
-{
-	rl_lane *lane = lend(client);
-	double validity;
-
-	if (lane == NULL) {
-		return -1;
-	}
-	validity = extend_on(client, lane, held, token, token_len, ttl);
-	give_back(client, lane);
-	return validity;
-}
-
-double rl_client_validity(rl_client *client, const rl_lock_target *held, const char *token, size_t token_len)
-{
-	rl_lane *lane = lend(client);
-	double validity;
-
-	if (lane == NULL) {
-		return -1;
-	}
-	validity = validity_on(client, lane, held, token, token_len);
-	give_back(client, lane);
-	return validity;
 }
 
 rl_lease_state rl_client_lease(rl_client *client, const char *token, size_t token_len)
