@@ -7,7 +7,8 @@
 #                                   clone's parent, else /work/shared/vendor)
 #   REDLOCK_CI_CACHE=/var/cache/redlock-ci   where builds are kept
 #   REDLOCK_SWOOLE_PORT=7701        first of the 5 servers' ports
-#   REDLOCK_TEST_ARGS="-m"          extra run-tests.php arguments (-m: under valgrind)
+#   REDLOCK_TEST_ARGS="-m"          extra run-tests.php arguments (-m: under valgrind; once:
+#     USE_ZEND_ALLOC=0 REDLOCK_TEST_ARGS="-m -d pcre.jit=0" bash .ci/swoole.sh, about 8 minutes)
 #   .ci/swoole.sh --build-only      build (or find) swoole.so, print its path, run nothing
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -60,6 +61,8 @@ trap 'scripts/redis-servers.sh stop "$run_dir"' EXIT
 REDLOCK_TEST_SERVERS=$(scripts/redis-servers.sh start 5 "$port" "$run_dir")
 export REDLOCK_TEST_SERVERS REDLOCK_TEST_PORT=$port
 export NO_INTERACTION=1 REPORT_EXIT_STATUS=1
+# Under valgrind (REDLOCK_TEST_ARGS="-m"): Swoole's own reports are suppressed, nothing of ours.
+export VALGRIND_OPTS="${VALGRIND_OPTS:-} --suppressions=$PWD/tests/coroutines/swoole.supp"
 log=$PWD/.run/swoole-tests.log
 for run_tests in run-tests.php "$(php-config --extension-dir)/build/run-tests.php"; do
   [ -f "$run_tests" ] && break
