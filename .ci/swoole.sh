@@ -3,8 +3,8 @@
 # machine, as root. Swoole is built from the vendored source archive (never committed here) once per
 # machine: the build (about 5 CPU-minutes) is cached outside the clone, keyed by the archive's sha256.
 # Ends with "N passed, N failed"; nothing in the chapter may skip here.
-#   REDLOCK_VENDOR_DIR=DIR          where swoole-src-6.2.2.tar.gz is (else ../shared/vendor next to the
-#                                   clone's parent, else /work/shared/vendor)
+#   REDLOCK_VENDOR_DIR=DIR          where swoole-src-6.2.2.tar.gz is (else ../shared/vendor from the
+#                                   clone, or from its parent, else /work/shared/vendor)
 #   REDLOCK_CI_CACHE=/var/cache/redlock-ci   where builds are kept
 #   REDLOCK_SWOOLE_PORT=7701        first of the 5 servers' ports
 #   REDLOCK_TEST_ARGS="-m"          extra run-tests.php arguments (-m: under valgrind; once:
@@ -17,7 +17,7 @@ started=$(date +%s)
 archive=swoole-src-6.2.2.tar.gz
 sha=f4d1552b611fff192a4a64853e94d3ec2c0803914ada2f56707c8e5cc5d3e196
 vendor=""
-for dir in "${REDLOCK_VENDOR_DIR:-}" "$(dirname "$PWD")/../shared/vendor" /work/shared/vendor; do
+for dir in "${REDLOCK_VENDOR_DIR:-}" "$(dirname "$PWD")/shared/vendor" "$(dirname "$PWD")/../shared/vendor" /work/shared/vendor; do
   [ -n "$dir" ] && [ -f "$dir/$archive" ] && { vendor=$dir; break; }
 done
 [ -n "$vendor" ] || { echo "swoole: $archive not found (set REDLOCK_VENDOR_DIR)" >&2; exit 1; }
