@@ -15,6 +15,7 @@
 #include "php_redlock.h"
 #include "net/rl_conn.h"
 #include "net/rl_resolve.h"
+#include "net/rl_wait.h"
 #include "redlock_abort.h"
 #include "redlock_callable.h"
 #include "redlock_memory.h"
@@ -59,6 +60,19 @@ static PHP_MINIT_FUNCTION(redlock)
 	REGISTER_INI_ENTRIES();
 	redlock_class_register(module_number);
 	redlock_callable_startup();
+	rl_wait_swoole_register(); /* every extension's library is loaded before any MINIT runs */
+	return SUCCESS;
+}
+
+/* This thread runs PHP: its waits may go through a waiter (a coroutine yields: net/rl_wait.h). */
+static PHP_RINIT_FUNCTION(redlock)
+{
+	(void) type;
+	(void) module_number;
+#if defined(COMPILE_DL_REDLOCK) && defined(ZTS)
+	ZEND_TSRMLS_CACHE_UPDATE();
+#endif
+	rl_wait_php_thread(1);
 	return SUCCESS;
 }
 
@@ -106,6 +120,17 @@ static PHP_MINFO_FUNCTION(redlock)
 	php_info_print_table_row(2, "pooled connections discarded", number);
 	snprintf(number, sizeof(number), "%zu", rl_resolve_in_flight());
 	php_info_print_table_row(2, "host name lookups running", number);
+	{
+		/* what a coroutine or Fiber waits through instead of blocking the thread (net/rl_wait.h) */
+		const rl_waiter *waiters[RL_WAITERS_MAX];
+		unsigned i, count = rl_wait_registered(waiters, RL_WAITERS_MAX);
+		char names[64] = "";
+
+		for (i = 0; i < count && i < RL_WAITERS_MAX; i++) {
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", i ? ", " : "", waiters[i]->name);
+		}
+		php_info_print_table_row(2, "waits yield to", count ? names : "none (the thread blocks)");
+	}
 	redlock_metrics_info(); /* the per-process lock counters (RedLock::metrics()) */
 	php_info_print_table_end();
 
@@ -131,7 +156,7 @@ zend_module_entry redlock_module_entry = {
 	NULL,
 	PHP_MINIT(redlock),
 	PHP_MSHUTDOWN(redlock),
-	NULL,
+	PHP_RINIT(redlock),
 	PHP_RSHUTDOWN(redlock),
 	PHP_MINFO(redlock),
 	PHP_REDLOCK_VERSION,

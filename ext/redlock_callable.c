@@ -16,6 +16,7 @@
 #include "redlock_loss.h"
 #include "redlock_abort.h"
 #include "services/rl_metrics.h"
+#include "net/rl_wait.h"
 
 ZEND_TLS redlock_callable_frame *frames; /* innermost first, every fiber of this PHP thread */
 static void (*previous_interrupt)(zend_execute_data *execute_data);
@@ -53,6 +54,7 @@ void redlock_callable_enter(redlock_callable_frame *frame, redlock_callable_kind
 	frame->intern = intern;
 	frame->alarm = alarm;
 	frame->fiber = EG(current_fiber_context);
+	frame->coroutine = rl_wait_swoole_coroutine();
 	frame->next = frames;
 	frames = frame;
 }
@@ -83,15 +85,23 @@ void redlock_callable_unwind(redlock_callable_frame *frame)
 	}
 }
 
-/* The rule: the alarm of the innermost run() of the running fiber whose lock is lost, when no
- * observer or onLoss callable runs inside its $fn; NULL otherwise. */
+/* The frame runs in the control flow running now: its Fiber and its Swoole coroutine (Swoole
+ * switches coroutines without telling anyone, and takes every VM interrupt as "yield now"). */
+static bool runs_here(const redlock_callable_frame *f, zend_fiber_context *fiber, long coroutine)
+{
+	return f->fiber == fiber && f->coroutine == coroutine;
+}
+
+/* The rule: the alarm of the innermost run() of the running fiber (and coroutine) whose lock is
+ * lost, when no observer or onLoss callable runs inside its $fn; NULL otherwise. */
 static void *alarm_landing_here(void)
 {
 	redlock_callable_frame *f;
 	zend_fiber_context *fiber = EG(current_fiber_context);
+	long coroutine = rl_wait_swoole_coroutine();
 
 	for (f = frames; f; f = f->next) {
-		if (f->fiber != fiber) {
+		if (!runs_here(f, fiber, coroutine)) {
 			continue;
 		}
 		if (f->kind != REDLOCK_CALLABLE_FN) {
@@ -121,7 +131,7 @@ bool redlock_callable_inside(const redlock_object *intern, redlock_callable_kind
 	redlock_callable_frame *f;
 
 	for (f = frames; f; f = f->next) {
-		if (f->intern == intern && f->kind == kind && f->fiber == EG(current_fiber_context)) {
+		if (f->intern == intern && f->kind == kind && runs_here(f, EG(current_fiber_context), rl_wait_swoole_coroutine())) {
 			return true;
 		}
 	}

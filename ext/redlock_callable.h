@@ -22,6 +22,7 @@ typedef struct redlock_callable_frame {
 	const redlock_object *intern;
 	void *alarm;                /* FN: run()'s abortOnLoss alarm (redlock_abort.c), or NULL */
 	zend_fiber_context *fiber;  /* where it runs: NULL outside any Fiber */
+	long coroutine;             /* and in which Swoole coroutine: 0 outside one (net/rl_wait.h) */
 } redlock_callable_frame;
 
 /* An option that takes a callable or null: FAILURE with a TypeError naming argument arg_num and the

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "client/rl_client.h"
+#include "client/rl_client_private.h"
 #include "net/rl_fanout.h"
 #include "net/rl_reply.h"
 #include "services/rl_metrics.h"
@@ -41,11 +42,13 @@ const char *rl_client_config_conflict(const rl_client_config *config, unsigned s
 int rl_client_init(rl_client *client, rl_cluster *cluster, const rl_client_config *config)
 {
 	memset(client, 0, sizeof(*client));
-	client->outcomes = calloc(cluster->count ? cluster->count : 1, sizeof(*client->outcomes));
-	if (client->outcomes == NULL) {
+	client->main.outcomes = calloc(cluster->count ? cluster->count : 1, sizeof(*client->outcomes));
+	if (client->main.outcomes == NULL) {
 		rl_cluster_destroy(cluster);
 		return -1;
 	}
+	client->outcomes = client->main.outcomes;
+	client->main.cluster = cluster;
 	client->cluster = cluster;
 	client->config = *config;
 	client->policy.quorum = config->quorum;
@@ -58,8 +61,8 @@ int rl_client_init(rl_client *client, rl_cluster *cluster, const rl_client_confi
 	/* waiters ('waitTimeout') are woken by the unlock script's PUBLISH, which DELEX cannot send */
 	client->policy.release_by_script = config->wait_timeout >= 0; /* its script announces releases */
 	client->policy.no_scripts = config->no_scripts;
-	rl_fanout_bind(cluster, &client->io);
-	client->io.random = config->random;
+	rl_fanout_bind(cluster, &client->main.io);
+	client->main.io.random = config->random;
 	return 0;
 }
 
@@ -67,13 +70,72 @@ void rl_client_destroy(rl_client *client)
 {
 	rl_leases_destroy(client->leases); /* joins its thread first: it copies nothing back */
 	client->leases = NULL;
+	while (client->spares != NULL) {
+		rl_lane *spare = client->spares;
+		client->spares = spare->next;
+		rl_cluster_destroy(spare->cluster); /* before the endpoints they share */
+		free(spare->outcomes);
+		free(spare);
+	}
 	rl_cluster_destroy(client->cluster);
 	client->cluster = NULL;
-	free(client->outcomes);
-	client->outcomes = NULL;
+	client->outcomes = NULL; /* one of the lanes' */
+	free(client->main.outcomes);
+	client->main.outcomes = NULL;
 }
 
-static rl_leases *leases_of(rl_client *client)
+/* --- lanes: one call at a time on a set of connections ----------------------------------------- */
+
+static rl_lane *spare_lane(rl_client *client)
+{
+	rl_lane *lane;
+
+	for (lane = client->spares; lane != NULL; lane = lane->next) {
+		if (!lane->lent) {
+			return lane;
+		}
+	}
+	lane = calloc(1, sizeof(*lane));
+	if (lane == NULL) {
+		return NULL;
+	}
+	lane->cluster = rl_cluster_sibling(client->cluster);
+	lane->outcomes = calloc(client->cluster->count ? client->cluster->count : 1, sizeof(*lane->outcomes));
+	if (lane->cluster == NULL || lane->outcomes == NULL) {
+		rl_cluster_destroy(lane->cluster);
+		free(lane->outcomes);
+		free(lane);
+		return NULL;
+	}
+	rl_fanout_bind(lane->cluster, &lane->io);
+	lane->io.random = client->main.io.random;
+	lane->next = client->spares;
+	client->spares = lane;
+	return lane;
+}
+
+/* A call starts: the object's own lane, unless another call (a suspended coroutine's) holds it.
+ * NULL when out of memory. */
+rl_lane *rl_client_lend(rl_client *client)
+{
+	rl_lane *lane = client->main.lent ? spare_lane(client) : &client->main;
+
+	if (lane != NULL) {
+		lane->lent = 1;
+		lane->cluster->call_began = 0; /* the fan-outs it makes mark its span */
+	}
+	return lane;
+}
+
+/* The call ended: its votes become the object's "last call" (getLastErrors(), the observer), read
+ * where they are (no copy: without overlapping calls, always the main lane's). */
+void rl_client_give_back(rl_client *client, rl_lane *lane)
+{
+	client->outcomes = lane->outcomes;
+	lane->lent = 0;
+}
+
+rl_leases *rl_client_leases_of(rl_client *client)
 {
 	if (client->leases == NULL) {
 		rl_leases_config config;
@@ -95,29 +157,23 @@ static rl_leases *leases_of(rl_client *client)
 
 /* Not done: "taken" (contended, not held) when the servers that said so alone leave no quorum
  * possible, else failed. From the last attempt's votes. */
-static rl_call_outcome refused(const rl_client *client, rl_call_outcome taken)
+rl_call_outcome rl_client_refused(const rl_client *client, const rl_lane *lane, rl_call_outcome taken)
 {
 	size_t i, count = client->cluster->count, votes = 0;
 
 	for (i = 0; i < count; i++) {
-		votes += client->outcomes[i].kind == RL_OUTCOME_TAKEN;
+		votes += lane->outcomes[i].kind == RL_OUTCOME_TAKEN;
 	}
 	return votes + client->policy.quorum > count ? taken : RL_CALL_FAILED;
 }
 
-/* A public call starts: the fan-outs it makes mark its span (rl_cluster.call_began). */
-static void call_begins(rl_client *client)
-{
-	client->cluster->call_began = 0;
-}
-
 /* The record of the call, and the per-process counters: the one place. Its wait is the span of
  * its fan-outs, from clock reads they make anyway: no clock read of its own. */
-static void finish(rl_client *client, rl_call_op op, rl_lock_kind kind, rl_call_outcome outcome, int64_t attempts,
-	double validity)
+void rl_client_finish(rl_client *client, rl_lane *lane, rl_call_op op, rl_lock_kind kind, rl_call_outcome outcome,
+	int64_t attempts, double validity)
 {
 	rl_call_record *r = &client->last;
-	const rl_cluster *cluster = client->cluster;
+	const rl_cluster *cluster = lane->cluster;
 
 	r->op = op;
 	r->kind = kind;
@@ -131,7 +187,7 @@ static void finish(rl_client *client, rl_call_op op, rl_lock_kind kind, rl_call_
 		rl_leases_take_events(client->leases, &r->renewals, &r->lost);
 	}
 	if (r->asked && cluster->call_began > 0 && cluster->call_errors > 0) {
-		rl_metrics_server_errors(cluster, client->outcomes);
+		rl_metrics_server_errors(cluster, lane->outcomes);
 	}
 	switch (outcome) {
 	case RL_CALL_ACQUIRED: rl_metrics_add(RL_METRIC_ACQUIRED, 1); break;
@@ -209,9 +265,9 @@ static int wait_channels(const rl_lock_target *target, rl_lock_keys *channels, c
 	return 0;
 }
 
-static int acquire_waiting(rl_client *client, const rl_lock_target *target, int64_t ttl, rl_held_lock *held)
+static int acquire_waiting(rl_client *client, rl_lane *lane, const rl_lock_target *target, int64_t ttl, rl_held_lock *held)
 {
-	wait_attempt attempt = {client->policy, target, ttl, client->cluster->count, client->outcomes, held, 0};
+	wait_attempt attempt = {client->policy, target, ttl, client->cluster->count, lane->outcomes, held, 0};
 	rl_wait_stats stats;
 	rl_lock_keys channels;
 	const char **keys;
@@ -224,7 +280,7 @@ static int acquire_waiting(rl_client *client, const rl_lock_target *target, int6
 	if (wait_channels(target, &channels, &names, &keys, &lens) != 0) {
 		won = -1;
 	} else {
-		won = rl_wait_acquire(client->cluster, &client->io, &channels,
+		won = rl_wait_acquire(lane->cluster, &lane->io, &channels,
 			rl_now_ms() + (double) client->config.wait_timeout, client->config.retry_delay,
 			client->policy.call_bound_ms, attempt_once, &attempt, &stats);
 		held->result.attempts = stats.attempts;
@@ -299,11 +355,11 @@ static void convert_end(rl_client *client, const rl_lock_target *target, int won
 
 /* After a round trip: a server answered NOPERM to a script. From now on the object sends none
  * (rl_lock_policy.no_scripts); 1 when it learnt that just now. */
-static int learn_scripts_refused(rl_client *client)
+int rl_client_learn_scripts_refused(rl_client *client, rl_lane *lane)
 {
 	/* the fan-out counted its errors: a call without any costs two loads here */
-	if (client->policy.no_scripts || client->cluster->call_errors == 0
-		|| !rl_outcomes_scripts_refused(client->outcomes, client->cluster->count)) {
+	if (client->policy.no_scripts || lane->cluster->call_errors == 0
+		|| !rl_outcomes_scripts_refused(lane->outcomes, client->cluster->count)) {
 		return 0;
 	}
 	client->policy.no_scripts = 1;
@@ -313,19 +369,19 @@ static int learn_scripts_refused(rl_client *client)
 /* A release without scripts must know which of DELEX and DELIFEQ each server has: connections
  * not yet open, or whose probes are unanswered, are opened and asked first (one round trip, once
  * per connection). */
-static void learn_natives(rl_client *client)
+void rl_client_learn_natives(rl_client *client, rl_lane *lane)
 {
 	static const char *argv[] = {"PING"};
 	static const size_t argvlen[] = {4};
 	rl_request ping = {{1, argv, argvlen}, RL_EXPECT_OK, rl_request_every_reply, {{0, NULL, NULL}, {0, NULL, NULL}}, 0};
 
-	if (!rl_cluster_natives_known(client->cluster)) {
-		client->io.run(client->io.arg, &ping, (unsigned) client->cluster->count,
-			rl_now_ms() + client->policy.call_bound_ms, client->outcomes);
+	if (!rl_cluster_natives_known(lane->cluster)) {
+		lane->io.run(lane->io.arg, &ping, (unsigned) client->cluster->count,
+			rl_now_ms() + client->policy.call_bound_ms, lane->outcomes);
 	}
 }
 
-static rl_acquire_status acquire(rl_client *client, const rl_lock_target *target, int64_t ttl, int pinned,
+static rl_acquire_status acquire(rl_client *client, rl_lane *lane, const rl_lock_target *target, int64_t ttl, int pinned,
 	rl_held_lock *held, rl_lock_kind *kind)
 {
 	rl_lock_target asked = *target;
@@ -349,9 +405,9 @@ static rl_acquire_status acquire(rl_client *client, const rl_lock_target *target
 	}
 	held->result.attempts = 0;
 	won = waits
-		? acquire_waiting(client, &asked, ttl, held)
-		: rl_kind_acquire(&client->io, &client->policy, &asked, ttl, client->cluster->count, client->outcomes, held);
-	learn_scripts_refused(client);
+		? acquire_waiting(client, lane, &asked, ttl, held)
+		: rl_kind_acquire(&lane->io, &client->policy, &asked, ttl, client->cluster->count, lane->outcomes, held);
+	rl_client_learn_scripts_refused(client, lane);
 	if (converting) {
 		/* the cap is the lock's, whatever its form: handed on to the new lease below */
 		passes_cap = won > 0 && client->leases != NULL
@@ -370,7 +426,7 @@ static rl_acquire_status acquire(rl_client *client, const rl_lock_target *target
 		char slot_key[256], *heap = NULL;
 		const char *slot_ptr;
 		size_t slot_len;
-		rl_leases *leases = leases_of(client);
+		rl_leases *leases = rl_client_leases_of(client);
 		int tracked = held_target(&asked, held, &occupied, slot_key, sizeof(slot_key), &slot_ptr, &slot_len, &heap) == 0
 			&& leases != NULL
 			&& rl_leases_add(leases, &occupied, held->result.token, RL_TOKEN_LEN, ttl, held->result.validity, pinned) == 0;
@@ -382,8 +438,8 @@ static rl_acquire_status acquire(rl_client *client, const rl_lock_target *target
 			/* Not tracked means not renewed, or a cap not kept: released, and said so. (Out of
 			 * memory for a long slot key: that slot is left to expire.) */
 			if (held->kind != RL_KIND_SEMAPHORE || heap != NULL || slot_len < sizeof(slot_key)) {
-				rl_kind_release(&client->io, &client->policy, &occupied, held->result.token, RL_TOKEN_LEN,
-					client->outcomes);
+				rl_kind_release(&lane->io, &client->policy, &occupied, held->result.token, RL_TOKEN_LEN,
+					lane->outcomes);
 			}
 			free(heap);
 			return RL_NOT_TRACKED;
@@ -398,165 +454,37 @@ int rl_client_scripts_off(const rl_client *client)
 	return client->config.no_scripts ? 1 : client->policy.no_scripts ? 2 : 0;
 }
 
-rl_acquire_status rl_client_acquire(rl_client *client, const rl_lock_target *target, int64_t ttl, int pinned,
-	rl_held_lock *held)
+static rl_acquire_status acquire_on(rl_client *client, rl_lane *lane, const rl_lock_target *target, int64_t ttl,
+	int pinned, rl_held_lock *held)
 {
 	rl_lock_kind kind = target->kind;
 	rl_acquire_status status;
 
-	call_begins(client);
-	status = acquire(client, target, ttl, pinned, held, &kind);
+	status = acquire(client, lane, target, ttl, pinned, held, &kind);
 
-	finish(client, RL_CALL_ACQUIRE, kind,
+	rl_client_finish(client, lane, RL_CALL_ACQUIRE, kind,
 		status == RL_ACQUIRED ? RL_CALL_ACQUIRED
-			: status == RL_NOT_ACQUIRED ? refused(client, RL_CALL_CONTENDED)
+			: status == RL_NOT_ACQUIRED ? rl_client_refused(client, lane, RL_CALL_CONTENDED)
 			: RL_CALL_FAILED,
 		held->result.attempts, status == RL_ACQUIRED ? held->result.validity : 0);
 	return status;
 }
 
-/* --- release, extend, validity ------------------------------------------------------------------ */
+/* --- the public calls: each on a lane of its own ------------------------------------------------- */
 
-int rl_client_release(rl_client *client, const rl_lock_target *held, const char *token, size_t token_len)
+rl_acquire_status rl_client_acquire(rl_client *client, const rl_lock_target *target, int64_t ttl, int pinned,
+	rl_held_lock *held)
 {
-	int votes, released;
+	rl_lane *lane = rl_client_lend(client);
+	rl_acquire_status status;
 
-	call_begins(client);
-	if (client->leases) {
-		rl_leases_remove(client->leases, token, token_len); /* before: see rl_leases.h */
+	if (lane == NULL) {
+		memset(&held->result, 0, sizeof(held->result));
+		return RL_OUT_OF_MEMORY;
 	}
-	if (client->policy.no_scripts) {
-		learn_natives(client);
-	}
-	votes = rl_kind_release(&client->io, &client->policy, held, token, token_len, client->outcomes);
-	if (votes >= 0 && (unsigned) votes < client->policy.quorum && learn_scripts_refused(client)) {
-		learn_natives(client); /* the same release again, without the script */
-		votes = rl_kind_release(&client->io, &client->policy, held, token, token_len, client->outcomes);
-	}
-	released = votes >= 0 && (unsigned) votes >= client->policy.quorum;
-	finish(client, RL_CALL_RELEASE, held->kind,
-		released ? RL_CALL_RELEASED : votes < 0 ? RL_CALL_FAILED : refused(client, RL_CALL_NOT_HELD), 1, 0);
-	return released;
-}
-
-int rl_client_force_release(rl_client *client, const rl_lock_target *target)
-{
-	int votes, released;
-
-	call_begins(client);
-	votes = rl_lock_force_release(&client->io, &client->policy, &target->keys, client->outcomes);
-	if (votes >= 0 && (unsigned) votes < client->policy.quorum && learn_scripts_refused(client)) {
-		votes = rl_lock_force_release(&client->io, &client->policy, &target->keys, client->outcomes);
-	}
-	released = votes >= 0 && (unsigned) votes >= client->policy.quorum;
-	finish(client, RL_CALL_FORCE_RELEASE, target->kind, released ? RL_CALL_RELEASED : RL_CALL_FAILED, 1, 0);
-	return released;
-}
-
-/* Without scripts, SET IFEQ PX sets the ttl, longer or shorter: only when every command sent for
- * the lock, by any holder in any object or process, carries the same ttl can none cut short what a
- * later one won. That ttl is the one the token carries (core/rl_token.h): RL_EXTEND_OTHER_TTL for
- * another, RL_EXTEND_NO_TTL for a token that carries none (another client's, an older version's). */
-static double script_free_ttl_check(const char *token, size_t token_len, int64_t ttl)
-{
-	int64_t taken_with = rl_token_ttl(token, token_len);
-
-	return taken_with < 0 ? RL_EXTEND_NO_TTL : taken_with != ttl ? RL_EXTEND_OTHER_TTL : 0;
-}
-
-static double extend(rl_client *client, const rl_lock_target *held, const char *token, size_t token_len,
-	int64_t ttl, int *asked)
-{
-	int capped = client->config.max_extensions >= 0;
-	int tracked = -1;
-	double start, validity, refusal;
-
-	if (client->policy.no_scripts && held->kind == RL_KIND_EXCLUSIVE
-		&& (refusal = script_free_ttl_check(token, token_len, ttl)) != 0) {
-		return refusal;
-	}
-	if (client->leases) {
-		tracked = rl_leases_begin_extend(client->leases, token, token_len);
-		if (tracked == 0) {
-			return 0; /* over the cap, or lost: the servers are not asked */
-		}
-	}
-	*asked = 1;
-	start = rl_now_ms();
-	validity = rl_kind_extend(&client->io, &client->policy, held, token, token_len, ttl, client->outcomes);
-	if (validity == 0 && learn_scripts_refused(client) && held->kind == RL_KIND_EXCLUSIVE) {
-		if ((refusal = script_free_ttl_check(token, token_len, ttl)) != 0) {
-			return refusal;
-		}
-		start = rl_now_ms(); /* the same extend() again, without the script */
-		validity = rl_kind_extend(&client->io, &client->policy, held, token, token_len, ttl, client->outcomes);
-	}
-	if (validity > 0 && tracked == 1) {
-		rl_leases_extended(client->leases, token, token_len, start, validity, ttl);
-	} else if (validity > 0 && capped && tracked < 0) {
-		/* A lock this object did not acquire (or no longer tracked): its cap counts from here. */
-		rl_leases *leases = leases_of(client);
-
-		if (leases == NULL || rl_leases_add(leases, held, token, token_len, ttl, validity, 0) != 0) {
-			return -1;
-		}
-		(void) rl_leases_begin_extend(leases, token, token_len);
-	}
-	return validity;
-}
-
-double rl_client_extend(rl_client *client, const rl_lock_target *held, const char *token, size_t token_len,
-	int64_t ttl)
-{
-	int asked = 0;
-	double validity;
-	rl_call_outcome outcome;
-
-	call_begins(client);
-	validity = extend(client, held, token, token_len, ttl, &asked);
-
-	if (validity == RL_EXTEND_OTHER_TTL || validity == RL_EXTEND_NO_TTL) {
-		finish(client, RL_CALL_EXTEND, held->kind, RL_CALL_FAILED, asked, 0);
-		return validity;
-	}
-	if (validity > 0) {
-		outcome = RL_CALL_EXTENDED;
-	} else if (!asked) {
-		outcome = rl_client_lease(client, token, token_len) == RL_LEASE_LOST ? RL_CALL_LOST : RL_CALL_CAPPED;
-	} else {
-		outcome = validity < 0 ? RL_CALL_FAILED : refused(client, RL_CALL_NOT_HELD);
-	}
-	if (outcome == RL_CALL_NOT_HELD && client->leases) {
-		rl_leases_not_held(client->leases, token, token_len);
-	}
-	finish(client, RL_CALL_EXTEND, held->kind, outcome, asked, validity);
-	return validity;
-}
-
-double rl_client_validity(rl_client *client, const rl_lock_target *held, const char *token, size_t token_len)
-{
-	double validity;
-	rl_call_outcome outcome;
-
-	call_begins(client);
-	if (rl_client_lease(client, token, token_len) == RL_LEASE_LOST) {
-		finish(client, RL_CALL_VALIDITY, held->kind, RL_CALL_LOST, 0, 0);
-		return 0; /* known lost: no round trip */
-	}
-	/* Always the servers, with or without scripts: another holder of the lock (another object or
-	 * process with its array) may have released it meanwhile. */
-	validity = rl_kind_validity(&client->io, &client->policy, held, token, token_len, client->cluster->count,
-		client->outcomes);
-	if (validity == 0 && learn_scripts_refused(client) && held->kind != RL_KIND_SHARED) {
-		validity = rl_kind_validity(&client->io, &client->policy, held, token, token_len, client->cluster->count,
-			client->outcomes); /* the same question again, without the script */
-	}
-	outcome = validity > 0 ? RL_CALL_VALID : validity < 0 ? RL_CALL_FAILED : refused(client, RL_CALL_NOT_HELD);
-	if (outcome == RL_CALL_NOT_HELD && client->leases) {
-		rl_leases_not_held(client->leases, token, token_len);
-	}
-	finish(client, RL_CALL_VALIDITY, held->kind, outcome, 1, validity);
-	return validity;
+	status = acquire_on(client, lane, target, ttl, pinned, held);
+	rl_client_give_back(client, lane);
+	return status;
 }
 
 rl_lease_state rl_client_lease(rl_client *client, const char *token, size_t token_len)

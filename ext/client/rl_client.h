@@ -74,12 +74,25 @@ typedef struct rl_call_record {
 	uint64_t lost;           /* of its leases found lost since the last record (by the thread or a call) */
 } rl_call_record;
 
-typedef struct rl_client {
-	rl_cluster *cluster;   /* owned */
-	rl_outcome *outcomes;  /* per server, of the last call */
-	rl_call_record last;   /* the last call (telemetry) */
-	rl_lock_policy policy;
+/* What one call uses: connections, each server's vote, the io bound to them. A call borrows the
+ * object's own lane or, while that one is lent to a call suspended in another coroutine or Fiber
+ * (calls on one object interleave on one thread there), a spare one: no connection is ever used
+ * by two calls at once, so no call reads another's reply. docs/design/coroutines.md. */
+typedef struct rl_lane {
+	rl_cluster *cluster;
+	rl_outcome *outcomes;
 	rl_lock_io io;
+	int lent;
+	struct rl_lane *next; /* the spares */
+} rl_lane;
+
+typedef struct rl_client {
+	rl_cluster *cluster;   /* owned: the servers, and the main lane's connections */
+	rl_outcome *outcomes;  /* per server, of the last call to finish: that call's lane's array */
+	rl_call_record last;   /* the last call to finish (telemetry) */
+	rl_lock_policy policy;
+	rl_lane main;          /* the object's own connections */
+	rl_lane *spares;       /* made when calls overlapped; kept, with their connections, for the next ones */
 	rl_client_config config;
 	rl_leases *leases;     /* the tracked locks; NULL until the first one */
 	void (*loss_notice)(void *); /* 'onLoss': see rl_client_set_loss_notice */

@@ -31,6 +31,30 @@ rl_cluster *rl_cluster_create(size_t count)
 	return cluster;
 }
 
+rl_cluster *rl_cluster_sibling(const rl_cluster *of)
+{
+	rl_cluster *cluster = calloc(1, sizeof(*cluster));
+	size_t i;
+
+	if (cluster == NULL) {
+		return NULL;
+	}
+	cluster->conns = calloc(of->count ? of->count : 1, sizeof(*cluster->conns));
+	if (cluster->conns == NULL) {
+		free(cluster);
+		return NULL;
+	}
+	cluster->count = of->count;
+	cluster->owner_pid = rl_process_id();
+	cluster->endpoints = of->endpoints;
+	cluster->endpoints_of = of;
+	cluster->pool = of->pool;
+	for (i = 0; i < of->count; i++) {
+		rl_conn_init(&cluster->conns[i]);
+	}
+	return cluster;
+}
+
 static char *copy_bytes(const char *bytes, size_t len)
 {
 	char *copy = malloc(len + 1);
@@ -210,10 +234,12 @@ void rl_cluster_destroy(rl_cluster *cluster)
 		}
 		rl_conn_release(conn);
 	}
-	for (i = 0; cluster->endpoints && i < cluster->count; i++) {
+	for (i = 0; cluster->endpoints_of == NULL && cluster->endpoints && i < cluster->count; i++) {
 		endpoint_free(&cluster->endpoints[i]);
 	}
-	free(cluster->endpoints);
+	if (cluster->endpoints_of == NULL) {
+		free(cluster->endpoints);
+	}
 	free(cluster->conns);
 	free(cluster);
 }

@@ -21,6 +21,7 @@ typedef struct rl_cluster {
 	double call_began, call_ended;
 	unsigned call_errors;
 	int claims_real_clock; /* counted among the clusters that keep the test clock still */
+	const struct rl_cluster *endpoints_of; /* a sibling: whose endpoints these are (not freed here) */
 } rl_cluster;
 
 /* One server as parsed from the PHP side. Strings need not be NUL-terminated; NULL = absent. */
@@ -59,6 +60,10 @@ double rl_cluster_call_bound(const rl_cluster *cluster);
  * *real_clusters (the offset unchanged). rl_cluster_destroy gives the claim back. */
 int rl_cluster_claim_clock(rl_cluster *cluster);
 int rl_test_clock_set(int64_t offset_us, long *real_clusters);
+/* Another set of connections to the same servers (endpoints shared with of, which must outlive it;
+ * the same pool): for a call that runs while of's connections are lent to another one. Its
+ * connections come from the pool or are opened on first use. NULL when out of memory. */
+rl_cluster *rl_cluster_sibling(const rl_cluster *of);
 
 /* Closes the connections, or checks them in to the pool, and frees everything. */
 void rl_cluster_destroy(rl_cluster *cluster);

@@ -1,0 +1,205 @@
+/* A held lock's calls: release, forceUnlock(), extend(), validity(). See rl_client.h; what they share
+ * with the acquisition path (lanes, the call record) is in rl_client_private.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "client/rl_client.h"
+#include "client/rl_client_private.h"
+#include "net/rl_reply.h"
+
+/* --- release, extend, validity ------------------------------------------------------------------ */
+
+static int release_on(rl_client *client, rl_lane *lane, const rl_lock_target *held, const char *token,
+	size_t token_len)
+{
+	int votes, released;
+
+	if (client->leases) {
+		rl_leases_remove(client->leases, token, token_len); /* before: see rl_leases.h */
+	}
+	if (client->policy.no_scripts) {
+		rl_client_learn_natives(client, lane);
+	}
+	votes = rl_kind_release(&lane->io, &client->policy, held, token, token_len, lane->outcomes);
+	if (votes >= 0 && (unsigned) votes < client->policy.quorum && rl_client_learn_scripts_refused(client, lane)) {
+		rl_client_learn_natives(client, lane); /* the same release again, without the script */
+		votes = rl_kind_release(&lane->io, &client->policy, held, token, token_len, lane->outcomes);
+	}
+	released = votes >= 0 && (unsigned) votes >= client->policy.quorum;
+	rl_client_finish(client, lane, RL_CALL_RELEASE, held->kind,
+		released ? RL_CALL_RELEASED : votes < 0 ? RL_CALL_FAILED : rl_client_refused(client, lane, RL_CALL_NOT_HELD), 1, 0);
+	return released;
+}
+
+static int force_release_on(rl_client *client, rl_lane *lane, const rl_lock_target *target)
+{
+	int votes, released;
+
+	votes = rl_lock_force_release(&lane->io, &client->policy, &target->keys, lane->outcomes);
+	if (votes >= 0 && (unsigned) votes < client->policy.quorum && rl_client_learn_scripts_refused(client, lane)) {
+		votes = rl_lock_force_release(&lane->io, &client->policy, &target->keys, lane->outcomes);
+	}
+	released = votes >= 0 && (unsigned) votes >= client->policy.quorum;
+	rl_client_finish(client, lane, RL_CALL_FORCE_RELEASE, target->kind, released ? RL_CALL_RELEASED : RL_CALL_FAILED, 1, 0);
+	return released;
+}
+
+/* Without scripts, SET IFEQ PX sets the ttl, longer or shorter: only when every command sent for
+ * the lock, by any holder in any object or process, carries the same ttl can none cut short what a
+ * later one won. That ttl is the one the token carries (core/rl_token.h): RL_EXTEND_OTHER_TTL for
+ * another, RL_EXTEND_NO_TTL for a token that carries none (another client's, an older version's). */
+static double script_free_ttl_check(const char *token, size_t token_len, int64_t ttl)
+{
+	int64_t taken_with = rl_token_ttl(token, token_len);
+
+	return taken_with < 0 ? RL_EXTEND_NO_TTL : taken_with != ttl ? RL_EXTEND_OTHER_TTL : 0;
+}
+
+static double extend(rl_client *client, rl_lane *lane, const rl_lock_target *held, const char *token, size_t token_len,
+	int64_t ttl, int *asked)
+{
+	int capped = client->config.max_extensions >= 0;
+	int tracked = -1;
+	double start, validity, refusal;
+
+	if (client->policy.no_scripts && held->kind == RL_KIND_EXCLUSIVE
+		&& (refusal = script_free_ttl_check(token, token_len, ttl)) != 0) {
+		return refusal;
+	}
+	if (client->leases) {
+		tracked = rl_leases_begin_extend(client->leases, token, token_len);
+		if (tracked == 0) {
+			return 0; /* over the cap, or lost: the servers are not asked */
+		}
+	}
+	*asked = 1;
+	start = rl_now_ms();
+	validity = rl_kind_extend(&lane->io, &client->policy, held, token, token_len, ttl, lane->outcomes);
+	if (validity == 0 && rl_client_learn_scripts_refused(client, lane) && held->kind == RL_KIND_EXCLUSIVE) {
+		if ((refusal = script_free_ttl_check(token, token_len, ttl)) != 0) {
+			return refusal;
+		}
+		start = rl_now_ms(); /* the same extend() again, without the script */
+		validity = rl_kind_extend(&lane->io, &client->policy, held, token, token_len, ttl, lane->outcomes);
+	}
+	if (validity > 0 && tracked == 1) {
+		rl_leases_extended(client->leases, token, token_len, start, validity, ttl);
+	} else if (validity > 0 && capped && tracked < 0) {
+		/* A lock this object did not acquire (or no longer tracked): its cap counts from here. */
+		rl_leases *leases = rl_client_leases_of(client);
+
+		if (leases == NULL || rl_leases_add(leases, held, token, token_len, ttl, validity, 0) != 0) {
+			return -1;
+		}
+		(void) rl_leases_begin_extend(leases, token, token_len);
+	}
+	return validity;
+}
+
+static double extend_on(rl_client *client, rl_lane *lane, const rl_lock_target *held, const char *token,
+	size_t token_len, int64_t ttl)
+{
+	int asked = 0;
+	double validity;
+	rl_call_outcome outcome;
+
+	validity = extend(client, lane, held, token, token_len, ttl, &asked);
+
+	if (validity == RL_EXTEND_OTHER_TTL || validity == RL_EXTEND_NO_TTL) {
+		rl_client_finish(client, lane, RL_CALL_EXTEND, held->kind, RL_CALL_FAILED, asked, 0);
+		return validity;
+	}
+	if (validity > 0) {
+		outcome = RL_CALL_EXTENDED;
+	} else if (!asked) {
+		outcome = rl_client_lease(client, token, token_len) == RL_LEASE_LOST ? RL_CALL_LOST : RL_CALL_CAPPED;
+	} else {
+		outcome = validity < 0 ? RL_CALL_FAILED : rl_client_refused(client, lane, RL_CALL_NOT_HELD);
+	}
+	if (outcome == RL_CALL_NOT_HELD && client->leases) {
+		rl_leases_not_held(client->leases, token, token_len);
+	}
+	rl_client_finish(client, lane, RL_CALL_EXTEND, held->kind, outcome, asked, validity);
+	return validity;
+}
+
+static double validity_on(rl_client *client, rl_lane *lane, const rl_lock_target *held, const char *token,
+	size_t token_len)
+{
+	double validity;
+	rl_call_outcome outcome;
+
+	if (rl_client_lease(client, token, token_len) == RL_LEASE_LOST) {
+		rl_client_finish(client, lane, RL_CALL_VALIDITY, held->kind, RL_CALL_LOST, 0, 0);
+		return 0; /* known lost: no round trip */
+	}
+	/* Always the servers, with or without scripts: another holder of the lock (another object or
+	 * process with its array) may have released it meanwhile. */
+	validity = rl_kind_validity(&lane->io, &client->policy, held, token, token_len, client->cluster->count,
+		lane->outcomes);
+	if (validity == 0 && rl_client_learn_scripts_refused(client, lane) && held->kind != RL_KIND_SHARED) {
+		validity = rl_kind_validity(&lane->io, &client->policy, held, token, token_len, client->cluster->count,
+			lane->outcomes); /* the same question again, without the script */
+	}
+	outcome = validity > 0 ? RL_CALL_VALID : validity < 0 ? RL_CALL_FAILED : rl_client_refused(client, lane, RL_CALL_NOT_HELD);
+	if (outcome == RL_CALL_NOT_HELD && client->leases) {
+		rl_leases_not_held(client->leases, token, token_len);
+	}
+	rl_client_finish(client, lane, RL_CALL_VALIDITY, held->kind, outcome, 1, validity);
+	return validity;
+}
+
+/* --- the public calls: each on a lane of its own ------------------------------------------------- */
+
+int rl_client_release(rl_client *client, const rl_lock_target *held, const char *token, size_t token_len)
+{
+	rl_lane *lane = rl_client_lend(client);
+	int released;
+
+	if (lane == NULL) {
+		return 0;
+	}
+	released = release_on(client, lane, held, token, token_len);
+	rl_client_give_back(client, lane);
+	return released;
+}
+
+int rl_client_force_release(rl_client *client, const rl_lock_target *target)
+{
+	rl_lane *lane = rl_client_lend(client);
+	int released;
+
+	if (lane == NULL) {
+		return 0;
+	}
+	released = force_release_on(client, lane, target);
+	rl_client_give_back(client, lane);
+	return released;
+}
+
+double rl_client_extend(rl_client *client, const rl_lock_target *held, const char *token, size_t token_len,
+	int64_t ttl)
+{
+	rl_lane *lane = rl_client_lend(client);
+	double validity;
+
+	if (lane == NULL) {
+		return -1;
+	}
+	validity = extend_on(client, lane, held, token, token_len, ttl);
+	rl_client_give_back(client, lane);
+	return validity;
+}
+
+double rl_client_validity(rl_client *client, const rl_lock_target *held, const char *token, size_t token_len)
+{
+	rl_lane *lane = rl_client_lend(client);
+	double validity;
+
+	if (lane == NULL) {
+		return -1;
+	}
+	validity = validity_on(client, lane, held, token, token_len);
+	rl_client_give_back(client, lane);
+	return validity;
+}

@@ -1,0 +1,117 @@
+/* The Swoole waiter: inside a Swoole coroutine the PHP thread's waits yield to Swoole's scheduler.
+ * Swoole is found at run time through the C API its shared object exports (swoole_coroutine_is_in,
+ * swoole_coroutine_poll, swoole_coroutine_usleep): no build-time dependency, and nothing at all
+ * without it. Why this API and which versions: docs/design/coroutines.md. */
+#ifndef _GNU_SOURCE
+# define _GNU_SOURCE /* RTLD_DEFAULT */
+#endif
+#include "net/rl_wait.h"
+
+#ifndef _WIN32
+# include <dlfcn.h>
+# include <math.h>
+# include <stdint.h>
+
+typedef uint8_t (*swoole_is_in_fn)(void);
+typedef int (*swoole_poll_fn)(struct pollfd *fds, nfds_t nfds, int timeout);
+typedef void (*swoole_usleep_fn)(int usec);
+
+typedef long (*swoole_id_fn)(void);
+
+static swoole_is_in_fn swoole_is_in;
+static swoole_id_fn swoole_id;
+static swoole_poll_fn swoole_poll;
+static swoole_usleep_fn swoole_usleep;
+
+static int swoole_active(void)
+{
+	return swoole_is_in() != 0;
+}
+
+/* Swoole 6.2.2's swoole_coroutine_usleep(usec) sleeps usec / 2^20 s (System::sleep(usec / 1024 /
+ * 1024)), 5 % short of usec µs: asked for what makes the time, and again for what is left. A
+ * cancelled coroutine's sleep returns early: the pause ends then (callers look at the clock). */
+static void swoole_pause(int ms)
+{
+	double until = rl_now_ms() + ms, left = ms;
+	int rounds;
+
+	for (rounds = 0; left > 0 && rounds < 8; rounds++) {
+		double before = rl_now_ms();
+		swoole_usleep((int) ceil(left * 1048.576));
+		if (rl_now_ms() - before < 0.5 && left >= 1) {
+			break; /* returned at once: cancelled */
+		}
+		left = until - rl_now_ms();
+	}
+}
+
+static int swoole_wait(rl_pollfd *fds, unsigned long n, int timeout_ms)
+{
+	double start;
+	unsigned long i;
+	int ready;
+
+	if (n == 0) {
+		if (timeout_ms > 0) {
+			swoole_pause(timeout_ms);
+		}
+		return 0;
+	}
+	if (timeout_ms == 0) {
+		return poll(fds, (nfds_t) n, 0);
+	}
+	start = rl_now_ms();
+	ready = swoole_poll(fds, (nfds_t) n, timeout_ms);
+	if (ready >= 0) {
+		return ready;
+	}
+	/* -1 both when the time ran out and when no descriptor could be watched (one another
+	 * coroutine watches: a host name lookup two calls joined). */
+	for (i = 0; i < n; i++) {
+		fds[i].revents = 0;
+	}
+	if (timeout_ms > 0 && rl_now_ms() - start >= timeout_ms - 1) {
+		return 0;
+	}
+	ready = poll(fds, (nfds_t) n, 0);
+	if (ready == 0) {
+		swoole_pause(1); /* look again soon, yielding meanwhile rather than spinning */
+	}
+	return ready;
+}
+
+static const rl_waiter swoole_waiter = {"swoole", swoole_active, swoole_wait};
+
+long rl_wait_swoole_coroutine(void)
+{
+	return swoole_id != NULL && swoole_is_in() ? swoole_id() : 0;
+}
+
+void rl_wait_swoole_register(void)
+{
+	swoole_is_in = (swoole_is_in_fn) dlsym(RTLD_DEFAULT, "swoole_coroutine_is_in");
+	swoole_poll = (swoole_poll_fn) dlsym(RTLD_DEFAULT, "swoole_coroutine_poll");
+	swoole_usleep = (swoole_usleep_fn) dlsym(RTLD_DEFAULT, "swoole_coroutine_usleep");
+	swoole_id = (swoole_id_fn) dlsym(RTLD_DEFAULT, "swoole_coroutine_get_id");
+	if (swoole_id == NULL) {
+		swoole_id = (swoole_id_fn) dlsym(RTLD_DEFAULT, "swoole_coroutine_get_current_id"); /* as older releases' headers name it */
+	}
+	if (swoole_is_in != NULL && swoole_poll != NULL && swoole_usleep != NULL) {
+		rl_wait_register(&swoole_waiter);
+	}
+}
+
+#else
+
+void rl_wait_swoole_register(void)
+{
+	/* Swoole does not run on Windows (only under Cygwin) */
+}
+
+long rl_wait_swoole_coroutine(void)
+{
+	return 0;
+}
+
+#endif
