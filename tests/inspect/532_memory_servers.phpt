@@ -15,10 +15,10 @@ echo "-- each kind\n";
 echo $line($r->inspect('free')), "\n";
 $ex = $r->lock('ex', 1000);
 $i = $r->inspect('ex');
-echo $line($i), ' ', var_export($i['ttl'] > 950 && $i['ttl'] <= 1000, true), "\n";
+echo $line($i), ' ', var_export($i['ttl'] > 600 && $i['ttl'] <= 1000, true), "\n";
 RedLockMemory::advance(400);
 $i = $r->inspect('ex');
-echo $line($i), ' ', var_export($i['ttl'] > 550 && $i['ttl'] <= 600, true), "\n";
+echo $line($i), ' ', var_export($i['ttl'] > 200 && $i['ttl'] <= 600, true), "\n";
 $r->lockShared('sh', 1000);
 $r->lockShared('sh', 1000);
 $r->lockShared('sh', 2000);
@@ -35,7 +35,7 @@ echo $line($r->inspect('ex')), ' ', var_export($r->isLocked('ex'), true), "\n";
 echo $line($r->inspect('fe')), "\n";
 echo $line($r->inspect('sem', 4)), "\n";
 $i = $r->inspect('sh'); // the 2000 ms reader is still there
-echo $line($i), ' ', var_export($i['ttl'] > 850 && $i['ttl'] <= 900, true), "\n";
+echo $line($i), ' ', var_export($i['ttl'] > 400 && $i['ttl'] <= 900, true), "\n";
 
 echo "-- servers failing\n";
 $lock = $r->lock('down', 5000);
