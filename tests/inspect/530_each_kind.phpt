@@ -1,5 +1,5 @@
 --TEST--
-inspect() and isLocked() on real servers (issue 26, item 4): a free resource; an exclusive lock (ttl within the lock's validity, never above it); two shared readers (holders 2, the later reader's ttl); a semaphore with 2 of 3 slots used (read with its limit; without it the resource key alone is free); a fenced lock (its fence) and, unlocked, the fence stays; nothing acquired by any of it
+inspect() and isLocked() on real servers (issue 26, item 4): a free resource; an exclusive lock (ttl within the lock's validity, the drift taken off as validity() does); two shared readers (holders 2, the later reader's ttl); a semaphore with 2 of 3 slots used (read with its limit; without it the resource key alone is free); a fenced lock (its fence) and, unlocked, the fence stays; nothing acquired by any of it
 --EXTENSIONS--
 redlock
 --FILE--
@@ -25,6 +25,10 @@ var_dump($i['ttl'] > 9000 && $i['ttl'] <= 10000, $r->isLocked($key));
 var_dump($r->lock($key, 1000)); // still taken: inspect took nothing, changed nothing
 $r->unlock($lock);
 var_dump($r->isLocked($key));
+$long = $r->lock($key, 100000); // the drift (1% + 2 ms = 1002 ms) is taken off, as validity() does
+$i = $r->inspect($key);
+var_dump($i['ttl'] > 90000 && $i['ttl'] <= 100000 - 1002, $i['ttl'] <= $r->validity($long) + 50);
+$r->unlock($long);
 
 echo "-- shared\n";
 $key = rt_key('sh');
@@ -81,6 +85,8 @@ bool(true)
 bool(true)
 bool(false)
 bool(false)
+bool(true)
+bool(true)
 -- shared
 held=true kind=shared holders=2 ttl=float fence=NULL servers>=3:true
 bool(true)
