@@ -94,6 +94,21 @@ class RedLock
     public function validity(array $lock): float|false {}
 
     /**
+     * Who holds $resource, read from a quorum of servers in one round trip (per resource) without taking it and
+     * without scripts: held, kind ("exclusive", "shared", "semaphore", null when free), holders (readers, slots
+     * used; 1 for an exclusive lock), ttl (ms the deciding quorum still holds it, drift taken off as validity()
+     * does; null when free or for a semaphore), fence (the resource's last fencing token, null when never fenced)
+     * and servers (how many answered). Semaphore slots are read only with its $limit. Null without a quorum of
+     * answers. Advisory: it can change the moment after.
+     *
+     * @see docs/guide/inspect.md
+     */
+    public function inspect(string|array $resource, int $limit = 0): ?array {}
+
+    /** inspect()'s "held": true when a quorum holds $resource (any kind), null without a quorum of answers. Advisory. */
+    public function isLocked(string|array $resource): ?bool {}
+
+    /**
      * Locks $resource, calls $fn(array $lock, RedLock $redlock) and returns what it returns; the lock is released
      * in every case (return, exception, exit, fatal error, time limit).
      *

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: bc9af07abea5f1eb7a2a43b8d5aee5057492294f */
+ * Stub hash: dc383bf0f1772d3cee64078ed4b38a56c8eb3f1d */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_RedLock___construct, 0, 0, 1)
 	ZEND_ARG_TYPE_INFO(0, servers, IS_ARRAY, 0)
@@ -43,6 +43,15 @@ ZEND_END_ARG_INFO()
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_MASK_EX(arginfo_class_RedLock_validity, 0, 1, MAY_BE_DOUBLE|MAY_BE_FALSE)
 	ZEND_ARG_TYPE_INFO(0, lock, IS_ARRAY, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RedLock_inspect, 0, 1, IS_ARRAY, 1)
+	ZEND_ARG_TYPE_MASK(0, resource, MAY_BE_STRING|MAY_BE_ARRAY, NULL)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, limit, IS_LONG, 0, "0")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RedLock_isLocked, 0, 1, _IS_BOOL, 1)
+	ZEND_ARG_TYPE_MASK(0, resource, MAY_BE_STRING|MAY_BE_ARRAY, NULL)
 ZEND_END_ARG_INFO()
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RedLock_run, 0, 3, IS_MIXED, 0)
@@ -91,6 +100,8 @@ ZEND_METHOD(RedLock, unlock);
 ZEND_METHOD(RedLock, forceUnlock);
 ZEND_METHOD(RedLock, extend);
 ZEND_METHOD(RedLock, validity);
+ZEND_METHOD(RedLock, inspect);
+ZEND_METHOD(RedLock, isLocked);
 ZEND_METHOD(RedLock, run);
 ZEND_METHOD(RedLock, setObserver);
 ZEND_METHOD(RedLock, metrics);
@@ -113,6 +124,8 @@ static const zend_function_entry class_RedLock_methods[] = {
 	ZEND_ME(RedLock, forceUnlock, arginfo_class_RedLock_forceUnlock, ZEND_ACC_PUBLIC)
 	ZEND_ME(RedLock, extend, arginfo_class_RedLock_extend, ZEND_ACC_PUBLIC)
 	ZEND_ME(RedLock, validity, arginfo_class_RedLock_validity, ZEND_ACC_PUBLIC)
+	ZEND_ME(RedLock, inspect, arginfo_class_RedLock_inspect, ZEND_ACC_PUBLIC)
+	ZEND_ME(RedLock, isLocked, arginfo_class_RedLock_isLocked, ZEND_ACC_PUBLIC)
 	ZEND_ME(RedLock, run, arginfo_class_RedLock_run, ZEND_ACC_PUBLIC)
 	ZEND_ME(RedLock, setObserver, arginfo_class_RedLock_setObserver, ZEND_ACC_PUBLIC)
 	ZEND_ME(RedLock, metrics, arginfo_class_RedLock_metrics, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)

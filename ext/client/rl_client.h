@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/rl_inspect.h"
 #include "core/rl_kinds.h"
 #include "net/rl_cluster.h"
 #include "services/rl_leases.h"
@@ -142,6 +143,10 @@ double rl_client_extend(rl_client *client, const rl_lock_target *held, const cha
 /* validity(): ms a quorum still holds it, 0 when none or known lost (then with no round trip), -1
  * when out of memory. */
 double rl_client_validity(rl_client *client, const rl_lock_target *held, const char *token, size_t token_len);
+
+/* inspect(): keys read by a quorum, no acquisition (core/rl_inspect.h; ext/client/rl_client_inspect.c).
+ * 1 with *out filled, 0 without a quorum of answers, -1 when out of memory. limit > 0: semaphore slots. */
+int rl_client_inspect(rl_client *client, const rl_lock_keys *keys, int64_t limit, rl_inspection *out);
 
 /* Scripts are off: 1 for 'scripts' => false, 2 when the servers answered NOPERM to one (learnt
  * then, for the rest of the object's life); 0 when they are used. */

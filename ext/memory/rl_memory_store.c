@@ -438,6 +438,17 @@ int rl_memory_store_execute(rl_memory_store *s, int argc, const char **argv, con
 		}
 		return reply_int(out, n);
 	}
+	if (is(cmd, len, "TYPE") && argc == 2) { /* inspect() */
+		rl_mkey *k = rl_mkey_find(s, argv[1], lens[1]);
+		return reply_text(out, k == NULL ? "+none\r\n" : k->hash ? "+hash\r\n" : "+string\r\n");
+	}
+	if (is(cmd, len, "HLEN") && argc == 2) { /* inspect(): a shared lock's readers */
+		rl_mkey *k = rl_mkey_find(s, argv[1], lens[1]);
+		if (k != NULL && !k->hash) {
+			return reply_text(out, WRONGTYPE);
+		}
+		return reply_int(out, k == NULL ? 0 : (long long) k->nfields);
+	}
 	if (is(cmd, len, "PTTL") && argc == 2) {
 		rl_mkey *k = rl_mkey_find(s, argv[1], lens[1]);
 		return reply_int(out, k == NULL ? -2 : rl_mkey_pttl(s, k));

@@ -297,6 +297,8 @@ static void take_replies(rl_cluster *cluster, size_t i, const rl_request *reques
 		}
 		if (request->expect == RL_EXPECT_HELD) {
 			rl_reply_classify_held(&reply, request->held_token, request->held_token_len, out);
+		} else if (request->expect == RL_EXPECT_INSPECT) {
+			rl_reply_classify_inspect(&reply, out, &request->inspected[i]);
 		} else {
 			rl_reply_classify(&reply, request->expect, out);
 		}

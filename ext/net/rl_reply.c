@@ -64,6 +64,7 @@ void rl_reply_classify_any(const rl_reply *reply, rl_expect expect, rl_outcome *
 			}
 			break;
 		case RL_EXPECT_HELD: /* rl_reply_classify_held */
+		case RL_EXPECT_INSPECT: /* rl_reply_classify_inspect */
 			break;
 	}
 	rl_outcome_set(out, RL_OUTCOME_ERROR, "unexpected reply type");
@@ -116,4 +117,56 @@ void rl_reply_classify_held(const rl_reply *reply, const char *token, size_t tok
 		return;
 	}
 	rl_outcome_set(out, RL_OUTCOME_TAKEN, "taken");
+}
+
+static long long item_decimal(const rl_reply_item *item)
+{
+	long long n = 0;
+	size_t i;
+
+	for (i = 0; i < item->len && item->str[i] >= '0' && item->str[i] <= '9' && n < 1000000000000000000LL / 10; i++) {
+		n = n * 10 + (item->str[i] - '0');
+	}
+	return n;
+}
+
+void rl_reply_classify_inspect(const rl_reply *reply, rl_outcome *out, rl_inspected *inspected)
+{
+	const rl_reply_item *type = reply->items, *pttl = reply->items + 1, *hlen = reply->items + 2,
+		*fence = reply->items + 3, *slots = reply->items + 4;
+
+	memset(inspected, 0, sizeof(*inspected));
+	inspected->fence = -1;
+	out->integer = 0;
+	if (reply->type == RL_REPLY_ERROR) {
+		rl_outcome_set_bytes(out, RL_OUTCOME_ERROR, reply->str, reply->len);
+		return;
+	}
+	if (reply->type != RL_REPLY_ARRAY || reply->integer < 4 || reply->integer > RL_REPLY_ITEMS) {
+		rl_outcome_set(out, RL_OUTCOME_ERROR, "unexpected reply type");
+		return;
+	}
+	if (type->type == RL_REPLY_ERROR || pttl->type == RL_REPLY_ERROR) {
+		const rl_reply_item *bad = type->type == RL_REPLY_ERROR ? type : pttl;
+		rl_outcome_set_bytes(out, RL_OUTCOME_ERROR, bad->str, bad->len);
+		return;
+	}
+	if (type->type != RL_REPLY_STATUS || pttl->type != RL_REPLY_INTEGER) {
+		rl_outcome_set(out, RL_OUTCOME_ERROR, "unexpected reply type");
+		return;
+	}
+	inspected->type = type->len == 4 && memcmp(type->str, "none", 4) == 0 ? RL_KEY_NONE
+		: type->len == 6 && memcmp(type->str, "string", 6) == 0 ? RL_KEY_STRING
+		: type->len == 4 && memcmp(type->str, "hash", 4) == 0 ? RL_KEY_HASH : RL_KEY_OTHER;
+	inspected->pttl = pttl->integer;
+	inspected->holders = hlen->type == RL_REPLY_INTEGER ? hlen->integer : 0;
+	inspected->fence = fence->type == RL_REPLY_STRING ? item_decimal(fence) : -1;
+	inspected->slots = reply->integer > 4 && slots->type == RL_REPLY_INTEGER ? slots->integer : 0;
+	if (inspected->type != RL_KEY_NONE || inspected->slots > 0) {
+		out->kind = RL_OUTCOME_YES;
+		out->integer = inspected->pttl;
+		out->message[0] = '\0';
+		return;
+	}
+	rl_outcome_set(out, RL_OUTCOME_TAKEN, "free");
 }

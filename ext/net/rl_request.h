@@ -18,7 +18,8 @@ typedef enum {
 	RL_EXPECT_OK = 0,       /* SET NX PX: +OK wins the key, nil means someone else holds it */
 	RL_EXPECT_POSITIVE_INT, /* a script: an integer > 0 means done, 0 means not ours */
 	RL_EXPECT_HELD,         /* EXEC of [GET key, PTTL key]: yes, with the ms left, where key holds held_token */
-	RL_EXPECT_INT           /* any integer means done (DEL) */
+	RL_EXPECT_INT,          /* any integer means done (DEL) */
+	RL_EXPECT_INSPECT       /* EXEC of core/rl_inspect.c's reads: yes where the key is held, taken where free */
 } rl_expect;
 
 typedef enum {
@@ -40,6 +41,22 @@ typedef struct rl_outcome {
 	double latency_ms;            /* ms from the send to this outcome (telemetry); < 0 while PENDING */
 } rl_outcome;
 
+/* RL_EXPECT_INSPECT: what one server's EXEC said of a resource key (rl_reply_classify_inspect). */
+typedef enum {
+	RL_KEY_NONE = 0,
+	RL_KEY_STRING, /* an exclusive (or fenced) lock's token */
+	RL_KEY_HASH,   /* a shared lock's readers */
+	RL_KEY_OTHER
+} rl_key_type;
+
+typedef struct rl_inspected {
+	rl_key_type type;
+	long long pttl;    /* the key's PTTL: -2 none, -1 no expiry */
+	long long holders; /* a hash's fields (HLEN), else 0 */
+	long long fence;   /* the key's fence counter, -1 when it has none */
+	long long slots;   /* semaphore slot keys that exist (EXISTS), 0 when none were asked */
+} rl_inspected;
+
 typedef struct rl_request {
 	rl_command command;
 	rl_expect expect;
@@ -60,6 +77,8 @@ typedef struct rl_request {
 	/* RL_EXPECT_HELD: the token the key must hold */
 	const char *held_token;
 	size_t held_token_len;
+	/* RL_EXPECT_INSPECT: one per server, filled from its EXEC reply */
+	rl_inspected *inspected;
 } rl_request;
 
 /* An rl_request.undecided that waits for every server's reply (or its timeout), whatever the

@@ -54,6 +54,8 @@ unlock(array $lock): bool
 forceUnlock(array|string $resource): bool
 extend(array $lock, int $ttl): array|false
 validity(array $lock): float|false
+inspect(array|string $resource, int $limit = 0): ?array
+isLocked(array|string $resource): ?bool
 run(array|string $resource, int $ttl, callable $fn): mixed
 setObserver(?callable $observer): void
 metrics(): array

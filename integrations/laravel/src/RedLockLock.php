@@ -123,23 +123,13 @@ class RedLockLock extends Lock
     }
 
     /**
-     * Whether anyone holds the lock (Laravel 13). Ours: validity(). Another's: the extension has no
-     * read without taking yet, so this takes the lock for one attempt and gives it back at once:
-     * a get() by someone else in that round trip fails once, as it would against any holder.
+     * Whether anyone holds the lock (Laravel 13): RedLock::isLocked(), a quorum read that takes
+     * nothing (docs/guide/inspect.md). Without a quorum of answers nobody can say: true, as a
+     * get() would fail then too. Advisory: it can change the moment after.
      */
     public function isLocked(): bool
     {
-        if ($this->isOwnedByCurrentProcess()) {
-            return true;
-        }
-        $redlock = $this->store->redlocks()->attempts();
-        $probe = $redlock->lock($this->name, 1000);
-        if ($probe === false) {
-            return true;
-        }
-        $redlock->unlock($probe);
-
-        return false;
+        return $this->store->redlocks()->attempts()->isLocked($this->name) ?? true;
     }
 
     /** Our owner while a majority holds our token; null otherwise (another holder cannot be named). */

@@ -60,6 +60,34 @@ final class LockApiTest extends TestCase
         return method_exists(Lock::class, $method) && (new \ReflectionMethod(Lock::class, $method))->isPublic();
     }
 
+    /**
+     * isLocked() on the redlock store is RedLock::isLocked(), a read: no SET reaches the servers (it
+     * took the lock for a round trip before, so a get() by another worker in that moment failed).
+     */
+    public function testIsLockedWritesNothing(): void
+    {
+        $store = self::stores()['the redlock store'][0];
+        [$host, $port] = explode(':', explode(',', (string) getenv('REDLOCK_TEST_SERVERS'))[0]);
+        $redis = new \Redis();
+        $redis->connect($host, (int) $port, 1.0);
+        $sets = static function () use ($redis): int {
+            $stat = $redis->info('commandstats')['cmdstat_set'] ?? 'calls=0';
+            preg_match('/calls=(\d+)/', (string) $stat, $m);
+
+            return (int) $m[1];
+        };
+        $name = uniqid('peek-', true);
+        $before = $sets();
+        self::assertFalse($store->lock($name, 30)->isLocked());
+        self::assertSame($before, $sets(), 'isLocked() of a free lock wrote to the server');
+        $lock = $store->lock($name, 30);
+        self::assertTrue($lock->get());
+        $before = $sets();
+        self::assertTrue($store->lock($name, 30)->isLocked());
+        self::assertSame($before, $sets());
+        self::assertTrue($lock->release());
+    }
+
     /** @dataProvider stores */
     #[\PHPUnit\Framework\Attributes\DataProvider('stores')]
     public function testOwnersAsLaravelMeansThem(LockProvider $store): void

@@ -1,0 +1,176 @@
+/* inspect() and isLocked(): see rl_inspect.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/rl_inspect.h"
+#include "core/rl_scripts_kinds.h" /* RL_FENCE_SUFFIX */
+
+/* The commands of one key's read: MULTI; TYPE key; PTTL key; HLEN key; GET <key>:fence; [EXISTS
+ * its slot keys]; EXEC. */
+typedef struct inspect_batch {
+	const char *argv[10];
+	size_t argvlen[10];
+	rl_command batch[7];
+	unsigned len;
+	char *fence_key;
+	const char **slot_argv; /* EXISTS and the slot keys */
+	size_t *slot_lens;
+	char *slot_bytes;
+} inspect_batch;
+
+static void batch_free(inspect_batch *b)
+{
+	free(b->fence_key);
+	free(b->slot_argv);
+	free(b->slot_lens);
+	free(b->slot_bytes);
+}
+
+static int batch_init(inspect_batch *b, const char *key, size_t len, int64_t limit)
+{
+	static const char *const verbs[] = {"TYPE", "PTTL", "HLEN"};
+	size_t suffix = sizeof(RL_FENCE_SUFFIX) - 1, v;
+
+	memset(b, 0, sizeof(*b));
+	if ((b->fence_key = malloc(len + suffix + 1)) == NULL) {
+		return -1;
+	}
+	memcpy(b->fence_key, key, len);
+	memcpy(b->fence_key + len, RL_FENCE_SUFFIX, suffix + 1);
+	b->argv[0] = "MULTI", b->argvlen[0] = 5;
+	b->batch[b->len++] = (rl_command) {1, b->argv, b->argvlen};
+	for (v = 0; v < 3; v++) {
+		b->argv[1 + 2 * v] = verbs[v], b->argvlen[1 + 2 * v] = 4;
+		b->argv[2 + 2 * v] = key, b->argvlen[2 + 2 * v] = len;
+		b->batch[b->len++] = (rl_command) {2, b->argv + 1 + 2 * v, b->argvlen + 1 + 2 * v};
+	}
+	b->argv[7] = "GET", b->argvlen[7] = 3, b->argv[8] = b->fence_key, b->argvlen[8] = len + suffix;
+	b->batch[b->len++] = (rl_command) {2, b->argv + 7, b->argvlen + 7};
+	if (limit > 0) {
+		size_t each = len + sizeof(RL_SLOT_SUFFIX) + 24, at = 0;
+		int64_t slot;
+
+		b->slot_argv = malloc((size_t) (limit + 1) * sizeof(*b->slot_argv));
+		b->slot_lens = malloc((size_t) (limit + 1) * sizeof(*b->slot_lens));
+		b->slot_bytes = malloc((size_t) limit * each);
+		if (b->slot_argv == NULL || b->slot_lens == NULL || b->slot_bytes == NULL) {
+			batch_free(b);
+			return -1;
+		}
+		b->slot_argv[0] = "EXISTS", b->slot_lens[0] = 6;
+		for (slot = 0; slot < limit; slot++, at += each) {
+			b->slot_argv[slot + 1] = b->slot_bytes + at;
+			b->slot_lens[slot + 1] = rl_semaphore_slot_key(b->slot_bytes + at, each, key, len, slot);
+		}
+		b->batch[b->len++] = (rl_command) {(int) limit + 1, b->slot_argv, b->slot_lens};
+	}
+	b->argv[9] = "EXEC", b->argvlen[9] = 4;
+	b->batch[b->len++] = (rl_command) {1, b->argv + 9, b->argvlen + 9};
+	return 0;
+}
+
+/* One key, one round trip; its verdict (1 held, 0 free, -2 no quorum of answers) with *out
+ * filled for it; -1 out of memory. */
+static int inspect_key(const rl_lock_io *io, const rl_lock_policy *policy, const char *key, size_t len,
+	int64_t limit, size_t servers, rl_outcome *outcomes, rl_inspection *out)
+{
+	inspect_batch b;
+	rl_inspected *seen = calloc(servers ? servers : 1, sizeof(*seen));
+	int64_t *left = calloc(servers ? servers : 1, sizeof(*left)), *counts = calloc(servers ? servers : 1, sizeof(*counts));
+	unsigned n = 0, strings = 0, hashes = 0, slotted = 0;
+	double start, elapsed;
+	rl_request request;
+	size_t i;
+
+	if (seen == NULL || left == NULL || counts == NULL || batch_init(&b, key, len, limit) != 0) {
+		free(seen), free(left), free(counts);
+		return -1;
+	}
+	memset(&request, 0, sizeof(request));
+	request.command = b.batch[b.len - 1]; /* never sent alone: the batch is */
+	request.expect = RL_EXPECT_INSPECT;
+	request.batch = b.batch;
+	request.batch_len = b.len;
+	request.inspected = seen;
+	start = io->now(io->arg);
+	/* yes = holds it, taken = free: decided once a quorum holds it or it cannot */
+	io->run(io->arg, &request, policy->quorum, start + policy->call_bound_ms, outcomes);
+	elapsed = io->now(io->arg) - start;
+	batch_free(&b);
+
+	memset(out, 0, sizeof(*out));
+	out->fence = -1;
+	n = 0;
+	for (i = 0; i < servers; i++) {
+		int yes = outcomes[i].kind == RL_OUTCOME_YES;
+
+		if (!yes && outcomes[i].kind != RL_OUTCOME_TAKEN) {
+			continue;
+		}
+		out->answered++;
+		out->fence = seen[i].fence > out->fence ? seen[i].fence : out->fence;
+		if (!yes) {
+			continue;
+		}
+		strings += seen[i].type == RL_KEY_STRING;
+		hashes += seen[i].type == RL_KEY_HASH;
+		slotted += seen[i].type == RL_KEY_NONE && seen[i].slots > 0;
+		left[n] = seen[i].pttl;
+		counts[n] = seen[i].type == RL_KEY_HASH ? seen[i].holders : seen[i].slots;
+		n++;
+	}
+	out->holding = n;
+	if (out->answered < policy->quorum && n < policy->quorum) {
+		free(seen), free(left), free(counts);
+		return -2;
+	}
+	if (n >= policy->quorum) {
+		/* the kind most of the holding servers agree on; counts and ttl as a quorum vouches */
+		out->held = 1;
+		out->kind = strings >= hashes && strings >= slotted ? RL_INSPECT_EXCLUSIVE
+			: hashes >= slotted ? RL_INSPECT_SHARED : RL_INSPECT_SEMAPHORE;
+		out->holders = out->kind == RL_INSPECT_EXCLUSIVE ? 1 : rl_quorum_pttl(counts, n, policy->quorum);
+		if (out->kind == RL_INSPECT_SEMAPHORE) {
+			out->ttl_ms = -1;
+		} else {
+			/* a key without expiry (-1) is none of ours: it counts as held, for ever */
+			int64_t quorum_pttl;
+
+			for (i = 0; i < n; i++) {
+				left[i] = left[i] == -1 ? INT64_MAX / 2 : left[i];
+			}
+			quorum_pttl = rl_quorum_pttl(left, n, policy->quorum);
+			out->ttl_ms = quorum_pttl > 0 ? rl_validity_ms(quorum_pttl, elapsed, policy->drift_factor) : 0;
+			out->ttl_ms = out->ttl_ms > 0 ? out->ttl_ms : 0;
+		}
+	}
+	free(seen), free(left), free(counts);
+	return out->held;
+}
+
+int rl_inspect(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys, int64_t limit,
+	size_t servers, rl_outcome *outcomes, rl_inspection *out)
+{
+	size_t k;
+
+	memset(out, 0, sizeof(*out));
+	out->fence = -1;
+	for (k = 0; k < keys->count; k++) {
+		rl_inspection one;
+		int verdict = inspect_key(io, policy, keys->keys[k], keys->lens[k], limit, servers, outcomes, &one);
+
+		if (verdict < 0) {
+			return verdict == -1 ? -1 : 0;
+		}
+		out->fence = one.fence > out->fence ? one.fence : out->fence;
+		out->answered = k == 0 || one.answered < out->answered ? one.answered : out->answered;
+		if (one.held && (!out->held || one.ttl_ms < out->ttl_ms)) {
+			int64_t fence = out->fence;
+			unsigned answered = out->answered;
+
+			*out = one;
+			out->fence = fence, out->answered = answered;
+		}
+	}
+	return 1;
+}
