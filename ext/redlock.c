@@ -15,6 +15,7 @@
 #include "php_redlock.h"
 #include "net/rl_conn.h"
 #include "net/rl_resolve.h"
+#include "net/rl_wait.h"
 #include "redlock_abort.h"
 #include "redlock_memory.h"
 #include "redlock_telemetry.h"
@@ -58,6 +59,18 @@ static PHP_MINIT_FUNCTION(redlock)
 	REGISTER_INI_ENTRIES();
 	redlock_class_register(module_number);
 	redlock_abort_startup();
+	return SUCCESS;
+}
+
+/* This thread runs PHP: its waits may go through a waiter (a coroutine yields: net/rl_wait.h). */
+static PHP_RINIT_FUNCTION(redlock)
+{
+	(void) type;
+	(void) module_number;
+#if defined(COMPILE_DL_REDLOCK) && defined(ZTS)
+	ZEND_TSRMLS_CACHE_UPDATE();
+#endif
+	rl_wait_php_thread(1);
 	return SUCCESS;
 }
 
@@ -129,7 +142,7 @@ zend_module_entry redlock_module_entry = {
 	NULL,
 	PHP_MINIT(redlock),
 	PHP_MSHUTDOWN(redlock),
-	NULL,
+	PHP_RINIT(redlock),
 	PHP_RSHUTDOWN(redlock),
 	PHP_MINFO(redlock),
 	PHP_REDLOCK_VERSION,

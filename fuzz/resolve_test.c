@@ -27,6 +27,12 @@ static int test_getaddrinfo(const char *, const char *, const struct addrinfo *,
 /* The test clock's offset lives in rl_conn.c, which this unit test does not link (rl_platform.h). */
 int64_t rl_clock_offset_us;
 
+/* The test's own pauses (threads of its own: blocking is what it wants; ext/ waits through rl_wait.h). */
+static void rl_sleep_ms(int ms)
+{
+	poll(NULL, 0, ms);
+}
+
 static unsigned g_calls; /* test_getaddrinfo calls; __atomic: it runs on the lookup threads */
 static pthread_mutex_t g_gate_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t g_gate_cond = PTHREAD_COND_INITIALIZER;

@@ -1,8 +1,9 @@
 /* Waiting on several connections: the one poll() every caller uses (the fan-out, the renewal
- * thread through it, notified waiting). See rl_conn.h. */
+ * thread through it, notified waiting), through rl_wait_poll (a coroutine yields there). See rl_conn.h. */
 #include <math.h>
 
 #include "net/rl_conn.h"
+#include "net/rl_wait.h"
 
 int rl_conn_poll_timeout(double wait_until, double now)
 {
@@ -26,13 +27,13 @@ int rl_conn_poll(rl_pollfd *fds, const size_t *owner, size_t used, const rl_conn
 	size_t k;
 
 	if (used == 0) {
-		rl_sleep_ms(timeout < 0 ? 0 : timeout);
+		rl_wait_sleep_ms(timeout);
 		return 0;
 	}
 	for (k = 0; k < used; k++) {
 		buffered |= rl_conn_buffered(&conns[owner[k]]);
 	}
-	ready = rl_poll(fds, (unsigned long) used, buffered ? 0 : timeout);
+	ready = rl_wait_poll(fds, (unsigned long) used, buffered ? 0 : timeout);
 	if (buffered && ready >= 0) {
 		ready = 0;
 		for (k = 0; k < used; k++) {

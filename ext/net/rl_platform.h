@@ -114,16 +114,4 @@ static inline int rl_poll_interrupted(void)
 #endif
 }
 
-static inline void rl_sleep_ms(int ms)
-{
-	if (ms <= 0) {
-		return;
-	}
-#ifdef _WIN32
-	Sleep((DWORD) ms);
-#else
-	poll(NULL, 0, ms);
-#endif
-}
-
 #endif

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/rl_algorithm.h"
+#include "net/rl_wait.h"
 #include "services/rl_notify.h"
 
 /* Takes in every reply that has arrived on server i: subscribe confirmations first (one per
@@ -67,7 +68,7 @@ static int pump(rl_notify *notify, double until_ms, int stop_on_notice)
 			free(fds);
 			free(owner);
 		}
-		rl_sleep_ms(rl_conn_poll_timeout(until_ms, rl_now_ms()) < 0 ? 0 : rl_conn_poll_timeout(until_ms, rl_now_ms()));
+		rl_wait_sleep_ms(rl_conn_poll_timeout(until_ms, rl_now_ms()));
 		return 0;
 	}
 	for (;;) {
@@ -94,7 +95,7 @@ static int pump(rl_notify *notify, double until_ms, int stop_on_notice)
 			owner[used++] = i;
 		}
 		if (used == 0) {
-			rl_sleep_ms(rl_conn_poll_timeout(until_ms, now) < 0 ? 0 : rl_conn_poll_timeout(until_ms, now));
+			rl_wait_sleep_ms(rl_conn_poll_timeout(until_ms, now));
 			break;
 		}
 		/* TLS-decrypted bytes count as readable: a release announced in them is seen now */

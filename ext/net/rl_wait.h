@@ -1,0 +1,34 @@
+/* How the PHP thread waits. Default: block the thread (poll(), sleep). A coroutine runtime or event loop
+ * registers a waiter so that other coroutines / Fibers run while this call waits. Plain C, no Zend.
+ *
+ * Every blocking wait of the PHP thread goes through rl_wait_poll: the fan-out's and notified waiting's
+ * poll (rl_conn_poll: connects, TLS handshakes, host name lookups, replies), retry pauses
+ * (rl_wait_sleep_ms). Other threads (the renewal thread, lookups) always block: waiters are asked only
+ * on a thread marked with rl_wait_php_thread. Why and how: docs/design/coroutines.md. */
+#ifndef RL_WAIT_H
+#define RL_WAIT_H
+
+#include "net/rl_platform.h"
+
+typedef struct rl_waiter {
+	const char *name;                 /* "swoole", "revolt": for phpinfo and tests */
+	int (*active)(void);              /* non-zero when the current control flow should wait through this waiter; called on the PHP thread only */
+	int (*poll)(rl_pollfd *fds, unsigned long n, int timeout_ms);  /* poll(2)'s contract; n == 0 with fds NULL is a pause of timeout_ms */
+} rl_waiter;
+
+#define RL_WAITERS_MAX 4
+
+void rl_wait_register(const rl_waiter *waiter);    /* up to 4, in MINIT (or lazily on the PHP thread) */
+void rl_wait_php_thread(int yes);                  /* marks the calling thread as a PHP request thread (RINIT); other threads (renewal, lookups) never use waiters */
+int  rl_wait_poll(rl_pollfd *fds, unsigned long n, int timeout_ms); /* every blocking wait of the PHP thread goes through this */
+const rl_waiter *rl_wait_current(void);            /* the waiter that would be used now, or NULL */
+
+/* A pause of ms (nothing for ms <= 0), through the waiter like any other wait. */
+static inline void rl_wait_sleep_ms(int ms)
+{
+	if (ms > 0) {
+		rl_wait_poll(NULL, 0, ms);
+	}
+}
+
+#endif
