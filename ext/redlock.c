@@ -18,6 +18,7 @@
 #include "net/rl_wait.h"
 #include "redlock_abort.h"
 #include "redlock_memory.h"
+#include "redlock_revolt.h"
 #include "redlock_telemetry.h"
 
 ZEND_DECLARE_MODULE_GLOBALS(redlock)
@@ -59,6 +60,7 @@ static PHP_MINIT_FUNCTION(redlock)
 	REGISTER_INI_ENTRIES();
 	redlock_class_register(module_number);
 	redlock_abort_startup();
+	redlock_revolt_startup();
 	return SUCCESS;
 }
 
@@ -81,6 +83,7 @@ static PHP_RSHUTDOWN_FUNCTION(redlock)
 	(void) type;
 	(void) module_number;
 	redlock_abort_request_end();
+	redlock_revolt_request_end();
 	return SUCCESS;
 }
 
