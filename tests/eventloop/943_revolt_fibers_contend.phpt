@@ -20,10 +20,10 @@ $sleep = function (float $seconds): void {
 };
 for ($f = 0; $f < 20; $f++) {
     // One object per Fiber (947 shares one between Fibers).
-    $r = new RedLock(rt_servers(3), 50, 1, ['waitTimeout' => 3000, 'persistent' => false]);
+    $r = new RedLock(rt_servers(3), 50, 1, ['waitTimeout' => (int) (3000 * rt_revolt_time_scale()), 'persistent' => false]);
     rt_async(function () use ($r, $key, $state, $deadline, $sleep) {
         for ($i = 0; $i < 3 && microtime(true) < $deadline; $i++) {
-            $lock = $r->lock($key, 1000);
+            $lock = $r->lock($key, (int) (1000 * rt_revolt_time_scale()));
             if (!is_array($lock)) {
                 $state['failed']++;
                 continue;
