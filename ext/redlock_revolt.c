@@ -19,7 +19,7 @@
 /* The Fiber whose wait an exception ended (thrown into it, or PHP destroying it), and that
  * exception, referenced so that its address is not reused: until the exception stops being the
  * pending one, every wait of that Fiber fails at once with ECANCELED and the call ends
- * (net/rl_wait.h). A cancelled call never suspends, so no other Fiber runs before it ends. */
+ * (net/rl_wait_cancel.h). A cancelled call never suspends, so no other Fiber runs before it ends. */
 ZEND_TLS zend_fiber *cancelled_fiber;
 ZEND_TLS zend_object *cancelled_by;
 
@@ -160,6 +160,7 @@ static void unwatch(wake_set *set)
 	unsigned long i;
 	zval current;
 
+	ZVAL_UNDEF(&current);
 	if (set->id_count > 0 && loop_call("getDriver", &current, 0, NULL, NULL) && Z_TYPE(current) == IS_OBJECT
 		&& Z_OBJ(current) == set->driver) {
 		for (i = 0; i < set->id_count; i++) {
