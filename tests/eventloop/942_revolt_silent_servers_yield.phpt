@@ -1,5 +1,5 @@
 --TEST--
-Revolt: two of three servers silent (SIGSTOP, timeout 0.5 s): the Fiber's lock() waits for them without blocking the loop (a 10 ms repeat timer's gaps stay below 20 ms) and fails after the servers' timeout; the same object works once they answer again
+Revolt: two of three servers silent (SIGSTOP, timeout 0.5 s): the Fiber's lock() waits for them without blocking the loop (a 10 ms repeat timer's gaps stay below 20 ms) and fails after the servers' timeout; the same object works once they answer again. A host name lookup of 1.5 s that the quorum needs (a child php with the slow resolver) suspends the Fiber too
 --EXTENSIONS--
 redlock
 --SKIPIF--
@@ -8,6 +8,7 @@ redlock
 <?php
 require __DIR__ . '/../inc/revolt.inc';
 require __DIR__ . '/../inc/faultproxy.inc';
+require __DIR__ . '/../inc/slow_resolver.inc';
 rt_revolt_load();
 use Revolt\EventLoop;
 
@@ -38,6 +39,28 @@ echo rt_gap_verdict($result['gap']), "\n";
 $lock = $r->lock($key, 5000);
 echo 'answering again: ', is_array($lock) ? 'locked' : 'not locked', "\n";
 $r->unlock($lock);
+
+// A lookup the quorum needs: one of the other two servers refuses, so the slow-named one must vote.
+$out = sr_run(<<<'PHP'
+require $args['inc'];
+rt_revolt_load();
+$r = new RedLock([[$args['name'], $args['port'], 3.0], ['127.0.0.1', $args['refusing'], 0.5], ['127.0.0.1', $args['port2'], 0.5]], 200, 1);
+$result = [];
+$ticker = rt_ticker(function () use ($r, $args, &$ticker, &$result) {
+    $t = hrtime(true);
+    $lock = $r->lock($args['key'], 5000);
+    $result['locked'] = is_array($lock);
+    $result['after the lookup'] = (hrtime(true) - $t) / 1e6 >= 1400;
+    $result['gap'] = rt_ticker_stop($ticker);
+    $r->unlock($lock);
+});
+Revolt\EventLoop::run();
+echo json_encode(['locked' => $result['locked'], 'after the lookup' => $result['after the lookup'], 'verdict' => rt_gap_verdict($result['gap'])]);
+PHP, ['inc' => realpath(__DIR__ . '/../inc/revolt.inc'), 'name' => 'ms1500-redis.slow.test', 'port' => $a['port'],
+    'port2' => $b['port'], 'refusing' => fp_free_port(), 'key' => rt_key('lookup'), 'log' => sr_log()]);
+$child = json_decode($out, true) ?? rt_fatal("the child printed: $out");
+echo 'behind a 1.5 s lookup: ', $child['locked'] ? 'locked' : 'not locked', ', after it: ', var_export($child['after the lookup'], true),
+    ', ', $child['verdict'], "\n";
 ?>
 --EXPECT--
 bool(false)
@@ -45,3 +68,4 @@ after the servers' timeout: true
 2 servers timed out
 gaps below the bound
 answering again: locked
+behind a 1.5 s lookup: locked, after it: true, gaps below the bound
