@@ -60,7 +60,6 @@ static PHP_MINIT_FUNCTION(redlock)
 	REGISTER_INI_ENTRIES();
 	redlock_class_register(module_number);
 	redlock_abort_startup();
-	redlock_revolt_startup();
 	return SUCCESS;
 }
 

@@ -2,7 +2,17 @@
 #ifndef REDLOCK_REVOLT_H
 #define REDLOCK_REVOLT_H
 
-void redlock_revolt_startup(void);     /* MINIT: registers the waiter */
-void redlock_revolt_request_end(void); /* RSHUTDOWN: drops what a cancelled wait remembered */
+#include "php.h"
+
+void redlock_revolt_call_in_fiber(void); /* registers the waiter once Revolt is loaded */
+void redlock_revolt_request_end(void);   /* RSHUTDOWN: drops what a cancelled wait remembered */
+
+/* At the start of every call that may wait: one load outside a Fiber. */
+static zend_always_inline void redlock_revolt_notice_call(void)
+{
+	if (UNEXPECTED(EG(active_fiber) != NULL)) {
+		redlock_revolt_call_in_fiber();
+	}
+}
 
 #endif
