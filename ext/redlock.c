@@ -19,6 +19,7 @@
 #include "redlock_abort.h"
 #include "redlock_callable.h"
 #include "redlock_memory.h"
+#include "redlock_revolt.h"
 #include "redlock_telemetry.h"
 
 ZEND_DECLARE_MODULE_GLOBALS(redlock)
@@ -76,6 +77,18 @@ static PHP_RINIT_FUNCTION(redlock)
 	return SUCCESS;
 }
 
+/* This thread runs PHP: its waits may go through a waiter (a coroutine yields: net/rl_wait.h). */
+static PHP_RINIT_FUNCTION(redlock)
+{
+	(void) type;
+	(void) module_number;
+#if defined(COMPILE_DL_REDLOCK) && defined(ZTS)
+	ZEND_TSRMLS_CACHE_UPDATE();
+#endif
+	rl_wait_php_thread(1);
+	return SUCCESS;
+}
+
 /* No renewal thread outlives the request (FPM, php -S): objects still alive (globals, a fatal
  * error) keep their registry of leases, empty, until they are freed. */
 static PHP_RSHUTDOWN_FUNCTION(redlock)
@@ -84,6 +97,7 @@ static PHP_RSHUTDOWN_FUNCTION(redlock)
 	(void) module_number;
 	redlock_abort_request_end();
 	redlock_callable_request_end();
+	redlock_revolt_request_end();
 	return SUCCESS;
 }
 

@@ -13,6 +13,7 @@
 
 #include "php_redlock.h"
 #include "redlock_object.h"
+#include "redlock_revolt.h"
 #include "redlock_options.h"
 #include "redlock_loss.h"
 #include "redlock_servers.h"
@@ -56,6 +57,7 @@ redlock_object *redlock_ready(zval *this_zv)
 			ZSTR_VAL(Z_OBJCE_P(this_zv)->name));
 		return NULL;
 	}
+	redlock_revolt_notice_call(); /* every call that may wait starts here */
 	return intern;
 }
 

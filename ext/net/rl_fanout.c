@@ -6,6 +6,7 @@
 
 #include "net/rl_fanout.h"
 #include "net/rl_resp.h"
+#include "net/rl_wait_cancel.h"
 
 #define RL_SMALL_CLUSTER 16
 
@@ -448,8 +449,9 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 		ready = wait_for_events(&set, cluster, wait_until, now);
 		now = rl_now_ms(); /* as the poll returned: the time of every outcome this round settles */
 		if (ready < 0 && !rl_poll_interrupted()) {
+			const char *why = rl_wait_cancelled(ready) ? "cancelled: the Fiber or coroutine stopped waiting" : "poll failed";
 			for (k = 0; k < set.used; k++) {
-				rl_outcome_set(&outcomes[set.owner[k]], RL_OUTCOME_IO, "poll failed");
+				rl_outcome_set(&outcomes[set.owner[k]], RL_OUTCOME_IO, why);
 				fail(&cluster->conns[set.owner[k]], &outcomes[set.owner[k]], &yes, &answered, now - start);
 			}
 			break;

@@ -5,7 +5,16 @@
 
 #include "core/rl_algorithm.h"
 #include "net/rl_wait.h"
+#include "net/rl_wait_cancel.h"
 #include "services/rl_notify.h"
+
+/* A pause until until_ms with nothing to watch (never unbounded); true when its waiter cancelled it. */
+static int pause_cancelled(double until_ms, double now)
+{
+	int timeout = rl_conn_poll_timeout(until_ms, now);
+
+	return rl_wait_cancelled(rl_wait_poll(NULL, 0, timeout < 0 ? 0 : timeout));
+}
 
 /* Takes in every reply that has arrived on server i: subscribe confirmations first (one per
  * channel, which Redis sends before any message on them), then messages. Returns 0, or -1 when
@@ -54,7 +63,7 @@ static int all_confirmed(const rl_notify *notify)
 }
 
 /* Polls the subscriptions until until_ms. stop_on_notice: return 1 at the first message;
- * otherwise return once every server confirmed (or failed). */
+ * otherwise return once every server confirmed (or failed). -1: the wait was cancelled. */
 static int pump(rl_notify *notify, double until_ms, int stop_on_notice)
 {
 	rl_pollfd small[16];
@@ -68,8 +77,7 @@ static int pump(rl_notify *notify, double until_ms, int stop_on_notice)
 			free(fds);
 			free(owner);
 		}
-		rl_wait_sleep_ms(rl_conn_poll_timeout(until_ms, rl_now_ms()));
-		return 0;
+		return pause_cancelled(until_ms, rl_now_ms()) ? -1 : 0;
 	}
 	for (;;) {
 		double now = rl_now_ms();
@@ -95,12 +103,17 @@ static int pump(rl_notify *notify, double until_ms, int stop_on_notice)
 			owner[used++] = i;
 		}
 		if (used == 0) {
-			rl_wait_sleep_ms(rl_conn_poll_timeout(until_ms, now));
+			if (pause_cancelled(until_ms, now)) {
+				notified = -1;
+			}
 			break;
 		}
 		/* TLS-decrypted bytes count as readable: a release announced in them is seen now */
 		ready = rl_conn_poll(fds, owner, used, notify->conns, until_ms, now);
 		if (ready < 0 && !rl_poll_interrupted()) {
+			if (rl_wait_cancelled(ready)) {
+				notified = -1;
+			}
 			break;
 		}
 		for (k = 0; ready > 0 && k < used; k++) {
@@ -298,6 +311,7 @@ int rl_wait_acquire(rl_cluster *cluster, const rl_lock_io *io, const rl_lock_key
 	for (;;) {
 		uint32_t value = 0;
 		double now;
+		int woke;
 
 		/* Subscribed before this attempt: a release after it wakes the wait below. */
 		stats->attempts++;
@@ -310,9 +324,11 @@ int rl_wait_acquire(rl_cluster *cluster, const rl_lock_io *io, const rl_lock_key
 			result = -1;
 			break;
 		}
-		if (rl_notify_wait(&notify, fmin(now + (double) rl_retry_delay_ms(retry_delay, value), deadline_ms))) {
-			stats->notifications++;
+		woke = rl_notify_wait(&notify, fmin(now + (double) rl_retry_delay_ms(retry_delay, value), deadline_ms));
+		if (woke < 0) {
+			break; /* cancelled (net/rl_wait_cancel.h): the last attempt's result stands */
 		}
+		stats->notifications += (size_t) woke;
 	}
 	rl_notify_close(&notify);
 	return result;

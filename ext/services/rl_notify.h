@@ -37,7 +37,8 @@ typedef struct rl_notify {
  * confirmed, failed, or until_ms passed. 0, or -1 when out of memory (nothing is left open). */
 int rl_notify_open(rl_notify *notify, const rl_cluster *cluster, const rl_lock_keys *keys, double until_ms);
 
-/* Sleeps until a release is announced on any server (1) or until_ms (0). */
+/* Sleeps until a release is announced on any server (1) or until_ms (0); -1 when the wait was
+ * cancelled (net/rl_wait_cancel.h). */
 int rl_notify_wait(rl_notify *notify, double until_ms);
 
 /* Servers whose subscription is confirmed and still open. */

@@ -1,0 +1,88 @@
+--TEST--
+Revolt: Fibers sharing one RedLock object: while one is suspended inside lock() (waitTimeout on a held lock) others call the same object (lock, unlock, extend, validity) and each gets its own replies; 20 Fibers x 3 increments through that one object keep exclusion and lose nothing
+--EXTENSIONS--
+redlock
+--SKIPIF--
+<?php require __DIR__ . '/../inc/revolt.inc'; if ($why = rt_revolt_skip_reason()) die("skip $why"); ?>
+--FILE--
+<?php
+require __DIR__ . '/../inc/revolt.inc';
+rt_revolt_load();
+use Revolt\EventLoop;
+
+$sleep = function (float $seconds): void {
+    $s = EventLoop::getSuspension();
+    EventLoop::delay($seconds, fn () => $s->resume());
+    $s->suspend();
+};
+$r = new RedLock(rt_servers(3), 50, 1, ['waitTimeout' => (int) (3000 * rt_revolt_time_scale())]);
+$held = rt_key('held');
+$holder = new RedLock(rt_servers(3), 0, 1);
+$heldLock = $holder->lock($held, 10000);
+
+// 1. One Fiber waits inside $r->lock(); others use $r meanwhile.
+$log = [];
+rt_async(function () use ($r, $held, &$log) {
+    $lock = $r->lock($held, 5000);
+    $log[] = 'waiter: ' . (is_array($lock) ? 'won after the release' : 'failed');
+    if (is_array($lock)) {
+        $r->unlock($lock);
+    }
+});
+for ($f = 0; $f < 5; $f++) {
+    rt_async(function () use ($r, $f, $sleep, &$log) {
+        $ok = 0;
+        for ($i = 0; $i < 5; $i++) {
+            $lock = $r->lock(rt_key("own-$f-$i"), 5000);
+            $ok += is_array($lock) && $lock['resource'] === rt_key("own-$f-$i");
+            $sleep(0.002);
+            $ok += $r->validity($lock) > 0;
+            $ok += $r->extend($lock, 5000) !== false;
+            $ok += $r->unlock($lock) === true;
+        }
+        $log[] = "fiber $f: $ok of 20 calls as expected";
+    });
+}
+EventLoop::delay(0.3, function () use ($holder, $heldLock) { $holder->unlock($heldLock); });
+EventLoop::run();
+sort($log);
+echo implode("\n", $log), "\n";
+
+// 2. 20 Fibers x 3 increments through the one object.
+$key = rt_key('counter');
+$state = new ArrayObject(['counter' => 0, 'inside' => 0, 'most inside' => 0, 'failed' => 0, 'done' => 0]);
+$deadline = microtime(true) + 8 * rt_revolt_time_scale();
+for ($f = 0; $f < 20; $f++) {
+    rt_async(function () use ($r, $key, $state, $deadline, $sleep) {
+        for ($i = 0; $i < 3 && microtime(true) < $deadline; $i++) {
+            $lock = $r->lock($key, (int) (1000 * rt_revolt_time_scale()));
+            if (!is_array($lock)) {
+                $state['failed']++;
+                continue;
+            }
+            $state['inside']++;
+            $state['most inside'] = max($state['most inside'], $state['inside']);
+            $seen = $state['counter'];
+            $sleep(0.005);
+            $state['counter'] = $seen + 1;
+            $state['inside']--;
+            $r->unlock($lock);
+            $state['done']++;
+        }
+    });
+}
+EventLoop::run();
+echo 'most Fibers inside at once: ', $state['most inside'], "\n";
+echo 'counter: ', $state['counter'], ' of ', $state['done'], " increments done\n";
+echo 'lock() failures: ', $state['failed'], "\n";
+?>
+--EXPECT--
+fiber 0: 20 of 20 calls as expected
+fiber 1: 20 of 20 calls as expected
+fiber 2: 20 of 20 calls as expected
+fiber 3: 20 of 20 calls as expected
+fiber 4: 20 of 20 calls as expected
+waiter: won after the release
+most Fibers inside at once: 1
+counter: 60 of 60 increments done
+lock() failures: 0
