@@ -77,18 +77,6 @@ static PHP_RINIT_FUNCTION(redlock)
 	return SUCCESS;
 }
 
-/* This thread runs PHP: its waits may go through a waiter (a coroutine yields: net/rl_wait.h). */
-static PHP_RINIT_FUNCTION(redlock)
-{
-	(void) type;
-	(void) module_number;
-#if defined(COMPILE_DL_REDLOCK) && defined(ZTS)
-	ZEND_TSRMLS_CACHE_UPDATE();
-#endif
-	rl_wait_php_thread(1);
-	return SUCCESS;
-}
-
 /* No renewal thread outlives the request (FPM, php -S): objects still alive (globals, a fatal
  * error) keep their registry of leases, empty, until they are freed. */
 static PHP_RSHUTDOWN_FUNCTION(redlock)
