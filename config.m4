@@ -137,13 +137,14 @@ if test "$PHP_REDLOCK" != "no"; then
   AC_DEFINE(HAVE_REDLOCK, 1, [Whether redlock is enabled])
   PHP_SUBST(REDLOCK_SHARED_LIBADD)
 
-  PHP_NEW_EXTENSION(redlock, ext/client/rl_client.c ext/client/rl_client_held.c ext/client/rl_client_inspect.c ext/core/rl_algorithm.c ext/core/rl_attempts.c ext/core/rl_convert.c ext/core/rl_fence.c ext/core/rl_inspect.c ext/core/rl_kinds.c ext/core/rl_lock.c ext/core/rl_native.c ext/core/rl_scripts.c ext/core/rl_semaphore.c ext/core/rl_shared.c ext/core/rl_token.c ext/memory/rl_memory_keyspace.c ext/memory/rl_memory_resp.c ext/memory/rl_memory_server.c ext/memory/rl_memory_store.c ext/net/rl_addresses.c ext/net/rl_cluster.c ext/net/rl_conn.c ext/net/rl_conn_poll.c ext/net/rl_connect.c ext/net/rl_fanout.c ext/net/rl_hiredis_reader.c ext/net/rl_pool.c ext/net/rl_reply.c ext/net/rl_resolve.c ext/net/rl_tls.c ext/net/rl_uri.c ext/net/rl_wait.c ext/net/rl_wait_swoole.c ext/redlock.c ext/redlock_abort.c ext/redlock_acquire.c ext/redlock_callable.c ext/redlock_class.c ext/redlock_held.c ext/redlock_inspect.c ext/redlock_loss.c ext/redlock_memory.c ext/redlock_options.c ext/redlock_resource.c ext/redlock_revolt.c ext/redlock_run.c ext/redlock_servers.c ext/redlock_telemetry.c ext/services/rl_leases.c ext/services/rl_metrics.c ext/services/rl_notify.c ext/services/rl_renewal.c, $ext_shared, , -DZEND_ENABLE_STATIC_TSRMLS_CACHE=1)
+  PHP_NEW_EXTENSION(redlock, ext/client/rl_client.c ext/client/rl_client_held.c ext/client/rl_client_inspect.c ext/core/rl_algorithm.c ext/core/rl_attempts.c ext/core/rl_convert.c ext/core/rl_fence.c ext/core/rl_inspect.c ext/core/rl_kinds.c ext/core/rl_lock.c ext/core/rl_native.c ext/core/rl_scripts.c ext/core/rl_semaphore.c ext/core/rl_shared.c ext/core/rl_token.c ext/memory/rl_memory_keyspace.c ext/memory/rl_memory_resp.c ext/memory/rl_memory_server.c ext/memory/rl_memory_store.c ext/net/rl_addresses.c ext/net/rl_cluster.c ext/net/rl_conn.c ext/net/rl_conn_poll.c ext/net/rl_connect.c ext/net/rl_fanout.c ext/net/rl_pool.c ext/net/rl_resolve.c ext/net/rl_tls.c ext/net/rl_uri.c ext/net/rl_wait.c ext/net/rl_wait_swoole.c ext/protocol/rl_hiredis_reader.c ext/protocol/rl_reply.c ext/redlock.c ext/redlock_abort.c ext/redlock_acquire.c ext/redlock_callable.c ext/redlock_class.c ext/redlock_held.c ext/redlock_inspect.c ext/redlock_loss.c ext/redlock_memory.c ext/redlock_options.c ext/redlock_resource.c ext/redlock_revolt.c ext/redlock_run.c ext/redlock_servers.c ext/redlock_telemetry.c ext/services/rl_leases.c ext/services/rl_metrics.c ext/services/rl_notify.c ext/services/rl_renewal.c, $ext_shared, , -DZEND_ENABLE_STATIC_TSRMLS_CACHE=1)
   dnl Sources include each other by their folder under ext/ ("core/rl_lock.h", "net/rl_conn.h").
   PHP_ADD_INCLUDE([$ext_srcdir/ext])
   PHP_ADD_BUILD_DIR([$ext_builddir/ext])
   PHP_ADD_BUILD_DIR([$ext_builddir/ext/client])
   PHP_ADD_BUILD_DIR([$ext_builddir/ext/core])
   PHP_ADD_BUILD_DIR([$ext_builddir/ext/net])
+  PHP_ADD_BUILD_DIR([$ext_builddir/ext/protocol])
   PHP_ADD_BUILD_DIR([$ext_builddir/ext/memory])
   PHP_ADD_BUILD_DIR([$ext_builddir/ext/services])
 fi

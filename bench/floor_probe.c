@@ -2,7 +2,7 @@
  * One cycle = SET key token NX PX ttl sent to every server at once, then EVALSHA of the unlock
  * script sent to every server at once. Like the extension, each step stops waiting as soon as
  * the quorum (N/2+1) is won; replies still in flight are read and dropped at the next step.
- * Commands are encoded once per step (ext/net/rl_resp.h) and written straight to each socket.
+ * Commands are encoded once per step (ext/protocol/rl_resp.h) and written straight to each socket.
  *
  *   floor_probe -s 127.0.0.1:7501,127.0.0.1:7502 [-m reused|percycle|ping] [-T SECONDS | -n CYCLES]
  *
@@ -22,7 +22,7 @@
 #include <unistd.h>
 #include <sys/socket.h>
 #include <hiredis/hiredis.h>
-#include "../ext/net/rl_resp.h"
+#include "../ext/protocol/rl_resp.h"
 
 #define MAX_SERVERS 16
 #define UNLOCK_SCRIPT \

@@ -9,7 +9,7 @@
 
 #include "core/rl_algorithm.h"
 #include "core/rl_token.h"
-#include "net/rl_request.h" /* rl_quorum_decide */
+#include "protocol/rl_request.h" /* rl_quorum_decide */
 
 /* Present once the lock-extension code is merged; weak so this harness also builds without it. */
 extern int64_t rl_quorum_pttl(int64_t *pttls, size_t count, unsigned quorum) __attribute__((weak));

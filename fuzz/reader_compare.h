@@ -2,10 +2,10 @@
  * a byte stream through rl_reader in a given chunking and through hiredis' reader in one go,
  * and compares the top-level replies; also checks rl_reply_classify() on every reply.
  * Header-only (static functions): include it once per program, build with -Iext, link
- * ext/net/rl_hiredis_reader.c, ext/net/rl_reply.c and -lhiredis.
+ * ext/protocol/rl_hiredis_reader.c, ext/protocol/rl_reply.c and -lhiredis.
  *
  * rl_reader is hiredis' redisReader with object functions that keep only what a vote needs
- * (ext/net/rl_hiredis_reader.h). What this checks is that wrapper: the same replies as hiredis' own
+ * (ext/protocol/rl_hiredis_reader.h). What this checks is that wrapper: the same replies as hiredis' own
  * objects in every chunking, each given out in the chunk where its last byte arrived, a status
  * or error text cut to RL_READER_LINE_HEAD bytes, the idle state, a sticky error. hiredis
  * refuses an array at the 9th level even when empty or nil ("depth > 7"); rl_reader does too,

@@ -1,4 +1,4 @@
-/* Differential test of ext/net/rl_hiredis_reader.c (hiredis' reader behind our object functions)
+/* Differential test of ext/protocol/rl_hiredis_reader.c (hiredis' reader behind our object functions)
  * against hiredis' reader with reply objects, deterministic, for CI.
  *
  *   reader_diff [SEED [COUNT]] [--stream INDEX] [--dump FILE] [--quiet]
@@ -14,7 +14,7 @@
  * summary line; exits 1 on any mismatch, with the stream (escaped), its seed and index.
  *
  * Build: fuzz/reader_diff.sh (gcc), fuzz/reader_diff.sh --sanitize (clang, ASan + UBSan), or
- *   gcc -O1 -g -Wall -Wextra -Iext -o reader_diff fuzz/reader_diff.c ext/net/rl_hiredis_reader.c ext/net/rl_reply.c -lhiredis */
+ *   gcc -O1 -g -Wall -Wextra -Iext -o reader_diff fuzz/reader_diff.c ext/protocol/rl_hiredis_reader.c ext/protocol/rl_reply.c -lhiredis */
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Differential test of the extension's reply reader (ext/net/rl_hiredis_reader.c: hiredis' reader with our
+# Differential test of the extension's reply reader (ext/protocol/rl_hiredis_reader.c: hiredis' reader with our
 # object functions) against hiredis' reader building reply objects,
 # deterministic (used by CI):
 #   fuzz/reader_diff.sh [--sanitize] [SEED [COUNT]] [--stream INDEX] [--dump FILE]
@@ -16,7 +16,7 @@ if [ "${1:-}" = --sanitize ]; then
 fi
 out=.run/fuzz
 mkdir -p "$out"
-sources="fuzz/reader_diff.c ext/net/rl_hiredis_reader.c ext/net/rl_reply.c"
+sources="fuzz/reader_diff.c ext/protocol/rl_hiredis_reader.c ext/protocol/rl_reply.c"
 if [ "$sanitize" = 1 ]; then
   bin="$out/reader_diff-sanitize"
   clang -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \

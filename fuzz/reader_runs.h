@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "net/rl_hiredis_reader.h"
-#include "net/rl_reply.h"
+#include "protocol/rl_hiredis_reader.h"
+#include "protocol/rl_reply.h"
 
 /* ---------------------------------------------------------------------------------------- */
 /* Small utilities */

@@ -1,4 +1,4 @@
-/* The request encoder (ext/net/rl_resp.h) against hiredis' redisFormatCommandArgv, byte for
+/* The request encoder (ext/protocol/rl_resp.h) against hiredis' redisFormatCommandArgv, byte for
  * byte, deterministic, for CI. hiredis parses every reply; requests are encoded by rl_resp_format
  * because hiredis' encoder costs about 4,000 instructions a command (docs/evidence/benchmark.md), so this
  * checks that ours writes exactly what hiredis would. Commands: 0 to 40 arguments of 0 to 3000
@@ -12,7 +12,7 @@
 
 #include <hiredis/hiredis.h>
 
-#include "net/rl_resp.h"
+#include "protocol/rl_resp.h"
 
 static uint64_t state;
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The request encoder (ext/net/rl_resp.h) against hiredis' redisFormatCommandArgv, byte for byte
+# The request encoder (ext/protocol/rl_resp.h) against hiredis' redisFormatCommandArgv, byte for byte
 # (deterministic, used by CI): fuzz/resp_equiv.sh [SEED [COUNT]]
 set -euo pipefail
 cd "$(dirname "$0")/.."

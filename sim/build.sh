@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 out=$1
 src=${2:-.}
 shift $(( $# >= 2 ? 2 : 1 ))
-ext_sources=$(cd "$src" && ls ext/client/*.c ext/core/*.c ext/net/*.c ext/services/*.c ext/memory/rl_memory_keyspace.c ext/memory/rl_memory_resp.c ext/memory/rl_memory_store.c)
+ext_sources=$(cd "$src" && ls ext/client/*.c ext/core/*.c ext/net/*.c ext/protocol/*.c ext/services/*.c ext/memory/rl_memory_keyspace.c ext/memory/rl_memory_resp.c ext/memory/rl_memory_store.c)
 objdir=$(mktemp -d)
 trap 'rm -rf "$objdir"' EXIT
 flags="-O1 -g -Wall -U_FORTIFY_SOURCE -D_FORTIFY_SOURCE=0 $*"

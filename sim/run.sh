@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The deterministic simulation (sim/main.c, sim/kernel.c): the extension's own plain-C client,
-# driver and connection layer (ext/client, ext/core, ext/net, ext/services, compiled as they are
+# driver and connection layer (ext/client, ext/core, ext/net, ext/protocol, ext/services, compiled as they are
 # with their system calls turned into a simulated kernel's by sim/seam.h) against simulated
 # servers, on a virtual clock. Checks, each a PASS or FAIL line:
 #   sim/run.sh [SECONDS=20]

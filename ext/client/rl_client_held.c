@@ -5,7 +5,7 @@
 
 #include "client/rl_client.h"
 #include "client/rl_client_private.h"
-#include "net/rl_reply.h"
+#include "protocol/rl_reply.h"
 
 /* --- release, extend, validity ------------------------------------------------------------------ */
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/rl_lock.h"
-#include "net/rl_resp.h"
+#include "protocol/rl_resp.h"
 
 int rl_attempts_run(const rl_lock_io *io, rl_acquire *acquire, const rl_attempt_ops *ops, rl_outcome *outcomes,
 	rl_lock_result *result)

@@ -3,7 +3,7 @@
  * validity from the attempt's start). See rl_kinds.h; the argument is in
  * docs/design/primitives.md. */
 #include "core/rl_kinds.h"
-#include "net/rl_resp.h"
+#include "protocol/rl_resp.h"
 
 int rl_convert_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_target *target,
 	int64_t ttl, size_t servers, rl_outcome *outcomes, rl_held_lock *held)

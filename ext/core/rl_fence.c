@@ -5,7 +5,7 @@
  * why a write-back to a server we do not hold must not count: docs/design/primitives.md. Three
  * round trips per lock + unlock. */
 #include "core/rl_kinds.h"
-#include "net/rl_resp.h"
+#include "protocol/rl_resp.h"
 
 int rl_fence_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys, int64_t ttl,
 	size_t servers, rl_outcome *outcomes, rl_lock_result *result, int64_t *fence)

@@ -5,7 +5,7 @@
 
 #include "core/rl_lock.h"
 #include "core/rl_native.h"
-#include "net/rl_resp.h"
+#include "protocol/rl_resp.h"
 
 void rl_acquire_init(rl_acquire *acquire, const rl_lock_policy *policy, int64_t ttl)
 {

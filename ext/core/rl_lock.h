@@ -21,7 +21,7 @@
 
 #include "core/rl_algorithm.h"
 #include "core/rl_token.h"
-#include "net/rl_request.h"
+#include "protocol/rl_request.h"
 
 /* A script, sent as EVAL with its source (core/rl_scripts.c says why never EVALSHA). */
 typedef struct rl_script {

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/rl_kinds.h"
-#include "net/rl_resp.h"
+#include "protocol/rl_resp.h"
 #include "core/rl_scripts_kinds.h"
 
 typedef struct semaphore_attempt {

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include "net/rl_conn.h"
 #include "net/rl_pool.h"
-#include "net/rl_resp.h"
+#include "protocol/rl_resp.h"
 
 typedef struct rl_cluster {
 	size_t count;

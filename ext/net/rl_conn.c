@@ -8,7 +8,7 @@
 #include <hiredis/hiredis.h> /* only for its version: the I/O is ours */
 
 #include "net/rl_conn.h"
-#include "net/rl_resp.h"
+#include "protocol/rl_resp.h"
 
 void rl_hiredis_version(char *out, size_t size)
 {

@@ -23,8 +23,8 @@
 #include <math.h>
 #include <stddef.h>
 #include "net/rl_platform.h"
-#include "net/rl_hiredis_reader.h"
-#include "net/rl_reply.h"
+#include "protocol/rl_hiredis_reader.h"
+#include "protocol/rl_reply.h"
 #include "net/rl_tls.h"
 
 #ifdef _WIN32

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "net/rl_fanout.h"
-#include "net/rl_resp.h"
+#include "protocol/rl_resp.h"
 #include "net/rl_wait_cancel.h"
 
 #define RL_SMALL_CLUSTER 16

@@ -4,7 +4,7 @@
 #define RL_FANOUT_H
 
 #include "net/rl_cluster.h"
-#include "net/rl_request.h"
+#include "protocol/rl_request.h"
 
 
 /* Runs request on every server. Fills outcomes[count]; servers undecided when the quorum was

@@ -12,7 +12,7 @@
 #include "services/rl_metrics.h"
 #include "core/rl_algorithm.h"
 #include "net/rl_fanout.h"
-#include "net/rl_reply.h"
+#include "protocol/rl_reply.h"
 
 #ifndef _WIN32
 # include <dlfcn.h>

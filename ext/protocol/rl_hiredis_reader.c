@@ -6,7 +6,7 @@
 #include <hiredis/hiredis.h>
 #include <hiredis/sds.h>
 
-#include "net/rl_hiredis_reader.h"
+#include "protocol/rl_hiredis_reader.h"
 
 /* hiredis 1.x passes an array's length as size_t and knows RESP3's doubles and booleans. */
 #if HIREDIS_MAJOR >= 1

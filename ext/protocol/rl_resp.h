@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "net/rl_request.h" /* rl_command */
+#include "protocol/rl_request.h" /* rl_command */
 
 /* Lengths and counts are nearly always below 1000: no division for those. */
 static inline size_t rl_resp_digits(size_t value)

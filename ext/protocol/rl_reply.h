@@ -5,8 +5,8 @@
 
 #include <stddef.h>
 
-#include "net/rl_hiredis_reader.h"
-#include "net/rl_request.h" /* rl_expect, rl_outcome */
+#include "protocol/rl_hiredis_reader.h"
+#include "protocol/rl_request.h" /* rl_expect, rl_outcome */
 
 /* rl_reply_classify beyond a yes vote. */
 void rl_reply_classify_any(const rl_reply *reply, rl_expect expect, rl_outcome *out);

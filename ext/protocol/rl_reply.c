@@ -1,7 +1,7 @@
 /* What a server's reply means for a vote. See rl_reply.h. */
 #include <string.h>
 
-#include "net/rl_reply.h"
+#include "protocol/rl_reply.h"
 
 void rl_outcome_set_bytes(rl_outcome *out, rl_outcome_kind kind, const char *bytes, size_t len)
 {
