@@ -31,9 +31,16 @@ fi
 mkdir -p .run
 stamp=.run/config.m4.sha1
 if [ ! -f Makefile ] || [ "$(sha1sum < config.m4)" != "$(cat "$stamp" 2>/dev/null)" ]; then
+  # The sources changed: objects and their dependency files may name headers that moved or went
+  # (a .dep naming a missing header stops make), so the build starts afresh.
+  find ext \( -name '*.dep' -o -name '*.lo' -o -name '*.o' \) -delete 2>/dev/null || true
   "phpize$v" >/dev/null
   ./configure -q --with-php-config="$(command -v "php-config$v")"
   sha1sum < config.m4 > "$stamp"
 fi
-make -j"$(nproc)" >/dev/null
+# A build left from before a header moved can name it in a .dep file: then once more from scratch.
+make -j"$(nproc)" >/dev/null 2>&1 || {
+  find ext \( -name '*.dep' -o -name '*.lo' -o -name '*.o' \) -delete
+  make -j"$(nproc)" >/dev/null
+}
 test -f modules/redlock.so
