@@ -32,12 +32,11 @@ void rl_wait_swoole_register(void);
  * only into the coroutine whose run() lost its lock. */
 long rl_wait_swoole_coroutine(void);
 
-/* A pause of ms (nothing for ms <= 0), through the waiter like any other wait. */
-static inline void rl_wait_sleep_ms(int ms)
+/* A pause of ms (nothing for ms <= 0), through the waiter like any other wait: 0, or -1 when the
+ * waiter ended it early (a cancelled wait, net/rl_wait_cancel.h). */
+static inline int rl_wait_sleep_ms(int ms)
 {
-	if (ms > 0) {
-		rl_wait_poll(NULL, 0, ms);
-	}
+	return ms > 0 && rl_wait_poll(NULL, 0, ms) < 0 ? -1 : 0;
 }
 
 #endif

@@ -11,9 +11,7 @@
 /* A pause until until_ms with nothing to watch (never unbounded); true when its waiter cancelled it. */
 static int pause_cancelled(double until_ms, double now)
 {
-	int timeout = rl_conn_poll_timeout(until_ms, now);
-
-	return rl_wait_cancelled(rl_wait_poll(NULL, 0, timeout < 0 ? 0 : timeout));
+	return rl_wait_cancelled(rl_wait_sleep_ms(rl_conn_poll_timeout(until_ms, now)));
 }
 
 /* Takes in every reply that has arrived on server i: subscribe confirmations first (one per
