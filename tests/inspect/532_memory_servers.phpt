@@ -1,5 +1,5 @@
 --TEST--
-inspect() on memory:// servers (issue 26, item 4): they answer TYPE, PTTL, HLEN, GET and EXISTS in MULTI/EXEC: each kind read; the ttl follows the test clock; a lock whose ttl ran out is free (an expired lock), its fence kept; one server failed leaves a quorum; two failed: null; an error-answering server is no answer
+inspect() on memory:// servers (issue 26, item 4): they answer TYPE, PTTL, HLEN, GET and EXISTS in MULTI/EXEC: each kind read; the ttl follows the test clock; a lock whose ttl ran out is free (an expired lock), its fence kept; one server failed leaves a quorum; two failed (refused or erroring, or silent so that the one answer comes first): null; an error-answering server is no answer
 --EXTENSIONS--
 redlock
 --SKIPIF--
@@ -46,6 +46,11 @@ echo $line($r->inspect('down')), ' ', var_export($r->isLocked('down'), true), "\
 RedLockMemory::recover('i532a');
 RedLockMemory::recover('i532b');
 echo $line($r->inspect('down')), "\n";
+// silent servers answer only at their timeout: c's answer (held) comes first, every time, and one answer of three is no quorum
+RedLockMemory::fail('i532a', 'silent');
+RedLockMemory::fail('i532b', 'silent');
+$t = microtime(true);
+echo $line($r->inspect('down')), ' ', var_export($r->isLocked('down'), true), ' ', var_export(microtime(true) - $t < 4, true), "\n";
 ?>
 --EXPECT--
 -- each kind
@@ -64,3 +69,4 @@ echo $line($r->inspect('down')), "\n";
 {"held":true,"kind":"exclusive","holders":1,"fence":null,"quorum answered":true}
 null NULL
 {"held":true,"kind":"exclusive","holders":1,"fence":null,"quorum answered":true}
+null NULL true
