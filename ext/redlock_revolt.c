@@ -191,7 +191,11 @@ static bool method_closure(zval *object, const char *name, zval *closure)
 	if (method == NULL) {
 		return false;
 	}
+#if PHP_VERSION_ID >= 80600 /* its $this became a zend_object * */
+	zend_create_fake_closure(closure, method, method->common.scope, Z_OBJCE_P(object), Z_OBJ_P(object));
+#else
 	zend_create_fake_closure(closure, method, method->common.scope, Z_OBJCE_P(object), object);
+#endif
 	return true;
 }
 
