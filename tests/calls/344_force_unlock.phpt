@@ -26,10 +26,12 @@ $b = rt_key('b');
 $prefixed = new RedLock($servers, 10, 1, ['prefix' => 'px:']);
 $prefixedAdmin = new RedLock($servers, 10, 1, ['prefix' => 'px:']);
 $multi = $prefixed->lock([$a, $b], 60000);
+// both keys on every server that voted (a quorum at least: a loaded server may have missed its vote)
+$keysOnServers = fn () => array_sum(array_map(fn ($p) => rt_redis($p, 'EXISTS', "px:$a", "px:$b"), $ports));
 var_dump($admin->forceUnlock([$a, $b])); // no prefix: other keys, nothing of ours deleted
-var_dump(rt_redis($ports[0], 'EXISTS', "px:$a", "px:$b"));
+var_dump($keysOnServers() >= 2 * intdiv(count($ports), 2) + 2);
 var_dump($prefixedAdmin->forceUnlock([$a, $b]));
-var_dump(rt_redis($ports[0], 'EXISTS', "px:$a", "px:$b"), $prefixed->unlock($multi));
+var_dump($keysOnServers(), $prefixed->unlock($multi));
 
 echo "shared holders\n";
 $s = rt_key('shared');
@@ -74,7 +76,7 @@ bool(false)
 bool(true)
 multi-resource, with a prefix on both objects
 bool(true)
-int(2)
+bool(true)
 bool(true)
 int(0)
 bool(false)
