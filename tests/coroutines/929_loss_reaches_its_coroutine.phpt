@@ -1,0 +1,105 @@
+--TEST--
+Swoole: a lock lost while the coroutine that took it sleeps and another coroutine runs (busy, never yielding): onLoss runs in the coroutine that took the lock (its cid), when that coroutine runs again, never in the running one; abortOnLoss throws into the sleeping coroutine's run() as it wakes (its next statement does not run), and the running coroutine's run() finishes; a lock kept past its coroutine's end is still told
+--EXTENSIONS--
+redlock
+--SKIPIF--
+<?php require __DIR__ . '/coroutines.inc'; co_skip_without_swoole(); ?>
+--FILE--
+<?php
+require __DIR__ . '/coroutines.inc';
+use Swoole\Coroutine;
+
+/** Busy for $seconds without yielding: whatever the interrupt does, it does here. */
+function spin(float $seconds): int
+{
+    $spins = 0;
+    $end = microtime(true) + $seconds;
+    while (microtime(true) < $end) {
+        $spins++;
+    }
+    return $spins;
+}
+
+// onLoss: A takes a lock (renewed every 100 ms) and sleeps; B deletes it and spins through the
+// renewal that finds it gone.
+$events = [];
+$cids = [];
+$watched = new RedLock(rt_servers(3), 50, 1, ['autoExtend' => true,
+    'onLoss' => function (array $lock, string $reason) use (&$events) {
+        $events[] = 'onLoss in ' . Coroutine::getCid() . " ($reason)";
+    }]);
+$key = rt_key('taken-by-a');
+co_run(function () use ($watched, $key, &$events, &$cids) {
+    Coroutine::create(function () use ($watched, $key, &$events, &$cids) {
+        $cids['A'] = Coroutine::getCid();
+        $events[] = $watched->lock($key, 300) ? 'A locked' : 'A failed';
+        Coroutine::sleep(0.8);
+        $events[] = 'A woke';
+    });
+    Coroutine::create(function () use ($key, &$events, &$cids) {
+        $cids['B'] = Coroutine::getCid();
+        rt_del($key);
+        spin(0.6);
+        $events[] = 'B done';
+    });
+});
+echo strtr(implode("\n", $events), [" {$cids['A']} " => ' A ', " {$cids['B']} " => ' B ']), "\n--\n";
+
+// abortOnLoss: the same, A and B each inside run() of one object.
+$events = [];
+$r = new RedLock(rt_servers(3), 50, 1, ['autoExtend' => true, 'abortOnLoss' => true]);
+$doomed = rt_key('doomed');
+$safe = rt_key('safe');
+co_run(function () use ($r, $doomed, $safe, &$events) {
+    Coroutine::create(function () use ($r, $doomed, &$events) {
+        try {
+            $events[] = $r->run($doomed, 300, function () use (&$events) {
+                Coroutine::sleep(0.8);
+                $events[] = 'A: the statement after its sleep ran';
+                return 'A: run() returned';
+            });
+        } catch (RedLockException $e) {
+            $events[] = 'A: run() threw';
+        }
+    });
+    Coroutine::create(function () use ($r, $doomed, $safe, &$events) {
+        try {
+            $events[] = $r->run($safe, 300, function () use ($doomed) {
+                rt_del($doomed);
+                spin(0.6);
+                return 'B: run() returned';
+            });
+        } catch (Throwable $e) {
+            $events[] = 'B: run() threw ' . $e->getMessage();
+        }
+    });
+});
+echo implode("\n", $events), "\n--\n";
+
+// A lock that outlives the coroutine that took it: its loss is still told, where the worker goes on.
+$events = [];
+$orphan = rt_key('orphan');
+co_run(function () use ($watched, $orphan, &$events) {
+    Coroutine::create(function () use ($watched, $orphan, &$events) {
+        $events[] = $watched->lock($orphan, 300) ? 'A locked and ended' : 'A failed';
+    });
+    Coroutine::create(function () use ($orphan, &$events) {
+        rt_del($orphan);
+        spin(0.4);
+        $events[] = 'B done';
+    });
+});
+echo preg_replace('/onLoss in \d+/', 'onLoss', implode("\n", $events)), "\n";
+?>
+--EXPECT--
+A locked
+B done
+onLoss in A (renewal_failed)
+A woke
+--
+B: run() returned
+A: run() threw
+--
+A locked and ended
+onLoss (renewal_failed)
+B done
