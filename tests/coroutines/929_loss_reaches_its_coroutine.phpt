@@ -9,11 +9,14 @@ redlock
 require __DIR__ . '/coroutines.inc';
 use Swoole\Coroutine;
 
+/** Times stretched under a memory checker, where each call takes 10-50x longer. */
+$s = co_checked() ? 5.0 : 1.0;
+
 /** Busy for $seconds without yielding: whatever the interrupt does, it does here. */
 function spin(float $seconds): int
 {
     $spins = 0;
-    $end = microtime(true) + $seconds;
+    $end = microtime(true) + $seconds * $GLOBALS['s'];
     while (microtime(true) < $end) {
         $spins++;
     }
@@ -24,7 +27,7 @@ function spin(float $seconds): int
 // renewal that finds it gone.
 $events = [];
 $cids = [];
-$watched = new RedLock(rt_servers(3), 50, 1, ['autoExtend' => true,
+$watched = new RedLock(rt_servers(3, 0.5 * $s), 50, 1, ['autoExtend' => true,
     'onLoss' => function (array $lock, string $reason) use (&$events) {
         $events[] = 'onLoss in ' . Coroutine::getCid() . " ($reason)";
     }]);
@@ -32,8 +35,8 @@ $key = rt_key('taken-by-a');
 co_run(function () use ($watched, $key, &$events, &$cids) {
     Coroutine::create(function () use ($watched, $key, &$events, &$cids) {
         $cids['A'] = Coroutine::getCid();
-        $events[] = $watched->lock($key, 300) ? 'A locked' : 'A failed';
-        Coroutine::sleep(0.8);
+        $events[] = $watched->lock($key, (int) (300 * $GLOBALS['s'])) ? 'A locked' : 'A failed';
+        Coroutine::sleep(0.8 * $GLOBALS['s']);
         $events[] = 'A woke';
     });
     Coroutine::create(function () use ($key, &$events, &$cids) {
@@ -47,14 +50,14 @@ echo strtr(implode("\n", $events), [" {$cids['A']} " => ' A ', " {$cids['B']} " 
 
 // abortOnLoss: the same, A and B each inside run() of one object.
 $events = [];
-$r = new RedLock(rt_servers(3), 50, 1, ['autoExtend' => true, 'abortOnLoss' => true]);
+$r = new RedLock(rt_servers(3, 0.5 * $s), 50, 1, ['autoExtend' => true, 'abortOnLoss' => true]);
 $doomed = rt_key('doomed');
 $safe = rt_key('safe');
 co_run(function () use ($r, $doomed, $safe, &$events) {
     Coroutine::create(function () use ($r, $doomed, &$events) {
         try {
-            $events[] = $r->run($doomed, 300, function () use (&$events) {
-                Coroutine::sleep(0.8);
+            $events[] = $r->run($doomed, (int) (300 * $GLOBALS['s']), function () use (&$events) {
+                Coroutine::sleep(0.8 * $GLOBALS['s']);
                 $events[] = 'A: the statement after its sleep ran';
                 return 'A: run() returned';
             });
@@ -64,7 +67,7 @@ co_run(function () use ($r, $doomed, $safe, &$events) {
     });
     Coroutine::create(function () use ($r, $doomed, $safe, &$events) {
         try {
-            $events[] = $r->run($safe, 300, function () use ($doomed) {
+            $events[] = $r->run($safe, (int) (300 * $GLOBALS['s']), function () use ($doomed) {
                 rt_del($doomed);
                 spin(0.6);
                 return 'B: run() returned';
@@ -81,7 +84,7 @@ $events = [];
 $orphan = rt_key('orphan');
 co_run(function () use ($watched, $orphan, &$events) {
     Coroutine::create(function () use ($watched, $orphan, &$events) {
-        $events[] = $watched->lock($orphan, 300) ? 'A locked and ended' : 'A failed';
+        $events[] = $watched->lock($orphan, (int) (300 * $GLOBALS['s'])) ? 'A locked and ended' : 'A failed';
     });
     Coroutine::create(function () use ($orphan, &$events) {
         rt_del($orphan);
