@@ -289,4 +289,5 @@ void redlock_callable_shutdown(void)
 void redlock_callable_request_end(void)
 {
 	frames = NULL; /* a bailout may have left frames of stacks that are gone */
+	rl_wait_swoole_watch_resumes(NULL);
 }

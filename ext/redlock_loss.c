@@ -293,13 +293,12 @@ bool redlock_loss_next(redlock_object **intern, zval *callable, zval args[2])
 bool redlock_loss_due(void)
 {
 	loss_watch *w;
-	long here = rl_wait_swoole_coroutine();
 
 	for (w = watches; w; w = w->next) {
 		deferred_loss *d;
 
 		for (d = w->deferred; d; d = d->next) {
-			if (owner_here(d->coroutine, here, false)) {
+			if (owner_here(d->coroutine, rl_wait_swoole_coroutine(), false)) {
 				return true;
 			}
 		}

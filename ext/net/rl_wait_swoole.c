@@ -110,6 +110,8 @@ int rl_wait_swoole_watch_resumes(void (*watcher)(void))
 	if (watcher && *swoole_on_resume != watched_resume) {
 		swoole_previous_on_resume = *swoole_on_resume;
 		*swoole_on_resume = watched_resume;
+	} else if (watcher == NULL && *swoole_on_resume == watched_resume) {
+		*swoole_on_resume = swoole_previous_on_resume; /* nothing of ours left in Swoole once idle */
 	}
 	return 0;
 }
