@@ -9,11 +9,10 @@
  *
  * Under Swoole a loss belongs to the coroutine that took the lock: one noticed while another
  * coroutine runs waits in its watch's deferred list until that coroutine runs again (Swoole's
- * resume hook raises the interrupt: redlock_callable.c); one whose coroutine has ended is told
- * wherever the thread goes on. Why: docs/design/coroutines.md#losses-reach-their-coroutine. */
+ * resume hook raises the interrupt: redlock_callable.c); one whose coroutine has ended (Swoole's
+ * coroutine-stop hook) is told wherever the thread goes on. Why: docs/design/coroutines.md#losses-reach-their-coroutine. */
 #include "php.h"
 #include "zend_exceptions.h"
-#include "zend_interfaces.h"
 
 #include "redlock_loss.h"
 #include "services/rl_metrics.h"
@@ -42,6 +41,8 @@ typedef struct redlock_loss_watch {
 } loss_watch;
 
 ZEND_TLS loss_watch *watches;
+
+static void coroutine_ended(long coroutine);
 
 static const char *const reason_names[] = {"", "renewal_failed", "capped", "expired", "not_held"};
 
@@ -165,6 +166,9 @@ void redlock_loss_remember_lock(redlock_object *intern, zval *lock)
 	ZVAL_COPY(&copy, lock);
 	zend_hash_update(locks, Z_STR_P(token), &copy);
 	coroutine = rl_wait_swoole_coroutine();
+	if (coroutine != 0 && rl_wait_swoole_watch_ends(coroutine_ended) != 0) {
+		coroutine = 0; /* its end could not be seen: told wherever the thread goes on, as before */
+	}
 	if (coroutine != 0 || intern->loss_watch->owners) {
 		if (intern->loss_watch->owners == NULL) {
 			ALLOC_HASHTABLE(intern->loss_watch->owners);
@@ -189,33 +193,46 @@ void redlock_loss_forget_lock(redlock_object *intern, zend_string *token)
 	}
 }
 
-/* Swoole\Coroutine::exists(): what Swoole's C API does not export. An exception already pending
- * (run()'s $fn threw) is set aside around the call. */
-static bool coroutine_exists(long coroutine)
+/* Told now: taken by the coroutine running, or outside any (or by one that has ended: its owner
+ * was set to 0 then). */
+static bool owner_here(long owner, long here)
 {
-	static const char name[] = "swoole\\coroutine";
-	zend_class_entry *ce = zend_hash_str_find_ptr(EG(class_table), name, sizeof(name) - 1);
-	zend_object *pending = EG(exception);
-	zval arg, exists;
-
-	if (ce == NULL) {
-		return false;
-	}
-	EG(exception) = NULL;
-	ZVAL_LONG(&arg, coroutine);
-	ZVAL_UNDEF(&exists);
-	zend_call_method(NULL, ce, NULL, "exists", sizeof("exists") - 1, &exists, 1, &arg, NULL);
-	if (EG(exception)) {
-		zend_clear_exception();
-	}
-	EG(exception) = pending;
-	return Z_TYPE(exists) == IS_TRUE;
+	return owner == 0 || owner == here;
 }
 
-/* Told now: taken by the coroutine running, or outside any, or by one that has ended. */
-static bool owner_here(long owner, long here, bool ask_swoole)
+/* A coroutine ended (Swoole's hook, inside it): its locks belong to none now, and what waited
+ * for it is told where the thread goes on. */
+static void coroutine_ended(long coroutine)
 {
-	return owner == 0 || owner == here || (ask_swoole && !coroutine_exists(owner));
+	loss_watch *w;
+	zend_string *token;
+	zval *owner;
+	bool raise = false;
+
+	for (w = watches; w; w = w->next) {
+		deferred_loss *d;
+
+		if (w->owners) {
+			ZEND_HASH_FOREACH_STR_KEY_VAL(w->owners, token, owner) {
+				if (token && Z_LVAL_P(owner) == coroutine) {
+					zend_hash_del(w->owners, token);
+				}
+			} ZEND_HASH_FOREACH_END();
+		}
+		for (d = w->deferred; d; d = d->next) {
+			if (d->coroutine == coroutine) {
+				d->coroutine = 0;
+				raise = true;
+			}
+		}
+	}
+	if (raise) {
+#if PHP_VERSION_ID >= 80200
+		zend_atomic_bool_store_ex(&EG(vm_interrupt), true);
+#else
+		EG(vm_interrupt) = 1;
+#endif
+	}
 }
 
 static bool told(redlock_object *intern, zval *callable, zval args[2], zval *lock, const char *reason)
@@ -240,7 +257,7 @@ static bool next_of(loss_watch *w, zval *callable, zval args[2])
 		return false;
 	}
 	for (at = &w->deferred; (d = *at) != NULL; at = &d->next) {
-		if (owner_here(d->coroutine, here, true)) {
+		if (owner_here(d->coroutine, here)) {
 			*at = d->next;
 			told(intern, callable, args, &d->lock, d->reason);
 			efree(d);
@@ -254,7 +271,7 @@ static bool next_of(loss_watch *w, zval *callable, zval args[2])
 		ZVAL_COPY(&copy, lock);
 		zend_hash_str_del(intern->loss_locks, loss.token, loss.token_len);
 		owner = w->owners ? zend_hash_str_find(w->owners, loss.token, loss.token_len) : NULL;
-		if (owner == NULL || owner_here(Z_LVAL_P(owner), here, true)) {
+		if (owner == NULL || owner_here(Z_LVAL_P(owner), here)) {
 			if (owner) {
 				zend_hash_str_del(w->owners, loss.token, loss.token_len);
 			}
@@ -298,7 +315,7 @@ bool redlock_loss_due(void)
 		deferred_loss *d;
 
 		for (d = w->deferred; d; d = d->next) {
-			if (owner_here(d->coroutine, rl_wait_swoole_coroutine(), false)) {
+			if (owner_here(d->coroutine, rl_wait_swoole_coroutine())) {
 				return true;
 			}
 		}
