@@ -12,6 +12,14 @@ use Swoole\Coroutine;
 /** Times stretched under a memory checker, where each call takes 10-50x longer. */
 $s = co_checked() ? 5.0 : 1.0;
 
+/** Until A holds its lock: B's spin must not starve A's own call. */
+function await_holder(bool &$held): void
+{
+    for ($i = 0; !$held && $i < 1000; $i++) {
+        Coroutine::sleep(0.01);
+    }
+}
+
 /** Busy for $seconds without yielding: whatever the interrupt does, it does here. */
 function spin(float $seconds): int
 {
@@ -32,15 +40,18 @@ $watched = new RedLock(rt_servers(3, 0.5 * $s), 50, 1, ['autoExtend' => true,
         $events[] = 'onLoss in ' . Coroutine::getCid() . " ($reason)";
     }]);
 $key = rt_key('taken-by-a');
-co_run(function () use ($watched, $key, &$events, &$cids) {
-    Coroutine::create(function () use ($watched, $key, &$events, &$cids) {
+$held = false;
+co_run(function () use ($watched, $key, &$events, &$cids, &$held) {
+    Coroutine::create(function () use ($watched, $key, &$events, &$cids, &$held) {
         $cids['A'] = Coroutine::getCid();
-        $events[] = $watched->lock($key, (int) (300 * $GLOBALS['s'])) ? 'A locked' : 'A failed';
+        $events[] = $watched->lock($key, (int) (300 * $GLOBALS['s'])) ? 'A locked' : 'A failed: ' . json_encode($watched->getLastErrors());
+        $held = true;
         Coroutine::sleep(0.8 * $GLOBALS['s']);
         $events[] = 'A woke';
     });
-    Coroutine::create(function () use ($key, &$events, &$cids) {
+    Coroutine::create(function () use ($key, &$events, &$cids, &$held) {
         $cids['B'] = Coroutine::getCid();
+        await_holder($held);
         rt_del($key);
         spin(0.6);
         $events[] = 'B done';
@@ -53,10 +64,12 @@ $events = [];
 $r = new RedLock(rt_servers(3, 0.5 * $s), 50, 1, ['autoExtend' => true, 'abortOnLoss' => true]);
 $doomed = rt_key('doomed');
 $safe = rt_key('safe');
-co_run(function () use ($r, $doomed, $safe, &$events) {
-    Coroutine::create(function () use ($r, $doomed, &$events) {
+$held = false;
+co_run(function () use ($r, $doomed, $safe, &$events, &$held) {
+    Coroutine::create(function () use ($r, $doomed, &$events, &$held) {
         try {
-            $events[] = $r->run($doomed, (int) (300 * $GLOBALS['s']), function () use (&$events) {
+            $events[] = $r->run($doomed, (int) (300 * $GLOBALS['s']), function () use (&$events, &$held) {
+                $held = true;
                 Coroutine::sleep(0.8 * $GLOBALS['s']);
                 $events[] = 'A: the statement after its sleep ran';
                 return 'A: run() returned';
@@ -65,7 +78,8 @@ co_run(function () use ($r, $doomed, $safe, &$events) {
             $events[] = 'A: run() threw';
         }
     });
-    Coroutine::create(function () use ($r, $doomed, $safe, &$events) {
+    Coroutine::create(function () use ($r, $doomed, $safe, &$events, &$held) {
+        await_holder($held);
         try {
             $events[] = $r->run($safe, (int) (300 * $GLOBALS['s']), function () use ($doomed) {
                 rt_del($doomed);
@@ -82,11 +96,14 @@ echo implode("\n", $events), "\n--\n";
 // A lock that outlives the coroutine that took it: its loss is still told, where the worker goes on.
 $events = [];
 $orphan = rt_key('orphan');
-co_run(function () use ($watched, $orphan, &$events) {
-    Coroutine::create(function () use ($watched, $orphan, &$events) {
-        $events[] = $watched->lock($orphan, (int) (300 * $GLOBALS['s'])) ? 'A locked and ended' : 'A failed';
+$held = false;
+co_run(function () use ($watched, $orphan, &$events, &$held) {
+    Coroutine::create(function () use ($watched, $orphan, &$events, &$held) {
+        $events[] = $watched->lock($orphan, (int) (300 * $GLOBALS['s'])) ? 'A locked and ended' : 'A failed: ' . json_encode($watched->getLastErrors());
+        $held = true;
     });
-    Coroutine::create(function () use ($orphan, &$events) {
+    Coroutine::create(function () use ($orphan, &$events, &$held) {
+        await_holder($held);
         rt_del($orphan);
         spin(0.4);
         $events[] = 'B done';
