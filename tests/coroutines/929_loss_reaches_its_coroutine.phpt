@@ -81,7 +81,7 @@ co_run(function () use ($r, $doomed, $safe, &$events, &$held) {
     Coroutine::create(function () use ($r, $doomed, $safe, &$events, &$held) {
         await_holder($held);
         try {
-            $events[] = $r->run($safe, (int) (300 * $GLOBALS['s']), function () use ($doomed) {
+            $events[] = $r->run($safe, (int) (3000 * $GLOBALS['s']), /* outlives its spin, renewed or not */ function () use ($doomed) {
                 rt_del($doomed);
                 spin(0.6);
                 return 'B: run() returned';
