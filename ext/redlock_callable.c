@@ -126,6 +126,34 @@ static bool alarm_waits_in(zend_fiber_context *fiber)
 	return false;
 }
 
+/* An alarm pending in a run() of another Swoole coroutine (other Fibers are the fiber-switch
+ * observer's). */
+static bool alarm_waits_in_other_coroutine(void)
+{
+	redlock_callable_frame *f;
+	long coroutine = rl_wait_swoole_coroutine();
+
+	for (f = frames; f; f = f->next) {
+		if (f->coroutine != coroutine && f->alarm && redlock_alarm_pending(f->alarm)) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Swoole switches coroutines without telling the engine: while a loss or an alarm waits for a
+ * coroutine not running, every resume raises the interrupt, which lands here in the coroutine
+ * resumed and tells or throws if it is the one. Without Swoole's hook, the interrupt is raised
+ * again at once: the running coroutine comes back here at each opcode until the other runs. */
+static void watch_resumes(void)
+{
+	bool waits = redlock_loss_deferred() || alarm_waits_in_other_coroutine();
+
+	if (rl_wait_swoole_watch_resumes(waits ? raise_interrupt : NULL) != 0 && waits) {
+		raise_interrupt();
+	}
+}
+
 bool redlock_callable_inside(const redlock_object *intern, redlock_callable_kind kind)
 {
 	redlock_callable_frame *f;
@@ -226,6 +254,7 @@ static void redlock_interrupt(zend_execute_data *execute_data)
 	if (!EG(exception) && (alarm = alarm_landing_here()) != NULL) {
 		redlock_alarm_throw(alarm);
 	}
+	watch_resumes();
 	if (previous_interrupt) {
 		previous_interrupt(execute_data);
 	}
@@ -260,4 +289,5 @@ void redlock_callable_shutdown(void)
 void redlock_callable_request_end(void)
 {
 	frames = NULL; /* a bailout may have left frames of stacks that are gone */
+	rl_wait_swoole_watch_resumes(NULL);
 }

@@ -5,18 +5,34 @@
  * the engine's vm_interrupt of the PHP thread that made the object (what pcntl's signal handler
  * stores). The VM then calls zend_interrupt_function at its next opcode boundary, where
  * redlock_callable.c takes the losses one by one (redlock_loss_next) and calls the callable.
- * Everything else is this PHP thread's alone. */
+ * Everything else is this PHP thread's alone.
+ *
+ * Under Swoole a loss belongs to the coroutine that took the lock: one noticed while another
+ * coroutine runs waits in its watch's deferred list until that coroutine runs again (Swoole's
+ * resume hook raises the interrupt: redlock_callable.c); one whose coroutine has ended (Swoole's
+ * coroutine-stop hook) is told wherever the thread goes on. Why: docs/design/coroutines.md#losses-reach-their-coroutine. */
 #include "php.h"
 #include "zend_exceptions.h"
 
 #include "redlock_loss.h"
 #include "services/rl_metrics.h"
+#include "net/rl_wait.h"
+
+/* A loss taken from the client for a coroutine not running when it was taken. PHP memory. */
+typedef struct deferred_loss {
+	struct deferred_loss *next;
+	zval lock;
+	const char *reason;
+	long coroutine;
+} deferred_loss;
 
 /* The onLoss objects of this PHP thread. Malloc'd, not PHP memory: the notice writes into it. */
 typedef struct redlock_loss_watch {
 	struct redlock_loss_watch *prev, *next;
 	redlock_object *intern;
 	int pending; /* set by loss_notice (atomic), taken by redlock_loss_next */
+	HashTable *owners;       /* token => the Swoole coroutine that took it (none: taken outside one) */
+	deferred_loss *deferred; /* oldest first */
 #if PHP_VERSION_ID >= 80200
 	zend_atomic_bool *vm_interrupt;
 #else
@@ -25,6 +41,8 @@ typedef struct redlock_loss_watch {
 } loss_watch;
 
 ZEND_TLS loss_watch *watches;
+
+static void coroutine_ended(long coroutine);
 
 static const char *const reason_names[] = {"", "renewal_failed", "capped", "expired", "not_held"};
 
@@ -104,6 +122,17 @@ void redlock_loss_unwatch(redlock_object *intern)
 	if (w->next) {
 		w->next->prev = w->prev;
 	}
+	while (w->deferred) {
+		deferred_loss *d = w->deferred;
+
+		w->deferred = d->next;
+		zval_ptr_dtor(&d->lock);
+		efree(d);
+	}
+	if (w->owners) {
+		zend_hash_destroy(w->owners);
+		FREE_HASHTABLE(w->owners);
+	}
 	free(w);
 	intern->loss_watch = NULL;
 	zend_hash_destroy(intern->loss_locks);
@@ -115,6 +144,7 @@ void redlock_loss_remember_lock(redlock_object *intern, zval *lock)
 {
 	zval *token, copy;
 	HashTable *locks = intern->loss_locks;
+	long coroutine;
 
 	if (locks == NULL || (token = zend_hash_str_find(Z_ARRVAL_P(lock), "token", sizeof("token") - 1)) == NULL
 		|| Z_TYPE_P(token) != IS_STRING) {
@@ -127,37 +157,135 @@ void redlock_loss_remember_lock(redlock_object *intern, zval *lock)
 		ZEND_HASH_FOREACH_STR_KEY(locks, key) {
 			if (key && rl_client_lease(&intern->client, ZSTR_VAL(key), ZSTR_LEN(key)) == RL_LEASE_UNKNOWN) {
 				zend_hash_del(locks, key);
+				if (intern->loss_watch->owners) {
+					zend_hash_del(intern->loss_watch->owners, key);
+				}
 			}
 		} ZEND_HASH_FOREACH_END();
 	}
 	ZVAL_COPY(&copy, lock);
 	zend_hash_update(locks, Z_STR_P(token), &copy);
+	coroutine = rl_wait_swoole_coroutine();
+	if (coroutine != 0 && rl_wait_swoole_watch_ends(coroutine_ended) != 0) {
+		coroutine = 0; /* its end could not be seen: told wherever the thread goes on, as before */
+	}
+	if (coroutine != 0 || intern->loss_watch->owners) {
+		if (intern->loss_watch->owners == NULL) {
+			ALLOC_HASHTABLE(intern->loss_watch->owners);
+			zend_hash_init(intern->loss_watch->owners, 8, NULL, NULL, 0);
+		}
+		if (coroutine != 0) {
+			zval owner;
+
+			ZVAL_LONG(&owner, coroutine);
+			zend_hash_update(intern->loss_watch->owners, Z_STR_P(token), &owner);
+		} else {
+			zend_hash_del(intern->loss_watch->owners, Z_STR_P(token));
+		}
+	}
 }
 
 void redlock_loss_forget_lock(redlock_object *intern, zend_string *token)
 {
 	zend_hash_del(intern->loss_locks, token);
+	if (intern->loss_watch->owners) {
+		zend_hash_del(intern->loss_watch->owners, token);
+	}
 }
 
-/* The object's next loss with its lock array, as the callable's two arguments; false when none is
- * left. */
-static bool next_of(redlock_object *intern, zval *callable, zval args[2])
+/* Told now: taken by the coroutine running, or outside any (or by one that has ended: its owner
+ * was set to 0 then). */
+static bool owner_here(long owner, long here)
 {
-	rl_loss loss;
-	zval *lock;
+	return owner == 0 || owner == here;
+}
 
-	while (rl_client_take_losses(&intern->client, &loss, 1) == 1) {
-		if (intern->loss_locks == NULL || Z_ISUNDEF(intern->on_loss)) {
-			return false;
+/* A coroutine ended (Swoole's hook, inside it): its locks belong to none now, and what waited
+ * for it is told where the thread goes on. */
+static void coroutine_ended(long coroutine)
+{
+	loss_watch *w;
+	zend_string *token;
+	zval *owner;
+	bool raise = false;
+
+	for (w = watches; w; w = w->next) {
+		deferred_loss *d;
+
+		if (w->owners) {
+			ZEND_HASH_FOREACH_STR_KEY_VAL(w->owners, token, owner) {
+				if (token && Z_LVAL_P(owner) == coroutine) {
+					zend_hash_del(w->owners, token);
+				}
+			} ZEND_HASH_FOREACH_END();
 		}
+		for (d = w->deferred; d; d = d->next) {
+			if (d->coroutine == coroutine) {
+				d->coroutine = 0;
+				raise = true;
+			}
+		}
+	}
+	if (raise) {
+#if PHP_VERSION_ID >= 80200
+		zend_atomic_bool_store_ex(&EG(vm_interrupt), true);
+#else
+		EG(vm_interrupt) = 1;
+#endif
+	}
+}
+
+static bool told(redlock_object *intern, zval *callable, zval args[2], zval *lock, const char *reason)
+{
+	ZVAL_COPY_VALUE(&args[0], lock);
+	ZVAL_STRING(&args[1], reason);
+	ZVAL_COPY(callable, &intern->on_loss); /* a constructor call inside may replace it */
+	return true;
+}
+
+/* The object's next loss to tell in the coroutine running now, with its lock array, as the
+ * callable's two arguments; false when none is left. Losses of other coroutines are deferred. */
+static bool next_of(loss_watch *w, zval *callable, zval args[2])
+{
+	redlock_object *intern = w->intern;
+	long here = rl_wait_swoole_coroutine();
+	deferred_loss **at, *d;
+	rl_loss loss;
+	zval *lock, *owner, copy;
+
+	if (intern->loss_locks == NULL || Z_ISUNDEF(intern->on_loss)) {
+		return false;
+	}
+	for (at = &w->deferred; (d = *at) != NULL; at = &d->next) {
+		if (owner_here(d->coroutine, here)) {
+			*at = d->next;
+			told(intern, callable, args, &d->lock, d->reason);
+			efree(d);
+			return true;
+		}
+	}
+	while (rl_client_take_losses(&intern->client, &loss, 1) == 1) {
 		if ((lock = zend_hash_str_find(intern->loss_locks, loss.token, loss.token_len)) == NULL) {
 			continue; /* taken before onLoss was set */
 		}
-		ZVAL_COPY(&args[0], lock);
+		ZVAL_COPY(&copy, lock);
 		zend_hash_str_del(intern->loss_locks, loss.token, loss.token_len);
-		ZVAL_STRING(&args[1], reason_names[loss.reason]);
-		ZVAL_COPY(callable, &intern->on_loss); /* a constructor call inside may replace it */
-		return true;
+		owner = w->owners ? zend_hash_str_find(w->owners, loss.token, loss.token_len) : NULL;
+		if (owner == NULL || owner_here(Z_LVAL_P(owner), here)) {
+			if (owner) {
+				zend_hash_str_del(w->owners, loss.token, loss.token_len);
+			}
+			return told(intern, callable, args, &copy, reason_names[loss.reason]);
+		}
+		d = emalloc(sizeof(*d));
+		ZVAL_COPY_VALUE(&d->lock, &copy);
+		d->reason = reason_names[loss.reason];
+		d->coroutine = Z_LVAL_P(owner);
+		d->next = NULL;
+		zend_hash_str_del(w->owners, loss.token, loss.token_len);
+		for (at = &w->deferred; *at; at = &(*at)->next) {
+		}
+		*at = d;
 	}
 	return false;
 }
@@ -167,7 +295,7 @@ bool redlock_loss_next(redlock_object **intern, zval *callable, zval args[2])
 	loss_watch *w;
 
 	for (w = watches; w; w = w->next) {
-		if (take_pending(w) && next_of(w->intern, callable, args)) {
+		if ((take_pending(w) || w->deferred) && next_of(w, callable, args)) {
 			/* The watch stays pending while the callable runs: if it suspends its Fiber, the
 			 * losses after this one are told wherever the PHP thread goes on. */
 			set_pending(w);
@@ -184,11 +312,30 @@ bool redlock_loss_due(void)
 	loss_watch *w;
 
 	for (w = watches; w; w = w->next) {
+		deferred_loss *d;
+
+		for (d = w->deferred; d; d = d->next) {
+			if (owner_here(d->coroutine, rl_wait_swoole_coroutine())) {
+				return true;
+			}
+		}
 #ifndef _WIN32
 		if (__atomic_load_n(&w->pending, __ATOMIC_SEQ_CST)) {
 #else
 		if (w->pending) {
 #endif
+			return true;
+		}
+	}
+	return false;
+}
+
+bool redlock_loss_deferred(void)
+{
+	loss_watch *w;
+
+	for (w = watches; w; w = w->next) {
+		if (w->deferred) {
 			return true;
 		}
 	}

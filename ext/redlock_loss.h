@@ -38,7 +38,10 @@ static inline void redlock_loss_forget(redlock_object *intern, zend_string *toke
  * calls: a callable that suspends its Fiber, or is interrupted by another loss, holds up no other. */
 bool redlock_loss_next(redlock_object **intern, zval *callable, zval args[2]);
 
-/* A loss noticed and not yet told (cheap: the fiber-switch observer asks). */
+/* A loss noticed and not yet told here (cheap: the fiber-switch observer asks). */
 bool redlock_loss_due(void);
+
+/* A loss waiting for its Swoole coroutine to run again. */
+bool redlock_loss_deferred(void);
 
 #endif

@@ -31,6 +31,13 @@ void rl_wait_swoole_register(void);
 /* The Swoole coroutine running now (its id), 0 outside one or without Swoole: abortOnLoss throws
  * only into the coroutine whose run() lost its lock. */
 long rl_wait_swoole_coroutine(void);
+/* Calls watcher (on the PHP thread) each time Swoole resumes a coroutine, until called with NULL: a
+ * loss or an abortOnLoss alarm waiting for its coroutine to run again. -1 when this Swoole does not
+ * export its resume hook (then nothing is called). */
+int rl_wait_swoole_watch_resumes(void (*watcher)(void));
+/* Calls watcher (on the PHP thread, inside the coroutine) with the id of each Swoole coroutine that
+ * ends: a lock's coroutine is gone. -1 when this Swoole does not export swoole_add_hook. */
+int rl_wait_swoole_watch_ends(void (*watcher)(long coroutine));
 
 /* A pause of ms (nothing for ms <= 0), through the waiter like any other wait: 0, or -1 when the
  * waiter ended it early (a cancelled wait, net/rl_wait_cancel.h). */

@@ -23,6 +23,21 @@ static swoole_id_fn swoole_id;
 static swoole_poll_fn swoole_poll;
 static swoole_usleep_fn swoole_usleep;
 
+/* Swoole's resume hook (swoole::Coroutine::on_resume, a static of its C++ API, exported): PHP's
+ * context switch is installed there when coroutines start. Wrapped while someone waits for a
+ * coroutine to run again; see rl_wait_swoole_watch_resumes. */
+typedef void (*swoole_swap_fn)(void *task);
+static swoole_swap_fn *swoole_on_resume;
+static swoole_swap_fn swoole_previous_on_resume;
+static void (*resume_watcher)(void);
+
+/* swoole_add_hook (C API, include/swoole_api.h): Swoole calls the hook of SW_GLOBAL_HOOK_ON_CORO_STOP
+ * (4 in 6.2.2's enum swGlobalHookType) as each coroutine ends, still inside it. */
+typedef void (*swoole_add_hook_fn)(int type, void (*hook)(void *data), int push_back);
+#define SWOOLE_HOOK_ON_CORO_STOP 4
+static swoole_add_hook_fn swoole_add_hook;
+static void (*end_watcher)(long coroutine);
+
 static int swoole_active(void)
 {
 	return swoole_is_in() != 0;
@@ -81,6 +96,55 @@ static int swoole_wait(rl_pollfd *fds, unsigned long n, int timeout_ms)
 	return ready;
 }
 
+static void watched_resume(void *task)
+{
+	if (swoole_previous_on_resume) {
+		swoole_previous_on_resume(task);
+	}
+	if (resume_watcher) {
+		resume_watcher();
+	}
+}
+
+int rl_wait_swoole_watch_resumes(void (*watcher)(void))
+{
+	if (swoole_on_resume == NULL) {
+		return -1;
+	}
+	resume_watcher = watcher;
+	/* Swoole sets the hook anew each time coroutines start (Coroutine\run, a server's worker) and
+	 * clears it when they end: wrapped again whenever it is not ours. */
+	if (watcher && *swoole_on_resume != watched_resume) {
+		swoole_previous_on_resume = *swoole_on_resume;
+		*swoole_on_resume = watched_resume;
+	} else if (watcher == NULL && *swoole_on_resume == watched_resume) {
+		*swoole_on_resume = swoole_previous_on_resume; /* nothing of ours left in Swoole once idle */
+	}
+	return 0;
+}
+
+static void coroutine_stopped(void *data)
+{
+	(void) data;
+	if (end_watcher) {
+		end_watcher(swoole_id());
+	}
+}
+
+int rl_wait_swoole_watch_ends(void (*watcher)(long coroutine))
+{
+	if (swoole_add_hook == NULL || swoole_id == NULL) {
+		return -1;
+	}
+	if (end_watcher == NULL) {
+		/* Once per process: Swoole has no call to remove a hook, and drops them all at its own
+		 * shutdown (swoole_clean), after the last coroutine. */
+		swoole_add_hook(SWOOLE_HOOK_ON_CORO_STOP, coroutine_stopped, 1);
+	}
+	end_watcher = watcher;
+	return 0;
+}
+
 static const rl_waiter swoole_waiter = {"swoole", swoole_active, swoole_wait};
 
 long rl_wait_swoole_coroutine(void)
@@ -97,6 +161,8 @@ void rl_wait_swoole_register(void)
 	if (swoole_id == NULL) {
 		swoole_id = (swoole_id_fn) dlsym(RTLD_DEFAULT, "swoole_coroutine_get_current_id"); /* as older releases' headers name it */
 	}
+	swoole_add_hook = (swoole_add_hook_fn) dlsym(RTLD_DEFAULT, "swoole_add_hook");
+	swoole_on_resume = (swoole_swap_fn *) dlsym(RTLD_DEFAULT, "_ZN6swoole9Coroutine9on_resumeE");
 	if (swoole_is_in != NULL && swoole_poll != NULL && swoole_usleep != NULL) {
 		rl_wait_register(&swoole_waiter);
 	}
@@ -112,6 +178,18 @@ void rl_wait_swoole_register(void)
 long rl_wait_swoole_coroutine(void)
 {
 	return 0;
+}
+
+int rl_wait_swoole_watch_resumes(void (*watcher)(void))
+{
+	(void) watcher;
+	return -1;
+}
+
+int rl_wait_swoole_watch_ends(void (*watcher)(long coroutine))
+{
+	(void) watcher;
+	return -1;
 }
 
 #endif
