@@ -50,6 +50,7 @@ void rl_conn_forget_after_fork(rl_conn *conn)
 static void reset_stream(rl_conn *conn)
 {
 	conn->checked = 0;
+	conn->role_checked = 0;
 	conn->probes = 0;
 	conn->native_release = RL_NATIVE_NONE;
 	conn->stale = 0;
@@ -227,6 +228,16 @@ int rl_conn_append_setup(rl_conn *conn, const rl_endpoint *endpoint)
 		}
 		conn->checked++;
 	}
+	if (endpoint->sentinel != NULL) {
+		static const char *const role[] = {"ROLE"};
+		static const size_t role_len[] = {4};
+
+		if (queue_command(conn, 1, (const char **) role, role_len, 0) != 0) {
+			return -1;
+		}
+		conn->checked++;
+		conn->role_checked = 1;
+	}
 	return 0;
 }
 
@@ -341,6 +352,16 @@ static int starts_with(const rl_reply *reply, const char *prefix)
 	return reply->len >= len && memcmp(reply->str, prefix, len) == 0;
 }
 
+/* ROLE's reply on a Sentinel member: an array headed "master"; or NOPERM (the user may not run ROLE). */
+static int role_is_master(const rl_reply *reply)
+{
+	if (reply->type == RL_REPLY_ERROR) {
+		return starts_with(reply, "NOPERM");
+	}
+	return reply->type == RL_REPLY_ARRAY && reply->integer > 0 && reply->items[0].type == RL_REPLY_STRING
+		&& reply->items[0].len == 6 && memcmp(reply->items[0].str, "master", 6) == 0;
+}
+
 int rl_conn_sort_reply(rl_conn *conn, int got, rl_reply *reply, rl_outcome *out)
 {
 	for (;; got = rl_reader_next(&conn->reader, reply)) {
@@ -360,6 +381,14 @@ int rl_conn_sort_reply(rl_conn *conn, int got, rl_reply *reply, rl_outcome *out)
 		}
 		if (conn->checked > 0) {
 			conn->checked--;
+			if (conn->checked == 0 && conn->role_checked) {
+				conn->role_checked = 0;
+				if (!role_is_master(reply)) {
+					rl_outcome_set(out, RL_OUTCOME_ERROR, RL_CONN_NOT_MASTER);
+					return -1;
+				}
+				continue;
+			}
 			if (reply->type == RL_REPLY_ERROR) {
 				/* Commands pipelined behind a failed AUTH only say NOAUTH: report the cause. */
 				rl_outcome_set_bytes(out, RL_OUTCOME_ERROR, reply->str, reply->len);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "net/rl_fanout.h"
+#include "net/rl_sentinel.h"
 #include "protocol/rl_resp.h"
 #include "net/rl_wait_cancel.h"
 
@@ -171,13 +172,25 @@ static int prepare_any(rl_cluster *cluster, size_t i, const rl_encoded *lua, rl_
 	}
 	if (queue_behind_silent && conn->state == RL_CONN_READY && !conn->peer_closed) {
 		conn->deadline = rl_conn_due(endpoint, now, call_deadline);
+	} else if (endpoint->sentinel != NULL && conn->state != RL_CONN_DOWN) {
+		rl_conn_begin_call(conn, endpoint, seen, now, call_deadline);
+		if (conn->state == RL_CONN_DOWN) {
+			/* closed by the server (Sentinel closes the clients of a master it demotes): ask again */
+			endpoint->sentinel->state = RL_SENTINEL_STALE;
+		}
 	} else {
 		rl_conn_begin_call(conn, endpoint, seen, now, call_deadline);
 	}
-	if (conn->state == RL_CONN_DOWN && cluster->pool != NULL && endpoint->pool_key != NULL) {
+	if (conn->state == RL_CONN_DOWN && cluster->pool != NULL && endpoint->pool_key != NULL
+		&& (endpoint->sentinel == NULL || endpoint->sentinel->state != RL_SENTINEL_STALE)) {
 		rl_pool_checkout(cluster->pool, endpoint, conn, now, call_deadline);
 	}
 	if (conn->state == RL_CONN_DOWN) {
+		/* A Sentinel member connects to the master its sentinels name now (docs/design/sentinel.md). */
+		if (endpoint->sentinel != NULL && endpoint->sentinel->state != RL_SENTINEL_RESOLVED
+			&& rl_sentinel_resolve(&cluster->endpoints[i], call_deadline, out) != 0) {
+			return -1;
+		}
 		if (rl_conn_open(conn, endpoint, now, out) != 0) {
 			return -1;
 		}
@@ -477,9 +490,11 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 	}
 	poll_set_free(&set);
 
-	for (i = 0; answered < servers && i < cluster->count; i++) {
+	for (i = 0; i < cluster->count; i++) {
 		if (outcomes[i].kind == RL_OUTCOME_PENDING) {
 			rl_conn_abandon(&cluster->conns[i]);
+		} else if (cluster->endpoints[i].sentinel != NULL) {
+			rl_sentinel_after_call(&cluster->endpoints[i], &cluster->conns[i], &outcomes[i]);
 		}
 	}
 	call_ends(cluster, outcomes, now, yes == answered);

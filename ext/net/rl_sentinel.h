@@ -1,0 +1,52 @@
+/* A member managed by Redis Sentinel: its sentinels, the master's name, and the master's address
+ * learnt from them (SENTINEL GET-MASTER-ADDR-BY-NAME), cached in the member's endpoint until the
+ * master fails. The rules (when to ask again, why a replica never votes) are argued in
+ * docs/design/sentinel.md. No zvals; the sentinels' sockets are rl_conn's. */
+#ifndef RL_SENTINEL_H
+#define RL_SENTINEL_H
+
+#include <stddef.h>
+#include "net/rl_conn.h"
+
+/* One member as parsed from the PHP side. Strings NUL-terminated; NULL = absent. */
+typedef struct rl_sentinel_spec {
+	size_t count;
+	const char *const *hosts;
+	const int *ports;
+	const char *master_name;
+	const char *username; /* the sentinels' ACL user and password, not the master's */
+	const char *password;
+	double timeout_ms;        /* each sentinel's, as the master's */
+	const rl_tls_config *tls; /* the sentinels' (sentinels://: the master's too); NULL: plain TCP */
+} rl_sentinel_spec;
+
+typedef enum {
+	RL_SENTINEL_UNRESOLVED = 0, /* never asked: a pooled connection to the member may serve first */
+	RL_SENTINEL_RESOLVED,       /* the endpoint's host and port are the master's */
+	RL_SENTINEL_STALE           /* the master failed us: ask before the next connection, pooled or not */
+} rl_sentinel_state;
+
+typedef struct rl_sentinel {
+	size_t count;
+	rl_endpoint *sentinels; /* host, port, timeout, the sentinels' credentials and TLS */
+	char *master_name;
+	char *identity;         /* "host:port,host:port/NAME": pool key, description, duplicates */
+	rl_sentinel_state state;
+} rl_sentinel;
+
+/* NULL when out of memory. */
+rl_sentinel *rl_sentinel_create(const rl_sentinel_spec *spec);
+rl_sentinel *rl_sentinel_copy(const rl_sentinel *from);
+void rl_sentinel_free(rl_sentinel *sentinel);
+
+/* Asks the sentinels in order for the master of endpoint->sentinel, each within its timeout and
+ * all before call_deadline (absolute; 0: none), and points endpoint->host/port at the answer. 0, or
+ * -1 with *out filled ("sentinel: ..."), the endpoint unchanged. */
+int rl_sentinel_resolve(rl_endpoint *endpoint, double call_deadline, rl_outcome *out);
+
+/* After a call: an outcome that says the master may have moved (no connection, a broken one, a
+ * timeout, READONLY, a role that is not master) makes the member ask its sentinels before its next
+ * connection; READONLY closes conn (it is a replica's). */
+void rl_sentinel_after_call(rl_endpoint *endpoint, rl_conn *conn, const rl_outcome *out);
+
+#endif
