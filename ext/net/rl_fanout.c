@@ -186,9 +186,11 @@ static int prepare_any(rl_cluster *cluster, size_t i, const rl_encoded *lua, rl_
 		rl_pool_checkout(cluster->pool, endpoint, conn, now, call_deadline);
 	}
 	if (conn->state == RL_CONN_DOWN) {
-		/* A Sentinel member connects to the master its sentinels name now (docs/design/sentinel.md). */
+		/* A Sentinel member connects to the master its sentinels name now (docs/design/sentinel.md);
+		 * not for a rollback sent without waiting (queue_behind_silent): it would connect to
+		 * whatever was just refused, and the call after it would find that connection open. */
 		if (endpoint->sentinel != NULL && endpoint->sentinel->state != RL_SENTINEL_RESOLVED
-			&& rl_sentinel_resolve(&cluster->endpoints[i], call_deadline, out) != 0) {
+			&& (queue_behind_silent || rl_sentinel_resolve(&cluster->endpoints[i], call_deadline, out) != 0)) {
 			return -1;
 		}
 		if (rl_conn_open(conn, endpoint, now, out) != 0) {

@@ -250,6 +250,10 @@ int rl_sentinel_resolve(rl_endpoint *endpoint, double call_deadline, rl_outcome 
 	char host[RL_REPLY_ITEM_HEAD + 1], why[RL_MESSAGE_MAX] = "no sentinel";
 	size_t i;
 
+	if (rl_now_ms() < sentinel->quiet_until) {
+		rl_outcome_set(out, RL_OUTCOME_CONNECT, sentinel->failure);
+		return -1;
+	}
 	for (i = 0; i < sentinel->count; i++) {
 		const rl_endpoint *one = &sentinel->sentinels[i];
 		double now = rl_now_ms();
@@ -284,6 +288,10 @@ int rl_sentinel_resolve(rl_endpoint *endpoint, double call_deadline, rl_outcome 
 		char message[RL_MESSAGE_MAX + 64];
 		snprintf(message, sizeof(message), "sentinel: no master address (%s)", why);
 		rl_outcome_set(out, RL_OUTCOME_CONNECT, message);
+		if (i == sentinel->count) { /* every sentinel failed, not the call's deadline */
+			memcpy(sentinel->failure, out->message, sizeof(sentinel->failure));
+			sentinel->quiet_until = rl_now_ms() + RL_SENTINEL_RETRY_MS;
+		}
 	}
 	return -1;
 }

@@ -32,7 +32,13 @@ typedef struct rl_sentinel {
 	char *master_name;
 	char *identity;         /* "host:port,host:port/NAME": pool key, description, duplicates */
 	rl_sentinel_state state;
+	/* After every sentinel failed, the member fails at once with the same reason until then, rather
+	 * than make each call wait for silent sentinels again (rl_now_ms clock). */
+	double quiet_until;
+	char failure[RL_MESSAGE_MAX];
 } rl_sentinel;
+
+#define RL_SENTINEL_RETRY_MS 1000.0
 
 /* NULL when out of memory. */
 rl_sentinel *rl_sentinel_create(const rl_sentinel_spec *spec);
@@ -41,7 +47,8 @@ void rl_sentinel_free(rl_sentinel *sentinel);
 
 /* Asks the sentinels in order for the master of endpoint->sentinel, each within its timeout and
  * all before call_deadline (absolute; 0: none), and points endpoint->host/port at the answer. 0, or
- * -1 with *out filled ("sentinel: ..."), the endpoint unchanged. */
+ * -1 with *out filled ("sentinel: ..."), the endpoint unchanged; then, for RL_SENTINEL_RETRY_MS,
+ * -1 at once with the same reason. */
 int rl_sentinel_resolve(rl_endpoint *endpoint, double call_deadline, rl_outcome *out);
 
 /* After a call: an outcome that says the master may have moved (no connection, a broken one, a
