@@ -172,28 +172,17 @@ static int prepare_any(rl_cluster *cluster, size_t i, const rl_encoded *lua, rl_
 	}
 	if (queue_behind_silent && conn->state == RL_CONN_READY && !conn->peer_closed) {
 		conn->deadline = rl_conn_due(endpoint, now, call_deadline);
-	} else if (endpoint->sentinel != NULL && conn->state != RL_CONN_DOWN) {
-		rl_conn_begin_call(conn, endpoint, seen, now, call_deadline);
-		if (conn->state == RL_CONN_DOWN) {
-			/* closed by the server (Sentinel closes the clients of a master it demotes): ask again */
-			endpoint->sentinel->state = RL_SENTINEL_STALE;
-		}
 	} else {
+		int was_open = conn->state != RL_CONN_DOWN;
 		rl_conn_begin_call(conn, endpoint, seen, now, call_deadline);
+		rl_sentinel_note_closed(&cluster->endpoints[i], was_open, conn);
 	}
-	if (conn->state == RL_CONN_DOWN && cluster->pool != NULL && endpoint->pool_key != NULL
-		&& (endpoint->sentinel == NULL || endpoint->sentinel->state != RL_SENTINEL_STALE)) {
+	if (conn->state == RL_CONN_DOWN && cluster->pool != NULL && endpoint->pool_key != NULL && rl_sentinel_pool_ok(endpoint)) {
 		rl_pool_checkout(cluster->pool, endpoint, conn, now, call_deadline);
 	}
 	if (conn->state == RL_CONN_DOWN) {
-		/* A Sentinel member connects to the master its sentinels name now (docs/design/sentinel.md);
-		 * not for a rollback sent without waiting (queue_behind_silent): it would connect to
-		 * whatever was just refused, and the call after it would find that connection open. */
-		if (endpoint->sentinel != NULL && endpoint->sentinel->state != RL_SENTINEL_RESOLVED
-			&& (queue_behind_silent || rl_sentinel_resolve(&cluster->endpoints[i], call_deadline, out) != 0)) {
-			return -1;
-		}
-		if (rl_conn_open(conn, endpoint, now, out) != 0) {
+		if (rl_sentinel_before_open(&cluster->endpoints[i], queue_behind_silent, call_deadline, out) != 0
+			|| rl_conn_open(conn, endpoint, now, out) != 0) {
 			return -1;
 		}
 		if (rl_conn_append_setup(conn, endpoint) != 0 || rl_conn_append_probes(conn) != 0) {

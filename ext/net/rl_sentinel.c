@@ -296,6 +296,18 @@ int rl_sentinel_resolve(rl_endpoint *endpoint, double call_deadline, rl_outcome 
 	return -1;
 }
 
+int rl_sentinel_before_open(rl_endpoint *endpoint, int sending, double call_deadline, rl_outcome *out)
+{
+	if (endpoint->sentinel == NULL || endpoint->sentinel->state == RL_SENTINEL_RESOLVED) {
+		return 0;
+	}
+	if (sending) {
+		rl_outcome_set(out, RL_OUTCOME_CONNECT, "sentinel: the master is not known");
+		return -1;
+	}
+	return rl_sentinel_resolve(endpoint, call_deadline, out);
+}
+
 void rl_sentinel_after_call(rl_endpoint *endpoint, rl_conn *conn, const rl_outcome *out)
 {
 	int readonly = out->kind == RL_OUTCOME_ERROR && strncmp(out->message, "READONLY", 8) == 0;

@@ -51,6 +51,27 @@ void rl_sentinel_free(rl_sentinel *sentinel);
  * -1 at once with the same reason. */
 int rl_sentinel_resolve(rl_endpoint *endpoint, double call_deadline, rl_outcome *out);
 
+/* For a call about to open a connection to the member (docs/design/sentinel.md): asks the sentinels
+ * unless the master is known. 0 at once for a server of fixed address. A rollback sent without waiting
+ * (sending) never asks, it fails: it would connect to whatever just refused the write, and the call
+ * after it would find that connection open. 0, or -1 with *out. */
+int rl_sentinel_before_open(rl_endpoint *endpoint, int sending, double call_deadline, rl_outcome *out);
+
+/* Whether pooled connections may serve the member: not once its master failed it (they may lead there). */
+static inline int rl_sentinel_pool_ok(const rl_endpoint *endpoint)
+{
+	return endpoint->sentinel == NULL || endpoint->sentinel->state != RL_SENTINEL_STALE;
+}
+
+/* At the start of a call: a connection open before it and closed now was closed by the server
+ * (Sentinel closes the clients of a master it demotes): the member asks again. */
+static inline void rl_sentinel_note_closed(rl_endpoint *endpoint, int was_open, const rl_conn *conn)
+{
+	if (endpoint->sentinel != NULL && was_open && conn->state == RL_CONN_DOWN) {
+		endpoint->sentinel->state = RL_SENTINEL_STALE;
+	}
+}
+
 /* After a call: an outcome that says the master may have moved (no connection, a broken one, a
  * timeout, READONLY, a role that is not master) makes the member ask its sentinels before its next
  * connection; READONLY closes conn (it is a replica's). */
