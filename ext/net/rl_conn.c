@@ -474,8 +474,10 @@ static int take_in_idle(rl_conn *conn, short revents)
 	return conn->expected > 0 || rl_conn_drop_stale(conn) == 0;
 }
 
-void rl_conn_begin_call(rl_conn *conn, const rl_endpoint *endpoint, short revents, double now, double call_deadline)
+int rl_conn_begin_call(rl_conn *conn, const rl_endpoint *endpoint, short revents, double now, double call_deadline)
 {
+	int was_open = conn->state != RL_CONN_DOWN;
+
 	conn->dropped_error[0] = '\0'; /* only what the server says during this call counts */
 	if (conn->state == RL_CONN_READY && !take_in_idle(conn, revents)) {
 		rl_conn_close(conn); /* restart, CLIENT KILL, idle timeout, or out of step */
@@ -486,6 +488,7 @@ void rl_conn_begin_call(rl_conn *conn, const rl_endpoint *endpoint, short revent
 		rl_conn_close(conn);
 	}
 	conn->deadline = rl_conn_due(endpoint, now, call_deadline);
+	return was_open && conn->state == RL_CONN_DOWN;
 }
 
 int rl_conn_reusable(const rl_conn *conn)

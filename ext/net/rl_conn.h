@@ -143,8 +143,9 @@ static inline double rl_conn_due(const rl_endpoint *endpoint, double now, double
  * since its last use (late replies are dropped; revents: what a poll just saw on it, or
  * RL_NOT_PROBED to look now) and closes it when the server closed it, the stream is out of step,
  * or replies owed to an earlier call are overdue (a silent server: start afresh rather than
- * queue behind it). Then sets the deadline of this call on this server (rl_conn_due). */
-void rl_conn_begin_call(rl_conn *conn, const rl_endpoint *endpoint, short revents, double now, double call_deadline);
+ * queue behind it). Then sets the deadline of this call on this server (rl_conn_due). Returns 1 when
+ * it closed the connection. */
+int rl_conn_begin_call(rl_conn *conn, const rl_endpoint *endpoint, short revents, double now, double call_deadline);
 
 /* Replies still owed on this connection, of any kind. */
 static inline unsigned rl_conn_owed(const rl_conn *conn)

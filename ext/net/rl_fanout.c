@@ -172,10 +172,8 @@ static int prepare_any(rl_cluster *cluster, size_t i, const rl_encoded *lua, rl_
 	}
 	if (queue_behind_silent && conn->state == RL_CONN_READY && !conn->peer_closed) {
 		conn->deadline = rl_conn_due(endpoint, now, call_deadline);
-	} else {
-		int was_open = conn->state != RL_CONN_DOWN;
-		rl_conn_begin_call(conn, endpoint, seen, now, call_deadline);
-		rl_sentinel_note_closed(&cluster->endpoints[i], was_open, conn);
+	} else if (rl_conn_begin_call(conn, endpoint, seen, now, call_deadline)) {
+		rl_sentinel_note_closed(&cluster->endpoints[i]);
 	}
 	if (conn->state == RL_CONN_DOWN && cluster->pool != NULL && endpoint->pool_key != NULL && rl_sentinel_pool_ok(endpoint)) {
 		rl_pool_checkout(cluster->pool, endpoint, conn, now, call_deadline);

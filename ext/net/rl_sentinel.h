@@ -63,11 +63,11 @@ static inline int rl_sentinel_pool_ok(const rl_endpoint *endpoint)
 	return endpoint->sentinel == NULL || endpoint->sentinel->state != RL_SENTINEL_STALE;
 }
 
-/* At the start of a call: a connection open before it and closed now was closed by the server
- * (Sentinel closes the clients of a master it demotes): the member asks again. */
-static inline void rl_sentinel_note_closed(rl_endpoint *endpoint, int was_open, const rl_conn *conn)
+/* At the start of a call, rl_conn_begin_call closed the member's connection: the server closed it
+ * (Sentinel closes the clients of a master it demotes), or it was out of step: the member asks again. */
+static inline void rl_sentinel_note_closed(rl_endpoint *endpoint)
 {
-	if (endpoint->sentinel != NULL && was_open && conn->state == RL_CONN_DOWN) {
+	if (endpoint->sentinel != NULL) {
 		endpoint->sentinel->state = RL_SENTINEL_STALE;
 	}
 }
