@@ -352,12 +352,9 @@ static int starts_with(const rl_reply *reply, const char *prefix)
 	return reply->len >= len && memcmp(reply->str, prefix, len) == 0;
 }
 
-/* ROLE's reply on a Sentinel member: an array headed "master"; or NOPERM (the user may not run ROLE). */
+/* ROLE's reply on a Sentinel member: an array headed "master". */
 static int role_is_master(const rl_reply *reply)
 {
-	if (reply->type == RL_REPLY_ERROR) {
-		return starts_with(reply, "NOPERM");
-	}
 	return reply->type == RL_REPLY_ARRAY && reply->integer > 0 && reply->items[0].type == RL_REPLY_STRING
 		&& reply->items[0].len == 6 && memcmp(reply->items[0].str, "master", 6) == 0;
 }
@@ -383,7 +380,11 @@ int rl_conn_sort_reply(rl_conn *conn, int got, rl_reply *reply, rl_outcome *out)
 			conn->checked--;
 			if (conn->checked == 0 && conn->role_checked) {
 				conn->role_checked = 0;
-				if (!role_is_master(reply)) {
+				if (reply->type == RL_REPLY_ERROR && !starts_with(reply, "NOPERM")) {
+					rl_outcome_set_bytes(out, RL_OUTCOME_ERROR, reply->str, reply->len); /* NOAUTH, LOADING: its words */
+					return -1;
+				}
+				if (reply->type != RL_REPLY_ERROR && !role_is_master(reply)) { /* NOPERM: READONLY still tells */
 					rl_outcome_set(out, RL_OUTCOME_ERROR, RL_CONN_NOT_MASTER);
 					return -1;
 				}
