@@ -282,7 +282,7 @@ int rl_sentinel_resolve(rl_endpoint *endpoint, double call_deadline, rl_outcome 
 			sentinel->state = RL_SENTINEL_RESOLVED;
 			return 0;
 		}
-		snprintf(why, sizeof(why), "sentinel #%zu: %s", i, said.message);
+		snprintf(why, sizeof(why), "sentinel #%zu: %.120s", i, said.message); /* fits the outcome message */
 	}
 	{
 		char message[RL_MESSAGE_MAX + 64];
