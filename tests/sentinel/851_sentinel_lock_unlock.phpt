@@ -25,28 +25,19 @@ foreach (['URIs' => $uris, 'keyed' => $keyed] as $form => $servers) {
     var_dump($r->unlock($lock), array_map(fn ($m) => rt_redis($m['master']['port'], 'EXISTS', $key), $members));
 }
 
-/* A long-lived worker: objects come and go, connections stay in the pool. Each question to a
- * sentinel is a connection of its own (the sentinels' links to each other stay open): the second
- * object opens none. */
-function sentinel_questions(array $members): int
-{
-    $n = 0;
-    foreach ($members as $m) {
-        foreach ($m['sentinels'] as $s) {
-            preg_match('/total_connections_received:(\d+)/', rt_redis($s['port'], 'INFO', 'stats'), $c);
-            $n += (int) ($c[1] ?? 0);
-        }
-    }
-    return $n;
-}
+/* A long-lived worker: objects come and go, connections stay in the pool. The next object takes
+ * them without asking a sentinel: it locks with every sentinel stopped. */
 $a = new RedLock($uris, 10, 1, ['persistent' => true]);
 $lock = $a->lock($key, 10000);
 $a->unlock($lock);
 unset($a);
-$before = sentinel_questions($members);
+$sentinels = array_merge(...array_column($members, 'sentinels'));
+array_map(fn ($s) => rt_signal($s, 'STOP'), $sentinels);
 $b = new RedLock($uris, 10, 1, ['persistent' => true]);
 $lock = $b->lock($key, 10000);
-var_dump(is_array($lock), $b->unlock($lock), sentinel_questions($members) - $before);
+var_dump(is_array($lock), json_encode(array_map(fn ($e) => $e === 'no reply needed' ? null : $e, $b->getLastErrors())),
+    $b->unlock($lock));
+array_map(fn ($s) => rt_signal($s, 'CONT'), $sentinels);
 ?>
 --EXPECT--
 URIs: locked [true,true,true] errors []
@@ -78,5 +69,5 @@ array(3) {
   int(0)
 }
 bool(true)
+string(16) "[null,null,null]"
 bool(true)
-int(0)
