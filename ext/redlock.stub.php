@@ -17,8 +17,9 @@ class RedLock
     /**
      * A Redlock over several independent Redis servers.
      *
-     * @param array $servers each a [host, port, timeout] list (as in the PHP library), a redis://, rediss:// or
-     *        unix:// URI, or a keyed array (host, port, timeout, username, password, database, tls)
+     * @param array $servers each a [host, port, timeout] list (as in the PHP library), a redis://, rediss://,
+     *        unix:// or sentinel:// URI, or a keyed array (host, port, timeout, username, password, database, tls;
+     *        or sentinels and master for a Sentinel-managed member: see docs/guide/sentinel.md)
      * @param int $retryDelay ms between attempts; each pause is drawn from [retryDelay/2, retryDelay]
      * @param int $retryCount attempts per lock() (0 behaves as 1)
      * @param array $options quorum (int), driftFactor (float), prefix (string), persistent (bool),

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: dc383bf0f1772d3cee64078ed4b38a56c8eb3f1d */
+ * Stub hash: 9a66e58740569bde994d25905f43d35d82e979ff */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_RedLock___construct, 0, 0, 1)
 	ZEND_ARG_TYPE_INFO(0, servers, IS_ARRAY, 0)

@@ -10,12 +10,14 @@
 #include "php_redlock.h"
 #include "memory/rl_memory_server.h"
 #include "redlock_servers.h"
+#include "redlock_server_fields.h"
+#include "net/rl_sentinel.h"
 #include "net/rl_uri.h"
 
 #define KNOWN_KEYS "host, port, timeout, username, password, database, tls"
 #define KNOWN_TLS_KEYS "cafile, capath, local_cert, local_pk, passphrase, peer_name, verify_peer, verify_peer_name"
 
-static zend_result check_host(zval *host, uint32_t arg_num, size_t index)
+zend_result redlock_server_check_host(zval *host, uint32_t arg_num, size_t index)
 {
 	if (Z_TYPE_P(host) != IS_STRING) {
 		zend_argument_type_error(arg_num, "server #%zu host must be of type string, %s given",
@@ -55,7 +57,7 @@ static zend_uchar coerce_number(zval *value, zend_long *lval, double *dval)
 
 /* port and database: a whole number in [min, max]. Unlike coercive mode, a fraction (6379.5 or
  * "6379.5") is refused rather than truncated: no server is meant by it. */
-static zend_result parse_whole_number(zval *value, const char *field, zend_long min, zend_long max,
+zend_result redlock_server_parse_whole_number(zval *value, const char *field, zend_long min, zend_long max,
 	uint32_t arg_num, size_t index, zend_long *out)
 {
 	zend_long lval = 0;
@@ -89,7 +91,7 @@ static zend_result parse_whole_number(zval *value, const char *field, zend_long 
 	return SUCCESS;
 }
 
-static zend_result parse_port(zval *port, bool unix_socket, uint32_t arg_num, size_t index, int *out)
+zend_result redlock_server_parse_port(zval *port, bool unix_socket, uint32_t arg_num, size_t index, int *out)
 {
 	zend_long value;
 	double ignored;
@@ -104,7 +106,7 @@ static zend_result parse_port(zval *port, bool unix_socket, uint32_t arg_num, si
 		*out = 0;
 		return SUCCESS;
 	}
-	if (parse_whole_number(port, "port", 1, 65535, arg_num, index, &value) != SUCCESS) {
+	if (redlock_server_parse_whole_number(port, "port", 1, 65535, arg_num, index, &value) != SUCCESS) {
 		return FAILURE;
 	}
 	*out = (int) value;
@@ -112,7 +114,7 @@ static zend_result parse_port(zval *port, bool unix_socket, uint32_t arg_num, si
 }
 
 /* timeout may be NULL (absent); null keeps the default. */
-static zend_result parse_timeout(zval *timeout, uint32_t arg_num, size_t index, double *timeout_ms)
+zend_result redlock_server_parse_timeout(zval *timeout, uint32_t arg_num, size_t index, double *timeout_ms)
 {
 	zend_long lval = 0;
 	double seconds = 0;
@@ -152,9 +154,9 @@ static zend_result parse_list_entry(HashTable *entry, uint32_t arg_num, size_t i
 		zend_argument_value_error(arg_num, "server #%zu must be a list [host, port, timeout]", index);
 		return FAILURE;
 	}
-	if (check_host(host, arg_num, index) != SUCCESS
-		|| parse_port(port, Z_STRVAL_P(host)[0] == '/', arg_num, index, &spec->port) != SUCCESS
-		|| parse_timeout(timeout, arg_num, index, &spec->timeout_ms) != SUCCESS) {
+	if (redlock_server_check_host(host, arg_num, index) != SUCCESS
+		|| redlock_server_parse_port(port, Z_STRVAL_P(host)[0] == '/', arg_num, index, &spec->port) != SUCCESS
+		|| redlock_server_parse_timeout(timeout, arg_num, index, &spec->timeout_ms) != SUCCESS) {
 		return FAILURE;
 	}
 	spec->host = Z_STRVAL_P(host);
@@ -163,7 +165,7 @@ static zend_result parse_list_entry(HashTable *entry, uint32_t arg_num, size_t i
 }
 
 /* username/password: string or null; an empty string means none, as in most configuration files. */
-static zend_result parse_credential(zval *value, const char *field, uint32_t arg_num, size_t index,
+zend_result redlock_server_parse_credential(zval *value, const char *field, uint32_t arg_num, size_t index,
 	const char **out, size_t *out_len)
 {
 	*out = NULL;
@@ -198,6 +200,15 @@ static zend_result reject_duplicates(const rl_cluster *cluster, uint32_t arg_num
 		const rl_endpoint *later = &cluster->endpoints[i];
 		for (j = 0; j < i; j++) {
 			const rl_endpoint *earlier = &cluster->endpoints[j];
+			if (later->sentinel != NULL || earlier->sentinel != NULL) {
+				if (later->sentinel != NULL && earlier->sentinel != NULL
+					&& strcasecmp(later->sentinel->identity, earlier->sentinel->identity) == 0) {
+					zend_argument_value_error(arg_num, "server #%zu repeats server #%zu (sentinel master %s): a server may "
+						"vote only once", i, j, later->sentinel->master_name);
+					return FAILURE;
+				}
+				continue;
+			}
 			if (later->host == NULL || earlier->host == NULL || strcasecmp(later->host, earlier->host) != 0) {
 				continue;
 			}
@@ -242,7 +253,7 @@ static zend_result tls_string(zval *value, const char *field, uint32_t arg_num, 
 
 /* 'tls' => true, false/null (none), or an array of settings named as PHP's ssl stream context
  * options. *out is NULL for none; else a config the caller frees. */
-static zend_result parse_tls(zval *value, uint32_t arg_num, size_t index, rl_tls_config **out)
+zend_result redlock_server_parse_tls(zval *value, uint32_t arg_num, size_t index, rl_tls_config **out)
 {
 	static const char *const names[] = {"cafile", "capath", "local_cert", "local_pk", "peer_name", "passphrase"};
 	rl_tls_config *tls;
@@ -350,11 +361,11 @@ static zend_result parse_keyed_entry(HashTable *entry, uint32_t arg_num, size_t 
 		return FAILURE;
 	}
 	spec->port = RL_URI_DEFAULT_PORT;
-	if (check_host(host, arg_num, index) != SUCCESS
-		|| (port != NULL && parse_port(port, Z_STRVAL_P(host)[0] == '/', arg_num, index, &spec->port) != SUCCESS)
-		|| parse_timeout(timeout, arg_num, index, &spec->timeout_ms) != SUCCESS
-		|| parse_credential(username, "username", arg_num, index, &spec->username, &spec->username_len) != SUCCESS
-		|| parse_credential(password, "password", arg_num, index, &spec->password, &spec->password_len) != SUCCESS) {
+	if (redlock_server_check_host(host, arg_num, index) != SUCCESS
+		|| (port != NULL && redlock_server_parse_port(port, Z_STRVAL_P(host)[0] == '/', arg_num, index, &spec->port) != SUCCESS)
+		|| redlock_server_parse_timeout(timeout, arg_num, index, &spec->timeout_ms) != SUCCESS
+		|| redlock_server_parse_credential(username, "username", arg_num, index, &spec->username, &spec->username_len) != SUCCESS
+		|| redlock_server_parse_credential(password, "password", arg_num, index, &spec->password, &spec->password_len) != SUCCESS) {
 		return FAILURE;
 	}
 	if (spec->username != NULL && spec->password == NULL) {
@@ -362,7 +373,7 @@ static zend_result parse_keyed_entry(HashTable *entry, uint32_t arg_num, size_t 
 		return FAILURE;
 	}
 	if (tls_value != NULL) {
-		if (parse_tls(tls_value, arg_num, index, tls) != SUCCESS) {
+		if (redlock_server_parse_tls(tls_value, arg_num, index, tls) != SUCCESS) {
 			return FAILURE;
 		}
 		if (*tls != NULL && Z_STRVAL_P(host)[0] == '/') {
@@ -374,7 +385,7 @@ static zend_result parse_keyed_entry(HashTable *entry, uint32_t arg_num, size_t 
 	if (database != NULL) {
 		zend_long value;
 
-		if (parse_whole_number(database, "database", 0, INT_MAX, arg_num, index, &value) != SUCCESS) {
+		if (redlock_server_parse_whole_number(database, "database", 0, INT_MAX, arg_num, index, &value) != SUCCESS) {
 			return FAILURE;
 		}
 		spec->database = (int) value;
@@ -412,6 +423,11 @@ static zend_result add_server(rl_cluster *cluster, zval *entry, uint32_t arg_num
 			zend_argument_value_error(arg_num, "server #%zu %s", index, error);
 			return FAILURE;
 		}
+		if (uri.sentinel) {
+			result = redlock_sentinel_from_uri(cluster, index, &uri);
+			rl_uri_free(&uri);
+			return result;
+		}
 		spec.host = uri.host;
 		spec.host_len = strlen(uri.host);
 		spec.port = uri.port;
@@ -438,6 +454,9 @@ static zend_result add_server(rl_cluster *cluster, zval *entry, uint32_t arg_num
 	} else if (Z_TYPE_P(entry) == IS_ARRAY) {
 		rl_tls_config *tls = NULL;
 
+		if (has_string_key(Z_ARRVAL_P(entry)) && redlock_sentinel_keyed(Z_ARRVAL_P(entry))) {
+			return redlock_sentinel_from_keyed(cluster, Z_ARRVAL_P(entry), arg_num, index);
+		}
 		result = has_string_key(Z_ARRVAL_P(entry))
 			? parse_keyed_entry(Z_ARRVAL_P(entry), arg_num, index, &spec, &tls)
 			: parse_list_entry(Z_ARRVAL_P(entry), arg_num, index, &spec);
@@ -548,7 +567,10 @@ void redlock_servers_describe(zval *return_value, const rl_cluster *cluster)
 			continue;
 		}
 		/* Address and database only: never the user name or the password. */
-		if (endpoint->host[0] == '/') {
+		if (endpoint->sentinel != NULL) {
+			text = strpprintf(0, "%s://%s?db=%d", endpoint->tls ? "sentinels" : "sentinel", endpoint->sentinel->identity,
+				endpoint->database);
+		} else if (endpoint->host[0] == '/') {
 			text = strpprintf(0, "unix://%s?db=%d", endpoint->host, endpoint->database);
 		} else if (strchr(endpoint->host, ':') != NULL) {
 			text = strpprintf(0, "%s://[%s]:%d/%d", endpoint->tls ? "rediss" : "redis", endpoint->host,

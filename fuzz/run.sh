@@ -17,7 +17,7 @@ flags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefine
 clang $flags -o "$out/reply_fuzz" fuzz/reply_fuzz.c ext/protocol/rl_hiredis_reader.c ext/protocol/rl_reply.c -lhiredis
 clang $flags -o "$out/algorithm_fuzz" fuzz/algorithm_fuzz.c ext/core/rl_algorithm.c ext/core/rl_token.c -lm
 if [ -f ext/net/rl_uri.c ]; then
-  clang $flags -o "$out/uri_fuzz" fuzz/uri_fuzz.c ext/net/rl_uri.c -lm
+  clang $flags -o "$out/uri_fuzz" fuzz/uri_fuzz.c ext/net/rl_uri.c ext/net/rl_uri_sentinel.c -lm
 else
   harnesses=${harnesses/uri_fuzz/}   # the URI parser is not in this tree
 fi

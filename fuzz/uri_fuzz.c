@@ -22,7 +22,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		memset(&uri, 0x5a, sizeof(uri));
 		memset(error, 0x5a, sizeof(error));
-		if (rl_uri_parse((const char *) data, size, &uri, error, error_sizes[e]) == 0) {
+		int parsed = rl_uri_parse((const char *) data, size, &uri, error, error_sizes[e]);
+
+		if (parsed == 0 && uri.sentinel) {
+			/* sentinel://: the sentinels and the master's name, no host of its own */
+			assert(uri.host == NULL && uri.sentinel_count >= 1 && uri.sentinel_count <= RL_URI_SENTINELS_MAX);
+			for (i = 0; i < uri.sentinel_count; i++) {
+				assert(uri.sentinel_hosts[i] != NULL && uri.sentinel_hosts[i][0] != '\0' && uri.sentinel_hosts[i][0] != '/');
+				assert(uri.sentinel_ports[i] >= 1 && uri.sentinel_ports[i] <= 65535);
+			}
+			assert(uri.master_name != NULL && rl_uri_master_name_ok(uri.master_name, strlen(uri.master_name)));
+			assert(uri.database >= 0);
+		} else if (parsed == 0) {
 			assert(uri.host != NULL && uri.host[0] != '\0');
 			if (uri.host[0] == '/') {
 				assert(uri.port == 0);
@@ -33,7 +44,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			assert(!uri.has_timeout || (isfinite(uri.timeout_ms) && uri.timeout_ms >= 0));
 			assert(strlen(uri.host) <= size); /* NUL-free, and never longer than the input */
 		} else {
-			assert(uri.host == NULL && uri.username == NULL && uri.password == NULL);
+			assert(uri.host == NULL && uri.username == NULL && uri.password == NULL && uri.master_name == NULL
+				&& uri.sentinel_count == 0 && uri.sentinel_password == NULL);
 			len = strnlen(error, error_sizes[e]);
 			assert(len < error_sizes[e]);
 			for (i = 0; i < len; i++) {

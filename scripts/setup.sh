@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 v=${REDLOCK_PHP_VERSION:-}
-packages="php$v-dev php$v-cli php$v-fpm libhiredis-dev libssl-dev openssl redis-server redis-tools pkg-config make gcc gdb procps"
+packages="php$v-dev php$v-cli php$v-fpm libhiredis-dev libssl-dev openssl redis-server redis-sentinel redis-tools pkg-config make gcc gdb procps"
 missing=""
 for p in $packages; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -7,6 +7,7 @@
 #endif
 
 #include "net/rl_cluster.h"
+#include "net/rl_sentinel.h"
 #include "net/rl_uri.h"
 
 rl_cluster *rl_cluster_create(size_t count)
@@ -73,6 +74,7 @@ static void endpoint_free(rl_endpoint *endpoint)
 	rl_secret_free(endpoint->password);
 	free(endpoint->pool_key);
 	rl_tls_config_free(endpoint->tls);
+	rl_sentinel_free(endpoint->sentinel);
 	memset(endpoint, 0, sizeof(*endpoint));
 }
 
@@ -95,8 +97,12 @@ int rl_cluster_set_endpoint_spec(rl_cluster *cluster, size_t index, const rl_end
 	if (spec->tls != NULL) {
 		endpoint->tls = rl_tls_config_copy(spec->tls);
 	}
+	if (spec->sentinel != NULL) {
+		endpoint->sentinel = rl_sentinel_copy(spec->sentinel);
+	}
 	if (endpoint->host == NULL || (spec->username && endpoint->username == NULL)
-		|| (spec->password && endpoint->password == NULL) || (spec->tls && endpoint->tls == NULL)) {
+		|| (spec->password && endpoint->password == NULL) || (spec->tls && endpoint->tls == NULL)
+		|| (spec->sentinel && endpoint->sentinel == NULL)) {
 		/* A NULL host makes the server fail with "connect: out of memory" rather than connect
 		 * without the credentials (or the TLS) it was given. */
 		endpoint_free(endpoint);

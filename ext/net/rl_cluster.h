@@ -37,6 +37,7 @@ typedef struct rl_endpoint_spec {
 	int database;
 	const rl_tls_config *tls; /* NULL: plain TCP; copied */
 	int test_double;          /* a memory:// server */
+	const struct rl_sentinel *sentinel; /* a Sentinel-managed member (host is then ""); copied */
 } rl_endpoint_spec;
 
 /* Allocates count endpoints and connections (hosts are copied). NULL on allocation failure. */

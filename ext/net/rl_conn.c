@@ -50,6 +50,7 @@ void rl_conn_forget_after_fork(rl_conn *conn)
 static void reset_stream(rl_conn *conn)
 {
 	conn->checked = 0;
+	conn->role_checked = 0;
 	conn->probes = 0;
 	conn->native_release = RL_NATIVE_NONE;
 	conn->stale = 0;
@@ -227,6 +228,16 @@ int rl_conn_append_setup(rl_conn *conn, const rl_endpoint *endpoint)
 		}
 		conn->checked++;
 	}
+	if (endpoint->sentinel != NULL) {
+		static const char *const role[] = {"ROLE"};
+		static const size_t role_len[] = {4};
+
+		if (queue_command(conn, 1, (const char **) role, role_len, 0) != 0) {
+			return -1;
+		}
+		conn->checked++;
+		conn->role_checked = 1;
+	}
 	return 0;
 }
 
@@ -341,6 +352,13 @@ static int starts_with(const rl_reply *reply, const char *prefix)
 	return reply->len >= len && memcmp(reply->str, prefix, len) == 0;
 }
 
+/* ROLE's reply on a Sentinel member: an array headed "master". */
+static int role_is_master(const rl_reply *reply)
+{
+	return reply->type == RL_REPLY_ARRAY && reply->integer > 0 && reply->items[0].type == RL_REPLY_STRING
+		&& reply->items[0].len == 6 && memcmp(reply->items[0].str, "master", 6) == 0;
+}
+
 int rl_conn_sort_reply(rl_conn *conn, int got, rl_reply *reply, rl_outcome *out)
 {
 	for (;; got = rl_reader_next(&conn->reader, reply)) {
@@ -360,6 +378,18 @@ int rl_conn_sort_reply(rl_conn *conn, int got, rl_reply *reply, rl_outcome *out)
 		}
 		if (conn->checked > 0) {
 			conn->checked--;
+			if (conn->checked == 0 && conn->role_checked) {
+				conn->role_checked = 0;
+				if (reply->type == RL_REPLY_ERROR && !starts_with(reply, "NOPERM")) {
+					rl_outcome_set_bytes(out, RL_OUTCOME_ERROR, reply->str, reply->len); /* NOAUTH, LOADING: its words */
+					return -1;
+				}
+				if (reply->type != RL_REPLY_ERROR && !role_is_master(reply)) { /* NOPERM: READONLY still tells */
+					rl_outcome_set(out, RL_OUTCOME_ERROR, RL_CONN_NOT_MASTER);
+					return -1;
+				}
+				continue;
+			}
 			if (reply->type == RL_REPLY_ERROR) {
 				/* Commands pipelined behind a failed AUTH only say NOAUTH: report the cause. */
 				rl_outcome_set_bytes(out, RL_OUTCOME_ERROR, reply->str, reply->len);
@@ -445,8 +475,10 @@ static int take_in_idle(rl_conn *conn, short revents)
 	return conn->expected > 0 || rl_conn_drop_stale(conn) == 0;
 }
 
-void rl_conn_begin_call(rl_conn *conn, const rl_endpoint *endpoint, short revents, double now, double call_deadline)
+int rl_conn_begin_call(rl_conn *conn, const rl_endpoint *endpoint, short revents, double now, double call_deadline)
 {
+	int was_open = conn->state != RL_CONN_DOWN;
+
 	conn->dropped_error[0] = '\0'; /* only what the server says during this call counts */
 	if (conn->state == RL_CONN_READY && !take_in_idle(conn, revents)) {
 		rl_conn_close(conn); /* restart, CLIENT KILL, idle timeout, or out of step */
@@ -457,6 +489,7 @@ void rl_conn_begin_call(rl_conn *conn, const rl_endpoint *endpoint, short revent
 		rl_conn_close(conn);
 	}
 	conn->deadline = rl_conn_due(endpoint, now, call_deadline);
+	return was_open && conn->state == RL_CONN_DOWN;
 }
 
 int rl_conn_reusable(const rl_conn *conn)

@@ -45,7 +45,12 @@ typedef struct rl_endpoint {
 	char *pool_key;    /* which pooled connections fit: address, database, hashed credentials and TLS settings */
 	rl_tls_config *tls; /* NULL: plain TCP */
 	int test_double;    /* a memory:// server: its keys expire on the test clock */
+	struct rl_sentinel *sentinel; /* a Sentinel-managed member (rl_sentinel.h): host and port are its
+	                               * master's as last learnt; NULL for a fixed address */
 } rl_endpoint;
+
+/* A Sentinel-managed member's connection whose ROLE is not master: it never votes. */
+#define RL_CONN_NOT_MASTER "ROLE: this server is not the master (the sentinels' answer is out of date)"
 
 typedef enum {
 	RL_CONN_DOWN = 0,
@@ -66,6 +71,7 @@ typedef struct rl_conn {
 	unsigned checked;     /* replies to AUTH/SELECT sent on connect */
 	unsigned probes;      /* replies to the native-release probes sent on connect (after checked) */
 	unsigned char native_release; /* what the server said it has: RL_NATIVE_* */
+	unsigned char role_checked;   /* the last of the checked replies is ROLE's (Sentinel members) */
 	unsigned stale;       /* replies owed to an earlier call: read and dropped before ours */
 	unsigned expected;    /* replies the current call still waits for */
 	double deadline;      /* rl_now_ms() by which the current call's reply is overdue; HUGE_VAL: no limit */
@@ -137,8 +143,9 @@ static inline double rl_conn_due(const rl_endpoint *endpoint, double now, double
  * since its last use (late replies are dropped; revents: what a poll just saw on it, or
  * RL_NOT_PROBED to look now) and closes it when the server closed it, the stream is out of step,
  * or replies owed to an earlier call are overdue (a silent server: start afresh rather than
- * queue behind it). Then sets the deadline of this call on this server (rl_conn_due). */
-void rl_conn_begin_call(rl_conn *conn, const rl_endpoint *endpoint, short revents, double now, double call_deadline);
+ * queue behind it). Then sets the deadline of this call on this server (rl_conn_due). Returns 1 when
+ * it closed the connection. */
+int rl_conn_begin_call(rl_conn *conn, const rl_endpoint *endpoint, short revents, double now, double call_deadline);
 
 /* Replies still owed on this connection, of any kind. */
 static inline unsigned rl_conn_owed(const rl_conn *conn)
@@ -155,8 +162,10 @@ static inline int rl_conn_has_unsent(const rl_conn *conn)
  * error. Replies still owed are theirs to drop, until the deadline. */
 int rl_conn_reusable(const rl_conn *conn);
 
-/* Queues AUTH and SELECT as the endpoint asks, right after rl_conn_open. Their replies are
- * checked (not dropped): an error reply fails the connection with the server's text. */
+/* Queues AUTH and SELECT as the endpoint asks, right after rl_conn_open, and ROLE for a Sentinel
+ * member. Their replies are checked (not dropped): an error reply fails the connection with the
+ * server's text, and so does a ROLE that is not master (RL_CONN_NOT_MASTER; ROLE refused with
+ * NOPERM passes: READONLY on a write still tells a replica). */
 int rl_conn_append_setup(rl_conn *conn, const rl_endpoint *endpoint);
 
 /* Queues the probes for DELEX and DELIFEQ (on a key nobody uses, compared with "-": in practice

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "net/rl_fanout.h"
+#include "net/rl_sentinel.h"
 #include "protocol/rl_resp.h"
 #include "net/rl_wait_cancel.h"
 
@@ -171,14 +172,15 @@ static int prepare_any(rl_cluster *cluster, size_t i, const rl_encoded *lua, rl_
 	}
 	if (queue_behind_silent && conn->state == RL_CONN_READY && !conn->peer_closed) {
 		conn->deadline = rl_conn_due(endpoint, now, call_deadline);
-	} else {
-		rl_conn_begin_call(conn, endpoint, seen, now, call_deadline);
+	} else if (rl_conn_begin_call(conn, endpoint, seen, now, call_deadline)) {
+		rl_sentinel_note_closed(&cluster->endpoints[i]);
 	}
-	if (conn->state == RL_CONN_DOWN && cluster->pool != NULL && endpoint->pool_key != NULL) {
+	if (conn->state == RL_CONN_DOWN && cluster->pool != NULL && endpoint->pool_key != NULL && rl_sentinel_pool_ok(endpoint)) {
 		rl_pool_checkout(cluster->pool, endpoint, conn, now, call_deadline);
 	}
 	if (conn->state == RL_CONN_DOWN) {
-		if (rl_conn_open(conn, endpoint, now, out) != 0) {
+		if (rl_sentinel_before_open(&cluster->endpoints[i], queue_behind_silent, call_deadline, out) != 0
+			|| rl_conn_open(conn, endpoint, now, out) != 0) {
 			return -1;
 		}
 		if (rl_conn_append_setup(conn, endpoint) != 0 || rl_conn_append_probes(conn) != 0) {
@@ -477,9 +479,11 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 	}
 	poll_set_free(&set);
 
-	for (i = 0; answered < servers && i < cluster->count; i++) {
+	for (i = 0; i < cluster->count; i++) {
 		if (outcomes[i].kind == RL_OUTCOME_PENDING) {
 			rl_conn_abandon(&cluster->conns[i]);
+		} else if (cluster->endpoints[i].sentinel != NULL) {
+			rl_sentinel_after_call(&cluster->endpoints[i], &cluster->conns[i], &outcomes[i]);
 		}
 	}
 	call_ends(cluster, outcomes, now, yes == answered);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "net/rl_pool.h"
+#include "net/rl_sentinel.h"
 #include "net/rl_uri.h"
 
 #define ROTL(x, b) (uint64_t) (((x) << (b)) | ((x) >> (64 - (b))))
@@ -126,6 +127,7 @@ char *rl_pool_key(rl_pool *pool, const rl_endpoint *endpoint)
 	size_t secret_len = 2 + user_len + 1 + pass_len + 1 + tls_len;
 	unsigned char *secret = malloc(secret_len);
 	uint64_t hash;
+	const char *host;
 	size_t key_len;
 	char *key;
 	char tag[17];
@@ -155,11 +157,14 @@ char *rl_pool_key(rl_pool *pool, const rl_endpoint *endpoint)
 	free(secret);
 
 	secret_tag(pool, tag);
-	key_len = strlen(endpoint->host) + 82;
+	/* A Sentinel member's connections fit its name and sentinels, whichever master they reached:
+	 * each was a master when opened (ROLE), and one demoted since is closed by Sentinel or says READONLY. */
+	host = endpoint->sentinel != NULL ? endpoint->sentinel->identity : endpoint->host;
+	key_len = strlen(host) + 82;
 	key = malloc(key_len);
 	if (key != NULL) {
-		snprintf(key, key_len, "%s|%d|%d|%016llx|%s", endpoint->host, endpoint->port, endpoint->database,
-			(unsigned long long) hash, tag);
+		snprintf(key, key_len, "%s|%d|%d|%016llx|%s", host, endpoint->sentinel != NULL ? 0 : endpoint->port,
+			endpoint->database, (unsigned long long) hash, tag);
 	}
 	return key;
 }

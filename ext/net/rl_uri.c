@@ -7,13 +7,9 @@
 #include <string.h>
 
 #include "net/rl_uri.h"
+#include "net/rl_uri_private.h"
 
-typedef struct {
-	const char *p;
-	size_t len;
-} span;
-
-static int fail(char *error, size_t error_size, const char *reason)
+int rl_uri_fail(char *error, size_t error_size, const char *reason)
 {
 	snprintf(error, error_size, "%s", reason);
 	return -1;
@@ -24,7 +20,7 @@ static int ascii_lower(int ch)
 	return ch >= 'A' && ch <= 'Z' ? ch + ('a' - 'A') : ch;
 }
 
-static int has_prefix_nocase(span s, const char *prefix)
+int rl_span_has_prefix_nocase(span s, const char *prefix)
 {
 	size_t i, n = strlen(prefix);
 
@@ -44,12 +40,12 @@ static int span_equals(span s, const char *word)
 	return s.len == strlen(word) && memcmp(s.p, word, s.len) == 0;
 }
 
-static const char *span_find(span s, char ch)
+const char *rl_span_find(span s, char ch)
 {
 	return s.len ? memchr(s.p, ch, s.len) : NULL;
 }
 
-static const char *span_find_last(span s, char ch)
+const char *rl_span_find_last(span s, char ch)
 {
 	size_t i = s.len;
 
@@ -172,65 +168,65 @@ static int valid_ipv6_char(int ch)
 }
 
 /* Copies a secret (user name or password), percent-decoded. Rejects a second value and empty ones. */
-static int take_secret(span value, char **slot, const char *field, char *error, size_t error_size)
+int rl_uri_take_secret(span value, char **slot, const char *field, char *error, size_t error_size)
 {
 	char message[RL_URI_ERROR_MAX];
 	int status;
 
 	if (*slot != NULL) {
 		snprintf(message, sizeof(message), "URI gives the %s twice", field);
-		return fail(error, error_size, message);
+		return rl_uri_fail(error, error_size, message);
 	}
 	if (value.len == 0) {
 		snprintf(message, sizeof(message), "URI %s must not be empty", field);
-		return fail(error, error_size, message);
+		return rl_uri_fail(error, error_size, message);
 	}
 	status = decode(value, slot);
 	if (status == -2) {
-		return fail(error, error_size, "out of memory");
+		return rl_uri_fail(error, error_size, "out of memory");
 	}
 	if (status != 0) {
 		snprintf(message, sizeof(message), "URI %s has a bad percent-escape or a NUL byte", field);
-		return fail(error, error_size, message);
+		return rl_uri_fail(error, error_size, message);
 	}
 	return 0;
 }
 
-static int parse_user_info(span info, rl_uri *out, char *error, size_t error_size)
+int rl_uri_parse_user_info(span info, rl_uri *out, char *error, size_t error_size)
 {
-	const char *colon = span_find(info, ':');
+	const char *colon = rl_span_find(info, ':');
 	span user, password;
 
 	if (colon == NULL) {
-		return fail(error, error_size, "URI user info needs a password: use redis://user:password@host, "
+		return rl_uri_fail(error, error_size, "URI user info needs a password: use redis://user:password@host, "
 			"or redis://:password@host for a password alone");
 	}
 	user.p = info.p;
 	user.len = (size_t) (colon - info.p);
 	password.p = colon + 1;
 	password.len = info.len - user.len - 1;
-	if (user.len > 0 && take_secret(user, &out->username, "user name", error, error_size) != 0) {
+	if (user.len > 0 && rl_uri_take_secret(user, &out->username, "user name", error, error_size) != 0) {
 		return -1;
 	}
-	return take_secret(password, &out->password, "password", error, error_size);
+	return rl_uri_take_secret(password, &out->password, "password", error, error_size);
 }
 
-static int parse_host_port(span hostport, rl_uri *out, char *error, size_t error_size)
+int rl_uri_host_port(span hostport, int default_port, char **host_out, int *port_out, char *error, size_t error_size)
 {
 	span host = hostport, port = {NULL, 0};
 	int has_port = 0;
 	size_t i;
 
 	if (hostport.len > 0 && hostport.p[0] == '[') {
-		const char *close = span_find(hostport, ']');
+		const char *close = rl_span_find(hostport, ']');
 		if (close == NULL) {
-			return fail(error, error_size, "URI host has an unclosed '[' (IPv6 addresses are written [::1])");
+			return rl_uri_fail(error, error_size, "URI host has an unclosed '[' (IPv6 addresses are written [::1])");
 		}
 		host.p = hostport.p + 1;
 		host.len = (size_t) (close - host.p);
 		if (close + 1 < hostport.p + hostport.len) {
 			if (close[1] != ':') {
-				return fail(error, error_size, "URI host is malformed");
+				return rl_uri_fail(error, error_size, "URI host is malformed");
 			}
 			has_port = 1;
 			port.p = close + 2;
@@ -238,11 +234,11 @@ static int parse_host_port(span hostport, rl_uri *out, char *error, size_t error
 		}
 		for (i = 0; i < host.len; i++) {
 			if (!valid_ipv6_char((unsigned char) host.p[i])) {
-				return fail(error, error_size, "URI host is malformed");
+				return rl_uri_fail(error, error_size, "URI host is malformed");
 			}
 		}
 	} else {
-		const char *colon = span_find(hostport, ':');
+		const char *colon = rl_span_find(hostport, ':');
 		if (colon != NULL) {
 			host.len = (size_t) (colon - hostport.p);
 			has_port = 1;
@@ -251,38 +247,38 @@ static int parse_host_port(span hostport, rl_uri *out, char *error, size_t error
 		}
 		for (i = 0; i < host.len; i++) {
 			if (!valid_host_char((unsigned char) host.p[i])) {
-				return fail(error, error_size, "URI host is malformed (percent-encode '/', '?' and '#' in a password)");
+				return rl_uri_fail(error, error_size, "URI host is malformed (percent-encode '/', '?' and '#' in a password)");
 			}
 		}
 	}
 	if (host.len == 0 || host.len > 255) {
-		return fail(error, error_size, "URI host must not be empty");
+		return rl_uri_fail(error, error_size, "URI host must not be empty");
 	}
-	out->port = RL_URI_DEFAULT_PORT;
+	*port_out = default_port;
 	if (has_port) {
 		long value;
 		if (parse_long(port, 65535, &value) != 0 || value < 1) {
-			return fail(error, error_size, "URI port must be an integer between 1 and 65535");
+			return rl_uri_fail(error, error_size, "URI port must be an integer between 1 and 65535");
 		}
-		out->port = (int) value;
+		*port_out = (int) value;
 	}
-	out->host = malloc(host.len + 1);
-	if (out->host == NULL) {
-		return fail(error, error_size, "out of memory");
+	*host_out = malloc(host.len + 1);
+	if (*host_out == NULL) {
+		return rl_uri_fail(error, error_size, "out of memory");
 	}
-	memcpy(out->host, host.p, host.len);
-	out->host[host.len] = '\0';
+	memcpy(*host_out, host.p, host.len);
+	(*host_out)[host.len] = '\0';
 	return 0;
 }
 
-static int set_database(span value, int *seen, rl_uri *out, char *error, size_t error_size)
+int rl_uri_set_database(span value, int *seen, rl_uri *out, char *error, size_t error_size)
 {
 	if (*seen) {
-		return fail(error, error_size, "URI gives the database twice");
+		return rl_uri_fail(error, error_size, "URI gives the database twice");
 	}
 	*seen = 1;
 	if (parse_long(value, INT_MAX, &out->database) != 0) {
-		return fail(error, error_size, "URI database must be an integer between 0 and 2147483647");
+		return rl_uri_fail(error, error_size, "URI database must be an integer between 0 and 2147483647");
 	}
 	return 0;
 }
@@ -300,35 +296,35 @@ static int take_tls_setting(span key, span value, rl_uri *out, char *error, size
 	if (span_equals(key, "verify_peer") || span_equals(key, "verify_peer_name")) {
 		int *flag = span_equals(key, "verify_peer") ? &tls->verify_peer : &tls->verify_peer_name;
 		if (!out->tls) {
-			return fail(error, error_size, "URI TLS parameters need the rediss:// scheme");
+			return rl_uri_fail(error, error_size, "URI TLS parameters need the rediss:// or sentinels:// scheme");
 		}
 		if (span_equals(value, "1") || span_equals(value, "true") || span_equals(value, "yes")) {
 			*flag = 1;
 		} else if (span_equals(value, "0") || span_equals(value, "false") || span_equals(value, "no")) {
 			*flag = 0;
 		} else {
-			return fail(error, error_size, "URI verify_peer and verify_peer_name must be 1 or 0 (true or false)");
+			return rl_uri_fail(error, error_size, "URI verify_peer and verify_peer_name must be 1 or 0 (true or false)");
 		}
 		return 0;
 	}
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		if (span_equals(key, names[i])) {
 			if (!out->tls) {
-				return fail(error, error_size, "URI TLS parameters need the rediss:// scheme");
+				return rl_uri_fail(error, error_size, "URI TLS parameters need the rediss:// or sentinels:// scheme");
 			}
 			/* take_secret: decoded, not empty, not twice; the passphrase is wiped when freed. */
-			return take_secret(value, slots[i], names[i], error, error_size);
+			return rl_uri_take_secret(value, slots[i], names[i], error, error_size);
 		}
 	}
 	return 1;
 }
 
-static int parse_query(span query, int *db_seen, rl_uri *out, char *error, size_t error_size)
+int rl_uri_parse_query(span query, int *db_seen, rl_uri *out, char *error, size_t error_size)
 {
 	while (query.len > 0) {
-		const char *amp = span_find(query, '&');
+		const char *amp = rl_span_find(query, '&');
 		span item = {query.p, amp ? (size_t) (amp - query.p) : query.len};
-		const char *equals = span_find(item, '=');
+		const char *equals = rl_span_find(item, '=');
 		span key = {item.p, equals ? (size_t) (equals - item.p) : item.len};
 		span value = {equals ? equals + 1 : item.p + item.len, equals ? item.len - key.len - 1 : 0};
 		int status;
@@ -340,25 +336,34 @@ static int parse_query(span query, int *db_seen, rl_uri *out, char *error, size_
 		}
 		if (span_equals(key, "timeout")) {
 			if (out->has_timeout) {
-				return fail(error, error_size, "URI gives the timeout twice");
+				return rl_uri_fail(error, error_size, "URI gives the timeout twice");
 			}
 			if (parse_seconds(value, &out->timeout_ms) != 0) {
-				return fail(error, error_size, "URI timeout must be a number of seconds >= 0, like 0.5");
+				return rl_uri_fail(error, error_size, "URI timeout must be a number of seconds >= 0, like 0.5");
 			}
 			out->timeout_ms *= 1000.0;
 			out->has_timeout = 1;
 			status = 0;
 		} else if (span_equals(key, "db") || span_equals(key, "database")) {
-			status = set_database(value, db_seen, out, error, error_size);
+			status = rl_uri_set_database(value, db_seen, out, error, error_size);
 		} else if (span_equals(key, "password")) {
-			status = take_secret(value, &out->password, "password", error, error_size);
+			status = rl_uri_take_secret(value, &out->password, "password", error, error_size);
 		} else if (span_equals(key, "username")) {
-			status = take_secret(value, &out->username, "user name", error, error_size);
+			status = rl_uri_take_secret(value, &out->username, "user name", error, error_size);
+		} else if (out->sentinel && span_equals(key, "sentinel_password")) {
+			status = rl_uri_take_secret(value, &out->sentinel_password, "sentinel_password", error, error_size);
+		} else if (out->sentinel && span_equals(key, "sentinel_username")) {
+			status = rl_uri_take_secret(value, &out->sentinel_username, "sentinel_username", error, error_size);
 		} else if ((status = take_tls_setting(key, value, out, error, error_size)) == 1) {
 			/* The key is not quoted: a mistyped one might be a secret. */
-			return fail(error, error_size, out->tls
-				? "URI has an unknown query parameter (known: timeout, db, password, username, cafile, capath, "
-				  "local_cert, local_pk, passphrase, peer_name, verify_peer, verify_peer_name)"
+			return rl_uri_fail(error, error_size, out->tls
+				? (out->sentinel ? "URI has an unknown query parameter (known: timeout, db, password, username, "
+				  "sentinel_username, sentinel_password, cafile, capath, local_cert, local_pk, passphrase, peer_name, "
+				  "verify_peer, verify_peer_name)"
+				  : "URI has an unknown query parameter (known: timeout, db, password, username, cafile, capath, "
+				  "local_cert, local_pk, passphrase, peer_name, verify_peer, verify_peer_name)")
+				: out->sentinel ? "URI has an unknown query parameter (known: timeout, db, password, username, "
+				  "sentinel_username, sentinel_password)"
 				: "URI has an unknown query parameter (known: timeout, db, password, username)");
 		}
 		if (status != 0) {
@@ -370,28 +375,28 @@ static int parse_query(span query, int *db_seen, rl_uri *out, char *error, size_
 
 static int parse_redis(span rest, span query, rl_uri *out, char *error, size_t error_size)
 {
-	const char *slash = span_find(rest, '/');
+	const char *slash = rl_span_find(rest, '/');
 	span authority = {rest.p, slash ? (size_t) (slash - rest.p) : rest.len};
 	span path = {slash ? slash + 1 : rest.p + rest.len, slash ? rest.len - authority.len - 1 : 0};
-	const char *at = span_find_last(authority, '@');
+	const char *at = rl_span_find_last(authority, '@');
 	span hostport = authority;
 	int db_seen = 0;
 
 	if (at != NULL) {
 		span info = {authority.p, (size_t) (at - authority.p)};
-		if (parse_user_info(info, out, error, error_size) != 0) {
+		if (rl_uri_parse_user_info(info, out, error, error_size) != 0) {
 			return -1;
 		}
 		hostport.p = at + 1;
 		hostport.len = authority.len - info.len - 1;
 	}
-	if (parse_host_port(hostport, out, error, error_size) != 0) {
+	if (rl_uri_host_port(hostport, RL_URI_DEFAULT_PORT, &out->host, &out->port, error, error_size) != 0) {
 		return -1;
 	}
-	if (path.len > 0 && set_database(path, &db_seen, out, error, error_size) != 0) {
+	if (path.len > 0 && rl_uri_set_database(path, &db_seen, out, error, error_size) != 0) {
 		return -1;
 	}
-	return parse_query(query, &db_seen, out, error, error_size);
+	return rl_uri_parse_query(query, &db_seen, out, error, error_size);
 }
 
 static int parse_unix(span rest, span query, rl_uri *out, char *error, size_t error_size)
@@ -399,16 +404,16 @@ static int parse_unix(span rest, span query, rl_uri *out, char *error, size_t er
 	int db_seen = 0;
 
 	if (rest.len < 2 || rest.p[0] != '/') {
-		return fail(error, error_size, "unix URI must name an absolute socket path, like unix:///run/redis.sock");
+		return rl_uri_fail(error, error_size, "unix URI must name an absolute socket path, like unix:///run/redis.sock");
 	}
 	out->host = malloc(rest.len + 1);
 	if (out->host == NULL) {
-		return fail(error, error_size, "out of memory");
+		return rl_uri_fail(error, error_size, "out of memory");
 	}
 	memcpy(out->host, rest.p, rest.len);
 	out->host[rest.len] = '\0';
 	out->port = 0;
-	return parse_query(query, &db_seen, out, error, error_size);
+	return rl_uri_parse_query(query, &db_seen, out, error, error_size);
 }
 
 /* memory://NAME: the name alone. */
@@ -417,17 +422,17 @@ static int parse_memory(const char *name, size_t len, rl_uri *out, char *error, 
 	size_t i;
 
 	if (len == 0 || len > 64) {
-		return fail(error, error_size, "memory URI must name its server in 1 to 64 characters, like memory://a");
+		return rl_uri_fail(error, error_size, "memory URI must name its server in 1 to 64 characters, like memory://a");
 	}
 	for (i = 0; i < len; i++) {
 		unsigned char c = (unsigned char) name[i];
 		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_'
 				|| c == '-')) {
-			return fail(error, error_size, "memory URI names take letters, digits, '.', '_' and '-' only");
+			return rl_uri_fail(error, error_size, "memory URI names take letters, digits, '.', '_' and '-' only");
 		}
 	}
 	if ((out->host = malloc(len + 1)) == NULL) {
-		return fail(error, error_size, "out of memory");
+		return rl_uri_fail(error, error_size, "out of memory");
 	}
 	memcpy(out->host, name, len);
 	out->host[len] = '\0';
@@ -445,30 +450,32 @@ int rl_uri_parse(const char *text, size_t len, rl_uri *out, char *error, size_t 
 	if (error_size > 0) {
 		error[0] = '\0';
 	}
-	if (span_find(all, '\0') != NULL) {
-		return fail(error, error_size, "URI must not contain NUL bytes");
+	if (rl_span_find(all, '\0') != NULL) {
+		return rl_uri_fail(error, error_size, "URI must not contain NUL bytes");
 	}
-	if (span_find(all, '#') != NULL) {
-		return fail(error, error_size, "URI must not have a #fragment (percent-encode '#' in a password)");
+	if (rl_span_find(all, '#') != NULL) {
+		return rl_uri_fail(error, error_size, "URI must not have a #fragment (percent-encode '#' in a password)");
 	}
-	if (has_prefix_nocase(all, "rediss://")) {
+	if (rl_span_has_prefix_nocase(all, "rediss://")) {
 		out->tls = 1;
 		out->tls_config.verify_peer = 1;
 		out->tls_config.verify_peer_name = 1;
 		rest.p = text + 9;
 		rest.len = len - 9;
-	} else if (has_prefix_nocase(all, "redis://")) {
+	} else if (rl_span_has_prefix_nocase(all, "redis://")) {
 		rest.p = text + 8;
 		rest.len = len - 8;
-	} else if (has_prefix_nocase(all, "unix://")) {
+	} else if (rl_span_has_prefix_nocase(all, "unix://")) {
 		rest.p = text + 7;
 		rest.len = len - 7;
-	} else if (has_prefix_nocase(all, "memory://")) {
+	} else if (rl_span_has_prefix_nocase(all, "sentinel://") || rl_span_has_prefix_nocase(all, "sentinels://")) {
+		return rl_uri_parse_sentinel(all, out, error, error_size);
+	} else if (rl_span_has_prefix_nocase(all, "memory://")) {
 		return parse_memory(text + 9, len - 9, out, error, error_size);
 	} else {
-		return fail(error, error_size, "URI must start with redis://, rediss://, unix:// or memory://");
+		return rl_uri_fail(error, error_size, "URI must start with redis://, rediss://, unix://, sentinel://, sentinels:// or memory://");
 	}
-	question = span_find(rest, '?');
+	question = rl_span_find(rest, '?');
 	if (question != NULL) {
 		query.p = question + 1;
 		query.len = rest.len - (size_t) (question - rest.p) - 1;
@@ -478,10 +485,10 @@ int rl_uri_parse(const char *text, size_t len, rl_uri *out, char *error, size_t 
 		? parse_unix(rest, query, out, error, error_size)
 		: parse_redis(rest, query, out, error, error_size);
 	if (status == 0 && out->tls_config.key_file != NULL && out->tls_config.cert_file == NULL) {
-		status = fail(error, error_size, "URI local_pk needs local_cert");
+		status = rl_uri_fail(error, error_size, "URI local_pk needs local_cert");
 	}
 	if (status == 0 && out->username != NULL && out->password == NULL) {
-		status = fail(error, error_size, "URI user name needs a password");
+		status = rl_uri_fail(error, error_size, "URI user name needs a password");
 	}
 	if (status != 0) {
 		rl_uri_free(out);
@@ -503,6 +510,8 @@ void rl_secret_free(char *secret)
 
 void rl_uri_free(rl_uri *uri)
 {
+	size_t i;
+
 	free(uri->host);
 	rl_secret_free(uri->username);
 	rl_secret_free(uri->password);
@@ -512,5 +521,11 @@ void rl_uri_free(rl_uri *uri)
 	free(uri->tls_config.key_file);
 	free(uri->tls_config.peer_name);
 	rl_secret_free(uri->tls_config.passphrase);
+	for (i = 0; i < uri->sentinel_count; i++) {
+		free(uri->sentinel_hosts[i]);
+	}
+	free(uri->master_name);
+	rl_secret_free(uri->sentinel_username);
+	rl_secret_free(uri->sentinel_password);
 	memset(uri, 0, sizeof(*uri));
 }

@@ -2,7 +2,10 @@
  * cafile, capath, local_cert, local_pk, passphrase, peer_name, verify_peer, verify_peer_name in the
  * query) and
  * unix:///path/to.sock[?db=N&timeout=S&password=P], and memory://NAME (the test double's
- * in-process server: letters, digits, '.', '_', '-', at most 64). Plain C, no zvals, no I/O, so a fuzzer can
+ * in-process server: letters, digits, '.', '_', '-', at most 64), and
+ * sentinel://[user:password@]host[:port][,host[:port]...]/MASTERNAME[?query] (sentinels:// with TLS): a
+ * member whose master the sentinels name (net/rl_sentinel.h); the user info and username/password are the
+ * master's, sentinel_username/sentinel_password the sentinels'. Plain C, no zvals, no I/O, so a fuzzer can
  * drive it with arbitrary bytes. Error messages never quote the input: a URI may hold a password. */
 #ifndef RL_URI_H
 #define RL_URI_H
@@ -12,6 +15,8 @@
 
 #define RL_URI_DEFAULT_PORT 6379
 #define RL_URI_ERROR_MAX 224
+#define RL_URI_DEFAULT_SENTINEL_PORT 26379
+#define RL_URI_SENTINELS_MAX 16
 
 typedef struct rl_uri {
 	char *host;        /* malloc'd; for unix:// the socket path, which starts with '/' */
@@ -24,11 +29,28 @@ typedef struct rl_uri {
 	int tls;           /* rediss://: tls_config holds the settings (its ctx stays NULL) */
 	int memory;        /* memory://: host is the NAME (memory/rl_memory_server.h gives its socket) */
 	rl_tls_config tls_config;
+	/* sentinel:// and sentinels://: host is NULL; the sentinels' addresses, the master's name and
+	 * the sentinels' own credentials (NULL when none) */
+	int sentinel;
+	size_t sentinel_count;
+	char *sentinel_hosts[RL_URI_SENTINELS_MAX]; /* malloc'd */
+	int sentinel_ports[RL_URI_SENTINELS_MAX];
+	char *master_name;       /* malloc'd */
+	char *sentinel_username; /* malloc'd */
+	char *sentinel_password; /* malloc'd */
 } rl_uri;
 
 /* Parses len bytes of text (need not be NUL-terminated). Returns 0 with *out filled (release
  * with rl_uri_free), or -1 with *out empty and a reason in error, e.g. "URI port must be ...". */
 int rl_uri_parse(const char *text, size_t len, rl_uri *out, char *error, size_t error_size);
+
+/* One "host[:port]" (IPv6 in brackets) of len bytes: *host malloc'd, *port default_port when
+ * absent. 0, or -1 with a reason in error. For the keyed form's list of sentinels. */
+int rl_uri_parse_host_port(const char *text, size_t len, int default_port, char **host, int *port, char *error,
+	size_t error_size);
+
+/* Whether name may name a Sentinel master: 1 to 128 letters, digits, '.', '_', '-'. */
+int rl_uri_master_name_ok(const char *name, size_t len);
 
 /* Frees the strings, wiping the password first. Safe on a zeroed or already freed rl_uri. */
 void rl_uri_free(rl_uri *uri);

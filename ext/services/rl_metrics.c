@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "services/rl_metrics.h"
+#include "net/rl_sentinel.h"
 
 #if defined(_MSC_VER)
 # include <windows.h>
@@ -109,6 +110,8 @@ void rl_metrics_server_errors(const rl_cluster *cluster, const rl_outcome *outco
 		endpoint = &cluster->endpoints[i];
 		if (endpoint->host == NULL) {
 			snprintf(address, sizeof(address), "#%zu", i);
+		} else if (endpoint->sentinel != NULL) {
+			snprintf(address, sizeof(address), "sentinel:%s", endpoint->sentinel->identity);
 		} else if (endpoint->host[0] == '/') {
 			snprintf(address, sizeof(address), "%s", endpoint->host);
 		} else if (strchr(endpoint->host, ':') != NULL) {

@@ -251,6 +251,7 @@ static rl_cluster *copy_servers(const rl_cluster *from)
 		spec.password_len = src->password ? strlen(src->password) : 0;
 		spec.database = src->database;
 		spec.tls = src->tls; /* copied: the thread owns its own */
+		spec.sentinel = src->sentinel; /* copied: the thread asks the sentinels itself */
 		(void) rl_cluster_set_endpoint_spec(cluster, i, &spec);
 	}
 	return cluster;

@@ -1,0 +1,325 @@
+/* Sentinel-managed members: the master's address from the sentinels. See rl_sentinel.h and
+ * docs/design/sentinel.md. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "net/rl_sentinel.h"
+#include "net/rl_uri.h"
+#include "net/rl_wait_cancel.h"
+
+/* A sentinel without a timeout (0, "no limit") still gets one per question: a call without a
+ * deadline must not wait on a silent sentinel for ever. */
+#define RL_SENTINEL_DEFAULT_TIMEOUT_MS 1000.0
+
+static char *copy_string(const char *text)
+{
+	return text != NULL ? strdup(text) : NULL;
+}
+
+static void sentinel_endpoint_free(rl_endpoint *endpoint)
+{
+	free(endpoint->host);
+	free(endpoint->username);
+	rl_secret_free(endpoint->password);
+	rl_tls_config_free(endpoint->tls);
+	memset(endpoint, 0, sizeof(*endpoint));
+}
+
+void rl_sentinel_free(rl_sentinel *sentinel)
+{
+	size_t i;
+
+	if (sentinel == NULL) {
+		return;
+	}
+	for (i = 0; sentinel->sentinels != NULL && i < sentinel->count; i++) {
+		sentinel_endpoint_free(&sentinel->sentinels[i]);
+	}
+	free(sentinel->sentinels);
+	free(sentinel->master_name);
+	free(sentinel->identity);
+	free(sentinel);
+}
+
+/* The identity: "host:port,...,host:port/NAME" ([host] for IPv6). */
+static char *make_identity(const rl_sentinel *sentinel)
+{
+	size_t i, len = strlen(sentinel->master_name) + 2, at = 0;
+	char *text;
+
+	for (i = 0; i < sentinel->count; i++) {
+		len += strlen(sentinel->sentinels[i].host) + 10;
+	}
+	if ((text = malloc(len)) == NULL) {
+		return NULL;
+	}
+	for (i = 0; i < sentinel->count; i++) {
+		const rl_endpoint *one = &sentinel->sentinels[i];
+		at += (size_t) snprintf(text + at, len - at, strchr(one->host, ':') ? "%s[%s]:%d" : "%s%s:%d",
+			i ? "," : "", one->host, one->port);
+	}
+	snprintf(text + at, len - at, "/%s", sentinel->master_name);
+	return text;
+}
+
+rl_sentinel *rl_sentinel_create(const rl_sentinel_spec *spec)
+{
+	rl_sentinel *sentinel = calloc(1, sizeof(*sentinel));
+	size_t i;
+
+	if (sentinel == NULL) {
+		return NULL;
+	}
+	sentinel->count = spec->count;
+	sentinel->sentinels = calloc(spec->count ? spec->count : 1, sizeof(*sentinel->sentinels));
+	sentinel->master_name = copy_string(spec->master_name);
+	if (sentinel->sentinels == NULL || sentinel->master_name == NULL) {
+		rl_sentinel_free(sentinel);
+		return NULL;
+	}
+	for (i = 0; i < spec->count; i++) {
+		rl_endpoint *one = &sentinel->sentinels[i];
+
+		one->host = copy_string(spec->hosts[i]);
+		one->port = spec->ports[i];
+		one->timeout_ms = spec->timeout_ms;
+		one->username = copy_string(spec->username);
+		one->password = copy_string(spec->password);
+		one->tls = spec->tls != NULL ? rl_tls_config_copy(spec->tls) : NULL;
+		if (one->host == NULL || (spec->username && one->username == NULL) || (spec->password && one->password == NULL)
+			|| (spec->tls && one->tls == NULL)) {
+			rl_sentinel_free(sentinel);
+			return NULL;
+		}
+	}
+	if ((sentinel->identity = make_identity(sentinel)) == NULL) {
+		rl_sentinel_free(sentinel);
+		return NULL;
+	}
+	return sentinel;
+}
+
+rl_sentinel *rl_sentinel_copy(const rl_sentinel *from)
+{
+	const char *hosts[RL_URI_SENTINELS_MAX];
+	int ports[RL_URI_SENTINELS_MAX];
+	rl_sentinel_spec spec;
+	rl_sentinel *copy;
+	size_t i;
+
+	memset(&spec, 0, sizeof(spec));
+	for (i = 0; i < from->count && i < RL_URI_SENTINELS_MAX; i++) {
+		hosts[i] = from->sentinels[i].host;
+		ports[i] = from->sentinels[i].port;
+	}
+	spec.count = i;
+	spec.hosts = hosts;
+	spec.ports = ports;
+	spec.master_name = from->master_name;
+	if (from->count > 0) {
+		spec.username = from->sentinels[0].username;
+		spec.password = from->sentinels[0].password;
+		spec.timeout_ms = from->sentinels[0].timeout_ms;
+		spec.tls = from->sentinels[0].tls;
+	}
+	copy = rl_sentinel_create(&spec);
+	if (copy != NULL) {
+		copy->state = from->state == RL_SENTINEL_STALE ? RL_SENTINEL_STALE : RL_SENTINEL_UNRESOLVED;
+	}
+	return copy;
+}
+
+/* A host name or address as a sentinel gives it: never a path (which we would read as a unix
+ * socket), never a byte a host name cannot hold. */
+static int host_ok(const char *host, size_t len)
+{
+	size_t i;
+
+	if (len == 0 || host[0] == '/') {
+		return 0;
+	}
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char) host[i];
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '-'
+				|| c == '_' || c == ':' || c == '%')) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/* The reply to SENTINEL GET-MASTER-ADDR-BY-NAME: [host, port], or nil for a name it does not know. */
+static int read_address(const rl_reply *reply, char *host, size_t host_size, int *port, rl_outcome *out)
+{
+	const rl_reply_item *items = reply->items;
+	long value = 0;
+	size_t i;
+
+	if (reply->type == RL_REPLY_ERROR) {
+		rl_outcome_set_bytes(out, RL_OUTCOME_ERROR, reply->str, reply->len);
+		return -1;
+	}
+	if (reply->type == RL_REPLY_NIL) {
+		rl_outcome_set(out, RL_OUTCOME_ERROR, "does not know this master name");
+		return -1;
+	}
+	if (reply->type != RL_REPLY_ARRAY || reply->integer != 2 || items[0].type != RL_REPLY_STRING
+		|| items[1].type != RL_REPLY_STRING || items[0].integer != (long long) items[0].len
+		|| items[0].len >= host_size || !host_ok(items[0].str, items[0].len) || items[1].len == 0
+		|| items[1].len > 5 || items[1].integer != (long long) items[1].len) {
+		rl_outcome_set(out, RL_OUTCOME_ERROR, "answered something other than [host, port]");
+		return -1;
+	}
+	for (i = 0; i < items[1].len; i++) {
+		if (items[1].str[i] < '0' || items[1].str[i] > '9') {
+			value = 0;
+			break;
+		}
+		value = value * 10 + (items[1].str[i] - '0');
+	}
+	if (value < 1 || value > 65535) {
+		rl_outcome_set(out, RL_OUTCOME_ERROR, "answered something other than [host, port]");
+		return -1;
+	}
+	memcpy(host, items[0].str, items[0].len);
+	host[items[0].len] = '\0';
+	*port = (int) value;
+	return 0;
+}
+
+/* One sentinel, one question, until due. 0 with host and port, or -1 with *out. */
+static int ask_one(const rl_endpoint *one, const char *master_name, double due, char *host, size_t host_size,
+	int *port, rl_outcome *out)
+{
+	const char *argv[3] = {"SENTINEL", "GET-MASTER-ADDR-BY-NAME", master_name};
+	size_t argvlen[3] = {8, 23, strlen(master_name)};
+	rl_conn conn;
+	int status = -1;
+
+	rl_conn_init(&conn);
+	if (rl_conn_open(&conn, one, rl_now_ms(), out) != 0) {
+		goto done;
+	}
+	if (rl_conn_append_setup(&conn, one) != 0 || rl_conn_append(&conn, 3, argv, argvlen) != 0) {
+		rl_outcome_set(out, RL_OUTCOME_IO, "out of memory");
+		goto done;
+	}
+	for (;;) {
+		rl_pollfd pfd;
+		size_t owner = 0;
+		rl_reply reply;
+		double now;
+		int got = conn.state == RL_CONN_READY ? rl_conn_next_reply(&conn, &reply, out) : 0;
+		int ready;
+
+		if (got < 0) {
+			goto done;
+		}
+		if (got == 1) {
+			status = read_address(&reply, host, host_size, port, out);
+			goto done;
+		}
+		now = rl_now_ms();
+		if (now >= due) {
+			rl_outcome_set(out, RL_OUTCOME_TIMEOUT, conn.state == RL_CONN_READY ? "timeout" : "connect: timeout");
+			goto done;
+		}
+		pfd.fd = rl_conn_fd(&conn);
+		pfd.events = rl_conn_poll_events(&conn);
+		pfd.revents = 0;
+		ready = rl_conn_poll(&pfd, &owner, 1, &conn, due, now);
+		if (ready < 0 && !rl_poll_interrupted()) {
+			rl_outcome_set(out, RL_OUTCOME_IO,
+				rl_wait_cancelled(ready) ? "cancelled: the Fiber or coroutine stopped waiting" : "poll failed");
+			goto done;
+		}
+		if (ready > 0 && pfd.revents != 0 && rl_conn_on_events(&conn, one, pfd.revents, out) != 0) {
+			goto done;
+		}
+	}
+done:
+	rl_conn_release(&conn);
+	return status;
+}
+
+int rl_sentinel_resolve(rl_endpoint *endpoint, double call_deadline, rl_outcome *out)
+{
+	rl_sentinel *sentinel = endpoint->sentinel;
+	char host[RL_REPLY_ITEM_HEAD + 1], why[RL_MESSAGE_MAX] = "no sentinel";
+	size_t i;
+
+	if (rl_now_ms() < sentinel->quiet_until) {
+		rl_outcome_set(out, RL_OUTCOME_CONNECT, sentinel->failure);
+		return -1;
+	}
+	for (i = 0; i < sentinel->count; i++) {
+		const rl_endpoint *one = &sentinel->sentinels[i];
+		double now = rl_now_ms();
+		double due = now + (one->timeout_ms > 0 ? one->timeout_ms : RL_SENTINEL_DEFAULT_TIMEOUT_MS);
+		rl_outcome said;
+		int port = 0;
+
+		if (call_deadline > 0 && now >= call_deadline) {
+			snprintf(why, sizeof(why), "the call's deadline passed");
+			break;
+		}
+		if (call_deadline > 0 && call_deadline < due) {
+			due = call_deadline;
+		}
+		rl_outcome_reset(&said);
+		if (ask_one(one, sentinel->master_name, due, host, sizeof(host), &port, &said) == 0) {
+			char *copy = strdup(host);
+
+			if (copy == NULL) {
+				rl_outcome_set(out, RL_OUTCOME_IO, "out of memory");
+				return -1;
+			}
+			free(endpoint->host);
+			endpoint->host = copy;
+			endpoint->port = port;
+			sentinel->state = RL_SENTINEL_RESOLVED;
+			return 0;
+		}
+		snprintf(why, sizeof(why), "sentinel #%zu: %.120s", i, said.message); /* fits the outcome message */
+	}
+	{
+		char message[RL_MESSAGE_MAX + 64];
+		snprintf(message, sizeof(message), "sentinel: no master address (%s)", why);
+		rl_outcome_set(out, RL_OUTCOME_CONNECT, message);
+		if (i == sentinel->count) { /* every sentinel failed, not the call's deadline */
+			memcpy(sentinel->failure, out->message, sizeof(sentinel->failure));
+			sentinel->quiet_until = rl_now_ms() + RL_SENTINEL_RETRY_MS;
+		}
+	}
+	return -1;
+}
+
+int rl_sentinel_before_open(rl_endpoint *endpoint, int sending, double call_deadline, rl_outcome *out)
+{
+	if (endpoint->sentinel == NULL || endpoint->sentinel->state == RL_SENTINEL_RESOLVED) {
+		return 0;
+	}
+	if (sending) {
+		rl_outcome_set(out, RL_OUTCOME_CONNECT, "sentinel: the master is not known");
+		return -1;
+	}
+	return rl_sentinel_resolve(endpoint, call_deadline, out);
+}
+
+void rl_sentinel_after_call(rl_endpoint *endpoint, rl_conn *conn, const rl_outcome *out)
+{
+	int readonly = out->kind == RL_OUTCOME_ERROR && strncmp(out->message, "READONLY", 8) == 0;
+
+	if (endpoint->sentinel == NULL) {
+		return;
+	}
+	if (readonly) {
+		rl_conn_close(conn); /* a replica's: the next call connects to the master the sentinels name */
+	}
+	if (readonly || out->kind == RL_OUTCOME_CONNECT || out->kind == RL_OUTCOME_TIMEOUT || out->kind == RL_OUTCOME_IO
+		|| (out->kind == RL_OUTCOME_ERROR && strcmp(out->message, RL_CONN_NOT_MASTER) == 0)) {
+		endpoint->sentinel->state = RL_SENTINEL_STALE;
+	}
+}

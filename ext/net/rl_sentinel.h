@@ -1,0 +1,80 @@
+/* A member managed by Redis Sentinel: its sentinels, the master's name, and the master's address
+ * learnt from them (SENTINEL GET-MASTER-ADDR-BY-NAME), cached in the member's endpoint until the
+ * master fails. The rules (when to ask again, why a replica never votes) are argued in
+ * docs/design/sentinel.md. No zvals; the sentinels' sockets are rl_conn's. */
+#ifndef RL_SENTINEL_H
+#define RL_SENTINEL_H
+
+#include <stddef.h>
+#include "net/rl_conn.h"
+
+/* One member as parsed from the PHP side. Strings NUL-terminated; NULL = absent. */
+typedef struct rl_sentinel_spec {
+	size_t count;
+	const char *const *hosts;
+	const int *ports;
+	const char *master_name;
+	const char *username; /* the sentinels' ACL user and password, not the master's */
+	const char *password;
+	double timeout_ms;        /* each sentinel's, as the master's */
+	const rl_tls_config *tls; /* the sentinels' (sentinels://: the master's too); NULL: plain TCP */
+} rl_sentinel_spec;
+
+typedef enum {
+	RL_SENTINEL_UNRESOLVED = 0, /* never asked: a pooled connection to the member may serve first */
+	RL_SENTINEL_RESOLVED,       /* the endpoint's host and port are the master's */
+	RL_SENTINEL_STALE           /* the master failed us: ask before the next connection, pooled or not */
+} rl_sentinel_state;
+
+typedef struct rl_sentinel {
+	size_t count;
+	rl_endpoint *sentinels; /* host, port, timeout, the sentinels' credentials and TLS */
+	char *master_name;
+	char *identity;         /* "host:port,host:port/NAME": pool key, description, duplicates */
+	rl_sentinel_state state;
+	/* After every sentinel failed, the member fails at once with the same reason until then, rather
+	 * than make each call wait for silent sentinels again (rl_now_ms clock). */
+	double quiet_until;
+	char failure[RL_MESSAGE_MAX];
+} rl_sentinel;
+
+#define RL_SENTINEL_RETRY_MS 1000.0
+
+/* NULL when out of memory. */
+rl_sentinel *rl_sentinel_create(const rl_sentinel_spec *spec);
+rl_sentinel *rl_sentinel_copy(const rl_sentinel *from);
+void rl_sentinel_free(rl_sentinel *sentinel);
+
+/* Asks the sentinels in order for the master of endpoint->sentinel, each within its timeout and
+ * all before call_deadline (absolute; 0: none), and points endpoint->host/port at the answer. 0, or
+ * -1 with *out filled ("sentinel: ..."), the endpoint unchanged; then, for RL_SENTINEL_RETRY_MS,
+ * -1 at once with the same reason. */
+int rl_sentinel_resolve(rl_endpoint *endpoint, double call_deadline, rl_outcome *out);
+
+/* For a call about to open a connection to the member (docs/design/sentinel.md): asks the sentinels
+ * unless the master is known. 0 at once for a server of fixed address. A rollback sent without waiting
+ * (sending) never asks, it fails: it would connect to whatever just refused the write, and the call
+ * after it would find that connection open. 0, or -1 with *out. */
+int rl_sentinel_before_open(rl_endpoint *endpoint, int sending, double call_deadline, rl_outcome *out);
+
+/* Whether pooled connections may serve the member: not once its master failed it (they may lead there). */
+static inline int rl_sentinel_pool_ok(const rl_endpoint *endpoint)
+{
+	return endpoint->sentinel == NULL || endpoint->sentinel->state != RL_SENTINEL_STALE;
+}
+
+/* At the start of a call, rl_conn_begin_call closed the member's connection: the server closed it
+ * (Sentinel closes the clients of a master it demotes), or it was out of step: the member asks again. */
+static inline void rl_sentinel_note_closed(rl_endpoint *endpoint)
+{
+	if (endpoint->sentinel != NULL) {
+		endpoint->sentinel->state = RL_SENTINEL_STALE;
+	}
+}
+
+/* After a call: an outcome that says the master may have moved (no connection, a broken one, a
+ * timeout, READONLY, a role that is not master) makes the member ask its sentinels before its next
+ * connection; READONLY closes conn (it is a replica's). */
+void rl_sentinel_after_call(rl_endpoint *endpoint, rl_conn *conn, const rl_outcome *out);
+
+#endif

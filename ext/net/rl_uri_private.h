@@ -1,0 +1,26 @@
+/* What rl_uri.c shares with rl_uri_sentinel.c: spans of the input and the pieces of a redis:// URI
+ * that a sentinel:// URI reuses. Private to net/. */
+#ifndef RL_URI_PRIVATE_H
+#define RL_URI_PRIVATE_H
+
+#include <stddef.h>
+#include "net/rl_uri.h"
+
+typedef struct {
+	const char *p;
+	size_t len;
+} span;
+
+int rl_uri_fail(char *error, size_t error_size, const char *reason);
+int rl_span_has_prefix_nocase(span s, const char *prefix);
+const char *rl_span_find(span s, char ch);
+const char *rl_span_find_last(span s, char ch);
+int rl_uri_take_secret(span value, char **slot, const char *field, char *error, size_t error_size);
+int rl_uri_parse_user_info(span info, rl_uri *out, char *error, size_t error_size);
+int rl_uri_host_port(span hostport, int default_port, char **host, int *port, char *error, size_t error_size);
+int rl_uri_set_database(span value, int *seen, rl_uri *out, char *error, size_t error_size);
+int rl_uri_parse_query(span query, int *db_seen, rl_uri *out, char *error, size_t error_size);
+/* sentinel:// and sentinels:// (text is the whole URI). */
+int rl_uri_parse_sentinel(span text, rl_uri *out, char *error, size_t error_size);
+
+#endif

@@ -1,0 +1,124 @@
+/* sentinel:// and sentinels:// URIs: a member whose master the sentinels name. See rl_uri.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "net/rl_uri.h"
+#include "net/rl_uri_private.h"
+
+int rl_uri_master_name_ok(const char *name, size_t len)
+{
+	size_t i;
+
+	if (len == 0 || len > 128) {
+		return 0;
+	}
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char) name[i];
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_'
+				|| c == '-')) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
+int rl_uri_parse_host_port(const char *text, size_t len, int default_port, char **host, int *port, char *error,
+	size_t error_size)
+{
+	span s = {text, len};
+
+	*host = NULL;
+	if (memchr(text, '\0', len) != NULL) {
+		return rl_uri_fail(error, error_size, "URI host is malformed");
+	}
+	return rl_uri_host_port(s, default_port, host, port, error, error_size);
+}
+
+/* h1[:p1],h2[:p2],... into out->sentinel_hosts/ports. */
+static int parse_sentinel_list(span list, rl_uri *out, char *error, size_t error_size)
+{
+	while (1) {
+		const char *comma = rl_span_find(list, ',');
+		span one = {list.p, comma ? (size_t) (comma - list.p) : list.len};
+
+		if (out->sentinel_count == RL_URI_SENTINELS_MAX) {
+			return rl_uri_fail(error, error_size, "URI names more than 16 sentinels");
+		}
+		if (rl_uri_host_port(one, RL_URI_DEFAULT_SENTINEL_PORT, &out->sentinel_hosts[out->sentinel_count],
+				&out->sentinel_ports[out->sentinel_count], error, error_size) != 0) {
+			return -1;
+		}
+		out->sentinel_count++;
+		if (comma == NULL) {
+			return 0;
+		}
+		list.p = comma + 1;
+		list.len -= one.len + 1;
+	}
+}
+
+int rl_uri_parse_sentinel(span all, rl_uri *out, char *error, size_t error_size)
+{
+	size_t scheme = all.p[8] == 's' || all.p[8] == 'S' ? 12 : 11; /* sentinels:// or sentinel:// */
+	span rest = {all.p + scheme, all.len - scheme}, query = {NULL, 0}, authority, name;
+	const char *question = rl_span_find(rest, '?'), *slash, *at;
+	int db_seen = 0, status = -1;
+
+	out->sentinel = 1;
+	if (scheme == 12) {
+		out->tls = 1;
+		out->tls_config.verify_peer = 1;
+		out->tls_config.verify_peer_name = 1;
+	}
+	if (question != NULL) {
+		query.p = question + 1;
+		query.len = rest.len - (size_t) (question - rest.p) - 1;
+		rest.len = (size_t) (question - rest.p);
+	}
+	slash = rl_span_find(rest, '/');
+	if (slash == NULL || slash + 1 == rest.p + rest.len) {
+		rl_uri_fail(error, error_size, "sentinel URI must end with the master's name, like sentinel://host:26379/mymaster");
+		goto done;
+	}
+	authority.p = rest.p;
+	authority.len = (size_t) (slash - rest.p);
+	name.p = slash + 1;
+	name.len = rest.len - authority.len - 1;
+	if (!rl_uri_master_name_ok(name.p, name.len)) {
+		rl_uri_fail(error, error_size, "sentinel URI master name must be 1 to 128 letters, digits, '.', '_' or '-'");
+		goto done;
+	}
+	at = rl_span_find_last(authority, '@');
+	if (at != NULL) {
+		span info = {authority.p, (size_t) (at - authority.p)};
+		if (rl_uri_parse_user_info(info, out, error, error_size) != 0) {
+			goto done;
+		}
+		authority.p = at + 1;
+		authority.len -= info.len + 1;
+	}
+	if (parse_sentinel_list(authority, out, error, error_size) != 0
+		|| rl_uri_parse_query(query, &db_seen, out, error, error_size) != 0) {
+		goto done;
+	}
+	if ((out->master_name = malloc(name.len + 1)) == NULL) {
+		rl_uri_fail(error, error_size, "out of memory");
+		goto done;
+	}
+	memcpy(out->master_name, name.p, name.len);
+	out->master_name[name.len] = '\0';
+	if (out->tls_config.key_file != NULL && out->tls_config.cert_file == NULL) {
+		rl_uri_fail(error, error_size, "URI local_pk needs local_cert");
+	} else if (out->username != NULL && out->password == NULL) {
+		rl_uri_fail(error, error_size, "URI user name needs a password");
+	} else if (out->sentinel_username != NULL && out->sentinel_password == NULL) {
+		rl_uri_fail(error, error_size, "URI sentinel_username needs a sentinel_password");
+	} else {
+		status = 0;
+	}
+done:
+	if (status != 0) {
+		rl_uri_free(out);
+	}
+	return status;
+}

@@ -1,0 +1,225 @@
+/* Sentinel-managed members in $servers: a sentinel:// URI or a keyed array with "sentinels" and
+ * "master", into an endpoint whose master the sentinels name (net/rl_sentinel.h). Zend glue: reads
+ * and checks the fields, decides nothing. Credentials are never quoted. */
+#include <limits.h>
+
+#include "php.h"
+#include "zend_exceptions.h"
+
+#include "php_redlock.h"
+#include "redlock_server_fields.h"
+#include "net/rl_sentinel.h"
+
+#define KNOWN_SENTINEL_KEYS \
+	"sentinels, master, timeout, username, password, database, tls, sentinel_username, sentinel_password"
+
+/* Copies the member into endpoint index: the master's credentials, database and TLS in the endpoint,
+ * the sentinels' in its rl_sentinel. */
+static zend_result store(rl_cluster *cluster, size_t index, rl_endpoint_spec *spec, const rl_sentinel_spec *sentinels)
+{
+	rl_sentinel *sentinel = rl_sentinel_create(sentinels);
+	int status;
+
+	if (sentinel == NULL) {
+		zend_throw_error(NULL, "RedLock: out of memory");
+		return FAILURE;
+	}
+	spec->host = ""; /* the master's, once a sentinel named it */
+	spec->host_len = 0;
+	spec->port = 0;
+	spec->sentinel = sentinel;
+	status = rl_cluster_set_endpoint_spec(cluster, index, spec);
+	rl_sentinel_free(sentinel);
+	if (status != 0) {
+		zend_throw_error(NULL, "RedLock: out of memory");
+		return FAILURE;
+	}
+	return SUCCESS;
+}
+
+zend_result redlock_sentinel_from_uri(rl_cluster *cluster, size_t index, const rl_uri *uri)
+{
+	rl_endpoint_spec spec;
+	rl_sentinel_spec sentinels;
+
+	memset(&spec, 0, sizeof(spec));
+	memset(&sentinels, 0, sizeof(sentinels));
+	spec.timeout_ms = uri->has_timeout ? uri->timeout_ms : REDLOCK_DEFAULT_TIMEOUT_SECONDS * 1000.0;
+	spec.username = uri->username;
+	spec.username_len = uri->username ? strlen(uri->username) : 0;
+	spec.password = uri->password;
+	spec.password_len = uri->password ? strlen(uri->password) : 0;
+	spec.database = (int) uri->database;
+	spec.tls = uri->tls ? &uri->tls_config : NULL;
+	sentinels.count = uri->sentinel_count;
+	sentinels.hosts = (const char *const *) uri->sentinel_hosts;
+	sentinels.ports = uri->sentinel_ports;
+	sentinels.master_name = uri->master_name;
+	sentinels.username = uri->sentinel_username;
+	sentinels.password = uri->sentinel_password;
+	sentinels.timeout_ms = spec.timeout_ms;
+	sentinels.tls = spec.tls;
+	return store(cluster, index, &spec, &sentinels);
+}
+
+bool redlock_sentinel_keyed(HashTable *entry)
+{
+	return zend_hash_str_exists(entry, "sentinels", sizeof("sentinels") - 1)
+		|| zend_hash_str_exists(entry, "master", sizeof("master") - 1);
+}
+
+/* "sentinels": a non-empty list of "host[:port]" strings or [host, port] lists (port 26379 when
+ * absent). hosts[] are malloc'd, for the caller to free. */
+static zend_result parse_sentinel_list(zval *list, uint32_t arg_num, size_t index, char **hosts, int *ports,
+	size_t *count)
+{
+	zval *one;
+
+	if (Z_TYPE_P(list) != IS_ARRAY) {
+		zend_argument_type_error(arg_num, "server #%zu sentinels must be of type array, %s given", index,
+			zend_zval_type_name(list));
+		return FAILURE;
+	}
+	if (zend_hash_num_elements(Z_ARRVAL_P(list)) == 0 || zend_hash_num_elements(Z_ARRVAL_P(list)) > RL_URI_SENTINELS_MAX) {
+		zend_argument_value_error(arg_num, "server #%zu sentinels must list 1 to %d sentinels", index, RL_URI_SENTINELS_MAX);
+		return FAILURE;
+	}
+	ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(list), one) {
+		ZVAL_DEREF(one);
+		if (Z_TYPE_P(one) == IS_STRING) {
+			char error[RL_URI_ERROR_MAX];
+
+			if (rl_uri_parse_host_port(Z_STRVAL_P(one), Z_STRLEN_P(one), RL_URI_DEFAULT_SENTINEL_PORT, &hosts[*count],
+					&ports[*count], error, sizeof(error)) != 0) {
+				zend_argument_value_error(arg_num, "server #%zu sentinel #%zu must be \"host:port\" (%s)", index, *count,
+					error);
+				return FAILURE;
+			}
+		} else if (Z_TYPE_P(one) == IS_ARRAY) {
+			zval *host = zend_hash_index_find_deref(Z_ARRVAL_P(one), 0);
+			zval *port = zend_hash_index_find_deref(Z_ARRVAL_P(one), 1);
+
+			ports[*count] = RL_URI_DEFAULT_SENTINEL_PORT;
+			if (host == NULL) {
+				zend_argument_value_error(arg_num, "server #%zu sentinel #%zu must be a list [host, port]", index, *count);
+				return FAILURE;
+			}
+			if (redlock_server_check_host(host, arg_num, index) != SUCCESS
+				|| (port != NULL && redlock_server_parse_port(port, false, arg_num, index, &ports[*count]) != SUCCESS)) {
+				return FAILURE;
+			}
+			if ((hosts[*count] = strdup(Z_STRVAL_P(host))) == NULL) {
+				zend_throw_error(NULL, "RedLock: out of memory");
+				return FAILURE;
+			}
+		} else {
+			zend_argument_type_error(arg_num, "server #%zu sentinel #%zu must be of type string|array, %s given", index,
+				*count, zend_zval_type_name(one));
+			return FAILURE;
+		}
+		(*count)++;
+	} ZEND_HASH_FOREACH_END();
+	return SUCCESS;
+}
+
+zend_result redlock_sentinel_from_keyed(rl_cluster *cluster, HashTable *entry, uint32_t arg_num, size_t index)
+{
+	zval *list = NULL, *master = NULL, *timeout = NULL, *username = NULL, *password = NULL, *database = NULL;
+	zval *tls_value = NULL, *sentinel_username = NULL, *sentinel_password = NULL;
+	char *hosts[RL_URI_SENTINELS_MAX] = {NULL};
+	int ports[RL_URI_SENTINELS_MAX] = {0};
+	rl_endpoint_spec spec;
+	rl_sentinel_spec sentinels;
+	rl_tls_config *tls = NULL;
+	zend_result result = FAILURE;
+	zend_string *key;
+	zval *value;
+	size_t count = 0, i;
+
+	memset(&spec, 0, sizeof(spec));
+	memset(&sentinels, 0, sizeof(sentinels));
+	ZEND_HASH_FOREACH_STR_KEY_VAL(entry, key, value) {
+		ZVAL_DEREF(value);
+		if (key == NULL) {
+			zend_argument_value_error(arg_num, "server #%zu must not mix list items with the keys " KNOWN_SENTINEL_KEYS,
+				index);
+			return FAILURE;
+		}
+		if (zend_string_equals_literal(key, "sentinels")) {
+			list = value;
+		} else if (zend_string_equals_literal(key, "master")) {
+			master = value;
+		} else if (zend_string_equals_literal(key, "timeout")) {
+			timeout = value;
+		} else if (zend_string_equals_literal(key, "username")) {
+			username = value;
+		} else if (zend_string_equals_literal(key, "password")) {
+			password = value;
+		} else if (zend_string_equals_literal(key, "database")) {
+			database = value;
+		} else if (zend_string_equals_literal(key, "tls")) {
+			tls_value = value;
+		} else if (zend_string_equals_literal(key, "sentinel_username")) {
+			sentinel_username = value;
+		} else if (zend_string_equals_literal(key, "sentinel_password")) {
+			sentinel_password = value;
+		} else {
+			zend_argument_value_error(arg_num, "server #%zu has an unknown key \"%s\" (known: " KNOWN_SENTINEL_KEYS ")",
+				index, ZSTR_VAL(key));
+			return FAILURE;
+		}
+	} ZEND_HASH_FOREACH_END();
+
+	if (list == NULL || master == NULL) {
+		zend_argument_value_error(arg_num, "server #%zu must have both \"sentinels\" and \"master\"", index);
+		return FAILURE;
+	}
+	if (Z_TYPE_P(master) != IS_STRING) {
+		zend_argument_type_error(arg_num, "server #%zu master must be of type string, %s given", index,
+			zend_zval_type_name(master));
+		return FAILURE;
+	}
+	if (!rl_uri_master_name_ok(Z_STRVAL_P(master), Z_STRLEN_P(master))) {
+		zend_argument_value_error(arg_num, "server #%zu master must be 1 to 128 letters, digits, '.', '_' or '-'", index);
+		return FAILURE;
+	}
+	if (parse_sentinel_list(list, arg_num, index, hosts, ports, &count) != SUCCESS
+		|| redlock_server_parse_timeout(timeout, arg_num, index, &spec.timeout_ms) != SUCCESS
+		|| redlock_server_parse_credential(username, "username", arg_num, index, &spec.username, &spec.username_len) != SUCCESS
+		|| redlock_server_parse_credential(password, "password", arg_num, index, &spec.password, &spec.password_len) != SUCCESS
+		|| redlock_server_parse_credential(sentinel_username, "sentinel_username", arg_num, index, &sentinels.username, &i) != SUCCESS
+		|| redlock_server_parse_credential(sentinel_password, "sentinel_password", arg_num, index, &sentinels.password, &i) != SUCCESS
+		|| (tls_value != NULL && redlock_server_parse_tls(tls_value, arg_num, index, &tls) != SUCCESS)) {
+		goto done;
+	}
+	if (spec.username != NULL && spec.password == NULL) {
+		zend_argument_value_error(arg_num, "server #%zu username needs a password", index);
+		goto done;
+	}
+	if (sentinels.username != NULL && sentinels.password == NULL) {
+		zend_argument_value_error(arg_num, "server #%zu sentinel_username needs a sentinel_password", index);
+		goto done;
+	}
+	if (database != NULL) {
+		zend_long number;
+
+		if (redlock_server_parse_whole_number(database, "database", 0, INT_MAX, arg_num, index, &number) != SUCCESS) {
+			goto done;
+		}
+		spec.database = (int) number;
+	}
+	spec.tls = tls;
+	sentinels.count = count;
+	sentinels.hosts = (const char *const *) hosts;
+	sentinels.ports = ports;
+	sentinels.master_name = Z_STRVAL_P(master);
+	sentinels.timeout_ms = spec.timeout_ms;
+	sentinels.tls = tls;
+	result = store(cluster, index, &spec, &sentinels);
+done:
+	for (i = 0; i < count; i++) {
+		free(hosts[i]);
+	}
+	rl_tls_config_free(tls);
+	return result;
+}

@@ -1,0 +1,26 @@
+/* The fields of one $servers entry, shared by redlock_servers.c and redlock_sentinel.c: each reads
+ * one zval and throws a ValueError/TypeError naming the server and the field. Zend glue. */
+#ifndef REDLOCK_SERVER_FIELDS_H
+#define REDLOCK_SERVER_FIELDS_H
+
+#include "php.h"
+#include "net/rl_cluster.h"
+#include "net/rl_uri.h"
+
+zend_result redlock_server_check_host(zval *host, uint32_t arg_num, size_t index);
+zend_result redlock_server_parse_whole_number(zval *value, const char *field, zend_long min, zend_long max,
+	uint32_t arg_num, size_t index, zend_long *out);
+zend_result redlock_server_parse_port(zval *port, bool unix_socket, uint32_t arg_num, size_t index, int *out);
+zend_result redlock_server_parse_timeout(zval *timeout, uint32_t arg_num, size_t index, double *timeout_ms);
+zend_result redlock_server_parse_credential(zval *value, const char *field, uint32_t arg_num, size_t index,
+	const char **out, size_t *out_len);
+zend_result redlock_server_parse_tls(zval *value, uint32_t arg_num, size_t index, rl_tls_config **out);
+
+/* redlock_sentinel.c: whether a keyed entry is a Sentinel member (it has "sentinels" or "master"); a
+ * sentinel:// URI already parsed, and such a keyed entry, into endpoint index. FAILURE with an
+ * exception thrown. */
+bool redlock_sentinel_keyed(HashTable *entry);
+zend_result redlock_sentinel_from_uri(rl_cluster *cluster, size_t index, const rl_uri *uri);
+zend_result redlock_sentinel_from_keyed(rl_cluster *cluster, HashTable *entry, uint32_t arg_num, size_t index);
+
+#endif

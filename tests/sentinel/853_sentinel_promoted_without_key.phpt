@@ -1,0 +1,46 @@
+--TEST--
+Sentinel members: a failover to a replica that never got the key (asynchronous replication lost the write) is like a restart without persistence: that member counts as not holding the lock for validity() and extend(), the lock lives on the other two, a rival gets only the forgetful member and fails
+--EXTENSIONS--
+redlock
+--SKIPIF--
+<?php require __DIR__ . '/../inc/sentinel.inc'; sn_skipif(); ?>
+--FILE--
+<?php
+require __DIR__ . '/../inc/sentinel.inc';
+$members = sn_start(3, 2);
+$key = rt_key();
+$servers = array_map(fn ($m) => sn_uri($m), $members);
+$r = new RedLock($servers, 10, 1);
+$lock = $r->lock($key, 10000);
+var_dump(is_array($lock));
+
+/* The write the replica lost: removed there by hand. */
+$replica = $members[0]['replica']['port'];
+rt_redis($replica, 'CONFIG', 'SET', 'replica-read-only', 'no');
+rt_redis($replica, 'DEL', $key);
+rt_redis($replica, 'CONFIG', 'SET', 'replica-read-only', 'yes');
+$old = $members[0]['master']['port'];
+$new = sn_failover($members[0]);
+rt_redis($old, 'REPLICAOF', '127.0.0.1', (string) $new); // what Sentinel sends a demoted master
+rt_redis($old, 'CLIENT', 'KILL', 'TYPE', 'normal');
+
+$validity = $r->validity($lock);
+var_dump($validity > 0 && $validity < 10000);
+/* member 0 alone: it does not hold the lock */
+$solo = new RedLock([$servers[0]], 10, 1);
+var_dump($solo->validity($lock), $solo->getLastErrors()[0], $solo->extend($lock, 20000));
+var_dump(is_array($r->extend($lock, 20000)), rt_redis($new, 'EXISTS', $key));
+$rival = new RedLock($servers, 10, 1);
+var_dump($rival->lock($key, 10000));
+var_dump($r->unlock($lock));
+?>
+--EXPECT--
+bool(true)
+bool(true)
+bool(false)
+string(5) "taken"
+bool(false)
+bool(true)
+int(0)
+bool(false)
+bool(true)
