@@ -21,7 +21,8 @@ rl_cluster *rl_cluster_create(size_t count)
 	cluster->owner_pid = rl_process_id();
 	cluster->endpoints = calloc(count ? count : 1, sizeof(*cluster->endpoints));
 	cluster->conns = calloc(count ? count : 1, sizeof(*cluster->conns));
-	if (cluster->endpoints == NULL || cluster->conns == NULL) {
+	cluster->policies = calloc(count ? count : 1, 1);
+	if (cluster->endpoints == NULL || cluster->conns == NULL || cluster->policies == NULL) {
 		rl_cluster_destroy(cluster);
 		return NULL;
 	}
@@ -49,6 +50,8 @@ rl_cluster *rl_cluster_sibling(const rl_cluster *of)
 	cluster->endpoints = of->endpoints;
 	cluster->endpoints_of = of;
 	cluster->pool = of->pool;
+	cluster->policies = of->policies; /* what its calls learn shows on the object */
+	cluster->refuse_evicting = of->refuse_evicting;
 	for (i = 0; i < of->count; i++) {
 		rl_conn_init(&cluster->conns[i]);
 	}
@@ -239,6 +242,7 @@ void rl_cluster_destroy(rl_cluster *cluster)
 	}
 	if (cluster->endpoints_of == NULL) {
 		free(cluster->endpoints);
+		free(cluster->policies);
 	}
 	free(cluster->conns);
 	free(cluster);
@@ -255,7 +259,7 @@ int rl_cluster_natives_known(rl_cluster *cluster)
 		/* open and still owing its probes' replies, or not open and never asked here (a server
 		 * that could not be reached is not asked again each time: a release would wait for its
 		 * timeout twice); a pooled connection already knows */
-		if ((conn->state != RL_CONN_DOWN && conn->probes > 0) || (conn->state == RL_CONN_DOWN && !asked)) {
+		if ((conn->state != RL_CONN_DOWN && rl_conn_natives_pending(conn)) || (conn->state == RL_CONN_DOWN && !asked)) {
 			cluster->natives_asked_pid = rl_process_id();
 			return 0;
 		}

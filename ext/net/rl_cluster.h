@@ -22,6 +22,13 @@ typedef struct rl_cluster {
 	unsigned call_errors;
 	int claims_real_clock; /* counted among the clusters that keep the test clock still */
 	const struct rl_cluster *endpoints_of; /* a sibling: whose endpoints these are (not freed here) */
+	/* Eviction (docs/guide/eviction.md): each server's maxmemory-policy as last learnt
+	 * (rl_eviction_policy; a sibling shares its object's), whether one was learnt during the
+	 * latest fan-outs (telemetry records it, then clears this), and whether the votes of servers
+	 * whose policy can evict lock keys are refused ('evictingServers' => 'refuse'). */
+	unsigned char *policies;
+	unsigned char policies_news;
+	unsigned char refuse_evicting;
 } rl_cluster;
 
 /* One server as parsed from the PHP side. Strings need not be NUL-terminated; NULL = absent. */

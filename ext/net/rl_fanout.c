@@ -1,6 +1,7 @@
 /* Parallel fan-out over every server of a cluster. See rl_fanout.h. */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -176,6 +177,7 @@ static int prepare_any(rl_cluster *cluster, size_t i, const rl_encoded *lua, rl_
 	}
 	if (conn->state == RL_CONN_DOWN && cluster->pool != NULL && endpoint->pool_key != NULL) {
 		rl_pool_checkout(cluster->pool, endpoint, conn, now, call_deadline);
+		conn->policy_news = conn->eviction_policy != RL_POLICY_NOT_LEARNT; /* learnt by its earlier user */
 	}
 	if (conn->state == RL_CONN_DOWN) {
 		if (rl_conn_open(conn, endpoint, now, out) != 0) {
@@ -187,7 +189,7 @@ static int prepare_any(rl_cluster *cluster, size_t i, const rl_encoded *lua, rl_
 	}
 	command = pick(conn, lua, natives); /* a pooled connection may have come in */
 	if (lua_forbidden && command == lua) {
-		rl_outcome_set(out, RL_OUTCOME_ERROR, conn->probes > 0
+		rl_outcome_set(out, RL_OUTCOME_ERROR, rl_conn_natives_pending(conn)
 			? "no script sent ('scripts' => false): this server has not yet said whether it has DELEX or DELIFEQ"
 			: "no script sent ('scripts' => false): this server has neither DELEX (Redis >= 8.4) nor DELIFEQ (Valkey >= 9)");
 		return -1;
@@ -273,6 +275,21 @@ static void poll_set_free(struct rl_poll_set *set)
 	}
 }
 
+/* The eviction guard, in the one place every vote passes (docs/guide/eviction.md): with
+ * 'evictingServers' => 'refuse' the vote of a server whose policy can evict lock keys does not
+ * count. The policy is known by then: the probes' replies come before the vote on the stream. Its
+ * command ran all the same: a key it wrote there is released as on any other server. */
+static void refuse_evicting(const rl_conn *conn, rl_outcome *out)
+{
+	if (rl_eviction_policy_evicts((rl_eviction_policy) conn->eviction_policy) && out->kind < RL_OUTCOME_CONNECT) {
+		char message[RL_MESSAGE_MAX];
+
+		snprintf(message, sizeof(message), "maxmemory-policy %s can evict lock keys: vote refused ('evictingServers' => 'refuse')",
+			rl_eviction_policy_name((rl_eviction_policy) conn->eviction_policy));
+		rl_outcome_set(out, RL_OUTCOME_ERROR, message);
+	}
+}
+
 /* Reads every reply that has arrived for server i and settles its outcome; counts a NOPERM in
  * *refused. */
 static void take_replies(rl_cluster *cluster, size_t i, const rl_request *request,
@@ -303,6 +320,9 @@ static void take_replies(rl_cluster *cluster, size_t i, const rl_request *reques
 		} else {
 			rl_reply_classify(&reply, request->expect, out);
 		}
+		if (cluster->refuse_evicting && conn->eviction_policy > RL_POLICY_NOEVICTION) {
+			refuse_evicting(conn, out);
+		}
 		if (out->kind == RL_OUTCOME_ERROR && out->message[0] == 'N' && strncmp(out->message, "NOPERM", 6) == 0) {
 			(*refused)++;
 		}
@@ -310,15 +330,25 @@ static void take_replies(rl_cluster *cluster, size_t i, const rl_request *reques
 	}
 }
 
-/* Telemetry: the end of this fan-out (its last poll round) and its errors, for the caller's record.
+/* Telemetry: the end of this fan-out (its last poll round) and its errors, for the caller's record;
+ * the maxmemory-policies learnt since the last one (docs/guide/eviction.md).
  * all_yes: every outcome settled was a yes (no pass over them to count none). */
 static void call_ends(rl_cluster *cluster, const rl_outcome *outcomes, double now, int all_yes)
 {
 	size_t i;
 	unsigned errors = 0;
 
-	for (i = 0; !all_yes && i < cluster->count; i++) {
-		errors += outcomes[i].kind >= RL_OUTCOME_CONNECT;
+	for (i = 0; i < cluster->count; i++) {
+		rl_conn *conn = &cluster->conns[i];
+
+		errors += !all_yes && outcomes[i].kind >= RL_OUTCOME_CONNECT;
+		if (conn->policy_news) {
+			/* A policy this connection learnt (on the stream, whether or not its vote was read) or
+			 * brought from the pool: kept for the object and telemetry. */
+			conn->policy_news = 0;
+			cluster->policies[i] = conn->eviction_policy;
+			cluster->policies_news = 1;
+		}
 	}
 	cluster->call_errors = errors;
 	cluster->call_ended = now;
