@@ -53,7 +53,7 @@ static void reset_stream(rl_conn *conn)
 	conn->probes = 0;
 	conn->native_release = RL_NATIVE_NONE;
 	conn->eviction_policy = RL_POLICY_NOT_LEARNT;
-	conn->policy_news = 0;
+	conn->policy_flags = 0;
 	conn->stale = 0;
 	conn->expected = 0;
 	conn->stale_deadline = HUGE_VAL;
@@ -276,7 +276,8 @@ static void take_probe(rl_conn *conn, unsigned index, const rl_reply *reply)
 			conn->eviction_policy = (unsigned char) (reply->type == RL_REPLY_STRING && reply->str != NULL
 				? rl_eviction_policy_parse(reply->str, reply->len) : RL_POLICY_UNKNOWN);
 		}
-		conn->policy_news = 1;
+		conn->policy_flags = (unsigned char) (RL_POLICY_FLAG_NEWS
+			| (rl_eviction_policy_evicts((rl_eviction_policy) conn->eviction_policy) ? RL_POLICY_FLAG_EVICTS : 0));
 		break;
 	}
 }

@@ -67,7 +67,7 @@ typedef struct rl_conn {
 	unsigned probes;      /* replies to the native-release probes sent on connect (after checked) */
 	unsigned char native_release; /* what the server said it has: RL_NATIVE_* */
 	unsigned char eviction_policy; /* its maxmemory-policy (rl_eviction_policy), learnt from the probes */
-	unsigned char policy_news;     /* learnt, or brought from the pool, since the fan-out last looked */
+	unsigned char policy_flags;    /* RL_POLICY_FLAG_*: what the fan-out's eviction guard must look at */
 	unsigned stale;       /* replies owed to an earlier call: read and dropped before ours */
 	unsigned expected;    /* replies the current call still waits for */
 	double deadline;      /* rl_now_ms() by which the current call's reply is overdue; HUGE_VAL: no limit */
@@ -116,6 +116,11 @@ void rl_conn_forget_after_fork(rl_conn *conn);
 void rl_conn_release(rl_conn *conn);
 
 #define RL_NOT_PROBED ((short) -1)
+
+/* rl_conn.policy_flags: the policy was learnt (or the connection came from the pool with it) since
+ * the fan-out last looked; it can evict lock keys. Zero for most connections: one test per vote. */
+#define RL_POLICY_FLAG_NEWS 1
+#define RL_POLICY_FLAG_EVICTS 2
 
 /* A release without Lua, where the server has it: Redis >= 8.4 DELEX key IFEQ token, Valkey >= 9
  * DELIFEQ key token. Learnt from probes pipelined on connect (rl_conn_append_probes): no round

@@ -177,7 +177,9 @@ static int prepare_any(rl_cluster *cluster, size_t i, const rl_encoded *lua, rl_
 	}
 	if (conn->state == RL_CONN_DOWN && cluster->pool != NULL && endpoint->pool_key != NULL) {
 		rl_pool_checkout(cluster->pool, endpoint, conn, now, call_deadline);
-		conn->policy_news = conn->eviction_policy != RL_POLICY_NOT_LEARNT; /* learnt by its earlier user */
+		if (conn->eviction_policy != RL_POLICY_NOT_LEARNT) {
+			conn->policy_flags |= RL_POLICY_FLAG_NEWS; /* learnt by its earlier user */
+		}
 	}
 	if (conn->state == RL_CONN_DOWN) {
 		if (rl_conn_open(conn, endpoint, now, out) != 0) {
@@ -275,13 +277,19 @@ static void poll_set_free(struct rl_poll_set *set)
 	}
 }
 
-/* The eviction guard, in the one place every vote passes (docs/guide/eviction.md): with
- * 'evictingServers' => 'refuse' the vote of a server whose policy can evict lock keys does not
- * count. The policy is known by then: the probes' replies come before the vote on the stream. Its
- * command ran all the same: a key it wrote there is released as on any other server. */
-static void refuse_evicting(const rl_conn *conn, rl_outcome *out)
+/* The eviction guard, in the one place every vote passes (docs/guide/eviction.md). A policy the
+ * connection learnt (its probes' replies come before the vote on the stream) or brought from the
+ * pool is kept for the object and telemetry; with 'evictingServers' => 'refuse' the vote of a
+ * server whose policy can evict lock keys does not count. Its command ran all the same: a key it
+ * wrote there is released as on any other server. */
+static void eviction_guard(rl_cluster *cluster, size_t i, rl_conn *conn, rl_outcome *out)
 {
-	if (rl_eviction_policy_evicts((rl_eviction_policy) conn->eviction_policy) && out->kind < RL_OUTCOME_CONNECT) {
+	if (conn->policy_flags & RL_POLICY_FLAG_NEWS) {
+		conn->policy_flags &= (unsigned char) ~RL_POLICY_FLAG_NEWS;
+		cluster->policies[i] = conn->eviction_policy;
+		cluster->policies_news = 1;
+	}
+	if (cluster->refuse_evicting && (conn->policy_flags & RL_POLICY_FLAG_EVICTS) && out->kind < RL_OUTCOME_CONNECT) {
 		char message[RL_MESSAGE_MAX];
 
 		snprintf(message, sizeof(message), "maxmemory-policy %s can evict lock keys: vote refused ('evictingServers' => 'refuse')",
@@ -320,8 +328,8 @@ static void take_replies(rl_cluster *cluster, size_t i, const rl_request *reques
 		} else {
 			rl_reply_classify(&reply, request->expect, out);
 		}
-		if (cluster->refuse_evicting && conn->eviction_policy > RL_POLICY_NOEVICTION) {
-			refuse_evicting(conn, out);
+		if (conn->policy_flags != 0) {
+			eviction_guard(cluster, i, conn, out);
 		}
 		if (out->kind == RL_OUTCOME_ERROR && out->message[0] == 'N' && strncmp(out->message, "NOPERM", 6) == 0) {
 			(*refused)++;
@@ -330,25 +338,15 @@ static void take_replies(rl_cluster *cluster, size_t i, const rl_request *reques
 	}
 }
 
-/* Telemetry: the end of this fan-out (its last poll round) and its errors, for the caller's record;
- * the maxmemory-policies learnt since the last one (docs/guide/eviction.md).
+/* Telemetry: the end of this fan-out (its last poll round) and its errors, for the caller's record.
  * all_yes: every outcome settled was a yes (no pass over them to count none). */
 static void call_ends(rl_cluster *cluster, const rl_outcome *outcomes, double now, int all_yes)
 {
 	size_t i;
 	unsigned errors = 0;
 
-	for (i = 0; i < cluster->count; i++) {
-		rl_conn *conn = &cluster->conns[i];
-
-		errors += !all_yes && outcomes[i].kind >= RL_OUTCOME_CONNECT;
-		if (conn->policy_news) {
-			/* A policy this connection learnt (on the stream, whether or not its vote was read) or
-			 * brought from the pool: kept for the object and telemetry. */
-			conn->policy_news = 0;
-			cluster->policies[i] = conn->eviction_policy;
-			cluster->policies_news = 1;
-		}
+	for (i = 0; !all_yes && i < cluster->count; i++) {
+		errors += outcomes[i].kind >= RL_OUTCOME_CONNECT;
 	}
 	cluster->call_errors = errors;
 	cluster->call_ended = now;

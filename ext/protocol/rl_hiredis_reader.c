@@ -114,6 +114,9 @@ static void keep_item_head(const redisReadTask *task, const char *str, size_t le
 
 /* The watched field's value in a top-level bulk string (INFO's "name:value" lines), kept as a
  * status line's head; once: the watch ends with the string it looked at. */
+#if defined(__GNUC__)
+__attribute__((noinline)) /* off the path of a lock's one-line replies */
+#endif
 static void keep_field(struct rl_reader_kept *kept, const char *str, size_t len)
 {
 	size_t field_len = strlen(kept->watch), at = 0;
