@@ -1,5 +1,6 @@
 /* The servers of one RedLock object. See rl_cluster.h. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #ifndef _WIN32
@@ -265,4 +266,27 @@ int rl_cluster_natives_known(rl_cluster *cluster)
 		}
 	}
 	return 1;
+}
+
+/* The eviction guard, in the one place every vote passes (docs/guide/eviction.md). A policy the
+ * connection learnt (its probes' replies come before the vote on the stream) or brought from the
+ * pool is kept for the object and telemetry; with 'evictingServers' => 'refuse' the vote of a
+ * server whose policy can evict lock keys does not count. Its command ran all the same: a key it
+ * wrote there is released as on any other server. */
+void rl_cluster_eviction_guard(rl_cluster *cluster, size_t i, rl_outcome *out)
+{
+	rl_conn *conn = &cluster->conns[i];
+
+	if (conn->policy_flags & RL_POLICY_FLAG_NEWS) {
+		conn->policy_flags &= (unsigned char) ~RL_POLICY_FLAG_NEWS;
+		cluster->policies[i] = conn->eviction_policy;
+		cluster->policies_news = 1;
+	}
+	if (cluster->refuse_evicting && (conn->policy_flags & RL_POLICY_FLAG_EVICTS) && out->kind < RL_OUTCOME_CONNECT) {
+		char message[RL_MESSAGE_MAX];
+
+		snprintf(message, sizeof(message), "maxmemory-policy %s can evict lock keys: vote refused ('evictingServers' => 'refuse')",
+			rl_eviction_policy_name((rl_eviction_policy) conn->eviction_policy));
+		rl_outcome_set(out, RL_OUTCOME_ERROR, message);
+	}
 }

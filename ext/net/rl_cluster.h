@@ -72,6 +72,12 @@ int rl_test_clock_set(int64_t offset_us, long *real_clusters);
  * connections come from the pool or are opened on first use. NULL when out of memory. */
 rl_cluster *rl_cluster_sibling(const rl_cluster *of);
 
+/* The eviction guard (docs/design/overview.md#the-eviction-guard), called by the fan-out on every
+ * vote of server i whose connection has policy_flags: keeps a policy the connection learnt (or
+ * brought from the pool) for the object and telemetry, and with refuse_evicting turns the vote of a
+ * server whose policy can evict lock keys into an error before it is counted. */
+void rl_cluster_eviction_guard(rl_cluster *cluster, size_t i, rl_outcome *out);
+
 /* Closes the connections, or checks them in to the pool, and frees everything. */
 void rl_cluster_destroy(rl_cluster *cluster);
 

@@ -1,7 +1,6 @@
 /* Parallel fan-out over every server of a cluster. See rl_fanout.h. */
 #include <errno.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -177,9 +176,6 @@ static int prepare_any(rl_cluster *cluster, size_t i, const rl_encoded *lua, rl_
 	}
 	if (conn->state == RL_CONN_DOWN && cluster->pool != NULL && endpoint->pool_key != NULL) {
 		rl_pool_checkout(cluster->pool, endpoint, conn, now, call_deadline);
-		if (conn->eviction_policy != RL_POLICY_NOT_LEARNT) {
-			conn->policy_flags |= RL_POLICY_FLAG_NEWS; /* learnt by its earlier user */
-		}
 	}
 	if (conn->state == RL_CONN_DOWN) {
 		if (rl_conn_open(conn, endpoint, now, out) != 0) {
@@ -277,27 +273,6 @@ static void poll_set_free(struct rl_poll_set *set)
 	}
 }
 
-/* The eviction guard, in the one place every vote passes (docs/guide/eviction.md). A policy the
- * connection learnt (its probes' replies come before the vote on the stream) or brought from the
- * pool is kept for the object and telemetry; with 'evictingServers' => 'refuse' the vote of a
- * server whose policy can evict lock keys does not count. Its command ran all the same: a key it
- * wrote there is released as on any other server. */
-static void eviction_guard(rl_cluster *cluster, size_t i, rl_conn *conn, rl_outcome *out)
-{
-	if (conn->policy_flags & RL_POLICY_FLAG_NEWS) {
-		conn->policy_flags &= (unsigned char) ~RL_POLICY_FLAG_NEWS;
-		cluster->policies[i] = conn->eviction_policy;
-		cluster->policies_news = 1;
-	}
-	if (cluster->refuse_evicting && (conn->policy_flags & RL_POLICY_FLAG_EVICTS) && out->kind < RL_OUTCOME_CONNECT) {
-		char message[RL_MESSAGE_MAX];
-
-		snprintf(message, sizeof(message), "maxmemory-policy %s can evict lock keys: vote refused ('evictingServers' => 'refuse')",
-			rl_eviction_policy_name((rl_eviction_policy) conn->eviction_policy));
-		rl_outcome_set(out, RL_OUTCOME_ERROR, message);
-	}
-}
-
 /* Reads every reply that has arrived for server i and settles its outcome; counts a NOPERM in
  * *refused. */
 static void take_replies(rl_cluster *cluster, size_t i, const rl_request *request,
@@ -329,7 +304,7 @@ static void take_replies(rl_cluster *cluster, size_t i, const rl_request *reques
 			rl_reply_classify(&reply, request->expect, out);
 		}
 		if (conn->policy_flags != 0) {
-			eviction_guard(cluster, i, conn, out);
+			rl_cluster_eviction_guard(cluster, i, out); /* the rule every vote passes */
 		}
 		if (out->kind == RL_OUTCOME_ERROR && out->message[0] == 'N' && strncmp(out->message, "NOPERM", 6) == 0) {
 			(*refused)++;
