@@ -10,7 +10,7 @@ $key = rt_key();
 $lru = rt_spawn_server(['--maxmemory-policy', 'allkeys-lru']);
 $volatile = rt_spawn_server(['--maxmemory-policy', 'volatile-lru']);
 $warnings = [];
-$redlock = new RedLock([['127.0.0.1', $p0, 0.5], ['127.0.0.1', $lru['port'], 0.5], ['127.0.0.1', $volatile['port'], 0.5]], 10, 1,
+$redlock = new RedLock([['127.0.0.1', $p0, 3.0], ['127.0.0.1', $lru['port'], 3.0], ['127.0.0.1', $volatile['port'], 3.0]], 10, 1,
     ['quorum' => 3, 'observer' => function (array $call) use (&$warnings) { $warnings[] = array_column($call['servers'], 'warning'); }]);
 var_dump($redlock->getServerWarnings()); // nothing learnt before the first use
 

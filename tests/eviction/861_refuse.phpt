@@ -9,7 +9,7 @@ $key = rt_key();
 [$p0, $p1] = rt_ports();
 $lru = rt_spawn_server(['--maxmemory-policy', 'allkeys-lru']);
 $ttl = rt_spawn_server(['--maxmemory-policy', 'volatile-ttl']);
-$server = fn (int $port) => ['127.0.0.1', $port, 0.5];
+$server = fn (int $port) => ['127.0.0.1', $port, 3.0]; // roomy: the first call under valgrind
 
 // One evicting server of three: its vote is refused, the two others make the quorum (its entry is
 // the refusal, or "no reply needed" when the others answered first).

@@ -9,7 +9,7 @@ $key = rt_key();
 [$p0, $p1] = rt_ports();
 $srv = rt_spawn_server();
 $port = $srv['port'];
-$redlock = new RedLock([['127.0.0.1', $p0, 0.5], ['127.0.0.1', $p1, 0.5], ['127.0.0.1', $port, 0.5]], 10, 1,
+$redlock = new RedLock([['127.0.0.1', $p0, 3.0], ['127.0.0.1', $p1, 3.0], ['127.0.0.1', $port, 3.0]], 10, 1,
     ['quorum' => 3, 'evictingServers' => 'refuse']);
 $cycle = function () use ($redlock, $key) {
     $lock = $redlock->lock($key, 10000);

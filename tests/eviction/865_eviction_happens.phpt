@@ -9,7 +9,7 @@ $key = rt_key();
 $value = str_repeat('x', 10240);
 foreach (['allkeys-lru', 'volatile-lru', 'noeviction'] as $policy) {
     $srv = rt_spawn_server(['--maxmemory', '4mb', '--maxmemory-policy', $policy]);
-    $redlock = new RedLock([['127.0.0.1', $srv['port'], 1.0]], 10, 1);
+    $redlock = new RedLock([['127.0.0.1', $srv['port'], 3.0]], 10, 1);
     $lock = $redlock->lock($key, 60000);
     $writes = 0;
     $refused = 0;
