@@ -10,8 +10,8 @@ $renamed = rt_spawn_server(['--maxmemory-policy', 'volatile-lfu', '--rename-comm
 $acl = rt_spawn_server(['--maxmemory-policy', 'allkeys-random', '--user', 'locker', 'on', '>pw', '~*', '&*', '+@all', '-config']);
 $neither = rt_spawn_server(['--maxmemory-policy', 'allkeys-lru', '--user', 'locker', 'on', '>pw', '~*', '&*', '+@all', '-config', '-info']);
 $renamedBoth = rt_spawn_server(['--rename-command', 'CONFIG', '', '--rename-command', 'INFO', '']);
-$servers = ["redis://127.0.0.1:{$renamed['port']}", "redis://locker:pw@127.0.0.1:{$acl['port']}",
-    "redis://locker:pw@127.0.0.1:{$neither['port']}", "redis://127.0.0.1:{$renamedBoth['port']}"];
+$servers = ["redis://127.0.0.1:{$renamed['port']}?timeout=3", "redis://locker:pw@127.0.0.1:{$acl['port']}?timeout=3",
+    "redis://locker:pw@127.0.0.1:{$neither['port']}?timeout=3", "redis://127.0.0.1:{$renamedBoth['port']}?timeout=3"];
 $redlock = new RedLock($servers, 10, 1, ['quorum' => 4]);
 $lock = $redlock->lock($key, 10000);
 var_dump($lock !== false, $redlock->getLastErrors(), $redlock->getServerWarnings());
