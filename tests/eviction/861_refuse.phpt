@@ -34,7 +34,9 @@ $lenient->unlock($lock);
 
 // Two of three: no quorum; the keys the attempt wrote are rolled back everywhere.
 $two = new RedLock([$server($p0), $server($lru['port']), $server($ttl['port'])], 10, 2, ['evictingServers' => 'refuse']);
-var_dump($two->lock("$key-2", 10000), $two->getLastErrors());
+$result = $two->lock("$key-2", 10000);
+$errors = $two->getLastErrors(); // the good server's yes may come after the two refusals decided it
+var_dump($result, in_array($errors[0], [null, 'no reply needed'], true), $errors[1], $errors[2]);
 var_dump(rt_eventually(fn () => rt_redis($p0, 'EXISTS', "$key-2") + rt_redis($lru['port'], 'EXISTS', "$key-2")
     + rt_redis($ttl['port'], 'EXISTS', "$key-2") === 0));
 
@@ -61,14 +63,9 @@ bool(true)
 NULL
 string(48) "maxmemory-policy allkeys-lru can evict lock keys"
 bool(false)
-array(3) {
-  [0]=>
-  NULL
-  [1]=>
-  string(94) "maxmemory-policy allkeys-lru can evict lock keys: vote refused ('evictingServers' => 'refuse')"
-  [2]=>
-  string(95) "maxmemory-policy volatile-ttl can evict lock keys: vote refused ('evictingServers' => 'refuse')"
-}
+bool(true)
+string(94) "maxmemory-policy allkeys-lru can evict lock keys: vote refused ('evictingServers' => 'refuse')"
+string(95) "maxmemory-policy volatile-ttl can evict lock keys: vote refused ('evictingServers' => 'refuse')"
 bool(true)
 bool(true)
 array(3) {
