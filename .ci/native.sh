@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Native release (DELEX / DELIFEQ) against the servers that have it: Redis 8.6 (Debian experimental)
 # and Valkey 9 (Debian sid), run from a debootstrap root of sid made here, since Debian 12 has neither.
-# Then the phpt tests in tests-native/ against them (Debian 12's own redis-server 7.0 as the server
+# Then the phpt chapter tests/native/ against them (Debian 12's own redis-server 7.0 as the server
 # without). Ends with "N passed, N failed". As root; needs network access to the Debian archive.
 #   REDLOCK_NATIVE_ROOT=.run/native-root   where the root is made (kept, reused on the next run)
 #   REDLOCK_NATIVE_PORT=7601                first of the 6 ports (3 Redis 8.6, 3 Valkey 9)
@@ -63,13 +63,13 @@ export REDLOCK_TEST_SERVERS="$REDLOCK_NATIVE_REDIS,127.0.0.1:$((port + 3)),127.0
 export NO_INTERACTION=1 REPORT_EXIT_STATUS=1
 log=$PWD/.run/native-tests.log
 run_tests=$(ls /usr/lib/php/*/build/run-tests.php | head -n 1)
-php "$run_tests" -q --show-diff -d extension="$PWD/modules/redlock.so" -P tests-native/ 2>&1 | tee "$log"
+php "$run_tests" -q --show-diff -d extension="$PWD/modules/redlock.so" -P tests/native/ 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 passed=$(sed -n 's/^Tests passed *: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)
 failed=$(sed -n 's/^Tests failed *: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)
 skipped=$(sed -n 's/^Tests skipped *: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)
 failed=$(( ${failed:-0} + ${skipped:-0} ))
-# Every test of tests-native/ ran (scripts/tests-ran.sh names any that did not).
-bash scripts/tests-ran.sh tests-native "$log" >/dev/null || failed=$((failed + 1))
+# Every test of tests/native/ ran (scripts/tests-ran.sh names any that did not).
+bash scripts/tests-ran.sh tests/native "$log" >/dev/null || failed=$((failed + 1))
 echo "native release: ${passed:-0} passed, $failed failed ($(( $(date +%s) - started )) s)"
 [ "$status" -eq 0 ] && [ "$failed" -eq 0 ] && [ "${passed:-0}" -gt 0 ]

@@ -26,7 +26,9 @@ class RedLock
      *        maxExtensions (?int), fencing (bool), autoExtend (bool), abortOnLoss (bool), waitTimeout (?int ms),
      *        observer (?callable, as setObserver()), onLoss (?callable(array $lock, string $reason): called on
      *        the PHP thread once per lock found lost; see docs/guide/renewal-and-waiting.md), scripts (bool,
-     *        default true; false: no Lua, see docs/guide/script-free.md);
+     *        default true; false: no Lua, see docs/guide/script-free.md), evictingServers ("warn", the default:
+     *        getServerWarnings(); "refuse": a server whose maxmemory-policy can evict lock keys gets no vote; see
+     *        docs/guide/eviction.md);
      *        a combination that cannot work (abortOnLoss without autoExtend, maxExtensions 0 with autoExtend,
      *        fencing with a minority quorum) is a ValueError naming both options
      * @throws ValueError|TypeError on bad arguments, naming the argument and the server or option
@@ -141,6 +143,12 @@ class RedLock
 
     /** Per server, in constructor order: null for a yes vote, or why the last call got none there ("taken", "timeout", "connect: ...", the server's own error). */
     public function getLastErrors(): array {}
+
+    /** Per server, in constructor order: null, or a warning about it that no vote shows: its maxmemory-policy can
+     *  evict lock keys ("maxmemory-policy allkeys-lru can evict lock keys"), or it refused to say ("maxmemory-policy
+     *  unknown: CONFIG GET and INFO refused"). Learnt on each connection's first use; null until then.
+     *  @see docs/guide/eviction.md */
+    public function getServerWarnings(): array {}
 }
 
 /**

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 9a66e58740569bde994d25905f43d35d82e979ff */
+ * Stub hash: 8cf960521c2b89f1d4006fd6d28772fd8bf70f04 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_RedLock___construct, 0, 0, 1)
 	ZEND_ARG_TYPE_INFO(0, servers, IS_ARRAY, 0)
@@ -69,6 +69,8 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_class_RedLock_getLastErrors arginfo_class_RedLock_metrics
 
+#define arginfo_class_RedLock_getServerWarnings arginfo_class_RedLock_metrics
+
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RedLockMemory_advance, 0, 1, IS_VOID, 0)
 	ZEND_ARG_TYPE_INFO(0, ms, IS_LONG, 0)
 ZEND_END_ARG_INFO()
@@ -106,6 +108,7 @@ ZEND_METHOD(RedLock, run);
 ZEND_METHOD(RedLock, setObserver);
 ZEND_METHOD(RedLock, metrics);
 ZEND_METHOD(RedLock, getLastErrors);
+ZEND_METHOD(RedLock, getServerWarnings);
 ZEND_METHOD(RedLockMemory, advance);
 ZEND_METHOD(RedLockMemory, fail);
 ZEND_METHOD(RedLockMemory, recover);
@@ -130,6 +133,7 @@ static const zend_function_entry class_RedLock_methods[] = {
 	ZEND_ME(RedLock, setObserver, arginfo_class_RedLock_setObserver, ZEND_ACC_PUBLIC)
 	ZEND_ME(RedLock, metrics, arginfo_class_RedLock_metrics, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(RedLock, getLastErrors, arginfo_class_RedLock_getLastErrors, ZEND_ACC_PUBLIC)
+	ZEND_ME(RedLock, getServerWarnings, arginfo_class_RedLock_getServerWarnings, ZEND_ACC_PUBLIC)
 	ZEND_FE_END
 };
 

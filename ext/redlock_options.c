@@ -97,6 +97,19 @@ static zend_result parse_persistent(zval *value, uint32_t arg_num, redlock_optio
 	return SUCCESS;
 }
 
+static zend_result parse_evicting_servers(zval *value, uint32_t arg_num, redlock_options *options)
+{
+	if (Z_TYPE_P(value) != IS_STRING) {
+		return wrong_type(arg_num, "evictingServers", "string", value);
+	}
+	if (zend_string_equals_literal(Z_STR_P(value), "warn") || zend_string_equals_literal(Z_STR_P(value), "refuse")) {
+		options->client.refuse_evicting = Z_STRVAL_P(value)[0] == 'r';
+		return SUCCESS;
+	}
+	zend_argument_value_error(arg_num, "option \"evictingServers\" must be \"warn\" or \"refuse\"");
+	return FAILURE;
+}
+
 static zend_result parse_max_extensions(zval *value, uint32_t arg_num, redlock_options *options)
 {
 	if (Z_TYPE_P(value) == IS_NULL) {
@@ -114,7 +127,7 @@ static zend_result parse_max_extensions(zval *value, uint32_t arg_num, redlock_o
 	return SUCCESS;
 }
 
-#define KNOWN_OPTIONS "quorum, driftFactor, prefix, persistent, maxExtensions, fencing, autoExtend, abortOnLoss, waitTimeout, observer, onLoss, scripts"
+#define KNOWN_OPTIONS "quorum, driftFactor, prefix, persistent, maxExtensions, fencing, autoExtend, abortOnLoss, waitTimeout, observer, onLoss, scripts, evictingServers"
 
 static zend_result parse_bool(zval *value, uint32_t arg_num, const char *name, int *into)
 {
@@ -183,6 +196,8 @@ zend_result redlock_options_parse(HashTable *options_array, uint32_t arg_num, un
 			int scripts;
 			result = parse_bool(value, arg_num, "scripts", &scripts);
 			options->client.no_scripts = !scripts;
+		} else if (zend_string_equals_literal(name, "evictingServers")) {
+			result = parse_evicting_servers(value, arg_num, options);
 		} else if (zend_string_equals_literal(name, "onLoss")) {
 			result = parse_callable(value, arg_num, "onLoss", &options->on_loss);
 			options->client.track_losses = !Z_ISUNDEF(options->on_loss);

@@ -24,9 +24,9 @@ static void servers_array(zval *into, const rl_client *client)
 	array_init_size(into, (uint32_t) client->cluster->count);
 	for (i = 0; i < client->cluster->count; i++) {
 		const rl_outcome *out = &client->outcomes[i];
-		zval server;
+		zval server, warning;
 
-		array_init_size(&server, 2);
+		array_init_size(&server, 3);
 		switch (out->kind) {
 		case RL_OUTCOME_YES:
 			add_assoc_string(&server, "vote", "yes");
@@ -43,6 +43,8 @@ static void servers_array(zval *into, const rl_client *client)
 		} else {
 			add_assoc_null(&server, "ms");
 		}
+		redlock_server_warning(&warning, client->cluster, i);
+		add_assoc_zval(&server, "warning", &warning);
 		add_next_index_zval(into, &server);
 	}
 }
@@ -75,6 +77,36 @@ static void record_array(zval *into, const rl_client *client, const char *call, 
 	add_assoc_zval(into, "servers", &servers);
 	add_assoc_long(into, "renewals", (zend_long) r->renewals);
 	add_assoc_long(into, "lost", (zend_long) r->lost);
+}
+
+void redlock_server_warning(zval *into, const rl_cluster *cluster, size_t i)
+{
+	char warning[RL_MESSAGE_MAX];
+
+	if (rl_eviction_policy_warning((rl_eviction_policy) cluster->policies[i], warning, sizeof(warning)) != NULL) {
+		ZVAL_STRING(into, warning);
+	} else {
+		ZVAL_NULL(into);
+	}
+}
+
+PHP_METHOD(RedLock, getServerWarnings)
+{
+	redlock_object *intern;
+	size_t i;
+
+	ZEND_PARSE_PARAMETERS_NONE();
+
+	if ((intern = redlock_ready(ZEND_THIS)) == NULL) {
+		RETURN_THROWS();
+	}
+	array_init_size(return_value, (uint32_t) intern->client.cluster->count);
+	for (i = 0; i < intern->client.cluster->count; i++) {
+		zval warning;
+
+		redlock_server_warning(&warning, intern->client.cluster, i);
+		add_next_index_zval(return_value, &warning);
+	}
 }
 
 void redlock_observe(redlock_object *intern, const char *call, const zval *names)
@@ -120,8 +152,9 @@ PHP_METHOD(RedLock, metrics)
 	rl_metrics_snapshot snap;
 	char address[RL_METRICS_ADDRESS_MAX];
 	uint64_t errors[RL_SERVER_CLASSES];
-	zval wait, buckets, servers;
+	zval wait, buckets, servers, policies;
 	size_t i, c;
+	int policy;
 
 	ZEND_PARSE_PARAMETERS_NONE();
 
@@ -141,9 +174,18 @@ PHP_METHOD(RedLock, metrics)
 	add_assoc_long(&wait, "count", (zend_long) snap.wait_count);
 	add_assoc_zval(return_value, "wait_ms", &wait);
 	array_init(&servers);
-	for (i = 0; rl_metrics_server(i, address, errors); i++) {
+	array_init(&policies);
+	for (i = 0; rl_metrics_server(i, address, errors, &policy); i++) {
 		zval server;
 
+		if (policy != RL_POLICY_NOT_LEARNT) {
+			add_assoc_string(&policies, address, (char *) rl_eviction_policy_name((rl_eviction_policy) policy));
+		}
+		for (c = 0; c < RL_SERVER_CLASSES && errors[c] == 0; c++) {
+		}
+		if (c == RL_SERVER_CLASSES) {
+			continue; /* known for its policy only */
+		}
 		array_init_size(&server, RL_SERVER_CLASSES);
 		for (c = 0; c < RL_SERVER_CLASSES; c++) {
 			add_assoc_long(&server, class_names[c], (zend_long) errors[c]);
@@ -162,6 +204,7 @@ PHP_METHOD(RedLock, metrics)
 		add_assoc_zval(&servers, "other", &other);
 	}
 	add_assoc_zval(return_value, "server_errors", &servers);
+	add_assoc_zval(return_value, "server_policies", &policies);
 }
 
 void redlock_metrics_info(void)
@@ -169,7 +212,8 @@ void redlock_metrics_info(void)
 	rl_metrics_snapshot snap;
 	char address[RL_METRICS_ADDRESS_MAX], number[64], label[RL_METRICS_ADDRESS_MAX + 32];
 	uint64_t errors[RL_SERVER_CLASSES];
-	size_t i;
+	size_t i, c;
+	int policy;
 
 	rl_metrics_read(&snap);
 	for (i = 0; i < RL_METRIC_COUNT; i++) {
@@ -180,7 +224,19 @@ void redlock_metrics_info(void)
 	snprintf(number, sizeof(number), "%llu (%.1f ms in all)", (unsigned long long) snap.wait_count,
 		snap.wait_sum_ms);
 	php_info_print_table_row(2, "lock waits", number);
-	for (i = 0; rl_metrics_server(i, address, errors); i++) {
+	for (i = 0; rl_metrics_server(i, address, errors, &policy); i++) {
+		if (policy != RL_POLICY_NOT_LEARNT) {
+			snprintf(label, sizeof(label), "maxmemory-policy of %s", address);
+			snprintf(number, sizeof(number), "%s%s", rl_eviction_policy_name((rl_eviction_policy) policy),
+				rl_eviction_policy_evicts((rl_eviction_policy) policy) ? " (can evict lock keys)"
+				: policy == RL_POLICY_UNKNOWN ? " (CONFIG GET and INFO refused)" : "");
+			php_info_print_table_row(2, label, number);
+		}
+		for (c = 0; c < RL_SERVER_CLASSES && errors[c] == 0; c++) {
+		}
+		if (c == RL_SERVER_CLASSES) {
+			continue;
+		}
 		snprintf(label, sizeof(label), "errors of %s", address);
 		snprintf(number, sizeof(number), "connect %llu, timeout %llu, io %llu, error %llu",
 			(unsigned long long) errors[0], (unsigned long long) errors[1], (unsigned long long) errors[2],

@@ -14,6 +14,10 @@
  * makes on the same object are not observed. */
 void redlock_observe(redlock_object *intern, const char *call, const zval *names);
 
+/* Server i's warning (getServerWarnings(), the observer's 'warning'): its maxmemory-policy can evict
+ * lock keys, or is unknown; else null. From what the object's connections learnt. */
+void redlock_server_warning(zval *into, const rl_cluster *cluster, size_t i);
+
 /* phpinfo() rows of the per-process counters. */
 void redlock_metrics_info(void);
 

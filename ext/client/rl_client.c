@@ -61,6 +61,7 @@ int rl_client_init(rl_client *client, rl_cluster *cluster, const rl_client_confi
 	/* waiters ('waitTimeout') are woken by the unlock script's PUBLISH, which DELEX cannot send */
 	client->policy.release_by_script = config->wait_timeout >= 0; /* its script announces releases */
 	client->policy.no_scripts = config->no_scripts;
+	cluster->refuse_evicting = (unsigned char) (config->refuse_evicting != 0);
 	rl_fanout_bind(cluster, &client->main.io);
 	client->main.io.random = config->random;
 	return 0;
@@ -188,6 +189,10 @@ void rl_client_finish(rl_client *client, rl_lane *lane, rl_call_op op, rl_lock_k
 	}
 	if (r->asked && cluster->call_began > 0 && cluster->call_errors > 0) {
 		rl_metrics_server_errors(cluster, lane->outcomes);
+	}
+	if (cluster->policies_news) { /* a server's maxmemory-policy learnt: once per connection */
+		lane->cluster->policies_news = 0;
+		rl_metrics_server_policies(cluster);
 	}
 	switch (outcome) {
 	case RL_CALL_ACQUIRED: rl_metrics_add(RL_METRIC_ACQUIRED, 1); break;

@@ -27,6 +27,7 @@ typedef struct rl_client_config {
 	int no_scripts;         /* 'scripts' => false: see rl_lock_policy.no_scripts */
 	int fencing;            /* 'fencing': lock() hands out fencing tokens */
 	int64_t wait_timeout;   /* 'waitTimeout' ms; < 0: retry_count attempts */
+	int refuse_evicting;    /* 'evictingServers' => 'refuse': see rl_cluster.refuse_evicting */
 	const void *owner;      /* whose request end stops the renewals (rl_leases_stop_owned) */
 	int (*random)(void *arg, void *into, size_t len); /* the CSPRNG: 0, or -1 when there is none */
 	const rl_script_set *scripts; /* static */

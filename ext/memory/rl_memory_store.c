@@ -467,6 +467,11 @@ int rl_memory_store_execute(rl_memory_store *s, int argc, const char **argv, con
 	if (is(cmd, len, "PING")) {
 		return reply_text(out, "+PONG\r\n");
 	}
+	/* The eviction probe sent on connect (rl_conn_append_probes): a memory server never evicts.
+	 * INFO, its fallback, is not needed then: it gets the unknown-command error. */
+	if (is(cmd, len, "CONFIG") && argc == 3 && is(argv[1], lens[1], "GET") && is(argv[2], lens[2], "MAXMEMORY-POLICY")) {
+		return reply_text(out, "*2\r\n$16\r\nmaxmemory-policy\r\n$10\r\nnoeviction\r\n");
+	}
 	if (is(cmd, len, "AUTH") || is(cmd, len, "SELECT")) {
 		return reply_text(out, "+OK\r\n");
 	}

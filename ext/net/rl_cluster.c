@@ -1,5 +1,6 @@
 /* The servers of one RedLock object. See rl_cluster.h. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #ifndef _WIN32
@@ -22,7 +23,8 @@ rl_cluster *rl_cluster_create(size_t count)
 	cluster->owner_pid = rl_process_id();
 	cluster->endpoints = calloc(count ? count : 1, sizeof(*cluster->endpoints));
 	cluster->conns = calloc(count ? count : 1, sizeof(*cluster->conns));
-	if (cluster->endpoints == NULL || cluster->conns == NULL) {
+	cluster->policies = calloc(count ? count : 1, 1);
+	if (cluster->endpoints == NULL || cluster->conns == NULL || cluster->policies == NULL) {
 		rl_cluster_destroy(cluster);
 		return NULL;
 	}
@@ -50,6 +52,8 @@ rl_cluster *rl_cluster_sibling(const rl_cluster *of)
 	cluster->endpoints = of->endpoints;
 	cluster->endpoints_of = of;
 	cluster->pool = of->pool;
+	cluster->policies = of->policies; /* what its calls learn shows on the object */
+	cluster->refuse_evicting = of->refuse_evicting;
 	for (i = 0; i < of->count; i++) {
 		rl_conn_init(&cluster->conns[i]);
 	}
@@ -245,6 +249,7 @@ void rl_cluster_destroy(rl_cluster *cluster)
 	}
 	if (cluster->endpoints_of == NULL) {
 		free(cluster->endpoints);
+		free(cluster->policies);
 	}
 	free(cluster->conns);
 	free(cluster);
@@ -261,10 +266,33 @@ int rl_cluster_natives_known(rl_cluster *cluster)
 		/* open and still owing its probes' replies, or not open and never asked here (a server
 		 * that could not be reached is not asked again each time: a release would wait for its
 		 * timeout twice); a pooled connection already knows */
-		if ((conn->state != RL_CONN_DOWN && conn->probes > 0) || (conn->state == RL_CONN_DOWN && !asked)) {
+		if ((conn->state != RL_CONN_DOWN && rl_conn_natives_pending(conn)) || (conn->state == RL_CONN_DOWN && !asked)) {
 			cluster->natives_asked_pid = rl_process_id();
 			return 0;
 		}
 	}
 	return 1;
+}
+
+/* The eviction guard, in the one place every vote passes (docs/guide/eviction.md). A policy the
+ * connection learnt (its probes' replies come before the vote on the stream) or brought from the
+ * pool is kept for the object and telemetry; with 'evictingServers' => 'refuse' the vote of a
+ * server whose policy can evict lock keys does not count. Its command ran all the same: a key it
+ * wrote there is released as on any other server. */
+void rl_cluster_eviction_guard(rl_cluster *cluster, size_t i, rl_outcome *out)
+{
+	rl_conn *conn = &cluster->conns[i];
+
+	if (conn->policy_flags & RL_POLICY_FLAG_NEWS) {
+		conn->policy_flags &= (unsigned char) ~RL_POLICY_FLAG_NEWS;
+		cluster->policies[i] = conn->eviction_policy;
+		cluster->policies_news = 1;
+	}
+	if (cluster->refuse_evicting && (conn->policy_flags & RL_POLICY_FLAG_EVICTS) && out->kind < RL_OUTCOME_CONNECT) {
+		char message[RL_MESSAGE_MAX];
+
+		snprintf(message, sizeof(message), "maxmemory-policy %s can evict lock keys: vote refused ('evictingServers' => 'refuse')",
+			rl_eviction_policy_name((rl_eviction_policy) conn->eviction_policy));
+		rl_outcome_set(out, RL_OUTCOME_ERROR, message);
+	}
 }

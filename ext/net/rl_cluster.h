@@ -22,6 +22,13 @@ typedef struct rl_cluster {
 	unsigned call_errors;
 	int claims_real_clock; /* counted among the clusters that keep the test clock still */
 	const struct rl_cluster *endpoints_of; /* a sibling: whose endpoints these are (not freed here) */
+	/* Eviction (docs/guide/eviction.md): each server's maxmemory-policy as last learnt
+	 * (rl_eviction_policy; a sibling shares its object's), whether one was learnt during the
+	 * latest fan-outs (telemetry records it, then clears this), and whether the votes of servers
+	 * whose policy can evict lock keys are refused ('evictingServers' => 'refuse'). */
+	unsigned char *policies;
+	unsigned char policies_news;
+	unsigned char refuse_evicting;
 } rl_cluster;
 
 /* One server as parsed from the PHP side. Strings need not be NUL-terminated; NULL = absent. */
@@ -65,6 +72,12 @@ int rl_test_clock_set(int64_t offset_us, long *real_clusters);
  * the same pool): for a call that runs while of's connections are lent to another one. Its
  * connections come from the pool or are opened on first use. NULL when out of memory. */
 rl_cluster *rl_cluster_sibling(const rl_cluster *of);
+
+/* The eviction guard (docs/design/overview.md#the-eviction-guard), called by the fan-out on every
+ * vote of server i whose connection has policy_flags: keeps a policy the connection learnt (or
+ * brought from the pool) for the object and telemetry, and with refuse_evicting turns the vote of a
+ * server whose policy can evict lock keys into an error before it is counted. */
+void rl_cluster_eviction_guard(rl_cluster *cluster, size_t i, rl_outcome *out);
 
 /* Closes the connections, or checks them in to the pool, and frees everything. */
 void rl_cluster_destroy(rl_cluster *cluster);

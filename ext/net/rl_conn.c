@@ -53,6 +53,8 @@ static void reset_stream(rl_conn *conn)
 	conn->role_checked = 0;
 	conn->probes = 0;
 	conn->native_release = RL_NATIVE_NONE;
+	conn->eviction_policy = RL_POLICY_NOT_LEARNT;
+	conn->policy_flags = 0;
 	conn->stale = 0;
 	conn->expected = 0;
 	conn->stale_deadline = HUGE_VAL;
@@ -247,13 +249,48 @@ int rl_conn_append_probes(rl_conn *conn)
 	static const size_t delex_len[] = {5, 28, 4, 1};
 	static const char *const delifeq[] = {"DELIFEQ", "redlock:native-release-probe", "-"};
 	static const size_t delifeq_len[] = {7, 28, 1};
+	static const char *const config_get[] = {"CONFIG", "GET", "maxmemory-policy"};
+	static const size_t config_get_len[] = {6, 3, 16};
+	static const char *const info[] = {"INFO", "memory"};
+	static const size_t info_len[] = {4, 6};
 
 	if (queue_command(conn, 4, (const char **) delex, delex_len, 0) != 0
-		|| queue_command(conn, 3, (const char **) delifeq, delifeq_len, 0) != 0) {
+		|| queue_command(conn, 3, (const char **) delifeq, delifeq_len, 0) != 0
+		|| queue_command(conn, 3, (const char **) config_get, config_get_len, 0) != 0
+		|| queue_command(conn, 2, (const char **) info, info_len, 0) != 0
+		|| rl_reader_watch(&conn->reader, RL_POLICY_INFO_FIELD) != 0) {
 		return -1;
 	}
-	conn->probes += 2;
+	conn->probes += RL_CONN_PROBES;
 	return 0;
+}
+
+/* The reply to the probe at index (rl_conn_append_probes' order), taken in. */
+static void take_probe(rl_conn *conn, unsigned index, const rl_reply *reply)
+{
+	switch (index) {
+	case 0: /* DELEX, then DELIFEQ: the first the server has is used */
+	case 1:
+		if (reply->type == RL_REPLY_INTEGER && conn->native_release == RL_NATIVE_NONE) {
+			conn->native_release = (unsigned char) (index == 0 ? RL_NATIVE_DELEX : RL_NATIVE_DELIFEQ);
+		}
+		break;
+	case 2: /* CONFIG GET maxmemory-policy: ["maxmemory-policy", its value] */
+		if (reply->type == RL_REPLY_ARRAY && reply->integer == 2 && reply->items[1].type == RL_REPLY_STRING
+			&& reply->items[1].str != NULL) {
+			conn->eviction_policy = (unsigned char) rl_eviction_policy_parse(reply->items[1].str, reply->items[1].len);
+		}
+		break;
+	default: /* INFO memory, the field watched: what CONFIG GET did not say */
+		rl_reader_watch(&conn->reader, NULL);
+		if (conn->eviction_policy == RL_POLICY_NOT_LEARNT) {
+			conn->eviction_policy = (unsigned char) (reply->type == RL_REPLY_STRING && reply->str != NULL
+				? rl_eviction_policy_parse(reply->str, reply->len) : RL_POLICY_UNKNOWN);
+		}
+		conn->policy_flags = (unsigned char) (RL_POLICY_FLAG_NEWS
+			| (rl_eviction_policy_evicts((rl_eviction_policy) conn->eviction_policy) ? RL_POLICY_FLAG_EVICTS : 0));
+		break;
+	}
 }
 
 int rl_conn_write_unsent(rl_conn *conn, rl_outcome *out)
@@ -398,12 +435,8 @@ int rl_conn_sort_reply(rl_conn *conn, int got, rl_reply *reply, rl_outcome *out)
 			continue;
 		}
 		if (conn->probes > 0) {
-			/* DELEX's reply first, then DELIFEQ's; the first the server has is used. */
-			int which = conn->probes == 2 ? RL_NATIVE_DELEX : RL_NATIVE_DELIFEQ;
-			conn->probes--;
-			if (reply->type == RL_REPLY_INTEGER && conn->native_release == RL_NATIVE_NONE) {
-				conn->native_release = (unsigned char) which;
-			} else if (reply->type == RL_REPLY_ERROR && !starts_with(reply, "ERR unknown command")
+			take_probe(conn, RL_CONN_PROBES - conn->probes--, reply);
+			if (reply->type == RL_REPLY_ERROR && !starts_with(reply, "ERR unknown command")
 				&& !starts_with(reply, "NOPERM")) {
 				/* Not the "cannot use it" a probe expects: what the server said unasked (at
 				 * maxclients it answers the first command and closes), kept as a stale one's. */

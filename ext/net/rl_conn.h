@@ -72,6 +72,8 @@ typedef struct rl_conn {
 	unsigned probes;      /* replies to the native-release probes sent on connect (after checked) */
 	unsigned char native_release; /* what the server said it has: RL_NATIVE_* */
 	unsigned char role_checked;   /* the last of the checked replies is ROLE's (Sentinel members) */
+	unsigned char eviction_policy; /* its maxmemory-policy (rl_eviction_policy), learnt from the probes */
+	unsigned char policy_flags;    /* RL_POLICY_FLAG_*: what the fan-out's eviction guard must look at */
 	unsigned stale;       /* replies owed to an earlier call: read and dropped before ours */
 	unsigned expected;    /* replies the current call still waits for */
 	double deadline;      /* rl_now_ms() by which the current call's reply is overdue; HUGE_VAL: no limit */
@@ -121,9 +123,14 @@ void rl_conn_release(rl_conn *conn);
 
 #define RL_NOT_PROBED ((short) -1)
 
+/* rl_conn.policy_flags: the policy was learnt (or the connection came from the pool with it) since
+ * the fan-out last looked; it can evict lock keys. Zero for most connections: one test per vote. */
+#define RL_POLICY_FLAG_NEWS 1
+#define RL_POLICY_FLAG_EVICTS 2
+
 /* A release without Lua, where the server has it: Redis >= 8.4 DELEX key IFEQ token, Valkey >= 9
  * DELIFEQ key token. Learnt from probes pipelined on connect (rl_conn_append_probes): no round
- * trip of its own; until their replies came, and on other servers, releases use the script. */
+ * trip of their own; until their replies came, and on other servers, releases use the script. */
 #define RL_NATIVE_NONE 0
 #define RL_NATIVE_DELEX 1
 #define RL_NATIVE_DELIFEQ 2
@@ -168,10 +175,20 @@ int rl_conn_reusable(const rl_conn *conn);
  * NOPERM passes: READONLY on a write still tells a replica). */
 int rl_conn_append_setup(rl_conn *conn, const rl_endpoint *endpoint);
 
-/* Queues the probes for DELEX and DELIFEQ (on a key nobody uses, compared with "-": in practice
- * they delete nothing), right after rl_conn_append_setup. An integer reply says the server has
- * the command; an error (unknown command, NOPERM, READONLY) that it cannot be used. */
+/* Queues the probes, right after rl_conn_append_setup: DELEX and DELIFEQ (on a key nobody uses,
+ * compared with "-": in practice they delete nothing; an integer reply says the server has the
+ * command, an error (unknown command, NOPERM, READONLY) that it cannot be used), then CONFIG GET
+ * maxmemory-policy and INFO memory (the fallback where CONFIG is renamed or refused): the
+ * server's eviction policy (docs/guide/eviction.md). Pipelined: no round trip of their own. */
+#define RL_CONN_PROBES 4
+#define RL_CONN_NATIVE_PROBES 2 /* the first two */
 int rl_conn_append_probes(rl_conn *conn);
+
+/* Whether the native-release probes' replies are still owed. */
+static inline int rl_conn_natives_pending(const rl_conn *conn)
+{
+	return conn->probes > RL_CONN_PROBES - RL_CONN_NATIVE_PROBES;
+}
 
 /* Queues a command, encoded here. Counts its reply as expected. 0, or -1 when out of memory. */
 int rl_conn_append(rl_conn *conn, int argc, const char **argv, const size_t *argvlen);

@@ -189,7 +189,7 @@ static int prepare_any(rl_cluster *cluster, size_t i, const rl_encoded *lua, rl_
 	}
 	command = pick(conn, lua, natives); /* a pooled connection may have come in */
 	if (lua_forbidden && command == lua) {
-		rl_outcome_set(out, RL_OUTCOME_ERROR, conn->probes > 0
+		rl_outcome_set(out, RL_OUTCOME_ERROR, rl_conn_natives_pending(conn)
 			? "no script sent ('scripts' => false): this server has not yet said whether it has DELEX or DELIFEQ"
 			: "no script sent ('scripts' => false): this server has neither DELEX (Redis >= 8.4) nor DELIFEQ (Valkey >= 9)");
 		return -1;
@@ -304,6 +304,9 @@ static void take_replies(rl_cluster *cluster, size_t i, const rl_request *reques
 			rl_reply_classify_inspect(&reply, out, &request->inspected[i]);
 		} else {
 			rl_reply_classify(&reply, request->expect, out);
+		}
+		if (conn->policy_flags != 0) {
+			rl_cluster_eviction_guard(cluster, i, out); /* the rule every vote passes */
 		}
 		if (out->kind == RL_OUTCOME_ERROR && out->message[0] == 'N' && strncmp(out->message, "NOPERM", 6) == 0) {
 			(*refused)++;

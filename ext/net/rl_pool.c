@@ -193,6 +193,9 @@ int rl_pool_checkout(rl_pool *pool, const rl_endpoint *endpoint, rl_conn *conn, 
 			continue;
 		}
 		pool->reused++;
+		if (conn->eviction_policy != RL_POLICY_NOT_LEARNT) {
+			conn->policy_flags |= RL_POLICY_FLAG_NEWS; /* learnt by its earlier user: news to this one */
+		}
 		return 1;
 	}
 	return 0;

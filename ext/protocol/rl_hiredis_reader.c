@@ -29,6 +29,7 @@ struct rl_reader_kept {
 	 * RESP3-only type (we never send HELLO 3), or an array at the 9th level (hiredis 1.x would
 	 * grow its stack for it). */
 	const char *refused;
+	const char *watch; /* rl_reader_watch: the field looked up in the next top-level bulk string */
 	char head[RL_READER_LINE_HEAD];
 	rl_reply_item items[RL_REPLY_ITEMS];
 	char item_head[RL_REPLY_ITEMS][RL_REPLY_ITEM_HEAD];
@@ -111,6 +112,36 @@ static void keep_item_head(const redisReadTask *task, const char *str, size_t le
 	}
 }
 
+/* The watched field's value in a top-level bulk string (INFO's "name:value" lines), kept as a
+ * status line's head; once: the watch ends with the string it looked at. */
+#if defined(__GNUC__)
+__attribute__((noinline)) /* off the path of a lock's one-line replies */
+#endif
+static void keep_field(struct rl_reader_kept *kept, const char *str, size_t len)
+{
+	size_t field_len = strlen(kept->watch), at = 0;
+
+	kept->top.str = NULL;
+	while (at + field_len <= len) {
+		const char *line = str + at, *end = memchr(line, '\n', len - at);
+		size_t line_len = end != NULL ? (size_t) (end - line) : len - at;
+
+		if (line_len >= field_len && memcmp(line, kept->watch, field_len) == 0) {
+			size_t value_len = line_len - field_len;
+
+			if (value_len > 0 && line[line_len - 1] == '\r') {
+				value_len--;
+			}
+			kept->top.len = value_len < sizeof(kept->head) ? value_len : sizeof(kept->head);
+			memcpy(kept->head, line + field_len, kept->top.len);
+			kept->top.str = kept->head;
+			break;
+		}
+		at += line_len + 1;
+	}
+	kept->watch = NULL;
+}
+
 static void *create_string(const redisReadTask *task, char *str, size_t len)
 {
 	struct rl_reader_kept *kept = kept_of(task);
@@ -120,6 +151,8 @@ static void *create_string(const redisReadTask *task, char *str, size_t len)
 			keep(task, RL_REPLY_STRING, (long long) len);
 			if (task->parent != NULL) {
 				keep_item_head(task, str, len);
+			} else if (kept->watch != NULL) {
+				keep_field(kept, str, len);
 			}
 			return kept;
 		case REDIS_REPLY_STATUS:
@@ -249,6 +282,16 @@ static struct rl_reader_kept *kept_or_made(rl_reader *reader)
 		reader->kept = kept;
 	}
 	return kept;
+}
+
+int rl_reader_watch(rl_reader *reader, const char *field)
+{
+	struct rl_reader_kept *kept = field != NULL ? kept_or_made(reader) : reader->kept;
+
+	if (kept != NULL) {
+		kept->watch = field;
+	}
+	return field == NULL || kept != NULL ? 0 : -1;
 }
 
 /* rl_reader_space when hiredis' buffer must grow first, or cannot. */

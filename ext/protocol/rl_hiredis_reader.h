@@ -37,7 +37,8 @@ typedef struct rl_reply_item {
 typedef struct rl_reply {
 	rl_reply_type type;
 	long long integer; /* INTEGER: the value; STRING: the length; ARRAY: the count */
-	const char *str;   /* STATUS and ERROR: the text's head, valid until the reader is used again */
+	const char *str;   /* STATUS and ERROR: the text's head, valid until the reader is used again;
+	                    * STRING: a watched field's value (rl_reader_watch), else NULL */
 	size_t len;
 	/* ARRAY: its first elements (min(count, RL_REPLY_ITEMS)), valid as str is */
 	const rl_reply_item *items;
@@ -82,6 +83,12 @@ static inline int rl_reader_next(rl_reader *reader, rl_reply *reply)
 	}
 	return rl_reader_next_buffered(reader, reply);
 }
+
+/* Until the next top-level bulk string: that string's value of field (a line "field" + value, as
+ * INFO's are) is kept as the reply's str and len, str NULL when no line has it; the watch then
+ * ends. field: a string that outlives the watch; NULL ends it. No other reply is scanned: what a
+ * lock's replies cost is unchanged. 0, or -1 when out of memory (the reader failed). */
+int rl_reader_watch(rl_reader *reader, const char *field);
 
 /* True with no byte buffered and no reply begun. Inline: it is asked of every server before each
  * command (a call cost as much as the test). */

@@ -1,4 +1,5 @@
 /* What a server's reply means for a vote. See rl_reply.h. */
+#include <stdio.h>
 #include <string.h>
 
 #include "protocol/rl_reply.h"
@@ -169,4 +170,36 @@ void rl_reply_classify_inspect(const rl_reply *reply, rl_outcome *out, rl_inspec
 		return;
 	}
 	rl_outcome_set(out, RL_OUTCOME_TAKEN, "free");
+}
+
+static const char *const policy_names[RL_POLICY_COUNT] = {NULL, "noeviction", "allkeys-lru", "allkeys-lfu",
+	"allkeys-random", "volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl", "other", "unknown"};
+
+rl_eviction_policy rl_eviction_policy_parse(const char *name, size_t len)
+{
+	int p;
+
+	for (p = RL_POLICY_NOEVICTION; p < RL_POLICY_OTHER; p++) {
+		if (strlen(policy_names[p]) == len && memcmp(policy_names[p], name, len) == 0) {
+			return (rl_eviction_policy) p;
+		}
+	}
+	return RL_POLICY_OTHER;
+}
+
+const char *rl_eviction_policy_name(rl_eviction_policy policy)
+{
+	return policy < RL_POLICY_COUNT ? policy_names[policy] : NULL;
+}
+
+const char *rl_eviction_policy_warning(rl_eviction_policy policy, char *out, size_t size)
+{
+	if (policy == RL_POLICY_UNKNOWN) {
+		snprintf(out, size, "maxmemory-policy unknown: CONFIG GET and INFO refused");
+	} else if (rl_eviction_policy_evicts(policy)) {
+		snprintf(out, size, "maxmemory-policy %s can evict lock keys", policy_names[policy]);
+	} else {
+		return NULL;
+	}
+	return out;
 }

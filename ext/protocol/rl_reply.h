@@ -55,4 +55,44 @@ void rl_outcome_set_bytes(rl_outcome *out, rl_outcome_kind kind, const char *byt
  * made before every refusal arrived (the quorum lost early) still does. */
 int rl_outcomes_scripts_refused(const rl_outcome *outcomes, size_t count);
 
+/* A server's maxmemory-policy, as its reply to CONFIG GET maxmemory-policy or INFO memory names it
+ * (docs/guide/eviction.md). NOT_LEARNT: not asked yet, or no reply yet; UNKNOWN: the server refused
+ * both; OTHER: a name this build does not know. Every policy but noeviction can evict a lock key:
+ * allkeys-* any key, volatile-* keys with a ttl, which every lock key has. */
+typedef enum {
+	RL_POLICY_NOT_LEARNT = 0,
+	RL_POLICY_NOEVICTION,
+	RL_POLICY_ALLKEYS_LRU,
+	RL_POLICY_ALLKEYS_LFU,
+	RL_POLICY_ALLKEYS_RANDOM,
+	RL_POLICY_VOLATILE_LRU,
+	RL_POLICY_VOLATILE_LFU,
+	RL_POLICY_VOLATILE_RANDOM,
+	RL_POLICY_VOLATILE_TTL,
+	RL_POLICY_OTHER,
+	RL_POLICY_UNKNOWN,
+	RL_POLICY_COUNT
+} rl_eviction_policy;
+
+/* The field of INFO memory that names the policy. */
+#define RL_POLICY_INFO_FIELD "maxmemory_policy:"
+
+/* The policy a name means (OTHER for a name this build does not know). */
+rl_eviction_policy rl_eviction_policy_parse(const char *name, size_t len);
+
+/* "noeviction", "allkeys-lru", ...; "other", "unknown"; NULL for NOT_LEARNT. */
+const char *rl_eviction_policy_name(rl_eviction_policy policy);
+
+/* Whether the policy can evict a lock key: every learnt one but noeviction (OTHER included: an
+ * unknown name is not assumed safe). UNKNOWN is not: nothing says it evicts. */
+static inline int rl_eviction_policy_evicts(rl_eviction_policy policy)
+{
+	return policy > RL_POLICY_NOEVICTION && policy <= RL_POLICY_OTHER;
+}
+
+/* The warning a policy gives (getServerWarnings(), the observer, phpinfo()): NULL for noeviction
+ * and NOT_LEARNT; "maxmemory-policy allkeys-lru can evict lock keys", or for UNKNOWN
+ * "maxmemory-policy unknown: CONFIG GET and INFO refused". Into out (size >= 64). */
+const char *rl_eviction_policy_warning(rl_eviction_policy policy, char *out, size_t size);
+
 #endif

@@ -12,6 +12,8 @@
 # define CLAIM(p) (InterlockedCompareExchange((volatile LONG *) (p), 1, 0) == 0)
 # define PUBLISH(p) ((void) InterlockedExchange((volatile LONG *) (p), 2))
 # define STATE(p) ((int) InterlockedCompareExchange((volatile LONG *) (p), 0, 0))
+# define STORE_INT(p, v) ((void) InterlockedExchange((volatile LONG *) (p), (LONG) (v)))
+# define LOAD_INT(p) ((int) InterlockedCompareExchange((volatile LONG *) (p), 0, 0))
 typedef LONG slot_state;
 #else
 # define ADD(p, v) ((void) __atomic_fetch_add((p), (uint64_t) (v), __ATOMIC_RELAXED))
@@ -20,6 +22,8 @@ typedef LONG slot_state;
 	__atomic_compare_exchange_n((p), &expected_, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE); })
 # define PUBLISH(p) __atomic_store_n((p), 2, __ATOMIC_RELEASE)
 # define STATE(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+# define STORE_INT(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+# define LOAD_INT(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 typedef int slot_state;
 #endif
 
@@ -36,6 +40,7 @@ typedef struct server_slot {
 	slot_state state;
 	char address[RL_METRICS_ADDRESS_MAX];
 	uint64_t errors[RL_SERVER_CLASSES];
+	int policy; /* rl_eviction_policy, the latest learnt; written and read atomically */
 } server_slot;
 
 static server_slot g_servers[RL_METRICS_SERVERS];
@@ -94,33 +99,56 @@ static int error_class(rl_outcome_kind kind)
 	}
 }
 
+/* The slot of server i of cluster, by its address (no credentials); NULL when the table is full. */
+static server_slot *server_slot_of(const rl_cluster *cluster, size_t i)
+{
+	const rl_endpoint *endpoint = &cluster->endpoints[i];
+	char address[RL_METRICS_ADDRESS_MAX];
+
+	if (endpoint->host == NULL) {
+		snprintf(address, sizeof(address), "#%zu", i);
+	} else if (endpoint->sentinel != NULL) {
+		snprintf(address, sizeof(address), "sentinel:%s", endpoint->sentinel->identity);
+	} else if (endpoint->host[0] == '/') {
+		snprintf(address, sizeof(address), "%s", endpoint->host);
+	} else if (strchr(endpoint->host, ':') != NULL) {
+		snprintf(address, sizeof(address), "[%s]:%d", endpoint->host, endpoint->port);
+	} else {
+		snprintf(address, sizeof(address), "%s:%d", endpoint->host, endpoint->port);
+	}
+	return slot_of(address);
+}
+
 void rl_metrics_server_errors(const rl_cluster *cluster, const rl_outcome *outcomes)
 {
 	size_t i;
 
 	for (i = 0; i < cluster->count; i++) {
 		int c = error_class(outcomes[i].kind);
-		const rl_endpoint *endpoint;
-		char address[RL_METRICS_ADDRESS_MAX];
 		server_slot *slot;
 
 		if (c < 0) {
 			continue;
 		}
-		endpoint = &cluster->endpoints[i];
-		if (endpoint->host == NULL) {
-			snprintf(address, sizeof(address), "#%zu", i);
-		} else if (endpoint->sentinel != NULL) {
-			snprintf(address, sizeof(address), "sentinel:%s", endpoint->sentinel->identity);
-		} else if (endpoint->host[0] == '/') {
-			snprintf(address, sizeof(address), "%s", endpoint->host);
-		} else if (strchr(endpoint->host, ':') != NULL) {
-			snprintf(address, sizeof(address), "[%s]:%d", endpoint->host, endpoint->port);
-		} else {
-			snprintf(address, sizeof(address), "%s:%d", endpoint->host, endpoint->port);
-		}
-		slot = slot_of(address);
+		slot = server_slot_of(cluster, i);
 		ADD(slot ? &slot->errors[c] : &g_other[c], 1);
+	}
+}
+
+void rl_metrics_server_policies(const rl_cluster *cluster)
+{
+	size_t i;
+
+	for (i = 0; i < cluster->count; i++) {
+		server_slot *slot;
+
+		if (cluster->policies[i] == 0) {
+			continue;
+		}
+		slot = server_slot_of(cluster, i);
+		if (slot != NULL) {
+			STORE_INT(&slot->policy, (int) cluster->policies[i]);
+		}
 	}
 }
 
@@ -141,7 +169,8 @@ void rl_metrics_read(rl_metrics_snapshot *into)
 	}
 }
 
-int rl_metrics_server(size_t i, char address[RL_METRICS_ADDRESS_MAX], uint64_t errors[RL_SERVER_CLASSES])
+int rl_metrics_server(size_t i, char address[RL_METRICS_ADDRESS_MAX], uint64_t errors[RL_SERVER_CLASSES],
+	int *policy)
 {
 	size_t c;
 
@@ -152,5 +181,6 @@ int rl_metrics_server(size_t i, char address[RL_METRICS_ADDRESS_MAX], uint64_t e
 	for (c = 0; c < RL_SERVER_CLASSES; c++) {
 		errors[c] = LOAD(&g_servers[i].errors[c]);
 	}
+	*policy = LOAD_INT(&g_servers[i].policy);
 	return 1;
 }

@@ -52,6 +52,9 @@ void rl_metrics_wait(double ms);
 /* Counts the errors among outcomes (one per server of cluster, as a call left them). */
 void rl_metrics_server_errors(const rl_cluster *cluster, const rl_outcome *outcomes);
 
+/* Records the maxmemory-policy each server of cluster was last found with (docs/guide/eviction.md). */
+void rl_metrics_server_policies(const rl_cluster *cluster);
+
 typedef struct rl_metrics_snapshot {
 	uint64_t counters[RL_METRIC_COUNT];
 	uint64_t buckets[RL_WAIT_BUCKETS + 1]; /* cumulative (Prometheus' le): [i] waits of at most bounds[i] ms;
@@ -63,7 +66,9 @@ typedef struct rl_metrics_snapshot {
 
 void rl_metrics_read(rl_metrics_snapshot *into);
 
-/* The i-th server with errors: 1 with its address and counts, 0 past the last. */
-int rl_metrics_server(size_t i, char address[RL_METRICS_ADDRESS_MAX], uint64_t errors[RL_SERVER_CLASSES]);
+/* The i-th server with errors or a learnt maxmemory-policy: 1 with its address, counts and policy
+ * (an rl_eviction_policy; NOT_LEARNT: none), 0 past the last. */
+int rl_metrics_server(size_t i, char address[RL_METRICS_ADDRESS_MAX], uint64_t errors[RL_SERVER_CLASSES],
+	int *policy);
 
 #endif

@@ -233,6 +233,7 @@ static rl_cluster *copy_servers(const rl_cluster *from)
 	if (cluster == NULL) {
 		return NULL;
 	}
+	cluster->refuse_evicting = from->refuse_evicting; /* a renewal's votes as the object's */
 	for (i = 0; i < from->count; i++) {
 		const rl_endpoint *src = &from->endpoints[i];
 		rl_endpoint_spec spec;

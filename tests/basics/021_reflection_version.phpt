@@ -60,5 +60,6 @@ run(array|string $resource, int $ttl, callable $fn): mixed
 setObserver(?callable $observer): void
 metrics(): array
 getLastErrors(): array
+getServerWarnings(): array
 bool(true)
 bool(true)

@@ -23,6 +23,11 @@ $cases = [
     'persistent int' => ['persistent' => 1],
     'maxExtensions negative' => ['maxExtensions' => -1],
     'maxExtensions float' => ['maxExtensions' => 1.5],
+    'evictingServers warn' => ['evictingServers' => 'warn'],
+    'evictingServers refuse' => ['evictingServers' => 'refuse'],
+    'evictingServers unknown' => ['evictingServers' => 'ignore'],
+    'evictingServers case' => ['evictingServers' => 'Refuse'],
+    'evictingServers bool' => ['evictingServers' => true],
 ];
 foreach ($cases as $name => $options) {
     echo str_pad($name, 40), rt_throws(fn () => new RedLock($s, 200, 3, $options)), "\n";
@@ -40,8 +45,8 @@ var_dump(is_array($lock), $r->unlock($lock));
 --EXPECT--
 all valid                               no exception
 int driftFactor, null cap, empty prefix no exception
-unknown key                             ValueError: RedLock::__construct(): Argument #4 ($options) contains an unknown option "quorom" (known: quorum, driftFactor, prefix, persistent, maxExtensions, fencing, autoExtend, abortOnLoss, waitTimeout, observer, onLoss, scripts)
-integer key                             ValueError: RedLock::__construct(): Argument #4 ($options) contains an unknown option 0 (options are named: quorum, driftFactor, prefix, persistent, maxExtensions, fencing, autoExtend, abortOnLoss, waitTimeout, observer, onLoss, scripts)
+unknown key                             ValueError: RedLock::__construct(): Argument #4 ($options) contains an unknown option "quorom" (known: quorum, driftFactor, prefix, persistent, maxExtensions, fencing, autoExtend, abortOnLoss, waitTimeout, observer, onLoss, scripts, evictingServers)
+integer key                             ValueError: RedLock::__construct(): Argument #4 ($options) contains an unknown option 0 (options are named: quorum, driftFactor, prefix, persistent, maxExtensions, fencing, autoExtend, abortOnLoss, waitTimeout, observer, onLoss, scripts, evictingServers)
 quorum 0                                ValueError: RedLock::__construct(): Argument #4 ($options) option "quorum" must be between 1 and 5 (the number of servers)
 quorum above servers                    ValueError: RedLock::__construct(): Argument #4 ($options) option "quorum" must be between 1 and 5 (the number of servers)
 quorum string                           TypeError: RedLock::__construct(): Argument #4 ($options) option "quorum" must be of type int, string given
@@ -54,9 +59,14 @@ prefix int                              TypeError: RedLock::__construct(): Argum
 persistent int                          TypeError: RedLock::__construct(): Argument #4 ($options) option "persistent" must be of type bool, int given
 maxExtensions negative                  ValueError: RedLock::__construct(): Argument #4 ($options) option "maxExtensions" must be greater than or equal to 0, or null
 maxExtensions float                     TypeError: RedLock::__construct(): Argument #4 ($options) option "maxExtensions" must be of type ?int, float given
+evictingServers warn                    no exception
+evictingServers refuse                  no exception
+evictingServers unknown                 ValueError: RedLock::__construct(): Argument #4 ($options) option "evictingServers" must be "warn" or "refuse"
+evictingServers case                    ValueError: RedLock::__construct(): Argument #4 ($options) option "evictingServers" must be "warn" or "refuse"
+evictingServers bool                    TypeError: RedLock::__construct(): Argument #4 ($options) option "evictingServers" must be of type string, bool given
 no exception
 no exception
 no exception
-ValueError: RedLock::__construct(): Argument #4 ($options) contains an unknown option "nope" (known: quorum, driftFactor, prefix, persistent, maxExtensions, fencing, autoExtend, abortOnLoss, waitTimeout, observer, onLoss, scripts)
+ValueError: RedLock::__construct(): Argument #4 ($options) contains an unknown option "nope" (known: quorum, driftFactor, prefix, persistent, maxExtensions, fencing, autoExtend, abortOnLoss, waitTimeout, observer, onLoss, scripts, evictingServers)
 bool(true)
 bool(true)

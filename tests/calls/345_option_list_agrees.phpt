@@ -78,7 +78,7 @@ foreach ($lists as $where => $list) {
 }
 ?>
 --EXPECT--
-12 options: abortOnLoss, autoExtend, driftFactor, fencing, maxExtensions, observer, onLoss, persistent, prefix, quorum, scripts, waitTimeout
+13 options: abortOnLoss, autoExtend, driftFactor, evictingServers, fencing, maxExtensions, observer, onLoss, persistent, prefix, quorum, scripts, waitTimeout
 parser message  agrees
 parser branches agrees
 stub            agrees

@@ -16,12 +16,12 @@ function shape(array $c): string
 {
     $keys = implode(',', array_keys($c));
     // The servers answer in any order: the vote a majority gave, and whether every entry is whole
-    // (a float ms for an answer, null for "no reply needed", nothing else).
+    // (a float ms for an answer, null for "no reply needed", no eviction warning: the servers do not evict).
     $counts = array_count_values(array_column($c['servers'], 'vote'));
     arsort($counts);
     $votes = $c['servers'] === [] ? '' : sprintf('%d servers, majority %s, %s', count($c['servers']),
         (reset($counts) >= 3 ? key($counts) : 'none'),
-        array_filter($c['servers'], fn ($v) => array_keys($v) !== ['vote', 'ms']
+        array_filter($c['servers'], fn ($v) => array_keys($v) !== ['vote', 'ms', 'warning'] || $v['warning'] !== null
             || !($v['vote'] === 'no reply needed' ? $v['ms'] === null : is_float($v['ms']) && $v['ms'] >= 0)) ? 'BAD ENTRIES' : 'entries ok');
     $ok = is_int($c['attempts']) && is_float($c['waited_ms']) && $c['waited_ms'] >= 0
         && (is_null($c['validity_ms']) || (is_float($c['validity_ms']) && $c['validity_ms'] > 0))

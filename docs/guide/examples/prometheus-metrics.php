@@ -20,6 +20,10 @@ function redlock_prometheus(): string
             $out .= "redlock_server_errors_total{server=\"$server\",class=\"$class\"} $n\n";
         }
     }
+    $out .= "# TYPE redlock_server_may_evict_locks gauge\n"; // 1: its maxmemory-policy can evict lock keys
+    foreach ($m['server_policies'] as $server => $policy) {
+        $out .= "redlock_server_may_evict_locks{server=\"$server\",policy=\"$policy\"} " . ($policy === 'noeviction' ? 0 : 1) . "\n";
+    }
     return $out;
 }
 

@@ -5,6 +5,8 @@ redlock
 pcntl
 --INI--
 redlock.persistent=0
+--SKIPIF--
+<?php require __DIR__ . '/native.inc'; nt_skip_without_servers(); ?>
 --FILE--
 <?php
 require __DIR__ . '/native.inc';

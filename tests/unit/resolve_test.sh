@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Unit test of ext/net/rl_resolve.c (fuzz/resolve_test.c, an injected slow/failing resolver).
-#   fuzz/resolve_test.sh [MODE...]     MODE: plain (default), valgrind, helgrind, tsan, asan, all
-# Each mode builds into .run/fuzz/ and runs the test; the last line is "N passed, N failed" summed
+# Unit test of ext/net/rl_resolve.c (tests/unit/resolve_test.c, an injected slow/failing resolver).
+#   tests/unit/resolve_test.sh [MODE...]     MODE: plain (default), valgrind, helgrind, tsan, asan, all
+# Each mode builds into .run/unit/ and runs the test; the last line is "N passed, N failed" summed
 # over the modes, and the exit status is non-zero on any failed check or any tool report.
 #   valgrind  memcheck: errors, and definite or indirect leaks ("possibly lost" is shown, not
 #             failed: glibc reports the TLS of a detached thread that is still exiting, or of the
 #             parent's threads in a forked child, that way)
-#   helgrind  data races and lock misuse (fuzz/resolve_test.helgrind.supp: glibc's reuse of the
+#   helgrind  data races and lock misuse (tests/unit/resolve_test.helgrind.supp: glibc's reuse of the
 #             stacks of exited detached threads, which helgrind cannot see ordered)
 #   tsan      clang -fsanitize=thread (die_after_fork=0: TSan refuses threads in a child forked
 #             from a threaded process by default; the fork test needs exactly that)
@@ -14,12 +14,12 @@
 # Under the tools, the checks of how long our own code takes are relaxed (RL_TEST_SLOW): the
 # plain run is the one that shows rl_resolve_start never waits for a lookup.
 set -uo pipefail
-cd "$(dirname "$0")/.."
-out=.run/fuzz
+cd "$(dirname "$0")/../.."
+out=.run/unit
 mkdir -p "$out"
 modes=${*:-plain}
 [ "$modes" = all ] && modes="plain valgrind helgrind tsan asan"
-src=fuzz/resolve_test.c
+src=tests/unit/resolve_test.c
 warn="-Wall -Wextra -Werror -Wno-unused-function"
 total_passed=0 total_failed=0
 
@@ -37,7 +37,7 @@ run_mode() {
     plain) "$bin" ;;
     valgrind) RL_TEST_SLOW=500 valgrind -q --leak-check=full --show-leak-kinds=definite,indirect,possible \
                 --errors-for-leak-kinds=definite,indirect --error-exitcode=99 "$bin" ;;
-    helgrind) RL_TEST_SLOW=500 valgrind -q --tool=helgrind --suppressions=fuzz/resolve_test.helgrind.supp \
+    helgrind) RL_TEST_SLOW=500 valgrind -q --tool=helgrind --suppressions=tests/unit/resolve_test.helgrind.supp \
                 --error-exitcode=99 "$bin" ;;
     tsan) RL_TEST_SLOW=50 TSAN_OPTIONS="halt_on_error=1 exitcode=99 die_after_fork=0" "$bin" ;;
     asan) RL_TEST_SLOW=50 ASAN_OPTIONS=detect_leaks=1 "$bin" ;;

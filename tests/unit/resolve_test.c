@@ -1,4 +1,4 @@
-/* Unit test of ext/net/rl_resolve.c with an injected resolver (run by fuzz/resolve_test.sh).
+/* Unit test of ext/net/rl_resolve.c with an injected resolver (run by tests/unit/resolve_test.sh).
  * The resolver understands made-up names:
  *   msN-anything     sleeps N ms, then 127.0.0.1
  *   gate-anything    waits until the test opens the gate (set_gate), then 127.0.0.1
@@ -21,8 +21,8 @@
 
 static int test_getaddrinfo(const char *, const char *, const struct addrinfo *, struct addrinfo **);
 #define RL_RESOLVE_GETADDRINFO test_getaddrinfo
-#include "../ext/net/rl_resolve.c"
-#include "../ext/net/rl_addresses.c"
+#include "../../ext/net/rl_resolve.c"
+#include "../../ext/net/rl_addresses.c"
 
 /* The test clock's offset lives in rl_conn.c, which this unit test does not link (rl_platform.h). */
 int64_t rl_clock_offset_us;

@@ -4,6 +4,8 @@ Scripts refused by ACL (a user without @scripting), no option: on Redis 8.6 and 
 redlock
 --INI--
 redlock.persistent=0
+--SKIPIF--
+<?php require __DIR__ . '/native.inc'; nt_skip_without_servers(); ?>
 --FILE--
 <?php
 require __DIR__ . '/native.inc';

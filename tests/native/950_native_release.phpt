@@ -4,6 +4,8 @@ Native release: unlock() uses DELEX on Redis 8.6 and DELIFEQ on Valkey 9 (learnt
 redlock
 --INI--
 redlock.persistent=0
+--SKIPIF--
+<?php require __DIR__ . '/native.inc'; nt_skip_without_servers(); ?>
 --FILE--
 <?php
 require __DIR__ . '/native.inc';

@@ -4,6 +4,8 @@ Native release: an ACL user that may not run DELEX/DELIFEQ gets NOPERM for the p
 redlock
 --INI--
 redlock.persistent=0
+--SKIPIF--
+<?php require __DIR__ . '/native.inc'; nt_skip_without_servers(); ?>
 --FILE--
 <?php
 require __DIR__ . '/native.inc';

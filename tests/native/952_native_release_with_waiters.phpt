@@ -6,6 +6,8 @@ pcntl
 posix
 --INI--
 redlock.persistent=0
+--SKIPIF--
+<?php require __DIR__ . '/native.inc'; nt_skip_without_servers(); ?>
 --FILE--
 <?php
 require __DIR__ . '/native.inc';

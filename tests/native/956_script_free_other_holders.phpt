@@ -2,6 +2,8 @@
 Other holders of a script-free lock on Redis 8.6 and Valkey 9 (issue 24, defect 1): x takes lock('r', 10000) with 'scripts' => false, y (another object) calls extend($lock, 300): a ValueError, the keys keep their 10 s, and z's lock() 450 ms later is false while x's validity() says held (f334b16: y's SET IFEQ PX 300 cut the keys, z won, x's validity() said 9.4 s from its lease); the arrays restored from serialize() and json_encode() extend with the lock's own ttl; after y's unlock() x's validity() asks the servers and says false; no EVAL is sent
 --EXTENSIONS--
 redlock
+--SKIPIF--
+<?php require __DIR__ . '/native.inc'; nt_skip_without_servers(); ?>
 --FILE--
 <?php
 require __DIR__ . '/native.inc';

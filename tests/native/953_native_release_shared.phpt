@@ -4,6 +4,8 @@ Native release and lockShared(): unlock() of a shared holder goes by its script 
 redlock
 --INI--
 redlock.persistent=0
+--SKIPIF--
+<?php require __DIR__ . '/native.inc'; nt_skip_without_servers(); ?>
 --FILE--
 <?php
 require __DIR__ . '/native.inc';
