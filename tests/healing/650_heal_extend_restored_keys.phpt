@@ -1,5 +1,5 @@
 --TEST--
-Self-healing extend(): where a member lost our key (DEL by hand, as a restart without persistence), an extend() that holds a quorum writes it again (SET NX PX, the same ttl) on 1 and then 2 of 5; validity() never writes; another owner's key is never overwritten; with 3 of 5 gone extend() is false and no member gets the key back
+Self-healing extend(): nothing more is sent while every member holds the key; where a member lost it (DEL by hand, as a restart without persistence), an extend() that holds a quorum writes it again (SET NX PX, the same ttl) on 1 and then 2 of 5; validity() never writes; another owner's key is never overwritten; with 3 of 5 gone extend() is false and no member gets the key back
 --EXTENSIONS--
 redlock
 --FILE--
@@ -28,6 +28,16 @@ $pttl = fn (int $m) => rt_redis($ports[$m], 'PTTL', $key);
 
 $lock = $r->lock($key, $ttl);
 var_dump(is_array($lock));
+
+echo "-- every member holds it: extend() sends nothing more\n";
+$sets = fn () => array_sum(array_map(fn ($p) => preg_match('/cmdstat_set:calls=(\d+)/', rt_redis($p, 'INFO', 'commandstats'), $m)
+    ? (int) $m[1] : 0, $ports));
+$before = $sets();
+for ($i = 0; $i < 20; $i++) {
+    $r->extend($lock, $ttl);
+}
+usleep(50000);
+echo 'SETs sent by 20 extends: ', $sets() - $before, "\n";
 
 echo "-- 1 of 5 lost\n";
 rt_redis($ports[1], 'DEL', $key);
@@ -67,6 +77,8 @@ rt_del($key);
 ?>
 --EXPECT--
 bool(true)
+-- every member holds it: extend() sends nothing more
+SETs sent by 20 extends: 0
 -- 1 of 5 lost
 healed
 bool(true)
