@@ -15,6 +15,9 @@
  *   options: --workers=8 --duration=S --acquisitions=N --ttl=MS --sleep-us=US --resources=R
  *            --port-base=7441 --runs=delayed,nodelay --restart-delay=MS --retry-delay=MS --retry-count=N
  *            --nodelay-duration=S --nodelay-sleep-us=US --auto-extend --hold-slices=N --wait-timeout=MS
+ *            --kill-count=K (lock servers killed at once and restarted together, empty; default 1: K >= 2
+ *            breaks the algorithm's assumption, a demonstration) --kill-gap=MS (the next kill comes
+ *            MS/2-MS after a restart; default 100-400 ms, and 0-30 ms in the no-delay run)
  *   php chaos/run.php --preset=extend    # CI: autoExtend workers holding ~3 ttls each, delayed run
  *
  * Exit status: 1 when the delayed-restart run saw any violation: two use intervals of the resource
@@ -50,7 +53,7 @@ const PRESETS = [
 
 $opts = getopt('', ['preset:', 'workers:', 'duration:', 'acquisitions:', 'ttl:', 'sleep-us:', 'resources:',
     'port-base:', 'runs:', 'retry-delay:', 'retry-count:', 'restart-delay:', 'nodelay-duration:', 'nodelay-sleep-us:', 'extension:',
-    'mode:', 'limit:', 'exclusive-pct:', 'aof', 'auto-extend', 'hold-slices:', 'wait-timeout:']);
+    'mode:', 'limit:', 'exclusive-pct:', 'aof', 'auto-extend', 'hold-slices:', 'wait-timeout:', 'kill-count:', 'kill-gap:']);
 if (isset($opts['auto-extend'])) {
     $opts['auto-extend'] = true; /* a flag: getopt gives false */
 }
@@ -61,7 +64,7 @@ if ($preset === null) {
 }
 $cfg = array_merge(['retry-delay' => 10, 'retry-count' => 3, 'port-base' => 7441, 'runs' => 'delayed,nodelay', 'restart-delay' => null,
     'mode' => 'lock', 'limit' => 3, 'exclusive-pct' => 30, 'aof' => false,
-    'auto-extend' => false, 'hold-slices' => 1, 'wait-timeout' => null], $preset, $opts);
+    'auto-extend' => false, 'hold-slices' => 1, 'wait-timeout' => null, 'kill-count' => 1, 'kill-gap' => 0], $preset, $opts);
 $mode = (string) $cfg['mode'];
 $aof = $cfg['aof'] !== false;
 if (!in_array($mode, ['lock', 'semaphore', 'shared', 'fence'], true)) {
@@ -185,6 +188,8 @@ function percentile(array $sorted, float $p): float
 function run_once(string $name, string $label, int $restartDelay, float $duration, int $sleepUs, int $acquisitions): array
 {
     global $servers, $lockPorts, $guardPort, $runDir, $workers, $ttl, $cfg, $extension;
+    $killCount = max(1, min(4, (int) $cfg['kill-count']));
+    $killGap = max(0, (int) $cfg['kill-gap']);
 
     foreach (array_merge($lockPorts, [$guardPort]) as $port) {
         array_map('unlink', glob("$runDir/aof-$port/*") ?: []); /* a run starts from empty servers */
@@ -212,7 +217,8 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
             ['file', "$runDir/$runId-w$w.err", 'w']], $pipes);
     }
 
-    /* The chaos loop: at most one lock server killed and one paused at any time, so 3 of 5 stay live. */
+    /* The chaos loop: at most --kill-count lock servers killed (restarted together, empty) and one
+     * paused at any time; with the default 1, 3 of 5 stay live. */
     $events = ['kills' => 0, 'restarts' => 0, 'pauses' => 0];
     $killed = null;
     $restartAt = 0.0;
@@ -233,19 +239,25 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
         }
         if ($killed === null && $now >= $nextKill) {
             $candidates = array_values(array_diff($lockPorts, [$paused]));
-            $killed = $candidates[array_rand($candidates)];
-            kill_server($servers[$killed]);
-            $events['kills']++;
+            shuffle($candidates);
+            $killed = array_slice($candidates, 0, $killCount);
+            foreach ($killed as $port) {
+                kill_server($servers[$port]);
+                $events['kills']++;
+            }
             $restartAt = $now + $restartDelay / 1000;
         }
         if ($killed !== null && $now >= $restartAt) {
-            $servers[$killed] = start_server($killed, $runDir);
-            $events['restarts']++;
+            foreach ($killed as $port) {
+                $servers[$port] = start_server($port, $runDir);
+                $events['restarts']++;
+            }
             $killed = null;
-            $nextKill = microtime(true) + ($restartDelay > 0 ? mt_rand(100, 400) : mt_rand(0, 30)) / 1000;
+            $nextKill = microtime(true) + ($killGap > 0 ? mt_rand(intdiv($killGap, 2), $killGap)
+                : ($restartDelay > 0 ? mt_rand(100, 400) : mt_rand(0, 30))) / 1000;
         }
         if ($paused === null && $now >= $nextPause) {
-            $candidates = array_values(array_diff($lockPorts, [$killed]));
+            $candidates = array_values(array_diff($lockPorts, $killed ?? []));
             $paused = $candidates[array_rand($candidates)];
             posix_kill($servers[$paused]['pid'], SIGSTOP);
             $events['pauses']++;
@@ -287,7 +299,7 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
 
     return $sum + [
         'run' => $label, 'workers' => $workers, 'ttl_ms' => $ttl, 'restart_delay_ms' => $restartDelay,
-        'sleep_in_section_us' => $sleepUs, 'seconds' => round($elapsed, 1), 'auto_extend' => (bool) $cfg['auto-extend'],
+        'sleep_in_section_us' => $sleepUs, 'seconds' => round($elapsed, 1), 'kill_count' => $killCount, 'kill_gap_ms' => $killGap, 'auto_extend' => (bool) $cfg['auto-extend'],
         'hold_slices' => (int) $cfg['hold-slices'], 'wait_timeout_ms' => $cfg['wait-timeout'],
         'interval_overlaps' => $tally['interval_overlaps'], 'interval_example' => $tally['interval_example'],
         'lost_counter_updates' => $lost, 'lost_not_explained_by_late_writes' => max(0, $lost - $sum['late_writes']),

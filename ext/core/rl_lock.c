@@ -359,6 +359,9 @@ int rl_lock_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const rl
 
 /* --- release, extend, validity --------------------------------------------------------------- */
 
+static double extend_quorum(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
+	const char *token, size_t token_len, int64_t ttl, rl_outcome *outcomes);
+
 int rl_lock_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
 	const char *token, size_t token_len, rl_outcome *outcomes)
 {
@@ -413,7 +416,51 @@ int rl_lock_force_release(const rl_lock_io *io, const rl_lock_policy *policy, co
 	return (int) votes;
 }
 
+/* Self-healing (docs/design/renewal.md#self-healing-renewal): called only once this extend's quorum
+ * is known and its validity is positive. Where a member answered "not ours" (a restart without
+ * persistence, an eviction, a DEL by hand), our key is written again as the acquisition writes
+ * it: SET NX PX, the all-or-none multi-key script or MSETEX NX, never over any key (another
+ * owner's, or ours). Sent without waiting: the validity this call reports counts the quorum
+ * only, and a member whose answer came after the quorum is healed by the next extend. A shared
+ * holder is not re-created (its one creating script rewrites our deadline: see the design note);
+ * nor a token of another format (the commands are built for ours). Nothing is sent while every
+ * member that answered said yes. */
+static void recreate_where_missing(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
+	const char *token, size_t token_len, const char *ttl_text, size_t ttl_len, const rl_outcome *outcomes)
+{
+	attempt_commands cmds;
+	size_t i;
+	int missing = 0;
+
+	for (i = 0; i < policy->servers && !missing; i++) {
+		missing = outcomes[i].kind == RL_OUTCOME_TAKEN;
+	}
+	if (!missing || policy->token_kind == RL_TOKEN_SHARED || token_len != RL_TOKEN_LEN) {
+		return;
+	}
+	if (attempt_commands_init(&cmds, policy, keys, token, ttl_text, ttl_len) != 0) {
+		return; /* out of memory: the next extend tries again */
+	}
+	io->send(io->arg, &cmds.lock->command);
+	attempt_commands_free(&cmds);
+}
+
 double rl_lock_extend(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
+	const char *token, size_t token_len, int64_t ttl, rl_outcome *outcomes)
+{
+	double validity = extend_quorum(io, policy, keys, token, token_len, ttl, outcomes);
+
+	if (validity > 0) {
+		char ttl_text[24];
+		size_t ttl_len = rl_resp_decimal(ttl_text, (unsigned long long) ttl);
+
+		recreate_where_missing(io, policy, keys, token, token_len, ttl_text, ttl_len, outcomes);
+	}
+	return validity;
+}
+
+/* The compare-the-token extension itself: the new validity when a quorum gave it in time, else 0. */
+static double extend_quorum(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
 	const char *token, size_t token_len, int64_t ttl, rl_outcome *outcomes)
 {
 	char ttl_text[24];

@@ -134,7 +134,9 @@ int rl_lock_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl
 	const char *token, size_t token_len, rl_outcome *outcomes);
 
 /* extend(): gives every key still holding token at least ttl ms more (never less than it has).
- * The new validity (> 0) when a quorum did so in time, 0 when not, -1 when out of memory. */
+ * The new validity (> 0) when a quorum did so in time, 0 when not, -1 when out of memory. Only
+ * then, our key is written again (NX) where a member answered "not ours": self-healing, the one
+ * place for every extend and renewal (docs/design/renewal.md#self-healing-renewal). */
 double rl_lock_extend(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
 	const char *token, size_t token_len, int64_t ttl, rl_outcome *outcomes);
 
