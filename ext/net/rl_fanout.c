@@ -156,6 +156,9 @@ static void probe_idle(const rl_cluster *cluster, short seen[RL_SMALL_CLUSTER])
 	}
 }
 
+/* prepare()'s seen when it already ran rl_conn_begin_call on the connection. */
+#define CALL_BEGUN ((short) -2)
+
 /* prepare() beyond its common case: takes in what arrived, opens or checks out the connection,
  * queues command and flushes. */
 static int prepare_any(rl_cluster *cluster, size_t i, const rl_encoded *lua, rl_natives *natives, double now,
@@ -169,7 +172,9 @@ static int prepare_any(rl_cluster *cluster, size_t i, const rl_encoded *lua, rl_
 		rl_outcome_set(out, RL_OUTCOME_CONNECT, "connect: out of memory");
 		return -1;
 	}
-	if (queue_behind_silent && conn->state == RL_CONN_READY && !conn->peer_closed) {
+	if (seen == CALL_BEGUN) {
+		/* prepare() took in what had arrived */
+	} else if (queue_behind_silent && conn->state == RL_CONN_READY && !conn->peer_closed) {
 		conn->deadline = rl_conn_due(endpoint, now, call_deadline);
 	} else {
 		rl_conn_begin_call(conn, endpoint, seen, now, call_deadline);
@@ -213,12 +218,20 @@ out_of_memory:
  * so that it follows the SET it must undo on the same stream (else it may arrive first, find
  * nothing, and leave the late SET's key to expire). seen: what probe_idle() found on it.
  * Inline: its common case, a connection ready and idle since its last call (nothing to take in,
- * not overdue), is a few tests and a send(); the call itself cost more than that. */
+ * not overdue), is a few tests and a send(); the call itself cost more than that. So is a ready
+ * connection once the late replies it received are taken in. */
 static inline int prepare(rl_cluster *cluster, size_t i, const rl_encoded *lua, rl_natives *natives, double now,
 	double call_deadline, rl_outcome *out, int queue_behind_silent, short seen, int lua_forbidden, unsigned leading)
 {
 	rl_conn *conn = &cluster->conns[i];
 
+	if (seen != 0 && seen != RL_NOT_PROBED && !queue_behind_silent) {
+		/* Replies arrived since the last call (those that came after its quorum was decided:
+		 * about 3 per drop-in cycle): taken in here, so that the common case below still holds. */
+		rl_conn_begin_call(conn, &cluster->endpoints[i], seen, now, call_deadline);
+		seen = conn->state == RL_CONN_READY && rl_conn_owed(conn) == 0 && !rl_conn_has_unsent(conn)
+			&& rl_reader_idle(&conn->reader) ? 0 : CALL_BEGUN;
+	}
 	if (seen == 0 && rl_conn_owed(conn) == 0 && !rl_conn_has_unsent(conn) && rl_reader_idle(&conn->reader)) {
 		const rl_encoded *command = pick(conn, lua, natives);
 
