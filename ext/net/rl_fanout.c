@@ -56,13 +56,13 @@ static void encode(const rl_command *command, rl_encoded *enc)
 	if (rl_resp_bound(command->argc, command->argvlen) <= sizeof(enc->small)) {
 		/* one pass: the exact size is where the writing ended */
 		enc->bytes = enc->small;
-		enc->len = (size_t) (rl_resp_format(enc->small, command->argc, command->argv, command->argvlen) - enc->small);
+		enc->len = (size_t) (rl_resp_format_command(enc->small, command) - enc->small);
 		return;
 	}
 	enc->len = rl_resp_size(command->argc, command->argvlen);
 	enc->bytes = enc->len <= sizeof(enc->small) ? enc->small : malloc(enc->len);
 	if (enc->bytes != NULL) {
-		rl_resp_format(enc->bytes, command->argc, command->argv, command->argvlen);
+		rl_resp_format_command(enc->bytes, command);
 	}
 }
 
