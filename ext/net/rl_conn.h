@@ -114,6 +114,7 @@ void rl_conn_forget_after_fork(rl_conn *conn);
 void rl_conn_release(rl_conn *conn);
 
 #define RL_NOT_PROBED ((short) -1)
+#define RL_CALL_BEGUN ((short) -2) /* a caller's revents once it ran rl_conn_begin_call itself */
 
 /* A release without Lua, where the server has it: Redis >= 8.4 DELEX key IFEQ token, Valkey >= 9
  * DELIFEQ key token. Learnt from probes pipelined on connect (rl_conn_append_probes): no round

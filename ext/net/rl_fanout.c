@@ -156,9 +156,6 @@ static void probe_idle(const rl_cluster *cluster, short seen[RL_SMALL_CLUSTER])
 	}
 }
 
-/* prepare()'s seen when it already ran rl_conn_begin_call on the connection. */
-#define CALL_BEGUN ((short) -2)
-
 /* prepare() beyond its common case: takes in what arrived, opens or checks out the connection,
  * queues command and flushes. */
 static int prepare_any(rl_cluster *cluster, size_t i, const rl_encoded *lua, rl_natives *natives, double now,
@@ -172,11 +169,9 @@ static int prepare_any(rl_cluster *cluster, size_t i, const rl_encoded *lua, rl_
 		rl_outcome_set(out, RL_OUTCOME_CONNECT, "connect: out of memory");
 		return -1;
 	}
-	if (seen == CALL_BEGUN) {
-		/* prepare() took in what had arrived */
-	} else if (queue_behind_silent && conn->state == RL_CONN_READY && !conn->peer_closed) {
+	if (queue_behind_silent && conn->state == RL_CONN_READY && !conn->peer_closed) {
 		conn->deadline = rl_conn_due(endpoint, now, call_deadline);
-	} else {
+	} else if (seen != RL_CALL_BEGUN) {
 		rl_conn_begin_call(conn, endpoint, seen, now, call_deadline);
 	}
 	if (conn->state == RL_CONN_DOWN && cluster->pool != NULL && endpoint->pool_key != NULL) {
@@ -218,19 +213,16 @@ out_of_memory:
  * so that it follows the SET it must undo on the same stream (else it may arrive first, find
  * nothing, and leave the late SET's key to expire). seen: what probe_idle() found on it.
  * Inline: its common case, a connection ready and idle since its last call (nothing to take in,
- * not overdue), is a few tests and a send(); the call itself cost more than that. So is a ready
- * connection once the late replies it received are taken in. */
+ * not overdue, or its late replies just taken in), is a few tests and a send(). */
 static inline int prepare(rl_cluster *cluster, size_t i, const rl_encoded *lua, rl_natives *natives, double now,
 	double call_deadline, rl_outcome *out, int queue_behind_silent, short seen, int lua_forbidden, unsigned leading)
 {
 	rl_conn *conn = &cluster->conns[i];
 
-	if (seen != 0 && seen != RL_NOT_PROBED && !queue_behind_silent) {
-		/* Replies arrived since the last call (those that came after its quorum was decided:
-		 * about 3 per drop-in cycle): taken in here, so that the common case below still holds. */
+	if (seen > 0 && !queue_behind_silent) { /* late replies (about 3 a drop-in cycle), taken in here */
 		rl_conn_begin_call(conn, &cluster->endpoints[i], seen, now, call_deadline);
 		seen = conn->state == RL_CONN_READY && rl_conn_owed(conn) == 0 && !rl_conn_has_unsent(conn)
-			&& rl_reader_idle(&conn->reader) ? 0 : CALL_BEGUN;
+			&& rl_reader_idle(&conn->reader) ? 0 : RL_CALL_BEGUN;
 	}
 	if (seen == 0 && rl_conn_owed(conn) == 0 && !rl_conn_has_unsent(conn) && rl_reader_idle(&conn->reader)) {
 		const rl_encoded *command = pick(conn, lua, natives);
