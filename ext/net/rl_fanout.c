@@ -214,7 +214,7 @@ out_of_memory:
  * nothing, and leave the late SET's key to expire). seen: what probe_idle() found on it.
  * Inline: its common case, a connection ready and idle since its last call (nothing to take in,
  * not overdue, or its late replies just taken in), is a few tests and a send(). */
-static inline int prepare(rl_cluster *cluster, size_t i, const rl_encoded *lua, rl_natives *natives, double now,
+static RL_ALWAYS_INLINE int prepare(rl_cluster *cluster, size_t i, const rl_encoded *lua, rl_natives *natives, double now,
 	double call_deadline, rl_outcome *out, int queue_behind_silent, short seen, int lua_forbidden, unsigned leading)
 {
 	rl_conn *conn = &cluster->conns[i];
