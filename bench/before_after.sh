@@ -7,12 +7,13 @@
 # (hiredis, no PHP) back to back in a rotating order; the table gives medians and the median of the
 # per-round ratios (the machine is noisy: only ratios from the same round are compared). Then
 # callgrind instructions per cycle for both builds. Prints the table (also .run/before_after/table.md).
+# REDLOCK_BENCH_PORT (default 7501): the servers' first port; the delay proxies take REDLOCK_BENCH_PORT+10 on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 old=${1:?usage: bench/before_after.sh OLD_MODULE [ROUNDS] [SECONDS]}
 rounds=${2:-5} seconds=${3:-1.0}
-redis_base=7501 proxy_base=7511 one_way_us=500 n=5 cg_cycles=2000
+redis_base=${REDLOCK_BENCH_PORT:-7501} proxy_base=$(( ${REDLOCK_BENCH_PORT:-7501} + 10 )) one_way_us=500 n=5 cg_cycles=2000
 out=$root/.run/before_after bin=$root/.run/before_after/bin
 mkdir -p "$bin"
 rm -f "$out/results.tsv"

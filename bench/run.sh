@@ -17,6 +17,7 @@
 #                  (+ unlock), N=5, 1 ms RTT, interleaved per round (bench/primitives.php)
 #   --tls          also the N=5 row over TLS (bench/tls_row.sh); --tls-only: that row alone
 #   --watch [ARGS] autoExtend/waitTimeout rows instead (handoff latency, renewal overhead): bench/watch.sh ARGS
+# REDLOCK_BENCH_PORT (default 7501): the servers' first port; the delay proxies take REDLOCK_BENCH_PORT+10 on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -34,13 +35,13 @@ while [ $# -gt 0 ]; do
     --only-primitives) only_primitives=1 ;;
     --tls) tls=1 ;;
     --tls-only) tls=2 ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
 done
 
-redis_base=7501 proxy_base=7511 one_way_us=500 max_servers=7
+redis_base=${REDLOCK_BENCH_PORT:-7501} proxy_base=$(( ${REDLOCK_BENCH_PORT:-7501} + 10 )) one_way_us=500 max_servers=7
 out=$root/.run/bench
 bin=$out/bin
 mkdir -p "$bin"

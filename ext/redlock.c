@@ -13,6 +13,7 @@
 #endif
 
 #include "php_redlock.h"
+#include "core/rl_scripts.h"
 #include "net/rl_conn.h"
 #include "net/rl_resolve.h"
 #include "net/rl_wait.h"
@@ -59,6 +60,7 @@ static PHP_MINIT_FUNCTION(redlock)
 {
 	(void) type; /* unused macro parameters: keep -Wextra quiet */
 	REGISTER_INI_ENTRIES();
+	rl_scripts_startup();
 	redlock_class_register(module_number);
 	redlock_callable_startup();
 	rl_wait_swoole_register(); /* every extension's library is loaded before any MINIT runs */
@@ -97,6 +99,7 @@ static PHP_MSHUTDOWN_FUNCTION(redlock)
 	 * the resolver's results is reference-counted. Lookups still running free themselves. */
 	rl_resolve_shutdown();
 	redlock_memory_shutdown();
+	rl_scripts_shutdown();
 	return SUCCESS;
 }
 

@@ -267,7 +267,7 @@ zend_result redlock_lock_kind_parse(HashTable *lock, uint32_t arg_num, redlock_r
 	int has_fence;
 	uint32_t extra_keys = zend_hash_num_elements(lock) - 2; /* resource and token are there */
 
-	if (zend_hash_str_exists(lock, "validity", sizeof("validity") - 1)) {
+	if (zend_hash_find_known_hash(lock, key_validity) != NULL) {
 		extra_keys--;
 	}
 	if (extra_keys == 0 && kind == RL_TOKEN_EXCLUSIVE) {
@@ -366,12 +366,14 @@ void redlock_lock_result(zval *return_value, double validity, const redlock_reso
 
 	array_init_size(return_value, 3);
 	result = Z_ARRVAL_P(return_value);
+	/* A fresh hash and three interned keys: appended, no lookup (zend_hash_add_new looks). */
+	zend_hash_real_init_mixed(result);
 	ZVAL_DOUBLE(&value, validity);
-	zend_hash_add_new(result, key_validity, &value);
+	_zend_hash_append_ex(result, key_validity, &value, 1);
 	ZVAL_COPY(&value, &resource->names);
-	zend_hash_add_new(result, key_resource, &value);
+	_zend_hash_append_ex(result, key_resource, &value, 1);
 	ZVAL_STRINGL(&value, token, token_len);
-	zend_hash_add_new(result, key_token, &value);
+	_zend_hash_append_ex(result, key_token, &value, 1);
 	if (UNEXPECTED(resource->kind.shared || resource->kind.limit || resource->kind.fenced)) {
 		lock_kind_result(result, &resource->kind);
 	}

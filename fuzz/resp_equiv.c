@@ -3,7 +3,8 @@
  * because hiredis' encoder costs about 4,000 instructions a command (docs/evidence/benchmark.md), so this
  * checks that ours writes exactly what hiredis would. Commands: 0 to 40 arguments of 0 to 3000
  * arbitrary bytes (CR, LF and NUL included), lengths around every power of ten, the extension's
- * own commands (SET NX PX, EVAL with a script, AUTH, SELECT, DELIFEQ). Prints one summary line;
+ * own commands (SET NX PX, EVAL with a script, AUTH, SELECT, DELIFEQ); each also with its first
+ * arguments as an encoded head (rl_resp_format_command, as the fan-out sends a script). Prints one summary line;
  * exits 1 on the first difference. Run: fuzz/resp_equiv.sh [SEED [COUNT]]. */
 #include <stdint.h>
 #include <stdio.h>
@@ -59,6 +60,21 @@ static int compare(int argc, const char **argv, const size_t *argvlen, unsigned 
 	 * trusts rl_resp_bound not to be below it */
 	same = rl_resp_format(ours, argc, argv, argvlen) == ours + size && rl_resp_bound(argc, argvlen) >= size
 		&& (size_t) their_len == size && memcmp(ours, theirs, size) == 0;
+	if (same && argc > 0) {
+		/* the same command with its first arguments as an encoded head (rl_command.head): the same bytes */
+		rl_command command = {argc, argv, argvlen, NULL, 0, (int) (index % (unsigned long long) (argc + 1))};
+		char *head = malloc(size + 1), *headed = malloc(size + 1);
+
+		if (head == NULL || headed == NULL) {
+			fprintf(stderr, "resp_equiv: out of memory\n");
+			exit(2);
+		}
+		command.head_len = (size_t) (rl_resp_put_args(head, command.head_argc, argv, argvlen) - head);
+		command.head = head;
+		same = rl_resp_format_command(headed, &command) == headed + size && memcmp(headed, theirs, size) == 0;
+		free(head);
+		free(headed);
+	}
 	if (!same) {
 		fprintf(stderr, "resp_equiv: command %llu (%d arguments) differs: ours %zu bytes, hiredis %d bytes\n", index,
 			argc, size, their_len);
@@ -114,7 +130,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	printf("resp_equiv: seed %llu: %llu commands (%zu argument bytes) encoded identically by rl_resp_format and "
-		"redisFormatCommandArgv\n", seed, count + (unsigned long long) (sizeof(ours) / sizeof(ours[0])), bytes);
+	printf("resp_equiv: seed %llu: %llu commands (%zu argument bytes) encoded identically by rl_resp_format, "
+		"rl_resp_format_command with a head, and redisFormatCommandArgv\n", seed, count + (unsigned long long) (sizeof(ours) / sizeof(ours[0])), bytes);
 	return 0;
 }

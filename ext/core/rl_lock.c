@@ -243,13 +243,14 @@ static int attempt_commands_init(attempt_commands *cmds, const rl_lock_policy *p
 		memcpy(cmds->set_argvlen, set_argvlen, sizeof(set_argvlen));
 		memcpy(cmds->eval_argv, eval_argv, sizeof(eval_argv));
 		memcpy(cmds->eval_argvlen, eval_argvlen, sizeof(eval_argvlen));
-		cmds->set_request.command = (rl_command) {6, cmds->set_argv, cmds->set_argvlen};
+		cmds->set_request.command = (rl_command) {6, cmds->set_argv, cmds->set_argvlen, "$3\r\nSET\r\n", 9, 1};
 		cmds->set_request.expect = RL_EXPECT_OK;
 		cmds->set_request.undecided = NULL;
 		cmds->set_request.native[0].argc = cmds->set_request.native[1].argc = 0;
 		cmds->set_request.lua_forbidden = 0;
 		cmds->set_request.batch_len = 0;
-		cmds->eval_command = (rl_command) {5, cmds->eval_argv, cmds->eval_argvlen};
+		cmds->eval_command = (rl_command) {5, cmds->eval_argv, cmds->eval_argvlen, unlock->eval1_head,
+			unlock->eval1_head_len, 3};
 		cmds->lock = &cmds->set_request;
 		cmds->rollback = &cmds->eval_command;
 		cmds->native_rollback[0].argc = cmds->native_rollback[1].argc = 0;
@@ -378,7 +379,7 @@ int rl_lock_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl
 		/* Without Lua where a server has it (net/rl_conn.h): the same compare-and-delete, built in. */
 		const char *native_argv[] = {"DELEX", keys->keys[0], "IFEQ", token, "DELIFEQ", keys->keys[0], token};
 		const size_t native_len[] = {5, keys->lens[0], 4, token_len, 7, keys->lens[0], token_len};
-		rl_request request = {{5, argv, argvlen}, RL_EXPECT_POSITIVE_INT, NULL,
+		rl_request request = {{5, argv, argvlen, script->eval1_head, script->eval1_head_len, 3}, RL_EXPECT_POSITIVE_INT, NULL,
 			{{4, native_argv, native_len}, {3, native_argv + 4, native_len + 4}}, policy->no_scripts};
 
 		if (policy->release_by_script && !policy->no_scripts) {

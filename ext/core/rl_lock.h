@@ -27,6 +27,9 @@
 typedef struct rl_script {
 	const char *source;
 	size_t length;
+	/* "EVAL source 1" encoded (rl_command.head), made by rl_scripts_startup(); NULL before */
+	const char *eval1_head;
+	size_t eval1_head_len;
 } rl_script;
 
 typedef struct rl_script_set {

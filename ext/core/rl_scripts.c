@@ -7,9 +7,14 @@
 #include "core/rl_scripts.h"
 #include "core/rl_scripts_kinds.h"
 
-#define SCRIPT(source) {source, sizeof(source) - 1}
+#include <stdlib.h>
 
-static const rl_script_set scripts = {
+#include "protocol/rl_resp.h"
+
+#define SCRIPT(source) {source, sizeof(source) - 1, NULL, 0}
+
+/* Not const: rl_scripts_startup() adds each one's encoded head. */
+static rl_script_set scripts = {
 	SCRIPT(RL_SCRIPT_UNLOCK),
 	SCRIPT(RL_SCRIPT_LOCK_MULTI),
 	SCRIPT(RL_SCRIPT_UNLOCK_MULTI),
@@ -32,4 +37,37 @@ static const rl_script_set scripts = {
 const rl_script_set *rl_scripts(void)
 {
 	return &scripts;
+}
+
+/* The set as the array of scripts it is made of. */
+#define SCRIPT_COUNT (sizeof(scripts) / sizeof(rl_script))
+
+void rl_scripts_startup(void)
+{
+	rl_script *each = (rl_script *) &scripts;
+	size_t i;
+
+	for (i = 0; i < SCRIPT_COUNT; i++) {
+		const char *argv[] = {"EVAL", each[i].source, "1"};
+		const size_t argvlen[] = {4, each[i].length, 1};
+		/* rl_resp_size counts the array's header too: a few bytes to spare */
+		char *head = malloc(rl_resp_size(3, argvlen));
+
+		if (head != NULL) {
+			each[i].eval1_head_len = (size_t) (rl_resp_put_args(head, 3, argv, argvlen) - head);
+			each[i].eval1_head = head;
+		}
+	}
+}
+
+void rl_scripts_shutdown(void)
+{
+	rl_script *each = (rl_script *) &scripts;
+	size_t i;
+
+	for (i = 0; i < SCRIPT_COUNT; i++) {
+		free((char *) each[i].eval1_head);
+		each[i].eval1_head = NULL;
+		each[i].eval1_head_len = 0;
+	}
 }

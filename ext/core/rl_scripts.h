@@ -95,4 +95,9 @@
 struct rl_script_set;
 const struct rl_script_set *rl_scripts(void);
 
+/* Encodes each script's "EVAL source 1" once (rl_script.eval1_head), before any thread uses the
+ * set (MINIT); without it every command is encoded whole, as before. Shutdown frees them. */
+void rl_scripts_startup(void);
+void rl_scripts_shutdown(void);
+
 #endif

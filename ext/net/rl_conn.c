@@ -470,18 +470,6 @@ int rl_conn_sort_reply(rl_conn *conn, int got, rl_reply *reply, rl_outcome *out)
 	}
 }
 
-int rl_conn_drop_stale(rl_conn *conn)
-{
-	rl_outcome ignored;
-	rl_reply reply;
-
-	/* Only stale replies were owed, so a reply that gets through is out of step. */
-	if (rl_conn_next_reply(conn, &reply, &ignored) != 0) {
-		return -1;
-	}
-	return conn->peer_closed ? -1 : 0;
-}
-
 /* Takes in what arrived on a ready connection since its last use. False when it must close. */
 static int take_in_idle(rl_conn *conn, short revents)
 {

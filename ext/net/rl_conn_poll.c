@@ -12,11 +12,18 @@ int rl_conn_poll_timeout(double wait_until, double now)
 	if (wait_until == HUGE_VAL) {
 		return -1;
 	}
-	left = ceil(wait_until - now);
-	if (left < 0) {
+	left = wait_until - now;
+	if (left <= 0) {
 		return 0;
 	}
-	return left > 1e9 ? 1000000000 : (int) left; /* poll() takes an int: never past 2^31 ms */
+	if (left > 1e9) {
+		return 1000000000; /* poll() takes an int: never past 2^31 ms */
+	}
+	{
+		/* ceil() without the call into libm: a wait is rounded up, never cut short */
+		int whole = (int) left;
+		return whole < left ? whole + 1 : whole;
+	}
 }
 
 int rl_conn_poll(rl_pollfd *fds, const size_t *owner, size_t used, const rl_conn *conns, double wait_until,

@@ -57,13 +57,13 @@ static void encode(const rl_command *command, rl_encoded *enc)
 	if (rl_resp_bound(command->argc, command->argvlen) <= sizeof(enc->small)) {
 		/* one pass: the exact size is where the writing ended */
 		enc->bytes = enc->small;
-		enc->len = (size_t) (rl_resp_format(enc->small, command->argc, command->argv, command->argvlen) - enc->small);
+		enc->len = (size_t) (rl_resp_format_command(enc->small, command) - enc->small);
 		return;
 	}
 	enc->len = rl_resp_size(command->argc, command->argvlen);
 	enc->bytes = enc->len <= sizeof(enc->small) ? enc->small : malloc(enc->len);
 	if (enc->bytes != NULL) {
-		rl_resp_format(enc->bytes, command->argc, command->argv, command->argvlen);
+		rl_resp_format_command(enc->bytes, command);
 	}
 }
 
@@ -172,7 +172,7 @@ static int prepare_any(rl_cluster *cluster, size_t i, const rl_encoded *lua, rl_
 	}
 	if (queue_behind_silent && conn->state == RL_CONN_READY && !conn->peer_closed) {
 		conn->deadline = rl_conn_due(endpoint, now, call_deadline);
-	} else if (rl_conn_begin_call(conn, endpoint, seen, now, call_deadline)) {
+	} else if (seen != RL_CALL_BEGUN && rl_conn_begin_call(conn, endpoint, seen, now, call_deadline)) {
 		rl_sentinel_note_closed(&cluster->endpoints[i]);
 	}
 	if (conn->state == RL_CONN_DOWN && cluster->pool != NULL && endpoint->pool_key != NULL && rl_sentinel_pool_ok(endpoint)) {
@@ -215,12 +215,19 @@ out_of_memory:
  * so that it follows the SET it must undo on the same stream (else it may arrive first, find
  * nothing, and leave the late SET's key to expire). seen: what probe_idle() found on it.
  * Inline: its common case, a connection ready and idle since its last call (nothing to take in,
- * not overdue), is a few tests and a send(); the call itself cost more than that. */
-static inline int prepare(rl_cluster *cluster, size_t i, const rl_encoded *lua, rl_natives *natives, double now,
+ * not overdue, or its late replies just taken in), is a few tests and a send(). */
+static RL_ALWAYS_INLINE int prepare(rl_cluster *cluster, size_t i, const rl_encoded *lua, rl_natives *natives, double now,
 	double call_deadline, rl_outcome *out, int queue_behind_silent, short seen, int lua_forbidden, unsigned leading)
 {
 	rl_conn *conn = &cluster->conns[i];
 
+	if (seen > 0 && !queue_behind_silent) { /* late replies (about 3 a drop-in cycle), taken in here */
+		if (rl_conn_begin_call(conn, &cluster->endpoints[i], seen, now, call_deadline)) {
+			rl_sentinel_note_closed(&cluster->endpoints[i]);
+		}
+		seen = conn->state == RL_CONN_READY && rl_conn_owed(conn) == 0 && !rl_conn_has_unsent(conn)
+			&& rl_reader_idle(&conn->reader) ? 0 : RL_CALL_BEGUN;
+	}
 	if (seen == 0 && rl_conn_owed(conn) == 0 && !rl_conn_has_unsent(conn) && rl_reader_idle(&conn->reader)) {
 		const rl_encoded *command = pick(conn, lua, natives);
 

@@ -254,7 +254,24 @@ void rl_reader_init(rl_reader *reader)
 	reader->failed = 0;
 	reader->staged = 0;
 	reader->busy = 0;
+	reader->write_at = NULL;
+	reader->room = 0;
+	reader->buffered = NULL;
 	reader->error_text[0] = '\0';
+}
+
+/* rl_reader's view of hiredis' buffer, after anything that may have moved or filled it. */
+static void view_buffer(rl_reader *reader)
+{
+	struct rl_reader_kept *kept = reader->kept;
+
+	if (kept == NULL || kept->parser->err) {
+		reader->room = 0;
+		return;
+	}
+	reader->write_at = kept->parser->buf + kept->parser->len;
+	reader->room = kept->capacity - kept->parser->len;
+	reader->buffered = &kept->parser->len;
 }
 
 void rl_reader_reset(rl_reader *reader)
@@ -280,6 +297,7 @@ static struct rl_reader_kept *kept_or_made(rl_reader *reader)
 		kept->parser->privdata = kept;
 		kept->capacity = sdsalloc(kept->parser->buf);
 		reader->kept = kept;
+		view_buffer(reader);
 	}
 	return kept;
 }
@@ -294,8 +312,8 @@ int rl_reader_watch(rl_reader *reader, const char *field)
 	return field == NULL || kept != NULL ? 0 : -1;
 }
 
-/* rl_reader_space when hiredis' buffer must grow first, or cannot. */
-static char *space_grown(rl_reader *reader, size_t *room)
+/* rl_reader_space when hiredis' buffer must be made or grow first, or cannot. */
+char *rl_reader_space_slow(rl_reader *reader, size_t *room)
 {
 	struct rl_reader_kept *kept = kept_or_made(reader);
 	sds grown;
@@ -313,35 +331,15 @@ static char *space_grown(rl_reader *reader, size_t *room)
 	kept->parser->buf = grown;
 	kept->capacity = sdsalloc(grown);
 	reader->staged = 0;
+	view_buffer(reader);
 	return grown + kept->parser->len;
 }
 
-char *rl_reader_space(rl_reader *reader, size_t *room)
-{
-	struct rl_reader_kept *kept = reader->kept;
-
-	/* What redisReaderFeed() does with a copy: the bytes go at the end of hiredis' buffer (which
-	 * nearly always has the room already). */
-	if (kept != NULL && !kept->parser->err && kept->capacity - kept->parser->len >= RL_READER_BUFFER) {
-		*room = RL_READER_BUFFER;
-		reader->staged = 0;
-		return kept->parser->buf + kept->parser->len;
-	}
-	return space_grown(reader, room);
-}
-
-void rl_reader_fed(rl_reader *reader, size_t bytes)
+/* rl_reader_fed when rl_reader_space fell back on buf */
+void rl_reader_fed_staged(rl_reader *reader, size_t bytes)
 {
 	redisReader *parser;
 
-	if (!reader->staged) { /* rl_reader_space gave hiredis' buffer: reader->kept, no error */
-		parser = reader->kept->parser;
-		parser->len += bytes; /* the sds header's length follows at sync_length */
-		parser->buf[parser->len] = '\0'; /* as sdsIncrLen() keeps it: an sds always has room for it */
-		reader->busy |= bytes > 0;
-		return;
-	}
-	/* rl_reader_space fell back on buf */
 	if (reader->failed || reader->kept == NULL || bytes == 0) {
 		return;
 	}
@@ -355,6 +353,7 @@ void rl_reader_fed(rl_reader *reader, size_t bytes)
 		fail(reader, parser->err ? parser->errstr : "out of memory");
 	}
 	reader->kept->capacity = sdsalloc(parser->buf);
+	view_buffer(reader);
 }
 
 /* No reply begun: hiredis' stack is empty, or holds only the task that waits for a type byte
@@ -385,7 +384,11 @@ int rl_reader_next_buffered(rl_reader *reader, rl_reply *reply)
 		sync_length(parser); /* GetReply may trim: sdsrange() reads the sds length */
 	}
 	if (redisReaderGetReply(parser, &object) != REDIS_OK) {
+		view_buffer(reader);
 		return fail(reader, parser->errstr[0] != '\0' ? parser->errstr : "out of memory");
+	}
+	if (parser->pos == 0) {
+		view_buffer(reader); /* GetReply trimmed what it parsed (or parsed nothing): len moved */
 	}
 	reader->busy = parser->pos != parser->len || !no_reply_begun(parser);
 	if (kept->refused != NULL) {

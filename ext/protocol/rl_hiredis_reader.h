@@ -53,6 +53,12 @@ typedef struct rl_reader {
 	int failed;                  /* sticky; error_text says why */
 	int staged;                  /* the last rl_reader_space was buf: rl_reader_fed copies it over */
 	int busy;                    /* bytes buffered or a reply begun: kept by fed and next, for rl_reader_idle and rl_reader_next */
+	/* hiredis' buffer's free end and the bytes free there, and its length (all on the heap, with
+	 * the parser), kept current by every function here: rl_reader_space and rl_reader_fed are then
+	 * a few inline instructions per read. room 0: the slow way (no parser yet, an error). */
+	char *write_at;
+	size_t room;
+	size_t *buffered;
 	char error_text[RL_READER_ERROR_MAX];
 	char buf[RL_READER_BUFFER]; /* where a read goes when hiredis' buffer cannot grow */
 } rl_reader;
@@ -63,12 +69,38 @@ void rl_reader_init(rl_reader *reader);
 /* Frees hiredis' reader and starts again as rl_reader_init does (a new connection). */
 void rl_reader_reset(rl_reader *reader);
 
+/* rl_reader_space and rl_reader_fed beyond their common case: hiredis' buffer must be made or
+ * grown first; the bytes went to buf. */
+char *rl_reader_space_slow(rl_reader *reader, size_t *room);
+void rl_reader_fed_staged(rl_reader *reader, size_t bytes);
+
 /* Where the next bytes go, and how many fit (never 0): the free end of hiredis' own buffer, so
  * that bytes are not copied again; buf when that buffer cannot grow (out of memory). */
-char *rl_reader_space(rl_reader *reader, size_t *room);
+static inline char *rl_reader_space(rl_reader *reader, size_t *room)
+{
+	/* What redisReaderFeed() does with a copy: the bytes go at the end of hiredis' buffer (which
+	 * nearly always has the room already). */
+	if (reader->room >= RL_READER_BUFFER) {
+		*room = RL_READER_BUFFER;
+		reader->staged = 0;
+		return reader->write_at;
+	}
+	return rl_reader_space_slow(reader, room);
+}
 
 /* Hands the bytes just read into rl_reader_space to hiredis. */
-void rl_reader_fed(rl_reader *reader, size_t bytes);
+static inline void rl_reader_fed(rl_reader *reader, size_t bytes)
+{
+	if (!reader->staged) { /* rl_reader_space gave hiredis' buffer */
+		*reader->buffered += bytes; /* the sds header's length follows before hiredis reads it */
+		reader->write_at += bytes;
+		*reader->write_at = '\0'; /* as sdsIncrLen() keeps it: an sds always has room for it */
+		reader->room -= bytes;
+		reader->busy |= bytes > 0;
+		return;
+	}
+	rl_reader_fed_staged(reader, bytes);
+}
 
 /* rl_reader_next with something buffered: hiredis parses it. */
 int rl_reader_next_buffered(rl_reader *reader, rl_reply *reply);

@@ -7,11 +7,17 @@
 
 #include <stddef.h>
 
-/* One command: argc arguments, binary-safe. */
+/* One command: argc arguments, binary-safe. head, when not NULL, is the first head_argc arguments
+ * already encoded (rl_resp_put_args: an EVAL and its script, written once at startup), so that
+ * the fan-out copies them rather than encoding them on every call; argv still holds every
+ * argument, for whoever reads them one by one. */
 typedef struct rl_command {
 	int argc;
 	const char **argv;
 	const size_t *argvlen;
+	const char *head;
+	size_t head_len;
+	int head_argc;
 } rl_command;
 
 typedef enum {

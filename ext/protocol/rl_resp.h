@@ -93,10 +93,9 @@ static inline size_t rl_resp_decimal(char out[21], unsigned long long value)
 	return digits;
 }
 
-/* Writes exactly rl_resp_size(argc, argvlen) bytes to out; returns their end. */
-static inline char *rl_resp_format(char *out, int argc, const char **argv, const size_t *argvlen)
+/* The arguments as bulk strings, without the array's header: what a command's head holds. */
+static inline char *rl_resp_put_args(char *p, int argc, const char **argv, const size_t *argvlen)
 {
-	char *p = rl_resp_put_header(out, '*', (size_t) argc);
 	int i;
 
 	for (i = 0; i < argc; i++) {
@@ -107,6 +106,28 @@ static inline char *rl_resp_format(char *out, int argc, const char **argv, const
 		*p++ = '\n';
 	}
 	return p;
+}
+
+/* Writes exactly rl_resp_size(argc, argvlen) bytes to out; returns their end. */
+static inline char *rl_resp_format(char *out, int argc, const char **argv, const size_t *argvlen)
+{
+	return rl_resp_put_args(rl_resp_put_header(out, '*', (size_t) argc), argc, argv, argvlen);
+}
+
+/* rl_resp_format of the command, its head copied rather than encoded again (rl_command.head):
+ * the same bytes. */
+static inline char *rl_resp_format_command(char *out, const rl_command *command)
+{
+	char *p;
+
+	if (command->head == NULL) {
+		return rl_resp_format(out, command->argc, command->argv, command->argvlen);
+	}
+	p = rl_resp_put_header(out, '*', (size_t) command->argc);
+	memcpy(p, command->head, command->head_len);
+	p += command->head_len;
+	return rl_resp_put_args(p, command->argc - command->head_argc, command->argv + command->head_argc,
+		command->argvlen + command->head_argc);
 }
 
 #endif
