@@ -157,6 +157,15 @@ static void probe_idle(const rl_cluster *cluster, short seen[RL_SMALL_CLUSTER])
 	}
 }
 
+/* rl_conn_begin_call for member i; a connection it closed (the server closed it: Sentinel closes a
+ * demoted master's clients) makes a Sentinel member ask its sentinels again. */
+static void begin_call(rl_cluster *cluster, size_t i, short seen, double now, double call_deadline)
+{
+	if (rl_conn_begin_call(&cluster->conns[i], &cluster->endpoints[i], seen, now, call_deadline)) {
+		rl_sentinel_note_closed(&cluster->endpoints[i]);
+	}
+}
+
 /* prepare() beyond its common case: takes in what arrived, opens or checks out the connection,
  * queues command and flushes. */
 static int prepare_any(rl_cluster *cluster, size_t i, const rl_encoded *lua, rl_natives *natives, double now,
@@ -172,8 +181,8 @@ static int prepare_any(rl_cluster *cluster, size_t i, const rl_encoded *lua, rl_
 	}
 	if (queue_behind_silent && conn->state == RL_CONN_READY && !conn->peer_closed) {
 		conn->deadline = rl_conn_due(endpoint, now, call_deadline);
-	} else if (seen != RL_CALL_BEGUN && rl_conn_begin_call(conn, endpoint, seen, now, call_deadline)) {
-		rl_sentinel_note_closed(&cluster->endpoints[i]);
+	} else if (seen != RL_CALL_BEGUN) {
+		begin_call(cluster, i, seen, now, call_deadline);
 	}
 	if (conn->state == RL_CONN_DOWN && cluster->pool != NULL && endpoint->pool_key != NULL && rl_sentinel_pool_ok(endpoint)) {
 		rl_pool_checkout(cluster->pool, endpoint, conn, now, call_deadline);
@@ -222,9 +231,7 @@ static RL_ALWAYS_INLINE int prepare(rl_cluster *cluster, size_t i, const rl_enco
 	rl_conn *conn = &cluster->conns[i];
 
 	if (seen > 0 && !queue_behind_silent) { /* late replies (about 3 a drop-in cycle), taken in here */
-		if (rl_conn_begin_call(conn, &cluster->endpoints[i], seen, now, call_deadline)) {
-			rl_sentinel_note_closed(&cluster->endpoints[i]);
-		}
+		begin_call(cluster, i, seen, now, call_deadline);
 		seen = conn->state == RL_CONN_READY && rl_conn_owed(conn) == 0 && !rl_conn_has_unsent(conn)
 			&& rl_reader_idle(&conn->reader) ? 0 : RL_CALL_BEGUN;
 	}
