@@ -122,6 +122,7 @@ if ($status !== 0 || !$files) {
     say('mutations: git ls-files failed: run from a git checkout');
     exit(2);
 }
+$reconfigure = false;
 foreach ($files as $file) {
     $from = "$root/$file";
     $to = "$tree/$file";
@@ -129,7 +130,13 @@ foreach ($files as $file) {
         @mkdir(dirname($to), 0777, true);
         copy($from, $to);
         chmod($to, fileperms($from) & 0777);
+        $reconfigure = $reconfigure || in_array($file, ['config.m4', 'config.w32'], true);
     }
+}
+/* A changed source list or build flags: the scratch build starts afresh (its Makefile would
+ * leave new files out, and objects built with the old flags in). */
+if ($reconfigure && is_file("$tree/Makefile")) {
+    run('cd ' . escapeshellarg($tree) . ' && make clean > /dev/null 2>&1; rm -f Makefile');
 }
 $make = 'cd ' . escapeshellarg($tree) . ' && nice -n 10 make -j2 >> ' . escapeshellarg("$tree/build.log");
 if (!is_file("$tree/Makefile")) {
