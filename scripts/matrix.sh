@@ -125,8 +125,8 @@ for leg in $legs; do
       run_leg host "" "$tree" "" no ;;
     trixie|trixie-valkey)
       root_of trixie trixie || { results+=("$leg: no root"); failed_legs=$((failed_legs + 1)); continue; }
-      # One build for both legs: copied afresh unless trixie just did.
-      case " $legs " in *" trixie "*) [ "$leg" = trixie ] && copy_tree "$root/src/redlock" ;; *) copy_tree "$root/src/redlock" ;; esac
+      # One copy of the tree for both legs, made by whichever runs first.
+      [ "${trixie_copied:-}" = yes ] || { copy_tree "$root/src/redlock"; trixie_copied=yes; }
       # Valkey in place of Redis: the suite and chaos start "redis-server"/"redis-cli" from PATH.
       in_root "$root" bash -c 'dpkg-query -W valkey-server valkey-tools >/dev/null 2>&1 || apt-get install -y -q valkey-server valkey-tools >/dev/null 2>&1
         mkdir -p /opt/valkey-as-redis/bin && ln -sf /usr/bin/valkey-server /opt/valkey-as-redis/bin/redis-server \
