@@ -67,7 +67,7 @@ co_run(function () use ($r, $doomed, $safe, &$out) {
     });
     Coroutine::create(function () use ($doomed) {
         Coroutine::sleep(0.3);
-        rt_del($doomed);                           // the doomed lock is gone: the next renewal finds it
+        rt_take($doomed);                          // the doomed lock is taken: the next renewal finds it
     });
 });
 ksort($out);

@@ -52,7 +52,7 @@ co_run(function () use ($watched, $key, &$events, &$cids, &$held) {
     Coroutine::create(function () use ($key, &$events, &$cids, &$held) {
         $cids['B'] = Coroutine::getCid();
         await_holder($held);
-        rt_del($key);
+        rt_take($key);
         spin(0.6);
         $events[] = 'B done';
     });
@@ -82,7 +82,7 @@ co_run(function () use ($r, $doomed, $safe, &$events, &$held) {
         await_holder($held);
         try {
             $events[] = $r->run($safe, (int) (3000 * $GLOBALS['s']), /* outlives its spin, renewed or not */ function () use ($doomed) {
-                rt_del($doomed);
+                rt_take($doomed);
                 spin(0.6);
                 return 'B: run() returned';
             });
@@ -104,7 +104,7 @@ co_run(function () use ($watched, $orphan, &$events, &$held) {
     });
     Coroutine::create(function () use ($orphan, &$events, &$held) {
         await_holder($held);
-        rt_del($orphan);
+        rt_take($orphan);
         spin(0.4);
         $events[] = 'B done';
     });

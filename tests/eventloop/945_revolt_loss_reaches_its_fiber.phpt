@@ -27,7 +27,7 @@ $fiberA = rt_async(function () use ($a, $keyA, $sleep, &$result, $t0) {
     try {
         $a->run($keyA, 600, function (array $lock) use ($keyA, $sleep, &$result) {
             $result['token A'] = $lock['token'];
-            rt_del($keyA); // the next renewal (ttl/3) finds it gone
+            rt_take($keyA); // the next renewal (ttl/3) finds it taken
             for ($i = 0; $i < 60; $i++) {
                 $sleep(0.05); // abortOnLoss throws here, in this Fiber
             }

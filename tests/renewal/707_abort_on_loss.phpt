@@ -16,7 +16,7 @@ foreach ($loops as $name => $step) {
     $reached = false;
     echo "$name: ", rt_throws(function () use ($r, $key, $step, &$reached) {
         $r->run($key, 600, function (array $lock) use ($key, $step, &$reached) {
-            rt_del($key); // the next renewal (after ttl/3) finds it gone
+            rt_take($key); // the next renewal (after ttl/3) finds it taken
             $deadline = microtime(true) + 30; // hang guard only
             while (microtime(true) < $deadline) {
                 $step();
@@ -25,6 +25,7 @@ foreach ($loops as $name => $step) {
         });
     }), "\n";
     echo 'code after the loop reached: ', var_export($reached, true), ', threads after: ', wt_threads() - $threads, "\n";
+    rt_del($key); // the other owner leaves
 }
 // A lock that stays ours is never interrupted.
 echo $r->run($key, 1500, function () { usleep(1200000); return "kept\n"; });

@@ -9,7 +9,7 @@ $key = rt_key();
 $r = new RedLock(rt_servers(5, 1.0), 10, 0, ['autoExtend' => true, 'abortOnLoss' => true, 'persistent' => false]);
 $fiber = new Fiber(function () use ($r, $key) {
     return $r->run($key, 600, function () use ($key) {
-        rt_del($key); // the next renewal (after ttl/3) finds it gone
+        rt_take($key); // the next renewal (after ttl/3) finds it taken
         Fiber::suspend('suspended');
         $deadline = microtime(true) + 30; // hang guard only
         while (microtime(true) < $deadline) {

@@ -1,5 +1,5 @@
 --TEST--
-onLoss: the callable runs on the PHP thread, once per lost lock, with the lock array handed out and the reason: 'renewal_failed' (autoExtend found the keys gone: told while plain code runs, before anything else notices), 'capped' (renewals used maxExtensions up), 'expired' (no renewal: found by validity()), 'not_held' (extend() found the keys gone: the lease is lost from then on); never for a lock unlocked, nor for run()'s lock released by unlock() inside $fn; in run() with abortOnLoss it runs before the exception, and at run()'s end at the latest; its exceptions are swallowed and counted (on_loss_errors); in a Fiber it runs wherever the PHP thread is, while abortOnLoss's exception waits for run()'s own fiber; shared, semaphore and multi-resource locks alike; a callable that unlocks or drops the object; TypeError for a non-callable
+onLoss: the callable runs on the PHP thread, once per lost lock, with the lock array handed out and the reason: 'renewal_failed' (autoExtend found the keys gone or taken: told while plain code runs, before anything else notices), 'capped' (renewals used maxExtensions up), 'expired' (no renewal: found by validity()), 'not_held' (extend() found the keys gone: the lease is lost from then on); never for a lock unlocked, nor for run()'s lock released by unlock() inside $fn; in run() with abortOnLoss it runs before the exception, and at run()'s end at the latest; its exceptions are swallowed and counted (on_loss_errors); in a Fiber it runs wherever the PHP thread is, while abortOnLoss's exception waits for run()'s own fiber; shared, semaphore and multi-resource locks alike; a callable that unlocks or drops the object; TypeError for a non-callable
 --EXTENSIONS--
 redlock
 --FILE--
@@ -21,7 +21,7 @@ $wait = function (float $seconds) use (&$seen) { // plain PHP code running until
 echo "-- renewal failed\n";
 $r = new RedLock($servers, 10, 3, ['autoExtend' => true, 'onLoss' => $onLoss]);
 $lock = $r->lock($k = rt_key('a'), 300);
-rt_del($k);
+rt_take($k);
 $wait(3.0);
 echo count($seen), ' ', $seen[0]['reason'], ' same token: ', var_export($seen[0]['token'] === $lock['token'], true), "\n";
 var_dump($r->validity($lock), $r->unlock($lock));
@@ -68,7 +68,7 @@ $r = new RedLock($servers, 10, 3, ['autoExtend' => true, 'abortOnLoss' => true,
     'onLoss' => function ($lock, $reason) use ($onLoss) { $onLoss($lock, $reason); throw new LogicException('from onLoss'); }]);
 echo rt_throws(function () use ($r, &$seen) {
     return $r->run($k = rt_key('run'), 300, function () use ($k, &$seen) {
-        rt_del($k);
+        rt_take($k);
         for ($i = 0; $i < 3000; $i++) {
             usleep(1000);
         }
@@ -90,7 +90,7 @@ $seen = [];
 $r = new RedLock($servers, 10, 0, ['autoExtend' => true, 'abortOnLoss' => true, 'onLoss' => $onLoss]);
 $fiber = new Fiber(function () use ($r) {
     return $r->run($k = rt_key('fiber'), 600, function () use ($k) {
-        rt_del($k);
+        rt_take($k);
         Fiber::suspend('suspended');
         for ($i = 0; $i < 3000; $i++) {
             usleep(1000);
@@ -112,7 +112,7 @@ $holder = new RedLock($servers, 10, 3, ['autoExtend' => true, 'onLoss' => functi
     $holder = null; // the last reference: the object goes while its callable runs
 }]);
 $lock = $holder->lock($k = rt_key('drop'), 300);
-rt_del($k);
+rt_take($k);
 $wait(3.0);
 var_dump($seen, $holder);
 
