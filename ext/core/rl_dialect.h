@@ -1,0 +1,142 @@
+/* The command dialect: which commands a lock's operations take on the servers, Lua scripts or
+ * the servers' own commands ('scripts' => false, or NOPERM learnt). Both dialects sit side by side
+ * in one table (rl_dialect.c): per kind and operation, the dialect's own form, the scripts' form
+ * still sent, or none (refused). A policy points at its dialect (rl_lock_policy.dialect), chosen
+ * once per object and switched only by rl_dialect_learn(); the driver (rl_lock.c) asks the dialect
+ * for commands and never tests which one it is. The scripted builders are in rl_dialect_scripts.c,
+ * the native ones in rl_dialect_native.c. The argument:
+ * docs/design/acquisition-path.md#one-table-of-dialects. */
+#ifndef RL_DIALECT_H
+#define RL_DIALECT_H
+
+#include "core/rl_kinds.h"
+
+typedef enum {
+	RL_OP_ACQUIRE = 0, /* lock(), lockShared(), lockSemaphore() */
+	RL_OP_CONVERT,     /* promote(), demote() */
+	RL_OP_RELEASE,     /* unlock(), and an attempt's rollback */
+	RL_OP_EXTEND,      /* extend(), the renewals, and their self-healing */
+	RL_OP_VALIDITY,    /* validity() */
+	RL_OP_FORCE,       /* forceUnlock() */
+	RL_OP_COUNT
+} rl_dialect_op;
+
+#define RL_KIND_COUNT 4
+
+typedef enum {
+	RL_FORM_NONE = 0, /* no form: refused (nothing is sent) */
+	RL_FORM_OWN,      /* this dialect's commands */
+	RL_FORM_SCRIPTS   /* a held lock of a kind only scripts act on, where scripts were refused after it
+	                   * was taken: its scripts are still sent, and the servers that allow them answer */
+} rl_dialect_form;
+
+/* One attempt's commands, built once per lock() call (they point at the token each attempt
+ * overwrites in place): the lock request and the rollback, rollback_count commands sent without
+ * waiting. The storage is the dialects'. */
+typedef struct rl_attempt_commands {
+	const rl_request *lock;
+	const rl_command *rollback;
+	size_t rollback_count;
+	/* single key: SET NX PX, and its rollback (the unlock script, or DELEX then DELIFEQ: a
+	 * fire-and-forget cannot ask which the server has; the one it lacks is an unknown command,
+	 * answered and dropped) */
+	const char *set_argv[6];
+	size_t set_argvlen[6];
+	rl_request set_request;
+	const char *rollback_argv[7];
+	size_t rollback_argvlen[7];
+	rl_command single_rollback[2];
+	/* several keys with scripts: the all-or-none script and its rollback */
+	rl_script_call lock_call, unlock_call;
+	/* several keys without: MSETEX n k1 token k2 token ... NX PX ttl, and per key the two rollbacks
+	 * (heap arrays) */
+	const char **msetex_argv;
+	size_t *msetex_argvlen;
+	char numkeys[24];
+	rl_request msetex_request;
+	rl_command *key_rollbacks;  /* 2 per key */
+	const char **keys_argv;     /* 7 per key */
+	size_t *keys_argvlen;
+} rl_attempt_commands;
+
+struct rl_dialect {
+	const char *name; /* "scripts", "native" */
+	/* forms[op][kind]: what this dialect does for a kind's operation */
+	unsigned char forms[RL_OP_COUNT][RL_KIND_COUNT];
+	/* release needs to know which of DELEX and DELIFEQ each server has (the client's probe) */
+	int probes_release;
+	/* extend sets the ttl outright, shorter or longer (SET IFEQ PX): every command for a lock must
+	 * then carry the ttl its token carries (client/rl_client_held.c) */
+	int extend_sets_ttl;
+
+	/* The builders. Each returns what the driver's arithmetic needs: the votes, or fills outcomes
+	 * (held: a yes vote with the least ms left in outcomes[i].integer); -1 when out of memory. */
+	int (*attempt_init)(rl_attempt_commands *cmds, const rl_lock_policy *policy, const rl_lock_keys *keys,
+		const char *token, const char *ttl_text, size_t ttl_len);
+	void (*attempt_free)(rl_attempt_commands *cmds);
+	int (*release)(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys, const char *token,
+		size_t token_len, double deadline, rl_outcome *outcomes);
+	int (*extend)(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys, const char *token,
+		size_t token_len, const char *ttl_text, size_t ttl_len, double deadline, rl_outcome *outcomes);
+	int (*held)(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys, const char *token,
+		size_t token_len, double deadline, rl_outcome *outcomes);
+	int (*force_release)(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
+		double deadline, rl_outcome *outcomes);
+};
+
+extern const rl_dialect rl_dialect_scripted;
+extern const rl_dialect rl_dialect_native;
+
+/* The dialect a config starts with: 'scripts' => false is the native one. */
+const rl_dialect *rl_dialect_initial(int no_scripts);
+
+/* The dialect that acts on kind's op under d: d itself, the scripted one (RL_FORM_SCRIPTS), or NULL
+ * when the operation has no form there (a kind only scripts can take: refused). */
+static inline const rl_dialect *rl_dialect_for(const rl_dialect *d, rl_lock_kind kind, rl_dialect_op op)
+{
+	switch (d->forms[op][kind]) {
+	case RL_FORM_OWN: return d;
+	case RL_FORM_SCRIPTS: return &rl_dialect_scripted;
+	default: return NULL;
+	}
+}
+
+/* The one switch: after a round trip whose votes are outcomes (count of them), a NOPERM to a
+ * script that no server ran (rl_outcomes_scripts_refused) moves *current to the native dialect for
+ * good. 1 when it moved just now and the native dialect has a form of its own for kind's op (the
+ * call is then worth making again in it), else 0. The client and the renewal thread both learn
+ * here. */
+int rl_dialect_learn(const rl_dialect **current, rl_lock_kind kind, rl_dialect_op op, const rl_outcome *outcomes,
+	size_t count);
+
+/* --- the builders (rl_dialect_scripts.c, rl_dialect_native.c) ------------------------------- */
+
+int rl_scripted_attempt_init(rl_attempt_commands *cmds, const rl_lock_policy *policy, const rl_lock_keys *keys,
+	const char *token, const char *ttl_text, size_t ttl_len);
+void rl_scripted_attempt_free(rl_attempt_commands *cmds);
+int rl_scripted_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
+	const char *token, size_t token_len, double deadline, rl_outcome *outcomes);
+int rl_scripted_extend(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
+	const char *token, size_t token_len, const char *ttl_text, size_t ttl_len, double deadline, rl_outcome *outcomes);
+int rl_scripted_held(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
+	const char *token, size_t token_len, double deadline, rl_outcome *outcomes);
+int rl_scripted_force_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
+	double deadline, rl_outcome *outcomes);
+
+/* SET key token NX PX ttl into cmds->set_request: both dialects' single-key acquisition. */
+void rl_attempt_set_nx(rl_attempt_commands *cmds, const rl_lock_keys *keys, const char *token, const char *ttl_text,
+	size_t ttl_len);
+
+int rl_native_attempt_init(rl_attempt_commands *cmds, const rl_lock_policy *policy, const rl_lock_keys *keys,
+	const char *token, const char *ttl_text, size_t ttl_len);
+void rl_native_attempt_free(rl_attempt_commands *cmds);
+int rl_native_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
+	const char *token, size_t token_len, double deadline, rl_outcome *outcomes);
+int rl_native_extend(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
+	const char *token, size_t token_len, const char *ttl_text, size_t ttl_len, double deadline, rl_outcome *outcomes);
+int rl_native_held(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
+	const char *token, size_t token_len, double deadline, rl_outcome *outcomes);
+int rl_native_force_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
+	double deadline, rl_outcome *outcomes);
+
+#endif
