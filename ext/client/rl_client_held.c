@@ -17,7 +17,7 @@ static int release_on(rl_client *client, rl_lane *lane, const rl_lock_target *he
 	if (client->leases) {
 		rl_leases_remove(client->leases, token, token_len); /* before: see rl_leases.h */
 	}
-	if (rl_dialect_for(client->policy.dialect, held->kind, RL_OP_RELEASE)->probes_release) {
+	if (client->policy.dialect->probes_release) {
 		rl_client_learn_natives(client, lane);
 	}
 	votes = rl_kind_release(&lane->io, &client->policy, held, token, token_len, lane->outcomes);

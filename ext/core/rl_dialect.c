@@ -1,6 +1,4 @@
 /* The two command dialects side by side, and the one switch between them. See rl_dialect.h. */
-#include <string.h>
-
 #include "core/rl_dialect.h"
 #include "protocol/rl_reply.h"
 
@@ -19,7 +17,7 @@ const rl_dialect rl_dialect_scripted = {
 	 /* validity */ {OWN,      OWN,    OWN,    OWN},
 	 /* force    */ {OWN,      OWN,    OWN,    OWN}},
 	0, 0,
-	rl_scripted_attempt_init, rl_scripted_attempt_free, rl_scripted_release, rl_scripted_extend, rl_scripted_held,
+	rl_scripted_attempt_init, rl_scripted_attempt_rollback, rl_scripted_attempt_free, rl_scripted_release, rl_scripted_extend, rl_scripted_held,
 	rl_scripted_force_release,
 };
 
@@ -39,7 +37,7 @@ const rl_dialect rl_dialect_native = {
 	 /* validity */ {OWN,      OWN,     SCRIPTS, OWN},
 	 /* force    */ {OWN,      OWN,     OWN,     OWN}},
 	1, 1,
-	rl_native_attempt_init, rl_native_attempt_free, rl_native_release, rl_native_extend, rl_native_held,
+	rl_native_attempt_init, rl_native_attempt_rollback, rl_native_attempt_free, rl_native_release, rl_native_extend, rl_native_held,
 	rl_native_force_release,
 };
 
@@ -56,21 +54,4 @@ int rl_dialect_learn(const rl_dialect **current, rl_lock_kind kind, rl_dialect_o
 	}
 	*current = &rl_dialect_native;
 	return rl_dialect_native.forms[op][kind] == RL_FORM_OWN;
-}
-
-void rl_attempt_set_nx(rl_attempt_commands *cmds, const rl_lock_keys *keys, const char *token, const char *ttl_text,
-	size_t ttl_len)
-{
-	const char *set_argv[] = {"SET", keys->keys[0], token, "NX", "PX", ttl_text};
-	const size_t set_argvlen[] = {3, keys->lens[0], RL_TOKEN_LEN, 2, 2, ttl_len};
-
-	memcpy(cmds->set_argv, set_argv, sizeof(set_argv));
-	memcpy(cmds->set_argvlen, set_argvlen, sizeof(set_argvlen));
-	cmds->set_request.command = (rl_command) {6, cmds->set_argv, cmds->set_argvlen, "$3\r\nSET\r\n", 9, 1};
-	cmds->set_request.expect = RL_EXPECT_OK;
-	cmds->set_request.undecided = NULL;
-	cmds->set_request.native[0].argc = cmds->set_request.native[1].argc = 0;
-	cmds->set_request.lua_forbidden = 0;
-	cmds->set_request.batch_len = 0;
-	cmds->lock = &cmds->set_request;
 }

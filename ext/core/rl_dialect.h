@@ -32,11 +32,15 @@ typedef enum {
 
 /* One attempt's commands, built once per lock() call (they point at the token each attempt
  * overwrites in place): the lock request and the rollback, rollback_count commands sent without
- * waiting. The storage is the dialects'. */
+ * waiting. A single key's rollback is built only when an attempt fails (rollback NULL until
+ * attempt_rollback): the drop-in cycle never needs it. The storage is the dialects'. */
 typedef struct rl_attempt_commands {
 	const rl_request *lock;
 	const rl_command *rollback;
 	size_t rollback_count;
+	const rl_lock_policy *policy;
+	const rl_lock_keys *keys;
+	const char *token;
 	/* single key: SET NX PX, and its rollback (the unlock script, or DELEX then DELIFEQ: a
 	 * fire-and-forget cannot ask which the server has; the one it lacks is an unknown command,
 	 * answered and dropped) */
@@ -73,15 +77,17 @@ struct rl_dialect {
 	 * (held: a yes vote with the least ms left in outcomes[i].integer); -1 when out of memory. */
 	int (*attempt_init)(rl_attempt_commands *cmds, const rl_lock_policy *policy, const rl_lock_keys *keys,
 		const char *token, const char *ttl_text, size_t ttl_len);
+	void (*attempt_rollback)(rl_attempt_commands *cmds); /* fills rollback when it is NULL */
 	void (*attempt_free)(rl_attempt_commands *cmds);
+	/* release and force_release wait until now + policy->call_bound_ms; the others until deadline */
 	int (*release)(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys, const char *token,
-		size_t token_len, double deadline, rl_outcome *outcomes);
+		size_t token_len, rl_outcome *outcomes);
 	int (*extend)(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys, const char *token,
 		size_t token_len, const char *ttl_text, size_t ttl_len, double deadline, rl_outcome *outcomes);
 	int (*held)(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys, const char *token,
 		size_t token_len, double deadline, rl_outcome *outcomes);
 	int (*force_release)(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
-		double deadline, rl_outcome *outcomes);
+		rl_outcome *outcomes);
 };
 
 extern const rl_dialect rl_dialect_scripted;
@@ -113,30 +119,53 @@ int rl_dialect_learn(const rl_dialect **current, rl_lock_kind kind, rl_dialect_o
 
 int rl_scripted_attempt_init(rl_attempt_commands *cmds, const rl_lock_policy *policy, const rl_lock_keys *keys,
 	const char *token, const char *ttl_text, size_t ttl_len);
+void rl_scripted_attempt_rollback(rl_attempt_commands *cmds);
 void rl_scripted_attempt_free(rl_attempt_commands *cmds);
 int rl_scripted_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
-	const char *token, size_t token_len, double deadline, rl_outcome *outcomes);
+	const char *token, size_t token_len, rl_outcome *outcomes);
 int rl_scripted_extend(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
 	const char *token, size_t token_len, const char *ttl_text, size_t ttl_len, double deadline, rl_outcome *outcomes);
 int rl_scripted_held(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
 	const char *token, size_t token_len, double deadline, rl_outcome *outcomes);
 int rl_scripted_force_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
-	double deadline, rl_outcome *outcomes);
+	rl_outcome *outcomes);
 
-/* SET key token NX PX ttl into cmds->set_request: both dialects' single-key acquisition. */
-void rl_attempt_set_nx(rl_attempt_commands *cmds, const rl_lock_keys *keys, const char *token, const char *ttl_text,
-	size_t ttl_len);
+/* SET key token NX PX ttl into cmds->set_request: both dialects' single-key acquisition, its
+ * rollback left to attempt_rollback. Inline: the drop-in lock()'s one command. */
+static inline void rl_attempt_set_nx(rl_attempt_commands *cmds, const rl_lock_policy *policy, const rl_lock_keys *keys,
+	const char *token, const char *ttl_text, size_t ttl_len)
+{
+	const char **argv = cmds->set_argv;
+	size_t *argvlen = cmds->set_argvlen;
+
+	argv[0] = "SET", argvlen[0] = 3, argv[1] = keys->keys[0], argvlen[1] = keys->lens[0];
+	argv[2] = token, argvlen[2] = RL_TOKEN_LEN, argv[3] = "NX", argvlen[3] = 2;
+	argv[4] = "PX", argvlen[4] = 2, argv[5] = ttl_text, argvlen[5] = ttl_len;
+	cmds->set_request.command = (rl_command) {6, argv, argvlen, "$3\r\nSET\r\n", 9, 1};
+	cmds->set_request.expect = RL_EXPECT_OK;
+	cmds->set_request.undecided = NULL;
+	cmds->set_request.native[0].argc = cmds->set_request.native[1].argc = 0;
+	cmds->set_request.lua_forbidden = 0;
+	cmds->set_request.batch_len = 0;
+	cmds->lock = &cmds->set_request;
+	cmds->rollback = NULL;
+	cmds->rollback_count = 0;
+	cmds->policy = policy;
+	cmds->keys = keys;
+	cmds->token = token;
+}
 
 int rl_native_attempt_init(rl_attempt_commands *cmds, const rl_lock_policy *policy, const rl_lock_keys *keys,
 	const char *token, const char *ttl_text, size_t ttl_len);
+void rl_native_attempt_rollback(rl_attempt_commands *cmds);
 void rl_native_attempt_free(rl_attempt_commands *cmds);
 int rl_native_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
-	const char *token, size_t token_len, double deadline, rl_outcome *outcomes);
+	const char *token, size_t token_len, rl_outcome *outcomes);
 int rl_native_extend(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
 	const char *token, size_t token_len, const char *ttl_text, size_t ttl_len, double deadline, rl_outcome *outcomes);
 int rl_native_held(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
 	const char *token, size_t token_len, double deadline, rl_outcome *outcomes);
 int rl_native_force_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
-	double deadline, rl_outcome *outcomes);
+	rl_outcome *outcomes);
 
 #endif

@@ -136,23 +136,13 @@ int rl_native_attempt_init(rl_attempt_commands *cmds, const rl_lock_policy *poli
 {
 	size_t n = keys->count, i, argc = 2 + 2 * n + 3;
 
-	(void) policy;
 	cmds->msetex_argv = NULL;
 	cmds->msetex_argvlen = NULL;
 	cmds->key_rollbacks = NULL;
 	cmds->keys_argv = NULL;
 	cmds->keys_argvlen = NULL;
 	if (!keys->multi) {
-		const char *native_argv[] = {"DELEX", keys->keys[0], "IFEQ", token, "DELIFEQ", keys->keys[0], token};
-		const size_t native_argvlen[] = {5, keys->lens[0], 4, RL_TOKEN_LEN, 7, keys->lens[0], RL_TOKEN_LEN};
-
-		rl_attempt_set_nx(cmds, keys, token, ttl_text, ttl_len);
-		memcpy(cmds->rollback_argv, native_argv, sizeof(native_argv));
-		memcpy(cmds->rollback_argvlen, native_argvlen, sizeof(native_argvlen));
-		cmds->single_rollback[0] = (rl_command) {4, cmds->rollback_argv, cmds->rollback_argvlen};
-		cmds->single_rollback[1] = (rl_command) {3, cmds->rollback_argv + 4, cmds->rollback_argvlen + 4};
-		cmds->rollback = cmds->single_rollback;
-		cmds->rollback_count = 2;
+		rl_attempt_set_nx(cmds, policy, keys, token, ttl_text, ttl_len);
 		return 0;
 	}
 	cmds->msetex_argv = malloc(argc * sizeof(*cmds->msetex_argv));
@@ -195,6 +185,22 @@ int rl_native_attempt_init(rl_attempt_commands *cmds, const rl_lock_policy *poli
 	return 0;
 }
 
+/* A single key's rollback: DELEX, then DELIFEQ, with this attempt's token. */
+void rl_native_attempt_rollback(rl_attempt_commands *cmds)
+{
+	const char *key = cmds->keys->keys[0], *token = cmds->token;
+	size_t key_len = cmds->keys->lens[0];
+	const char *native_argv[] = {"DELEX", key, "IFEQ", token, "DELIFEQ", key, token};
+	const size_t native_argvlen[] = {5, key_len, 4, RL_TOKEN_LEN, 7, key_len, RL_TOKEN_LEN};
+
+	memcpy(cmds->rollback_argv, native_argv, sizeof(native_argv));
+	memcpy(cmds->rollback_argvlen, native_argvlen, sizeof(native_argvlen));
+	cmds->single_rollback[0] = (rl_command) {4, cmds->rollback_argv, cmds->rollback_argvlen};
+	cmds->single_rollback[1] = (rl_command) {3, cmds->rollback_argv + 4, cmds->rollback_argvlen + 4};
+	cmds->rollback = cmds->single_rollback;
+	cmds->rollback_count = 2;
+}
+
 void rl_native_attempt_free(rl_attempt_commands *cmds)
 {
 	free(cmds->msetex_argv);
@@ -214,10 +220,11 @@ void rl_native_attempt_free(rl_attempt_commands *cmds)
 /* One key: DELEX key IFEQ token where the connection's probes found DELEX, DELIFEQ key token where
  * DELIFEQ; several: that once per key to every server, a server's vote yes when any key's was. */
 int rl_native_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
-	const char *token, size_t token_len, double deadline, rl_outcome *outcomes)
+	const char *token, size_t token_len, rl_outcome *outcomes)
 {
 	key_args a = {keys, token, token_len, NULL, 0, {0}, {0}};
 	rl_request request;
+	double deadline = io->now(io->arg) + policy->call_bound_ms;
 
 	if (keys->multi) {
 		return per_key_run(io, policy, keys, release_request, &a, 0, deadline, outcomes);
@@ -260,7 +267,7 @@ int rl_native_held(const rl_lock_io *io, const rl_lock_policy *policy, const rl_
 }
 
 int rl_native_force_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
-	double deadline, rl_outcome *outcomes)
+	rl_outcome *outcomes)
 {
 	/* DEL of every key at once, whoever holds them: what the script does but announce it to
 	 * waiters (who wake by their retry pause instead) */
@@ -281,7 +288,7 @@ int rl_native_force_release(const rl_lock_io *io, const rl_lock_policy *policy, 
 	memset(&request, 0, sizeof(request));
 	request.command = (rl_command) {(int) keys->count + 1, argv, argvlen};
 	request.expect = RL_EXPECT_INT;
-	votes = io->run(io->arg, &request, policy->quorum, deadline, outcomes);
+	votes = io->run(io->arg, &request, policy->quorum, io->now(io->arg) + policy->call_bound_ms, outcomes);
 	free(argv);
 	free(argvlen);
 	return (int) votes;

@@ -12,17 +12,7 @@ int rl_scripted_attempt_init(rl_attempt_commands *cmds, const rl_lock_policy *po
 	const size_t arglens[] = {RL_TOKEN_LEN, ttl_len};
 
 	if (!keys->multi) {
-		const rl_script *unlock = &policy->scripts->unlock;
-		const char *eval_argv[] = {"EVAL", unlock->source, "1", keys->keys[0], token};
-		const size_t eval_argvlen[] = {4, unlock->length, 1, keys->lens[0], RL_TOKEN_LEN};
-
-		rl_attempt_set_nx(cmds, keys, token, ttl_text, ttl_len);
-		memcpy(cmds->rollback_argv, eval_argv, sizeof(eval_argv));
-		memcpy(cmds->rollback_argvlen, eval_argvlen, sizeof(eval_argvlen));
-		cmds->single_rollback[0] = (rl_command) {5, cmds->rollback_argv, cmds->rollback_argvlen, unlock->eval1_head,
-			unlock->eval1_head_len, 3};
-		cmds->rollback = cmds->single_rollback;
-		cmds->rollback_count = 1;
+		rl_attempt_set_nx(cmds, policy, keys, token, ttl_text, ttl_len);
 		return 0;
 	}
 	if (rl_script_call_init(&cmds->lock_call, &policy->scripts->lock_multi, keys, 2, args, arglens,
@@ -38,6 +28,21 @@ int rl_scripted_attempt_init(rl_attempt_commands *cmds, const rl_lock_policy *po
 	cmds->rollback = &cmds->unlock_call.request.command;
 	cmds->rollback_count = 1;
 	return 0;
+}
+
+/* A single key's rollback: the unlock script with this attempt's token. */
+void rl_scripted_attempt_rollback(rl_attempt_commands *cmds)
+{
+	const rl_script *unlock = &cmds->policy->scripts->unlock;
+	const char *eval_argv[] = {"EVAL", unlock->source, "1", cmds->keys->keys[0], cmds->token};
+	const size_t eval_argvlen[] = {4, unlock->length, 1, cmds->keys->lens[0], RL_TOKEN_LEN};
+
+	memcpy(cmds->rollback_argv, eval_argv, sizeof(eval_argv));
+	memcpy(cmds->rollback_argvlen, eval_argvlen, sizeof(eval_argvlen));
+	cmds->single_rollback[0] = (rl_command) {5, cmds->rollback_argv, cmds->rollback_argvlen, unlock->eval1_head,
+		unlock->eval1_head_len, 3};
+	cmds->rollback = cmds->single_rollback;
+	cmds->rollback_count = 1;
 }
 
 void rl_scripted_attempt_free(rl_attempt_commands *cmds)
@@ -64,10 +69,11 @@ static int run_script(const rl_lock_io *io, const rl_lock_policy *policy, const 
 }
 
 int rl_scripted_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
-	const char *token, size_t token_len, double deadline, rl_outcome *outcomes)
+	const char *token, size_t token_len, rl_outcome *outcomes)
 {
 	const char *args[] = {token};
 	const size_t arglens[] = {token_len};
+	double deadline = io->now(io->arg) + policy->call_bound_ms;
 
 	if (!keys->multi) {
 		/* The drop-in unlock(), once per call: its command written out, nothing to build. */
@@ -108,7 +114,8 @@ int rl_scripted_held(const rl_lock_io *io, const rl_lock_policy *policy, const r
 }
 
 int rl_scripted_force_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
-	double deadline, rl_outcome *outcomes)
+	rl_outcome *outcomes)
 {
-	return run_script(io, policy, &policy->scripts->force_unlock, keys, 0, NULL, NULL, deadline, outcomes);
+	return run_script(io, policy, &policy->scripts->force_unlock, keys, 0, NULL, NULL,
+		io->now(io->arg) + policy->call_bound_ms, outcomes);
 }

@@ -172,6 +172,9 @@ int rl_lock_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const rl
 		case RL_STEP_SEND_RELEASE: {
 			size_t k;
 
+			if (cmds.rollback == NULL) {
+				dialect->attempt_rollback(&cmds);
+			}
 			for (k = 0; k < cmds.rollback_count; k++) {
 				io->send(io->arg, &cmds.rollback[k]);
 			}
@@ -201,14 +204,13 @@ int rl_lock_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const rl
 int rl_lock_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
 	const char *token, size_t token_len, rl_outcome *outcomes)
 {
-	return policy->dialect->release(io, policy, keys, token, token_len, io->now(io->arg) + policy->call_bound_ms,
-		outcomes);
+	return policy->dialect->release(io, policy, keys, token, token_len, outcomes);
 }
 
 int rl_lock_force_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
 	rl_outcome *outcomes)
 {
-	return policy->dialect->force_release(io, policy, keys, io->now(io->arg) + policy->call_bound_ms, outcomes);
+	return policy->dialect->force_release(io, policy, keys, outcomes);
 }
 
 /* Self-healing (docs/design/renewal.md#self-healing-renewal): called only once this extend's quorum
