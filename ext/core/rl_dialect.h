@@ -21,7 +21,9 @@ typedef enum {
 	RL_OP_COUNT
 } rl_dialect_op;
 
-#define RL_KIND_COUNT 4
+#define RL_KIND_COUNT 4 /* the columns of the table: every rl_lock_kind */
+/* a new lock kind needs its column in rl_dialect.c: the build fails here until RL_KIND_COUNT counts it */
+typedef char rl_dialect_kind_columns[RL_KIND_SEMAPHORE + 1 == RL_KIND_COUNT ? 1 : -1];
 
 typedef enum {
 	RL_FORM_NONE = 0, /* no form: refused (nothing is sent) */
