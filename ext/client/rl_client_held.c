@@ -46,9 +46,9 @@ static int force_release_on(rl_client *client, rl_lane *lane, const rl_lock_targ
 	return released;
 }
 
-/* Without scripts, SET IFEQ PX sets the ttl, longer or shorter (rl_dialect.extend_sets_ttl): only when every command sent for
- * the lock, by any holder in any object or process, carries the same ttl can none cut short what a
- * later one won. That ttl is the one the token carries (core/rl_token.h): RL_EXTEND_OTHER_TTL for
+/* Without scripts, SET IFEQ PX sets the ttl, longer or shorter (rl_dialect.extend_sets_ttl): only
+ * when every command sent for the lock, by any holder in any object or process, carries the same
+ * ttl can none cut short what a later one won. That ttl is the one the token carries (core/rl_token.h): RL_EXTEND_OTHER_TTL for
  * another, RL_EXTEND_NO_TTL for a token that carries none (another client's, an older version's). */
 static double script_free_ttl_check(const char *token, size_t token_len, int64_t ttl)
 {

@@ -8,7 +8,6 @@
 
 /* Every kind, every operation: a script (rl_scripts.h, rl_scripts_kinds.h). */
 const rl_dialect rl_dialect_scripted = {
-	"scripts",
 	/*                exclusive fenced  shared  semaphore */
 	{/* acquire  */ {OWN,      OWN,    OWN,    OWN},
 	 /* convert  */ {OWN,      OWN,    OWN,    OWN},
@@ -16,9 +15,10 @@ const rl_dialect rl_dialect_scripted = {
 	 /* extend   */ {OWN,      OWN,    OWN,    OWN},
 	 /* validity */ {OWN,      OWN,    OWN,    OWN},
 	 /* force    */ {OWN,      OWN,    OWN,    OWN}},
-	0, 0,
-	rl_scripted_attempt_init, rl_scripted_attempt_rollback, rl_scripted_attempt_free, rl_scripted_release, rl_scripted_extend, rl_scripted_held,
-	rl_scripted_force_release,
+	0, /* probes_release */
+	0, /* extend_sets_ttl */
+	rl_scripted_attempt_init, rl_scripted_attempt_rollback, rl_scripted_attempt_free,
+	rl_scripted_release, rl_scripted_extend, rl_scripted_held, rl_scripted_force_release,
 };
 
 /* The servers' own commands (docs/design/acquisition-path.md#locks-without-scripts): SET NX PX,
@@ -28,7 +28,6 @@ const rl_dialect rl_dialect_scripted = {
  * holder (a hash: GET cannot read it) is a key holding our token, which MULTI/GET/PTTL/EXEC reads;
  * release and extend of the kinds taken by script keep their scripts. */
 const rl_dialect rl_dialect_native = {
-	"native",
 	/*                exclusive fenced   shared   semaphore */
 	{/* acquire  */ {OWN,      NONE,    NONE,    NONE},
 	 /* convert  */ {NONE,     NONE,    NONE,    NONE},
@@ -36,9 +35,10 @@ const rl_dialect rl_dialect_native = {
 	 /* extend   */ {OWN,      SCRIPTS, SCRIPTS, SCRIPTS},
 	 /* validity */ {OWN,      OWN,     SCRIPTS, OWN},
 	 /* force    */ {OWN,      OWN,     OWN,     OWN}},
-	1, 1,
-	rl_native_attempt_init, rl_native_attempt_rollback, rl_native_attempt_free, rl_native_release, rl_native_extend, rl_native_held,
-	rl_native_force_release,
+	1, /* probes_release: DELEX or DELIFEQ */
+	1, /* extend_sets_ttl: SET IFEQ PX */
+	rl_native_attempt_init, rl_native_attempt_rollback, rl_native_attempt_free,
+	rl_native_release, rl_native_extend, rl_native_held, rl_native_force_release,
 };
 
 const rl_dialect *rl_dialect_initial(int no_scripts)

@@ -66,7 +66,6 @@ typedef struct rl_attempt_commands {
 } rl_attempt_commands;
 
 struct rl_dialect {
-	const char *name; /* "scripts", "native" */
 	/* forms[op][kind]: what this dialect does for a kind's operation */
 	unsigned char forms[RL_OP_COUNT][RL_KIND_COUNT];
 	/* release needs to know which of DELEX and DELIFEQ each server has (the client's probe) */
