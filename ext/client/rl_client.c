@@ -4,6 +4,7 @@
 
 #include "client/rl_client.h"
 #include "client/rl_client_private.h"
+#include "core/rl_dialect.h"
 #include "net/rl_fanout.h"
 #include "protocol/rl_reply.h"
 #include "services/rl_metrics.h"
@@ -29,7 +30,7 @@ const char *rl_client_config_conflict(const rl_client_config *config, unsigned s
 	if (config->auto_extend && config->max_extensions == 0) {
 		return "option \"maxExtensions\" => 0 forbids every renewal that \"autoExtend\" => true asks for";
 	}
-	if (config->fencing && config->no_scripts) {
+	if (config->fencing && !rl_dialect_for(rl_dialect_initial(config->no_scripts), RL_KIND_FENCED, RL_OP_ACQUIRE)) {
 		return "option \"fencing\" needs scripts on the servers, which \"scripts\" => false forbids";
 	}
 	if (config->fencing && config->quorum < rl_quorum_for(servers)) {
@@ -60,7 +61,7 @@ int rl_client_init(rl_client *client, rl_cluster *cluster, const rl_client_confi
 	client->policy.scripts = config->scripts;
 	/* waiters ('waitTimeout') are woken by the unlock script's PUBLISH, which DELEX cannot send */
 	client->policy.release_by_script = config->wait_timeout >= 0; /* its script announces releases */
-	client->policy.no_scripts = config->no_scripts;
+	client->policy.dialect = rl_dialect_initial(config->no_scripts); /* switched by rl_client_learn_scripts_refused */
 	cluster->refuse_evicting = (unsigned char) (config->refuse_evicting != 0);
 	rl_fanout_bind(cluster, &client->main.io);
 	client->main.io.random = config->random;
@@ -359,16 +360,15 @@ static void convert_end(rl_client *client, const rl_lock_target *target, int won
 /* --- scripts refused ----------------------------------------------------------------------- */
 
 /* After a round trip: a server answered NOPERM to a script. From now on the object sends none
- * (rl_lock_policy.no_scripts); 1 when it learnt that just now. */
-int rl_client_learn_scripts_refused(rl_client *client, rl_lane *lane)
+ * (rl_dialect_learn, the one switch); 1 when it learnt that just now and the call (kind's op) has a
+ * script-free form worth trying at once. */
+int rl_client_learn_scripts_refused(rl_client *client, rl_lane *lane, rl_lock_kind kind, rl_dialect_op op)
 {
 	/* the fan-out counted its errors: a call without any costs two loads here */
-	if (client->policy.no_scripts || lane->cluster->call_errors == 0
-		|| !rl_outcomes_scripts_refused(lane->outcomes, client->cluster->count)) {
+	if (lane->cluster->call_errors == 0) {
 		return 0;
 	}
-	client->policy.no_scripts = 1;
-	return 1;
+	return rl_dialect_learn(&client->policy.dialect, kind, op, lane->outcomes, client->cluster->count);
 }
 
 /* A release without scripts must know which of DELEX and DELIFEQ each server has: connections
@@ -400,7 +400,7 @@ static rl_acquire_status acquire(rl_client *client, rl_lane *lane, const rl_lock
 		asked.kind = RL_KIND_FENCED;
 	}
 	*kind = asked.kind;
-	if (client->policy.no_scripts && (asked.kind != RL_KIND_EXCLUSIVE || converting)) {
+	if (rl_dialect_for(client->policy.dialect, asked.kind, converting ? RL_OP_CONVERT : RL_OP_ACQUIRE) == NULL) {
 		memset(&held->result, 0, sizeof(held->result));
 		return RL_NEEDS_SCRIPTS;
 	}
@@ -412,7 +412,7 @@ static rl_acquire_status acquire(rl_client *client, rl_lane *lane, const rl_lock
 	won = waits
 		? acquire_waiting(client, lane, &asked, ttl, held)
 		: rl_kind_acquire(&lane->io, &client->policy, &asked, ttl, client->cluster->count, lane->outcomes, held);
-	rl_client_learn_scripts_refused(client, lane);
+	rl_client_learn_scripts_refused(client, lane, asked.kind, converting ? RL_OP_CONVERT : RL_OP_ACQUIRE);
 	if (converting) {
 		/* the cap is the lock's, whatever its form: handed on to the new lease below */
 		passes_cap = won > 0 && client->leases != NULL
@@ -456,7 +456,7 @@ static rl_acquire_status acquire(rl_client *client, rl_lane *lane, const rl_lock
 
 int rl_client_scripts_off(const rl_client *client)
 {
-	return client->config.no_scripts ? 1 : client->policy.no_scripts ? 2 : 0;
+	return client->config.no_scripts ? 1 : client->policy.dialect != &rl_dialect_scripted ? 2 : 0;
 }
 
 static rl_acquire_status acquire_on(rl_client *client, rl_lane *lane, const rl_lock_target *target, int64_t ttl,

@@ -24,7 +24,7 @@ typedef struct rl_client_config {
 	int auto_extend;        /* 'autoExtend' */
 	int abort_on_loss;      /* 'abortOnLoss' (the interrupt itself is the glue's) */
 	int track_losses;       /* 'onLoss': every lock is tracked, so that its loss is known */
-	int no_scripts;         /* 'scripts' => false: see rl_lock_policy.no_scripts */
+	int no_scripts;         /* 'scripts' => false: the native dialect from the start (core/rl_dialect.h) */
 	int fencing;            /* 'fencing': lock() hands out fencing tokens */
 	int64_t wait_timeout;   /* 'waitTimeout' ms; < 0: retry_count attempts */
 	int refuse_evicting;    /* 'evictingServers' => 'refuse': see rl_cluster.refuse_evicting */

@@ -17,11 +17,12 @@ static int release_on(rl_client *client, rl_lane *lane, const rl_lock_target *he
 	if (client->leases) {
 		rl_leases_remove(client->leases, token, token_len); /* before: see rl_leases.h */
 	}
-	if (client->policy.no_scripts) {
+	if (client->policy.dialect->probes_release) {
 		rl_client_learn_natives(client, lane);
 	}
 	votes = rl_kind_release(&lane->io, &client->policy, held, token, token_len, lane->outcomes);
-	if (votes >= 0 && (unsigned) votes < client->policy.quorum && rl_client_learn_scripts_refused(client, lane)) {
+	if (votes >= 0 && (unsigned) votes < client->policy.quorum
+		&& rl_client_learn_scripts_refused(client, lane, held->kind, RL_OP_RELEASE)) {
 		rl_client_learn_natives(client, lane); /* the same release again, without the script */
 		votes = rl_kind_release(&lane->io, &client->policy, held, token, token_len, lane->outcomes);
 	}
@@ -35,18 +36,19 @@ static int force_release_on(rl_client *client, rl_lane *lane, const rl_lock_targ
 {
 	int votes, released;
 
-	votes = rl_lock_force_release(&lane->io, &client->policy, &target->keys, lane->outcomes);
-	if (votes >= 0 && (unsigned) votes < client->policy.quorum && rl_client_learn_scripts_refused(client, lane)) {
-		votes = rl_lock_force_release(&lane->io, &client->policy, &target->keys, lane->outcomes);
+	votes = rl_kind_force_release(&lane->io, &client->policy, target, lane->outcomes);
+	if (votes >= 0 && (unsigned) votes < client->policy.quorum
+		&& rl_client_learn_scripts_refused(client, lane, target->kind, RL_OP_FORCE)) {
+		votes = rl_kind_force_release(&lane->io, &client->policy, target, lane->outcomes);
 	}
 	released = votes >= 0 && (unsigned) votes >= client->policy.quorum;
 	rl_client_finish(client, lane, RL_CALL_FORCE_RELEASE, target->kind, released ? RL_CALL_RELEASED : RL_CALL_FAILED, 1, 0);
 	return released;
 }
 
-/* Without scripts, SET IFEQ PX sets the ttl, longer or shorter: only when every command sent for
- * the lock, by any holder in any object or process, carries the same ttl can none cut short what a
- * later one won. That ttl is the one the token carries (core/rl_token.h): RL_EXTEND_OTHER_TTL for
+/* Without scripts, SET IFEQ PX sets the ttl, longer or shorter (rl_dialect.extend_sets_ttl): only
+ * when every command sent for the lock, by any holder in any object or process, carries the same
+ * ttl can none cut short what a later one won. That ttl is the one the token carries (core/rl_token.h): RL_EXTEND_OTHER_TTL for
  * another, RL_EXTEND_NO_TTL for a token that carries none (another client's, an older version's). */
 static double script_free_ttl_check(const char *token, size_t token_len, int64_t ttl)
 {
@@ -62,7 +64,7 @@ static double extend(rl_client *client, rl_lane *lane, const rl_lock_target *hel
 	int tracked = -1;
 	double start, validity, refusal;
 
-	if (client->policy.no_scripts && held->kind == RL_KIND_EXCLUSIVE
+	if (rl_dialect_for(client->policy.dialect, held->kind, RL_OP_EXTEND)->extend_sets_ttl
 		&& (refusal = script_free_ttl_check(token, token_len, ttl)) != 0) {
 		return refusal;
 	}
@@ -75,7 +77,7 @@ static double extend(rl_client *client, rl_lane *lane, const rl_lock_target *hel
 	*asked = 1;
 	start = rl_now_ms();
 	validity = rl_kind_extend(&lane->io, &client->policy, held, token, token_len, ttl, lane->outcomes);
-	if (validity == 0 && rl_client_learn_scripts_refused(client, lane) && held->kind == RL_KIND_EXCLUSIVE) {
+	if (validity == 0 && rl_client_learn_scripts_refused(client, lane, held->kind, RL_OP_EXTEND)) {
 		if ((refusal = script_free_ttl_check(token, token_len, ttl)) != 0) {
 			return refusal;
 		}
@@ -137,7 +139,7 @@ static double validity_on(rl_client *client, rl_lane *lane, const rl_lock_target
 	 * process with its array) may have released it meanwhile. */
 	validity = rl_kind_validity(&lane->io, &client->policy, held, token, token_len, client->cluster->count,
 		lane->outcomes);
-	if (validity == 0 && rl_client_learn_scripts_refused(client, lane) && held->kind != RL_KIND_SHARED) {
+	if (validity == 0 && rl_client_learn_scripts_refused(client, lane, held->kind, RL_OP_VALIDITY)) {
 		validity = rl_kind_validity(&lane->io, &client->policy, held, token, token_len, client->cluster->count,
 			lane->outcomes); /* the same question again, without the script */
 	}

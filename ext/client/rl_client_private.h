@@ -5,6 +5,7 @@
 #define RL_CLIENT_PRIVATE_H
 
 #include "client/rl_client.h"
+#include "core/rl_dialect.h"
 
 /* A call starts: the object's own lane, unless another call (a suspended coroutine's) holds it.
  * NULL when out of memory. */
@@ -21,8 +22,9 @@ rl_call_outcome rl_client_refused(const rl_client *client, const rl_lane *lane, 
 void rl_client_finish(rl_client *client, rl_lane *lane, rl_call_op op, rl_lock_kind kind, rl_call_outcome outcome,
 	int64_t attempts, double validity);
 
-/* After a round trip: a server answered NOPERM to a script: from now on none is sent. 1 when learnt now. */
-int rl_client_learn_scripts_refused(rl_client *client, rl_lane *lane);
+/* After a round trip: a server answered NOPERM to a script: from now on none is sent (core/rl_dialect.h).
+ * 1 when learnt now and kind's op has a form of its own without scripts: the call is made again. */
+int rl_client_learn_scripts_refused(rl_client *client, rl_lane *lane, rl_lock_kind kind, rl_dialect_op op);
 /* Without scripts: ask the servers which native release they have, once per connection. */
 void rl_client_learn_natives(rl_client *client, rl_lane *lane);
 

@@ -1,19 +1,27 @@
-/* Each kind's scripts for acquire, release, extend and validity, chosen in one place. See
- * rl_kinds.h. */
+/* Each kind's scripts for acquire, release, extend and validity, chosen in one place, in the dialect
+ * of rl_dialect.h's table. See rl_kinds.h. */
 #include <string.h>
 
-#include "core/rl_kinds.h"
+#include "core/rl_dialect.h"
 
-/* Shared holders run the lock's driver with the shared scripts; every other kind is, once held,
- * an ordinary Redlock key holding our token (a semaphore's slot, a fenced lock's keys). */
-static const rl_lock_policy *policy_of(const rl_lock_policy *base, rl_lock_kind kind, rl_lock_policy *shared,
-	rl_script_set *shared_scripts)
+/* The policy a kind's operation runs under: the dialect that acts on it (rl_dialect_for: a kind the
+ * policy's dialect has no form for keeps its scripts), and for shared holders the lock's driver
+ * with the shared scripts; every other kind is, once held, an ordinary Redlock key holding our token
+ * (a semaphore's slot, a fenced lock's keys). */
+static const rl_lock_policy *policy_of(const rl_lock_policy *base, rl_lock_kind kind, rl_dialect_op op,
+	rl_lock_policy *copy, rl_script_set *shared_scripts)
 {
-	if (kind != RL_KIND_SHARED) {
+	const rl_dialect *dialect = rl_dialect_for(base->dialect, kind, op);
+
+	if (kind == RL_KIND_SHARED) {
+		rl_shared_policy(base, shared_scripts, copy);
+	} else if (dialect != base->dialect) {
+		*copy = *base;
+	} else {
 		return base;
 	}
-	rl_shared_policy(base, shared_scripts, shared);
-	return shared;
+	copy->dialect = dialect != NULL ? dialect : &rl_dialect_scripted; /* NULL: refused above (rl_client) */
+	return copy;
 }
 
 int rl_kind_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_target *target, int64_t ttl,
@@ -39,7 +47,7 @@ int rl_kind_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const rl
 			servers, outcomes, &held->result, &held->slot);
 	case RL_KIND_SHARED:
 		keys.multi = 1; /* the shared script sits in the multi-key slot: see rl_shared_policy() */
-		return rl_lock_acquire(io, policy_of(policy, target->kind, &kind_policy, &shared_scripts), &keys, ttl,
+		return rl_lock_acquire(io, policy_of(policy, target->kind, RL_OP_ACQUIRE, &kind_policy, &shared_scripts), &keys, ttl,
 			outcomes, &held->result);
 	case RL_KIND_EXCLUSIVE:
 	default:
@@ -47,52 +55,44 @@ int rl_kind_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const rl
 	}
 }
 
-/* A lock of a kind that only scripts can act on, held where scripts are off (learnt from a NOPERM
- * after it was taken): its scripts are still sent, and the servers that allow them answer. */
-static const rl_lock_policy *scripted(const rl_lock_policy *policy, rl_lock_policy *copy)
-{
-	*copy = *policy;
-	copy->no_scripts = 0;
-	return copy;
-}
-
 int rl_kind_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_target *held,
 	const char *token, size_t token_len, rl_outcome *outcomes)
 {
-	rl_lock_policy shared, with_scripts;
+	rl_lock_policy copy;
 	rl_script_set shared_scripts;
 
-	if (policy->no_scripts && held->kind != RL_KIND_EXCLUSIVE) {
-		policy = scripted(policy, &with_scripts);
-	}
-	return rl_lock_release(io, policy_of(policy, held->kind, &shared, &shared_scripts), &held->keys, token, token_len,
-		outcomes);
+	return rl_lock_release(io, policy_of(policy, held->kind, RL_OP_RELEASE, &copy, &shared_scripts), &held->keys,
+		token, token_len, outcomes);
 }
 
 double rl_kind_extend(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_target *held,
 	const char *token, size_t token_len, int64_t ttl, rl_outcome *outcomes)
 {
-	rl_lock_policy shared, with_scripts;
+	rl_lock_policy copy;
 	rl_script_set shared_scripts;
 
-	if (policy->no_scripts && held->kind != RL_KIND_EXCLUSIVE) {
-		policy = scripted(policy, &with_scripts); /* only lock() has commands of its own */
-	}
-	return rl_lock_extend(io, policy_of(policy, held->kind, &shared, &shared_scripts), &held->keys, token, token_len,
-		ttl, outcomes);
+	return rl_lock_extend(io, policy_of(policy, held->kind, RL_OP_EXTEND, &copy, &shared_scripts), &held->keys,
+		token, token_len, ttl, outcomes);
 }
 
 double rl_kind_validity(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_target *held,
 	const char *token, size_t token_len, size_t servers, rl_outcome *outcomes)
 {
-	rl_lock_policy shared, with_scripts;
+	rl_lock_policy copy;
 	rl_script_set shared_scripts;
 
-	if (policy->no_scripts && held->kind == RL_KIND_SHARED) {
-		policy = scripted(policy, &with_scripts); /* a hash: GET cannot read it */
-	}
-	return rl_lock_validity(io, policy_of(policy, held->kind, &shared, &shared_scripts), &held->keys, token, token_len,
-		servers, outcomes);
+	return rl_lock_validity(io, policy_of(policy, held->kind, RL_OP_VALIDITY, &copy, &shared_scripts), &held->keys,
+		token, token_len, servers, outcomes);
+}
+
+int rl_kind_force_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_target *target,
+	rl_outcome *outcomes)
+{
+	rl_lock_policy copy;
+
+	/* the keys whoever holds them: DEL or its script, for every kind alike (no shared scripts) */
+	return rl_lock_force_release(io, policy_of(policy, RL_KIND_EXCLUSIVE, RL_OP_FORCE, &copy, NULL), &target->keys,
+		outcomes);
 }
 
 int64_t rl_kind_ttl_max(rl_lock_kind kind)

@@ -2,7 +2,8 @@
  * shared (lockShared()) and semaphore (lockSemaphore()), each over N independent masters in plain
  * C over an rl_lock_io like the lock itself (rl_lock.h), so that a simulation can drive them.
  * rl_kind_*() is the one place that picks a kind's scripts for acquire, release, extend and
- * validity: everything above it (the client, the renewal thread) treats every kind alike. The
+ * validity, in the dialect the table of rl_dialect.h gives the kind's operation: everything above
+ * it (the client, the renewal thread) treats every kind alike. The
  * arguments for their safety are in docs/design/primitives.md. */
 #ifndef RL_KINDS_H
 #define RL_KINDS_H
@@ -60,6 +61,9 @@ double rl_kind_extend(const rl_lock_io *io, const rl_lock_policy *policy, const 
 	const char *token, size_t token_len, int64_t ttl, rl_outcome *outcomes);
 double rl_kind_validity(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_target *held,
 	const char *token, size_t token_len, size_t servers, rl_outcome *outcomes);
+/* forceUnlock(): target's keys deleted whoever holds them, as rl_lock_force_release(). */
+int rl_kind_force_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_target *target,
+	rl_outcome *outcomes);
 
 /* The largest $limit: the scripts walk the slots, at most this many per server and call. */
 #define RL_SEMAPHORE_MAX_LIMIT 1024

@@ -69,6 +69,8 @@ typedef struct rl_lock_keys {
 	int multi;
 } rl_lock_keys;
 
+typedef struct rl_dialect rl_dialect;
+
 typedef struct rl_lock_policy {
 	unsigned quorum;
 	double drift_factor;
@@ -80,10 +82,8 @@ typedef struct rl_lock_policy {
 	/* unlock() by its script even where DELEX/DELIFEQ exist: the script PUBLISHes to waiters
 	 * ('waitTimeout'), or the key is not a string holding the token (lockShared()'s hash) */
 	int release_by_script;
-	/* 'scripts' => false, or the servers answered NOPERM to EVAL: no script is sent. Only exclusive
-	 * locks then: SET NX PX (MSETEX NX PX for several keys), DELEX/DELIFEQ, and extend() as SET IFEQ
-	 * PX with the lock's own ttl (docs/design/acquisition-path.md#locks-without-scripts). */
-	int no_scripts;
+	/* the commands: scripts, or the servers' own ('scripts' => false, NOPERM learnt): core/rl_dialect.h */
+	const struct rl_dialect *dialect;
 	unsigned servers;      /* how many: the per-key round trips without scripts merge their votes */
 } rl_lock_policy;
 

@@ -11,6 +11,7 @@
 #include "services/rl_leases_private.h"
 #include "services/rl_metrics.h"
 #include "core/rl_algorithm.h"
+#include "core/rl_dialect.h"
 #include "net/rl_fanout.h"
 #include "protocol/rl_reply.h"
 
@@ -115,10 +116,10 @@ static void renew_locked(rl_leases *w, lease *e)
 	/* The kind's own compare-the-token script, as extend(): keys still holding our token get at
 	 * least ttl more; another holder's keys are never touched. */
 	validity = rl_kind_extend(&w->io, &w->policy, &e->held, e->token, e->token_len, e->ttl, w->outcomes);
-	if (validity == 0 && !w->policy.no_scripts && rl_outcomes_scripts_refused(w->outcomes, w->cluster->count)) {
+	if (validity == 0
+		&& rl_dialect_learn(&w->policy.dialect, e->held.kind, RL_OP_EXTEND, w->outcomes, w->cluster->count)) {
 		/* The servers refuse scripts (NOPERM): renew with their own commands from now on, and
-		 * now. The policy is this thread's own copy. */
-		w->policy.no_scripts = 1;
+		 * now, as extend() does. The policy is this thread's own copy. */
 		start = rl_now_ms();
 		validity = rl_kind_extend(&w->io, &w->policy, &e->held, e->token, e->token_len, e->ttl, w->outcomes);
 	}

@@ -1,8 +1,10 @@
-/* The servers' own commands for a held lock, without scripts. See rl_native.h. */
+/* The native dialect: the servers' own commands, no script ('scripts' => false, or NOPERM learnt;
+ * docs/design/acquisition-path.md#locks-without-scripts). See rl_dialect.h. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/rl_native.h"
+#include "core/rl_dialect.h"
+#include "protocol/rl_resp.h"
 
 /* Without scripts, several keys take one command each (nothing compares-and-deletes or
  * compares-and-extends them together). Each key's command goes to every server, and waits for
@@ -127,20 +129,126 @@ static void held_request(rl_request *request, size_t key, void *arg)
 	request->held_token_len = h->token_len;
 }
 
-int rl_native_release_keys(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
-	const char *token, size_t token_len, double deadline, rl_outcome *outcomes)
-{
-	key_args a = {keys, token, token_len, NULL, 0, {0}, {0}};
+/* --- the acquisition --------------------------------------------------------------------- */
 
-	return per_key_run(io, policy, keys, release_request, &a, 0, deadline, outcomes);
+int rl_native_attempt_init(rl_attempt_commands *cmds, const rl_lock_policy *policy, const rl_lock_keys *keys,
+	const char *token, const char *ttl_text, size_t ttl_len)
+{
+	size_t n = keys->count, i, argc = 2 + 2 * n + 3;
+
+	cmds->msetex_argv = NULL;
+	cmds->msetex_argvlen = NULL;
+	cmds->key_rollbacks = NULL;
+	cmds->keys_argv = NULL;
+	cmds->keys_argvlen = NULL;
+	if (!keys->multi) {
+		rl_attempt_set_nx(cmds, policy, keys, token, ttl_text, ttl_len);
+		return 0;
+	}
+	cmds->msetex_argv = malloc(argc * sizeof(*cmds->msetex_argv));
+	cmds->msetex_argvlen = malloc(argc * sizeof(*cmds->msetex_argvlen));
+	cmds->key_rollbacks = malloc(2 * n * sizeof(*cmds->key_rollbacks));
+	cmds->keys_argv = malloc(7 * n * sizeof(*cmds->keys_argv));
+	cmds->keys_argvlen = malloc(7 * n * sizeof(*cmds->keys_argvlen));
+	if (!cmds->msetex_argv || !cmds->msetex_argvlen || !cmds->key_rollbacks || !cmds->keys_argv
+		|| !cmds->keys_argvlen) {
+		rl_native_attempt_free(cmds);
+		return -1;
+	}
+	cmds->msetex_argv[0] = "MSETEX";
+	cmds->msetex_argvlen[0] = 6;
+	cmds->msetex_argv[1] = cmds->numkeys;
+	cmds->msetex_argvlen[1] = rl_resp_decimal(cmds->numkeys, (unsigned long long) n);
+	for (i = 0; i < n; i++) {
+		const char **r = cmds->keys_argv + 7 * i;
+		size_t *rl = cmds->keys_argvlen + 7 * i;
+
+		cmds->msetex_argv[2 + 2 * i] = keys->keys[i];
+		cmds->msetex_argvlen[2 + 2 * i] = keys->lens[i];
+		cmds->msetex_argv[3 + 2 * i] = token;
+		cmds->msetex_argvlen[3 + 2 * i] = RL_TOKEN_LEN;
+		r[0] = "DELEX", rl[0] = 5, r[1] = keys->keys[i], rl[1] = keys->lens[i], r[2] = "IFEQ", rl[2] = 4;
+		r[3] = token, rl[3] = RL_TOKEN_LEN;
+		r[4] = "DELIFEQ", rl[4] = 7, r[5] = keys->keys[i], rl[5] = keys->lens[i], r[6] = token, rl[6] = RL_TOKEN_LEN;
+		cmds->key_rollbacks[2 * i] = (rl_command) {4, r, rl};
+		cmds->key_rollbacks[2 * i + 1] = (rl_command) {3, r + 4, rl + 4};
+	}
+	cmds->msetex_argv[2 + 2 * n] = "NX", cmds->msetex_argvlen[2 + 2 * n] = 2;
+	cmds->msetex_argv[3 + 2 * n] = "PX", cmds->msetex_argvlen[3 + 2 * n] = 2;
+	cmds->msetex_argv[4 + 2 * n] = ttl_text, cmds->msetex_argvlen[4 + 2 * n] = ttl_len;
+	memset(&cmds->msetex_request, 0, sizeof(cmds->msetex_request));
+	cmds->msetex_request.command = (rl_command) {(int) argc, cmds->msetex_argv, cmds->msetex_argvlen};
+	cmds->msetex_request.expect = RL_EXPECT_POSITIVE_INT; /* 1 when every key was set, 0 when none */
+	cmds->lock = &cmds->msetex_request;
+	cmds->rollback = cmds->key_rollbacks;
+	cmds->rollback_count = 2 * n;
+	return 0;
 }
 
-int rl_native_extend_keys(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
+/* A single key's rollback: DELEX, then DELIFEQ, with this attempt's token. */
+void rl_native_attempt_rollback(rl_attempt_commands *cmds)
+{
+	const char *key = cmds->keys->keys[0], *token = cmds->token;
+	size_t key_len = cmds->keys->lens[0];
+	const char *native_argv[] = {"DELEX", key, "IFEQ", token, "DELIFEQ", key, token};
+	const size_t native_argvlen[] = {5, key_len, 4, RL_TOKEN_LEN, 7, key_len, RL_TOKEN_LEN};
+
+	memcpy(cmds->rollback_argv, native_argv, sizeof(native_argv));
+	memcpy(cmds->rollback_argvlen, native_argvlen, sizeof(native_argvlen));
+	cmds->single_rollback[0] = (rl_command) {4, cmds->rollback_argv, cmds->rollback_argvlen};
+	cmds->single_rollback[1] = (rl_command) {3, cmds->rollback_argv + 4, cmds->rollback_argvlen + 4};
+	cmds->rollback = cmds->single_rollback;
+	cmds->rollback_count = 2;
+}
+
+void rl_native_attempt_free(rl_attempt_commands *cmds)
+{
+	free(cmds->msetex_argv);
+	free(cmds->msetex_argvlen);
+	free(cmds->key_rollbacks);
+	free(cmds->keys_argv);
+	free(cmds->keys_argvlen);
+	cmds->msetex_argv = NULL;
+	cmds->msetex_argvlen = NULL;
+	cmds->key_rollbacks = NULL;
+	cmds->keys_argv = NULL;
+	cmds->keys_argvlen = NULL;
+}
+
+/* --- a held lock ---------------------------------------------------------------------------- */
+
+/* One key: DELEX key IFEQ token where the connection's probes found DELEX, DELIFEQ key token where
+ * DELIFEQ; several: that once per key to every server, a server's vote yes when any key's was. */
+int rl_native_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
+	const char *token, size_t token_len, rl_outcome *outcomes)
+{
+	key_args a = {keys, token, token_len, NULL, 0, {0}, {0}};
+	rl_request request;
+	double deadline = io->now(io->arg) + policy->call_bound_ms;
+
+	if (keys->multi) {
+		return per_key_run(io, policy, keys, release_request, &a, 0, deadline, outcomes);
+	}
+	memset(&request, 0, sizeof(request));
+	release_request(&request, 0, &a);
+	return (int) io->run(io->arg, &request, policy->quorum, deadline, outcomes);
+}
+
+/* SET key token IFEQ token PX ttl: the key set again to our token, only where it holds it, for
+ * the lock's own ttl (the client keeps it the same: rl_dialect.extend_sets_ttl); several keys:
+ * once per key, a server's vote yes when every key's was. */
+int rl_native_extend(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
 	const char *token, size_t token_len, const char *ttl_text, size_t ttl_len, double deadline, rl_outcome *outcomes)
 {
 	key_args a = {keys, token, token_len, ttl_text, ttl_len, {0}, {0}};
+	rl_request request;
 
-	return per_key_run(io, policy, keys, extend_request, &a, 1, deadline, outcomes);
+	if (keys->multi) {
+		return per_key_run(io, policy, keys, extend_request, &a, 1, deadline, outcomes);
+	}
+	memset(&request, 0, sizeof(request));
+	extend_request(&request, 0, &a);
+	return (int) io->run(io->arg, &request, policy->quorum, deadline, outcomes);
 }
 
 int rl_native_held(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
@@ -159,7 +267,7 @@ int rl_native_held(const rl_lock_io *io, const rl_lock_policy *policy, const rl_
 }
 
 int rl_native_force_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
-	double deadline, rl_outcome *outcomes)
+	rl_outcome *outcomes)
 {
 	/* DEL of every key at once, whoever holds them: what the script does but announce it to
 	 * waiters (who wake by their retry pause instead) */
@@ -180,7 +288,7 @@ int rl_native_force_release(const rl_lock_io *io, const rl_lock_policy *policy, 
 	memset(&request, 0, sizeof(request));
 	request.command = (rl_command) {(int) keys->count + 1, argv, argvlen};
 	request.expect = RL_EXPECT_INT;
-	votes = io->run(io->arg, &request, policy->quorum, deadline, outcomes);
+	votes = io->run(io->arg, &request, policy->quorum, io->now(io->arg) + policy->call_bound_ms, outcomes);
 	free(argv);
 	free(argvlen);
 	return (int) votes;

@@ -1,0 +1,57 @@
+/* The two command dialects side by side, and the one switch between them. See rl_dialect.h. */
+#include "core/rl_dialect.h"
+#include "protocol/rl_reply.h"
+
+#define OWN RL_FORM_OWN
+#define SCRIPTS RL_FORM_SCRIPTS
+#define NONE RL_FORM_NONE
+
+/* Every kind, every operation: a script (rl_scripts.h, rl_scripts_kinds.h). */
+const rl_dialect rl_dialect_scripted = {
+	/*                exclusive fenced  shared  semaphore */
+	{/* acquire  */ {OWN,      OWN,    OWN,    OWN},
+	 /* convert  */ {OWN,      OWN,    OWN,    OWN},
+	 /* release  */ {OWN,      OWN,    OWN,    OWN},
+	 /* extend   */ {OWN,      OWN,    OWN,    OWN},
+	 /* validity */ {OWN,      OWN,    OWN,    OWN},
+	 /* force    */ {OWN,      OWN,    OWN,    OWN}},
+	0, /* probes_release */
+	0, /* extend_sets_ttl */
+	rl_scripted_attempt_init, rl_scripted_attempt_rollback, rl_scripted_attempt_free,
+	rl_scripted_release, rl_scripted_extend, rl_scripted_held, rl_scripted_force_release,
+};
+
+/* The servers' own commands (docs/design/acquisition-path.md#locks-without-scripts): SET NX PX,
+ * MSETEX NX PX, DELEX/DELIFEQ, SET IFEQ PX, MULTI/GET/PTTL/EXEC, DEL. Only an exclusive lock can be
+ * taken with them (a fenced lock's counter, a shared lock's hash, a semaphore's slots and a
+ * conversion need a script's atomicity): the others are refused. Once held, every kind but a shared
+ * holder (a hash: GET cannot read it) is a key holding our token, which MULTI/GET/PTTL/EXEC reads;
+ * release and extend of the kinds taken by script keep their scripts. */
+const rl_dialect rl_dialect_native = {
+	/*                exclusive fenced   shared   semaphore */
+	{/* acquire  */ {OWN,      NONE,    NONE,    NONE},
+	 /* convert  */ {NONE,     NONE,    NONE,    NONE},
+	 /* release  */ {OWN,      SCRIPTS, SCRIPTS, SCRIPTS},
+	 /* extend   */ {OWN,      SCRIPTS, SCRIPTS, SCRIPTS},
+	 /* validity */ {OWN,      OWN,     SCRIPTS, OWN},
+	 /* force    */ {OWN,      OWN,     OWN,     OWN}},
+	1, /* probes_release: DELEX or DELIFEQ */
+	1, /* extend_sets_ttl: SET IFEQ PX */
+	rl_native_attempt_init, rl_native_attempt_rollback, rl_native_attempt_free,
+	rl_native_release, rl_native_extend, rl_native_held, rl_native_force_release,
+};
+
+const rl_dialect *rl_dialect_initial(int no_scripts)
+{
+	return no_scripts ? &rl_dialect_native : &rl_dialect_scripted;
+}
+
+int rl_dialect_learn(const rl_dialect **current, rl_lock_kind kind, rl_dialect_op op, const rl_outcome *outcomes,
+	size_t count)
+{
+	if (*current == &rl_dialect_native || !rl_outcomes_scripts_refused(outcomes, count)) {
+		return 0;
+	}
+	*current = &rl_dialect_native;
+	return rl_dialect_native.forms[op][kind] == RL_FORM_OWN;
+}
