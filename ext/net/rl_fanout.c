@@ -261,7 +261,11 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 			size_t owner = set.owner[k];
 			rl_conn *conn = &cluster->conns[owner];
 
-			if (set.fds[k].revents == 0 || outcomes[owner].kind != RL_OUTCOME_PENDING) {
+			if (set.fds[k].revents == 0) {
+				continue;
+			}
+			ready--; /* past the last ready one the loop ends */
+			if (outcomes[owner].kind != RL_OUTCOME_PENDING) {
 				continue;
 			}
 			if (rl_conn_on_events(conn, &cluster->endpoints[owner], set.fds[k].revents, &outcomes[owner]) != 0) {
