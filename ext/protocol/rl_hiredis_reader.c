@@ -369,17 +369,12 @@ static int no_reply_begun(const redisReader *parser)
 
 int rl_reader_next_buffered(rl_reader *reader, rl_reply *reply)
 {
+	/* Called by rl_reader_next only, which found the reader busy and not failed: busy is set
+	 * only with the parser made (kept), and means bytes not parsed yet or a reply begun. */
 	struct rl_reader_kept *kept = reader->kept;
-	redisReader *parser;
+	redisReader *parser = kept->parser;
 	void *object = NULL;
 
-	if (kept == NULL || reader->failed) {
-		return -reader->failed;
-	}
-	parser = kept->parser;
-	if (parser->pos == parser->len && parser->ridx == -1) {
-		return 0; /* every byte parsed and no reply begun: nothing for hiredis to look at */
-	}
 	if (parser->len >= HIREDIS_TRIM_AT) {
 		sync_length(parser); /* GetReply may trim: sdsrange() reads the sds length */
 	}
