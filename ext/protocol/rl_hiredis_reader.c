@@ -238,6 +238,24 @@ static redisReplyObjectFunctions object_functions = {
 	free_object,
 };
 
+/* The table for a top-level status line (+OK): hiredis parses the line as always, but with no
+ * createString it calls nothing and returns the line's type as the object (what hiredis does
+ * for a NULL function); rl_reader_next_buffered then takes the text from the bytes hiredis just
+ * delimited instead of a copy made by create_string. */
+static redisReplyObjectFunctions status_functions = {
+	NULL,
+	create_array,
+	create_integer,
+#if HIREDIS_MAJOR >= 1
+	create_double,
+#endif
+	create_nil,
+#if HIREDIS_MAJOR >= 1
+	create_bool,
+#endif
+	free_object,
+};
+
 static int fail(rl_reader *reader, const char *why)
 {
 	/* hiredis' own messages may already say so ("Protocol error, got ..."): said once */
@@ -374,11 +392,40 @@ int rl_reader_next_buffered(rl_reader *reader, rl_reply *reply)
 	struct rl_reader_kept *kept = reader->kept;
 	redisReader *parser = kept->parser;
 	void *object = NULL;
+	size_t start = parser->pos;
+	int rc;
+	/* A status line (+OK) with fewer than HIREDIS_TRIM_AT bytes buffered, so that GetReply
+	 * cannot trim and the line stays where hiredis finds it: parsed through status_functions.
+	 * (buf[pos] is there: an sds ends in a NUL.) */
+	int status = parser->buf[start] == '+' && parser->ridx == -1 && parser->len < HIREDIS_TRIM_AT;
 
 	if (parser->len >= HIREDIS_TRIM_AT) {
 		sync_length(parser); /* GetReply may trim: sdsrange() reads the sds length */
 	}
-	if (redisReaderGetReply(parser, &object) != REDIS_OK) {
+	if (status) {
+		parser->fn = &status_functions;
+	}
+	rc = redisReaderGetReply(parser, &object);
+	if (status) {
+		parser->fn = &object_functions;
+		if (rc == REDIS_OK && object != NULL) {
+			/* the text runs from after the '+' to the "\r\n" before pos; str points into
+			 * hiredis' buffer, valid until the reader is used again, as rl_reply says */
+			reply->type = RL_REPLY_STATUS;
+			reply->integer = 0;
+			reply->str = parser->buf + start + 1;
+			reply->len = parser->pos - start - 3;
+			if (reply->len > RL_READER_LINE_HEAD) {
+				reply->len = RL_READER_LINE_HEAD;
+			}
+			reply->items = kept->items;
+			reader->busy = parser->pos != parser->len;
+			return 1;
+		}
+		/* not whole yet, or a failure: as any other reply (hiredis kept the line's type; the
+		 * call that completes it goes through create_string) */
+	}
+	if (rc != REDIS_OK) {
 		view_buffer(reader);
 		return fail(reader, parser->errstr[0] != '\0' ? parser->errstr : "out of memory");
 	}
