@@ -238,14 +238,16 @@ static redisReplyObjectFunctions object_functions = {
 	free_object,
 };
 
-/* The table for a top-level status line (+OK): hiredis parses the line as always, but with no
- * createString it calls nothing and returns the line's type as the object (what hiredis does
- * for a NULL function); rl_reader_next_buffered then takes the text from the bytes hiredis just
- * delimited instead of a copy made by create_string. */
-static redisReplyObjectFunctions status_functions = {
+/* The table for a top-level status line (+OK) or one-digit integer (:1): hiredis parses the line
+ * as always, but with no createString or createInteger it calls nothing and returns the line's
+ * type as the object (what hiredis does for a NULL function); rl_reader_next_buffered then takes
+ * the line from the bytes hiredis just delimited instead of a copy made by create_string.
+ * hiredis checks an integer with string2ll() only on its way to createInteger: hence only one
+ * digit, whole, for which that check cannot fail. */
+static redisReplyObjectFunctions line_functions = {
 	NULL,
 	create_array,
-	create_integer,
+	NULL,
 #if HIREDIS_MAJOR >= 1
 	create_double,
 #endif
@@ -394,27 +396,30 @@ int rl_reader_next_buffered(rl_reader *reader, rl_reply *reply)
 	void *object = NULL;
 	size_t start = parser->pos;
 	int rc;
-	/* A status line (+OK) with fewer than HIREDIS_TRIM_AT bytes buffered, so that GetReply
-	 * cannot trim and the line stays where hiredis finds it: parsed through status_functions.
-	 * (buf[pos] is there: an sds ends in a NUL.) */
-	int status = parser->buf[start] == '+' && parser->ridx == -1 && parser->len < HIREDIS_TRIM_AT;
+	/* A line as parsed through line_functions, else 0: a status line (+OK), or an integer line
+	 * of exactly one digit (":1\r\n", the reply to a release), not begun yet, with fewer than
+	 * HIREDIS_TRIM_AT bytes buffered (GetReply cannot trim them away then). (buf[pos] is there:
+	 * an sds ends in a NUL; and so are the two bytes after a ':' followed by a digit.) */
+	const char *at = parser->buf + start;
+	char line = parser->ridx == -1 && parser->len < HIREDIS_TRIM_AT
+		&& (at[0] == '+' || (at[0] == ':' && at[1] >= '0' && at[1] <= '9' && at[2] == '\r' && at[3] == '\n')) ? at[0] : 0;
 
 	if (parser->len >= HIREDIS_TRIM_AT) {
 		sync_length(parser); /* GetReply may trim: sdsrange() reads the sds length */
 	}
-	if (status) {
-		parser->fn = &status_functions;
+	if (line) {
+		parser->fn = &line_functions;
 	}
 	rc = redisReaderGetReply(parser, &object);
-	if (status) {
+	if (line) {
 		parser->fn = &object_functions;
 		if (rc == REDIS_OK && object != NULL) {
-			/* the text runs from after the '+' to the "\r\n" before pos; str points into
-			 * hiredis' buffer, valid until the reader is used again, as rl_reply says */
-			reply->type = RL_REPLY_STATUS;
-			reply->integer = 0;
-			reply->str = parser->buf + start + 1;
-			reply->len = parser->pos - start - 3;
+			/* a status line's text runs from after the '+' to the "\r\n" before pos; str points
+			 * into hiredis' buffer, valid until the reader is used again, as rl_reply says */
+			reply->type = line == '+' ? RL_REPLY_STATUS : RL_REPLY_INTEGER;
+			reply->integer = line == '+' ? 0 : at[1] - '0';
+			reply->str = line == '+' ? at + 1 : NULL;
+			reply->len = line == '+' ? parser->pos - start - 3 : 0;
 			if (reply->len > RL_READER_LINE_HEAD) {
 				reply->len = RL_READER_LINE_HEAD;
 			}
