@@ -239,6 +239,9 @@ static inline int rl_conn_flush(rl_conn *conn, rl_outcome *out)
 
 static inline short rl_conn_poll_events(const rl_conn *conn)
 {
+	if (conn->state == RL_CONN_READY) { /* the common case first: a reply awaited */
+		return rl_conn_has_unsent(conn) ? POLLOUT | POLLIN : POLLIN;
+	}
 	if (conn->state == RL_CONN_RESOLVING) {
 		return POLLIN;
 	}

@@ -5,11 +5,8 @@
 #include <string.h>
 
 #include "net/rl_fanout.h"
-#include "net/rl_sentinel.h"
-#include "protocol/rl_resp.h"
+#include "net/rl_fanout_queue.h"
 #include "net/rl_wait_cancel.h"
-
-#define RL_SMALL_CLUSTER 16
 
 struct rl_poll_set {
 	rl_pollfd *fds;
@@ -19,97 +16,6 @@ struct rl_poll_set {
 	rl_pollfd small_fds[RL_SMALL_CLUSTER];
 	size_t small_owner[RL_SMALL_CLUSTER];
 };
-
-/* A command encoded once for every server. */
-typedef struct rl_encoded {
-	char *bytes; /* NULL when out of memory */
-	size_t len;
-	char small[512];
-} rl_encoded;
-
-/* count commands, pipelined in one buffer (a batch: MULTI ... EXEC; off the drop-in cycle's path) */
-static void encode_all(const rl_command *commands, unsigned count, rl_encoded *enc)
-{
-	unsigned k;
-	size_t at = 0;
-
-	enc->len = 0;
-	for (k = 0; k < count; k++) {
-		enc->len += rl_resp_size(commands[k].argc, commands[k].argvlen);
-	}
-	enc->bytes = enc->len <= sizeof(enc->small) ? enc->small : malloc(enc->len);
-	for (k = 0; enc->bytes != NULL && k < count; k++) {
-		rl_resp_format(enc->bytes + at, commands[k].argc, commands[k].argv, commands[k].argvlen);
-		at += rl_resp_size(commands[k].argc, commands[k].argvlen);
-	}
-}
-
-/* The commands without Lua a request offers (rl_request.native), encoded on first use: most
- * servers have neither, and encoding both on every release was a quarter of the encoding's cost. */
-typedef struct rl_natives {
-	const rl_command *commands; /* NULL: the request offers none */
-	rl_encoded encoded[2];
-	unsigned char tried[2];
-} rl_natives;
-
-static void encode(const rl_command *command, rl_encoded *enc)
-{
-	if (rl_resp_bound(command->argc, command->argvlen) <= sizeof(enc->small)) {
-		/* one pass: the exact size is where the writing ended */
-		enc->bytes = enc->small;
-		enc->len = (size_t) (rl_resp_format_command(enc->small, command) - enc->small);
-		return;
-	}
-	enc->len = rl_resp_size(command->argc, command->argvlen);
-	enc->bytes = enc->len <= sizeof(enc->small) ? enc->small : malloc(enc->len);
-	if (enc->bytes != NULL) {
-		rl_resp_format_command(enc->bytes, command);
-	}
-}
-
-static void encoded_free(rl_encoded *enc)
-{
-	if (enc->bytes != enc->small) {
-		free(enc->bytes);
-	}
-}
-
-static void natives_init(rl_natives *natives, const rl_request *request)
-{
-	natives->commands = request->native[0].argc > 0 ? request->native : NULL;
-	natives->tried[0] = natives->tried[1] = 0;
-}
-
-static void natives_free(rl_natives *natives)
-{
-	size_t k;
-
-	for (k = 0; k < 2; k++) {
-		if (natives->tried[k] && natives->encoded[k].bytes != NULL) {
-			encoded_free(&natives->encoded[k]);
-		}
-	}
-}
-
-/* The command for this connection: without Lua where its server has one (known once the probes
- * sent on connect were answered), else the script. */
-static inline const rl_encoded *pick(const rl_conn *conn, const rl_encoded *lua, rl_natives *natives)
-{
-	size_t k;
-
-	if (natives == NULL || natives->commands == NULL || conn->native_release == RL_NATIVE_NONE) {
-		return lua;
-	}
-	k = (size_t) conn->native_release - 1;
-	if (!natives->tried[k]) {
-		natives->tried[k] = 1;
-		natives->encoded[k].bytes = NULL;
-		if (natives->commands[k].argc > 0) {
-			encode(&natives->commands[k], &natives->encoded[k]);
-		}
-	}
-	return natives->encoded[k].bytes != NULL ? &natives->encoded[k] : lua;
-}
 
 /* An outcome is known: counted, and (telemetry) given its latency, ms since the fan-out began as
  * of the poll round that brought it (no clock read of its own). */
@@ -127,130 +33,6 @@ static void fail(rl_conn *conn, rl_outcome *out, unsigned *yes, unsigned *answer
 {
 	rl_conn_close(conn);
 	settle(out, yes, answered, latency);
-}
-
-/* What has arrived on each ready connection since it was last used (stale replies, the server's
- * end-of-file): one poll() for the whole cluster, in seen[i]; RL_NOT_PROBED for the others. One
- * poll() per server was over a third of the syscalls of a lock+unlock cycle. */
-static void probe_idle(const rl_cluster *cluster, short seen[RL_SMALL_CLUSTER])
-{
-	rl_pollfd fds[RL_SMALL_CLUSTER];
-	size_t owner[RL_SMALL_CLUSTER];
-	size_t used = 0, i, k;
-
-	for (i = 0; i < RL_SMALL_CLUSTER; i++) {
-		seen[i] = RL_NOT_PROBED;
-	}
-	for (i = 0; i < cluster->count && i < RL_SMALL_CLUSTER; i++) {
-		if (cluster->conns[i].state == RL_CONN_READY) {
-			fds[used].fd = rl_conn_fd(&cluster->conns[i]);
-			fds[used].events = POLLIN | RL_POLL_PEER_CLOSED;
-			fds[used].revents = 0;
-			owner[used++] = i;
-		}
-	}
-	if (used == 0 || rl_poll(fds, (unsigned long) used, 0) < 0) {
-		return;
-	}
-	for (k = 0; k < used; k++) {
-		seen[owner[k]] = fds[k].revents;
-	}
-}
-
-/* rl_conn_begin_call for member i; a connection it closed (the server closed it: Sentinel closes a
- * demoted master's clients) makes a Sentinel member ask its sentinels again. */
-static void begin_call(rl_cluster *cluster, size_t i, short seen, double now, double call_deadline)
-{
-	if (rl_conn_begin_call(&cluster->conns[i], &cluster->endpoints[i], seen, now, call_deadline)) {
-		rl_sentinel_note_closed(&cluster->endpoints[i]);
-	}
-}
-
-/* prepare() beyond its common case: takes in what arrived, opens or checks out the connection,
- * queues command and flushes. */
-static int prepare_any(rl_cluster *cluster, size_t i, const rl_encoded *lua, rl_natives *natives, double now,
-	double call_deadline, rl_outcome *out, int queue_behind_silent, short seen, int lua_forbidden, unsigned leading)
-{
-	rl_conn *conn = &cluster->conns[i];
-	const rl_endpoint *endpoint = &cluster->endpoints[i];
-	const rl_encoded *command;
-
-	if (endpoint->host == NULL) {
-		rl_outcome_set(out, RL_OUTCOME_CONNECT, "connect: out of memory");
-		return -1;
-	}
-	if (queue_behind_silent && conn->state == RL_CONN_READY && !conn->peer_closed) {
-		conn->deadline = rl_conn_due(endpoint, now, call_deadline);
-	} else if (seen != RL_CALL_BEGUN) {
-		begin_call(cluster, i, seen, now, call_deadline);
-	}
-	if (conn->state == RL_CONN_DOWN && cluster->pool != NULL && endpoint->pool_key != NULL && rl_sentinel_pool_ok(endpoint)) {
-		rl_pool_checkout(cluster->pool, endpoint, conn, now, call_deadline);
-	}
-	if (conn->state == RL_CONN_DOWN) {
-		if (rl_sentinel_before_open(&cluster->endpoints[i], queue_behind_silent, call_deadline, out) != 0
-			|| rl_conn_open(conn, endpoint, now, out) != 0) {
-			return -1;
-		}
-		if (rl_conn_append_setup(conn, endpoint) != 0 || rl_conn_append_probes(conn) != 0) {
-			goto out_of_memory;
-		}
-	}
-	command = pick(conn, lua, natives); /* a pooled connection may have come in */
-	if (lua_forbidden && command == lua) {
-		rl_outcome_set(out, RL_OUTCOME_ERROR, rl_conn_natives_pending(conn)
-			? "no script sent ('scripts' => false): this server has not yet said whether it has DELEX or DELIFEQ"
-			: "no script sent ('scripts' => false): this server has neither DELEX (Redis >= 8.4) nor DELIFEQ (Valkey >= 9)");
-		return -1;
-	}
-	if (command->bytes == NULL || rl_conn_append_encoded(conn, command->bytes, command->len) != 0) {
-		goto out_of_memory;
-	}
-	conn->expected += leading;
-	if (rl_conn_flush(conn, out) != 0) {
-		rl_conn_close(conn);
-		return -1;
-	}
-	return 0;
-
-out_of_memory:
-	rl_outcome_set(out, RL_OUTCOME_IO, "out of memory");
-	rl_conn_close(conn);
-	return -1;
-}
-
-/* Opens the connection if needed and queues command. Returns 0, or -1 with *out filled.
- * queue_behind_silent: a release queues behind a silent server's SET rather than start afresh,
- * so that it follows the SET it must undo on the same stream (else it may arrive first, find
- * nothing, and leave the late SET's key to expire). seen: what probe_idle() found on it.
- * Inline: its common case, a connection ready and idle since its last call (nothing to take in,
- * not overdue, or its late replies just taken in), is a few tests and a send(). */
-static RL_ALWAYS_INLINE int prepare(rl_cluster *cluster, size_t i, const rl_encoded *lua, rl_natives *natives, double now,
-	double call_deadline, rl_outcome *out, int queue_behind_silent, short seen, int lua_forbidden, unsigned leading)
-{
-	rl_conn *conn = &cluster->conns[i];
-
-	if (seen > 0 && !queue_behind_silent) { /* late replies (about 3 a drop-in cycle), taken in here */
-		begin_call(cluster, i, seen, now, call_deadline);
-		seen = conn->state == RL_CONN_READY && rl_conn_owed(conn) == 0 && !rl_conn_has_unsent(conn)
-			&& rl_reader_idle(&conn->reader) ? 0 : RL_CALL_BEGUN;
-	}
-	if (seen == 0 && rl_conn_owed(conn) == 0 && !rl_conn_has_unsent(conn) && rl_reader_idle(&conn->reader)) {
-		const rl_encoded *command = pick(conn, lua, natives);
-
-		if (command->bytes != NULL && !(lua_forbidden && command == lua)) {
-			conn->deadline = rl_conn_due(&cluster->endpoints[i], now, call_deadline);
-			if (rl_conn_append_encoded(conn, command->bytes, command->len) != 0) {
-				rl_outcome_set(out, RL_OUTCOME_IO, "out of memory");
-				rl_conn_close(conn);
-				return -1;
-			}
-			conn->expected += leading;
-			return 0;
-		}
-	}
-	return prepare_any(cluster, i, lua, natives, now, call_deadline, out, queue_behind_silent, seen, lua_forbidden,
-		leading);
 }
 
 /* poll(), TLS-buffered bytes included (rl_conn_poll). */
@@ -418,22 +200,22 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 		cluster->call_began = start;
 	}
 	if (request->batch_len > 0) {
-		encode_all(request->batch, request->batch_len, &command);
+		rl_fanout_encode_all(request->batch, request->batch_len, &command);
 	} else {
-		encode(&request->command, &command);
+		rl_fanout_encode(&request->command, &command);
 	}
-	natives_init(&natives, request);
-	probe_idle(cluster, seen);
+	rl_natives_init(&natives, request);
+	rl_fanout_probe_idle(cluster, seen);
 	for (i = 0; i < cluster->count; i++) {
 		rl_outcome_reset(&outcomes[i]);
-		if (prepare(cluster, i, &command, &natives, now, deadline_ms, &outcomes[i], 0,
+		if (rl_fanout_prepare(cluster, i, &command, &natives, now, deadline_ms, &outcomes[i], 0,
 				i < RL_SMALL_CLUSTER ? seen[i] : RL_NOT_PROBED, request->lua_forbidden,
 				request->batch_len > 0 ? request->batch_len - 1 : 0) != 0) {
 			settle(&outcomes[i], &yes, &answered, 0); /* failed before sending */
 		}
 	}
-	encoded_free(&command);
-	natives_free(&natives);
+	rl_encoded_free(&command);
+	rl_natives_free(&natives);
 	if (poll_set_init(&set, cluster->count) != 0) {
 		for (i = 0; i < cluster->count; i++) {
 			if (outcomes[i].kind == RL_OUTCOME_PENDING) {
@@ -479,7 +261,11 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 			size_t owner = set.owner[k];
 			rl_conn *conn = &cluster->conns[owner];
 
-			if (set.fds[k].revents == 0 || outcomes[owner].kind != RL_OUTCOME_PENDING) {
+			if (set.fds[k].revents == 0) {
+				continue;
+			}
+			ready--; /* past the last ready one the loop ends */
+			if (outcomes[owner].kind != RL_OUTCOME_PENDING) {
 				continue;
 			}
 			if (rl_conn_on_events(conn, &cluster->endpoints[owner], set.fds[k].revents, &outcomes[owner]) != 0) {
@@ -518,16 +304,16 @@ void rl_fanout_send(rl_cluster *cluster, const rl_command *command)
 	size_t i;
 
 	rl_cluster_leave_parent(cluster);
-	encode(command, &encoded);
-	probe_idle(cluster, seen);
+	rl_fanout_encode(command, &encoded);
+	rl_fanout_probe_idle(cluster, seen);
 	for (i = 0; i < cluster->count; i++) {
 		rl_outcome ignored;
-		if (prepare(cluster, i, &encoded, NULL, now, call_deadline, &ignored, 1,
+		if (rl_fanout_prepare(cluster, i, &encoded, NULL, now, call_deadline, &ignored, 1,
 				i < RL_SMALL_CLUSTER ? seen[i] : RL_NOT_PROBED, 0, 0) == 0) {
 			rl_conn_abandon(&cluster->conns[i]);
 		}
 	}
-	encoded_free(&encoded);
+	rl_encoded_free(&encoded);
 }
 
 void rl_fanout_drain_until(rl_cluster *cluster, double until_ms)

@@ -238,6 +238,26 @@ static redisReplyObjectFunctions object_functions = {
 	free_object,
 };
 
+/* The table for a top-level status line (+OK) or one-digit integer (:1): hiredis parses the line
+ * as always, but with no createString or createInteger it calls nothing and returns the line's
+ * type as the object (what hiredis does for a NULL function); rl_reader_next_buffered then takes
+ * the line from the bytes hiredis just delimited instead of a copy made by create_string.
+ * hiredis checks an integer with string2ll() only on its way to createInteger: hence only one
+ * digit, whole, for which that check cannot fail. */
+static redisReplyObjectFunctions line_functions = {
+	NULL,
+	create_array,
+	NULL,
+#if HIREDIS_MAJOR >= 1
+	create_double,
+#endif
+	create_nil,
+#if HIREDIS_MAJOR >= 1
+	create_bool,
+#endif
+	free_object,
+};
+
 static int fail(rl_reader *reader, const char *why)
 {
 	/* hiredis' own messages may already say so ("Protocol error, got ..."): said once */
@@ -367,23 +387,71 @@ static int no_reply_begun(const redisReader *parser)
 #endif
 }
 
+/* GetReply through line_functions for a line rl_reader_next_buffered chose: 1 with *reply when
+ * the line was whole, else 0 with *rc and *object as GetReply left them (not whole yet, or a
+ * failure: then as any other reply; hiredis kept the line's type, and the call that completes it
+ * goes through object_functions). */
+static inline int line_reply(rl_reader *reader, redisReader *parser, int *rc, void **object)
+{
+	parser->fn = &line_functions;
+	*rc = redisReaderGetReply(parser, object);
+	parser->fn = &object_functions;
+	if (*rc != REDIS_OK || *object == NULL) {
+		return 0;
+	}
+	reader->busy = parser->pos != parser->len;
+	return 1;
+}
+
 int rl_reader_next_buffered(rl_reader *reader, rl_reply *reply)
 {
+	/* Called by rl_reader_next only, which found the reader busy and not failed: busy is set
+	 * only with the parser made (kept), and means bytes not parsed yet or a reply begun. */
 	struct rl_reader_kept *kept = reader->kept;
-	redisReader *parser;
+	redisReader *parser = kept->parser;
 	void *object = NULL;
+	int rc;
 
-	if (kept == NULL || reader->failed) {
-		return -reader->failed;
-	}
-	parser = kept->parser;
-	if (parser->pos == parser->len && parser->ridx == -1) {
-		return 0; /* every byte parsed and no reply begun: nothing for hiredis to look at */
+	/* A line through line_functions: a status line (+OK), or an integer line of exactly one
+	 * digit (":1\r\n", the reply to a release), not begun yet, with fewer than HIREDIS_TRIM_AT
+	 * bytes buffered (GetReply cannot trim them away then). (buf[pos] is there: an sds ends in
+	 * a NUL; and so are the two bytes after a ':' followed by a digit.) */
+	if (parser->ridx == -1 && parser->len < HIREDIS_TRIM_AT) {
+		const char *at = parser->buf + parser->pos;
+
+		if (at[0] == '+') {
+			if (line_reply(reader, parser, &rc, &object)) {
+				/* the text runs from after the '+' to the "\r\n" before pos; it stays in
+				 * hiredis' buffer, valid until the reader is used again, as rl_reply says */
+				size_t len = (size_t) (parser->buf + parser->pos - at) - 3;
+
+				reply->type = RL_REPLY_STATUS;
+				reply->integer = 0;
+				reply->str = at + 1;
+				reply->len = len < RL_READER_LINE_HEAD ? len : RL_READER_LINE_HEAD;
+				reply->items = kept->items;
+				return 1;
+			}
+			goto parsed;
+		}
+		if (at[0] == ':' && at[1] >= '0' && at[1] <= '9' && at[2] == '\r' && at[3] == '\n') {
+			if (line_reply(reader, parser, &rc, &object)) {
+				reply->type = RL_REPLY_INTEGER;
+				reply->integer = at[1] - '0';
+				reply->str = NULL;
+				reply->len = 0;
+				reply->items = kept->items;
+				return 1;
+			}
+			goto parsed;
+		}
 	}
 	if (parser->len >= HIREDIS_TRIM_AT) {
 		sync_length(parser); /* GetReply may trim: sdsrange() reads the sds length */
 	}
-	if (redisReaderGetReply(parser, &object) != REDIS_OK) {
+	rc = redisReaderGetReply(parser, &object);
+parsed:
+	if (rc != REDIS_OK) {
 		view_buffer(reader);
 		return fail(reader, parser->errstr[0] != '\0' ? parser->errstr : "out of memory");
 	}

@@ -102,7 +102,7 @@ static inline void rl_reader_fed(rl_reader *reader, size_t bytes)
 	rl_reader_fed_staged(reader, bytes);
 }
 
-/* rl_reader_next with something buffered: hiredis parses it. */
+/* rl_reader_next with something buffered (busy, not failed): hiredis parses it. */
 int rl_reader_next_buffered(rl_reader *reader, rl_reply *reply);
 
 /* 1: *reply holds the next top-level reply. 0: more bytes are needed. -1: the stream failed
