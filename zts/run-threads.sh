@@ -32,7 +32,7 @@ if command -v valgrind >/dev/null; then
   grep -c '^==[0-9]*== ' .run/zts/valgrind.log | sed 's/^/valgrind report lines: /'
   [ "$status" -eq 0 ] || { echo "threads: FAILED under valgrind (exit $status, .run/zts/valgrind.log)"; exit 1; }
   echo "== under helgrind (data races, lock order): 8 threads, 1 round, 1 request of 3 locks"
-  USE_ZEND_ALLOC=0 valgrind --tool=helgrind --error-exitcode=98 ./.run/zts/threads "$servers" 8 1 1 3 \
+  USE_ZEND_ALLOC=0 valgrind --tool=helgrind --suppressions=tests/race/helgrind.supp --error-exitcode=98 ./.run/zts/threads "$servers" 8 1 1 3 \
     > .run/zts/helgrind.log 2>&1
   status=$?
   grep -E 'ERROR SUMMARY|^threads:' .run/zts/helgrind.log
