@@ -439,6 +439,9 @@ static rl_acquire_status acquire(rl_client *client, rl_lane *lane, const rl_lock
 		if (tracked && passes_cap) {
 			rl_leases_set_left(leases, held->result.token, RL_TOKEN_LEN, cap_left);
 		}
+		if (tracked) {
+			rl_client_record_masters(client, lane, held->result.token, RL_TOKEN_LEN);
+		}
 		if (!tracked) {
 			/* Not tracked means not renewed, or a cap not kept: released, and said so. (Out of
 			 * memory for a long slot key: that slot is left to expire.) */

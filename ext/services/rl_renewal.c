@@ -110,6 +110,7 @@ static void renew_locked(rl_leases *w, lease *e)
 	if (e->left > 0) {
 		e->left--;
 	}
+	rl_cluster_expect_masters(w->cluster, e->masters); /* a copy: the lease may change meanwhile */
 	pthread_mutex_unlock(&rl_leases_lock);
 	start = rl_now_ms();
 	/* The kind's own compare-the-token script, as extend(): keys still holding our token get at
@@ -136,6 +137,9 @@ static void renew_locked(rl_leases *w, lease *e)
 		return;
 	}
 	if (validity > 0) {
+		if (e->masters != NULL) {
+			(void) rl_cluster_note_masters(w->cluster, w->outcomes, e->masters); /* healed members adopted */
+		}
 		if (start + validity > e->valid_until) {
 			e->valid_until = start + validity;
 		}
