@@ -21,10 +21,11 @@ void rl_client_record_masters(rl_client *client, rl_lane *lane, const char *toke
 
 /* Before a call on a tracked lock with Sentinel members: the masters that hold it, expected by the
  * lane's votes. NULL when there is no rule to apply (or out of memory: the keys alone decide). */
-static uint32_t *expect_masters(rl_client *client, rl_lane *lane, const char *token, size_t token_len)
+static uint32_t *expect_masters(rl_client *client, rl_lane *lane, const char *token, size_t token_len, int *suspected)
 {
 	uint32_t *masters;
 
+	*suspected = 0;
 	if (client->leases == NULL || (masters = calloc(lane->cluster->count ? lane->cluster->count : 1, sizeof(*masters))) == NULL) {
 		return NULL;
 	}
@@ -32,7 +33,7 @@ static uint32_t *expect_masters(rl_client *client, rl_lane *lane, const char *to
 		free(masters);
 		return NULL;
 	}
-	rl_cluster_expect_masters(lane->cluster, masters);
+	*suspected = rl_cluster_expect_masters(lane->cluster, masters);
 	return masters;
 }
 
@@ -106,6 +107,8 @@ static double extend(rl_client *client, rl_lane *lane, const rl_lock_target *hel
 	int tracked = -1;
 	double start, validity, refusal;
 	uint32_t *masters;
+	rl_lock_policy policy; /* the object's, awaiting every reply while a member may have changed masters */
+	int suspected;
 
 	if (client->policy.no_scripts && held->kind == RL_KIND_EXCLUSIVE
 		&& (refusal = script_free_ttl_check(token, token_len, ttl)) != 0) {
@@ -118,16 +121,20 @@ static double extend(rl_client *client, rl_lane *lane, const rl_lock_target *hel
 		}
 	}
 	*asked = 1;
-	masters = expect_masters(client, lane, token, token_len);
+	masters = expect_masters(client, lane, token, token_len, &suspected);
+	policy = client->policy;
+	policy.await_every_reply = suspected;
 	start = rl_now_ms();
-	validity = rl_kind_extend(&lane->io, &client->policy, held, token, token_len, ttl, lane->outcomes);
+	validity = rl_kind_extend(&lane->io, &policy, held, token, token_len, ttl, lane->outcomes);
 	if (validity == 0 && rl_client_learn_scripts_refused(client, lane) && held->kind == RL_KIND_EXCLUSIVE) {
 		if ((refusal = script_free_ttl_check(token, token_len, ttl)) != 0) {
 			end_masters(client, lane, token, token_len, masters, 0);
 			return refusal;
 		}
+		policy = client->policy;
+		policy.await_every_reply = suspected;
 		start = rl_now_ms(); /* the same extend() again, without the script */
-		validity = rl_kind_extend(&lane->io, &client->policy, held, token, token_len, ttl, lane->outcomes);
+		validity = rl_kind_extend(&lane->io, &policy, held, token, token_len, ttl, lane->outcomes);
 	}
 	end_masters(client, lane, token, token_len, masters, validity > 0);
 	if (validity > 0 && tracked == 1) {
@@ -177,6 +184,7 @@ static double validity_on(rl_client *client, rl_lane *lane, const rl_lock_target
 	double validity;
 	rl_call_outcome outcome;
 	uint32_t *masters;
+	int suspected;
 
 	if (rl_client_lease(client, token, token_len) == RL_LEASE_LOST) {
 		rl_client_finish(client, lane, RL_CALL_VALIDITY, held->kind, RL_CALL_LOST, 0, 0);
@@ -184,7 +192,7 @@ static double validity_on(rl_client *client, rl_lane *lane, const rl_lock_target
 	}
 	/* Always the servers, with or without scripts: another holder of the lock (another object or
 	 * process with its array) may have released it meanwhile. */
-	masters = expect_masters(client, lane, token, token_len);
+	masters = expect_masters(client, lane, token, token_len, &suspected);
 	validity = rl_kind_validity(&lane->io, &client->policy, held, token, token_len, client->cluster->count,
 		lane->outcomes);
 	if (validity == 0 && rl_client_learn_scripts_refused(client, lane) && held->kind != RL_KIND_SHARED) {

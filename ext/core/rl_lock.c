@@ -477,7 +477,8 @@ static double extend_quorum(const rl_lock_io *io, const rl_lock_policy *policy, 
 		 * ttl (the caller keeps it the same: see rl_lock_policy.no_scripts). */
 		const char *argv[] = {"SET", keys->keys[0], token, "IFEQ", token, "PX", ttl_text};
 		const size_t argvlen[] = {3, keys->lens[0], token_len, 4, token_len, 2, arglens[1]};
-		rl_request request = {{7, argv, argvlen}, RL_EXPECT_OK, NULL, {{0, NULL, NULL}, {0, NULL, NULL}}, 0};
+		rl_request request = {{7, argv, argvlen}, RL_EXPECT_OK, policy->await_every_reply ? rl_request_every_reply : NULL,
+			{{0, NULL, NULL}, {0, NULL, NULL}}, 0};
 
 		start = io->now(io->arg);
 		votes = io->run(io->arg, &request, policy->quorum, start + fmin((double) ttl, policy->call_bound_ms), outcomes);
@@ -499,6 +500,7 @@ static double extend_quorum(const rl_lock_io *io, const rl_lock_policy *policy, 
 	if (rl_script_call_init(&call, &policy->scripts->extend, keys, 2, args, arglens, RL_EXPECT_POSITIVE_INT) != 0) {
 		return -1;
 	}
+	call.request.undecided = policy->await_every_reply ? rl_request_every_reply : NULL;
 	start = io->now(io->arg);
 	votes = io->run(io->arg, &call.request, policy->quorum,
 		start + fmin((double) ttl, policy->call_bound_ms), outcomes);

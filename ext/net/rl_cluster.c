@@ -329,10 +329,18 @@ int rl_cluster_note_masters(const rl_cluster *cluster, const rl_outcome *outcome
 	return any;
 }
 
-void rl_cluster_expect_masters(rl_cluster *cluster, const uint32_t *masters)
+int rl_cluster_expect_masters(rl_cluster *cluster, const uint32_t *masters)
 {
+	size_t i;
+	int suspected = 0;
+
 	cluster->expecting_masters = masters != NULL;
-	if (masters != NULL) {
-		memcpy(cluster->lock_masters, masters, cluster->count * sizeof(*masters));
+	for (i = 0; masters != NULL && i < cluster->count; i++) {
+		const rl_endpoint *endpoint = &cluster->endpoints[i];
+
+		cluster->lock_masters[i] = masters[i];
+		suspected |= masters[i] != 0 && endpoint->sentinel != NULL
+			&& (endpoint->sentinel->state != RL_SENTINEL_RESOLVED || rl_master_mark(endpoint->host, endpoint->port) != masters[i]);
 	}
+	return suspected;
 }

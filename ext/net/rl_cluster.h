@@ -87,8 +87,11 @@ void rl_cluster_eviction_guard(rl_cluster *cluster, size_t i, rl_outcome *out);
 
 /* The master-changed rule for the calls that follow, until called again: a yes from a Sentinel
  * member whose master is not masters[i] (its mark: rl_master_mark; 0: any) counts as "not held".
- * masters NULL: no rule (a lock not tracked, or a new acquisition). */
-void rl_cluster_expect_masters(rl_cluster *cluster, const uint32_t *masters);
+ * masters NULL: no rule (a lock not tracked, or a new acquisition). 1 when a member may have changed
+ * masters already (its master not known, or not masters[i]): an extend then awaits every reply
+ * (rl_lock_policy.await_every_reply), else it could stop before that member's answer, never adopt it,
+ * and lose the lock at the next member's failover. */
+int rl_cluster_expect_masters(rl_cluster *cluster, const uint32_t *masters);
 
 /* After a call that won (a lock taken, an extend with its quorum): each Sentinel member that answered
  * it, yes or "not held", gets the master it answered from in masters[i] (one healed by this call is

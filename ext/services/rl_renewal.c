@@ -110,7 +110,8 @@ static void renew_locked(rl_leases *w, lease *e)
 	if (e->left > 0) {
 		e->left--;
 	}
-	rl_cluster_expect_masters(w->cluster, e->masters); /* a copy: the lease may change meanwhile */
+	/* a copy: the lease may change meanwhile */
+	w->policy.await_every_reply = rl_cluster_expect_masters(w->cluster, e->masters);
 	pthread_mutex_unlock(&rl_leases_lock);
 	start = rl_now_ms();
 	/* The kind's own compare-the-token script, as extend(): keys still holding our token get at

@@ -11,12 +11,15 @@ $members = sn_start(3, 0);
 $r = new RedLock(array_map(fn ($m) => sn_uri($m), $members), 10, 1, ['maxExtensions' => 100]); // tracked locks
 $first = rt_key('a');
 $second = rt_key('b');
+$third = rt_key('c');
 $a = $r->lock($first, 30000);
 $b = $r->lock($second, 30000);
+$c = $r->lock($third, 30000);
 var_dump(is_array($a), is_array($b));
 $replica = $members[0]['replica']['port'];
 $deadline = microtime(true) + 5;
-while ((rt_redis($replica, 'GET', $first) !== $a['token'] || rt_redis($replica, 'GET', $second) !== $b['token'])
+while ((rt_redis($replica, 'GET', $first) !== $a['token'] || rt_redis($replica, 'GET', $second) !== $b['token']
+        || rt_redis($replica, 'GET', $third) !== $c['token'])
     && microtime(true) < $deadline) {
     usleep(20000);
 }
@@ -38,15 +41,23 @@ var_dump($r->extend($a, 30000));
 /* $b: members 1 and 2 hold it: valid, member 0 not counted; extend() wins on 1 and 2 and adopts 0,
  * which then counts when member 1 loses its key. Member 2 is paused for 300 ms (less than its 0.5 s
  * timeout) so that member 0's answer is not one the call stops waiting for once it has a quorum. */
-$third = $members[2]['master']['port'];
-rt_redis($third, 'CLIENT', 'PAUSE', '300');
+$two = $members[2]['master']['port'];
+rt_redis($two, 'CLIENT', 'PAUSE', '300');
 var_dump($r->validity($b) > 0);
 echo "member 0: ", $r->getLastErrors()[0], "\n";
-rt_redis($third, 'CLIENT', 'PAUSE', '300');
+rt_redis($two, 'CLIENT', 'PAUSE', '300');
 var_dump(is_array($r->extend($b, 30000)), rt_redis($new, 'PTTL', $second) > 29000);
 rt_redis($members[1]['master']['port'], 'DEL', $second);
 var_dump($r->validity($b) > 0, $r->getLastErrors()[0]);
 var_dump($r->unlock($b));
+
+/* $c: this time member 0 (the promoted replica) is the slow one, 300 ms. A member that may have changed
+ * masters is awaited by extend() rather than left behind once members 1 and 2 made the quorum: it is
+ * adopted, and counts when member 1 loses its key. */
+rt_redis($new, 'CLIENT', 'PAUSE', '300');
+var_dump(is_array($r->extend($c, 30000)));
+rt_redis($members[1]['master']['port'], 'DEL', $third);
+var_dump($r->validity($c) > 0, $r->unlock($c));
 ?>
 --EXPECT--
 bool(true)
@@ -62,4 +73,7 @@ bool(true)
 bool(true)
 bool(true)
 NULL
+bool(true)
+bool(true)
+bool(true)
 bool(true)
