@@ -13,7 +13,7 @@ void rl_client_record_masters(rl_client *client, rl_lane *lane, const char *toke
 {
 	uint32_t *masters = calloc(lane->cluster->count ? lane->cluster->count : 1, sizeof(*masters));
 
-	if (masters != NULL && client->leases != NULL && rl_cluster_note_masters(lane->cluster, lane->outcomes, masters)) {
+	if (masters != NULL && client->leases != NULL && rl_cluster_note_masters(lane->cluster, lane->outcomes, masters, 1)) {
 		rl_leases_set_masters(client->leases, token, token_len, masters, lane->cluster->count);
 	}
 	free(masters);
@@ -46,7 +46,7 @@ static void end_masters(rl_client *client, rl_lane *lane, const char *token, siz
 	}
 	rl_cluster_expect_masters(lane->cluster, NULL);
 	if (won) {
-		(void) rl_cluster_note_masters(lane->cluster, lane->outcomes, masters);
+		(void) rl_cluster_note_masters(lane->cluster, lane->outcomes, masters, 0);
 		rl_leases_set_masters(client->leases, token, token_len, masters, lane->cluster->count);
 	}
 	free(masters);

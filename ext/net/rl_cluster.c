@@ -315,7 +315,7 @@ void rl_cluster_eviction_guard(rl_cluster *cluster, size_t i, rl_outcome *out)
 	}
 }
 
-int rl_cluster_note_masters(const rl_cluster *cluster, const rl_outcome *outcomes, uint32_t *masters)
+int rl_cluster_note_masters(const rl_cluster *cluster, const rl_outcome *outcomes, uint32_t *masters, int taken)
 {
 	size_t i;
 	int any = 0;
@@ -323,6 +323,8 @@ int rl_cluster_note_masters(const rl_cluster *cluster, const rl_outcome *outcome
 	for (i = 0; i < cluster->count; i++) {
 		if ((outcomes[i].kind == RL_OUTCOME_YES || outcomes[i].kind == RL_OUTCOME_TAKEN) && cluster->vote_masters[i] != 0) {
 			masters[i] = cluster->vote_masters[i];
+		} else if (taken && cluster->conns[i].state != RL_CONN_DOWN) {
+			masters[i] = cluster->conns[i].master_mark; /* its reply came after the quorum: where the key went */
 		}
 		any |= masters[i] != 0;
 	}

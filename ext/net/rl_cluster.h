@@ -95,8 +95,10 @@ int rl_cluster_expect_masters(rl_cluster *cluster, const uint32_t *masters);
 
 /* After a call that won (a lock taken, an extend with its quorum): each Sentinel member that answered
  * it, yes or "not held", gets the master it answered from in masters[i] (one healed by this call is
- * adopted from now on); the others keep theirs. 1 when any is known (the lock has Sentinel members). */
-int rl_cluster_note_masters(const rl_cluster *cluster, const rl_outcome *outcomes, uint32_t *masters);
+ * adopted from now on); the others keep theirs, except that for a lock just taken a member whose reply
+ * came after the quorum gets the master its connection reached (the one its key was sent to). 1 when any
+ * is known (the lock has Sentinel members). */
+int rl_cluster_note_masters(const rl_cluster *cluster, const rl_outcome *outcomes, uint32_t *masters, int taken);
 
 /* Closes the connections, or checks them in to the pool, and frees everything. */
 void rl_cluster_destroy(rl_cluster *cluster);

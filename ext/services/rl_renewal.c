@@ -139,7 +139,7 @@ static void renew_locked(rl_leases *w, lease *e)
 	}
 	if (validity > 0) {
 		if (e->masters != NULL) {
-			(void) rl_cluster_note_masters(w->cluster, w->outcomes, e->masters); /* healed members adopted */
+			(void) rl_cluster_note_masters(w->cluster, w->outcomes, e->masters, 0); /* healed members adopted */
 		}
 		if (start + validity > e->valid_until) {
 			e->valid_until = start + validity;
