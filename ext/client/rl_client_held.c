@@ -9,16 +9,6 @@
 
 /* --- the master-changed rule (docs/design/sentinel.md#master-changed-since-the-lock-was-taken) ---- */
 
-void rl_client_record_masters(rl_client *client, rl_lane *lane, const char *token, size_t token_len)
-{
-	uint32_t *masters = calloc(lane->cluster->count ? lane->cluster->count : 1, sizeof(*masters));
-
-	if (masters != NULL && client->leases != NULL && rl_cluster_note_masters(lane->cluster, lane->outcomes, masters, 1)) {
-		rl_leases_set_masters(client->leases, token, token_len, masters, lane->cluster->count);
-	}
-	free(masters);
-}
-
 /* Before a call on a tracked lock with Sentinel members: the masters that hold it, expected by the
  * lane's votes. NULL when there is no rule to apply (or out of memory: the keys alone decide). */
 static uint32_t *expect_masters(rl_client *client, rl_lane *lane, const char *token, size_t token_len, int *suspected)

@@ -15,10 +15,6 @@ void rl_client_give_back(rl_client *client, rl_lane *lane);
 /* The tracked locks, made on first use. NULL when out of memory. */
 rl_leases *rl_client_leases_of(rl_client *client);
 
-/* A lock just taken and tracked: the master each Sentinel member's vote came from, kept in its lease
- * for the master-changed rule (rl_client_held.c). */
-void rl_client_record_masters(rl_client *client, rl_lane *lane, const char *token, size_t token_len);
-
 /* Not done: "taken" when the servers that said so alone leave no quorum possible, else failed. */
 rl_call_outcome rl_client_refused(const rl_client *client, const rl_lane *lane, rl_call_outcome taken);
 /* The record of the call, and the per-process counters: the one place every call ends. */
