@@ -19,6 +19,9 @@
  *            breaks the algorithm's assumption, a demonstration) --kill-gap=MS (the next kill comes
  *            MS/2-MS after a restart; default 100-400 ms, and 0-30 ms in the no-delay run)
  *   php chaos/run.php --preset=extend    # CI: autoExtend workers holding ~3 ttls each, delayed run
+ *   php chaos/run.php --preset=failover-short   # ~60 s: --members=sentinel, 3 Sentinel-managed members
+ *            (chaos/failover.php; ports --port-base .. +9) and forced failovers instead of kills and pauses;
+ *            --failover=lossy: without the pause that makes them lose nothing (a demonstration, never fails)
  *
  * Exit status: 1 when the delayed-restart run saw any violation: two use intervals of the resource
  * overlapping, the guard's owner key found taken while both locks were still valid, or a lost
@@ -49,11 +52,17 @@ const PRESETS = [
     'extend' => ['workers' => 6, 'duration' => 30, 'acquisitions' => 200000, 'ttl' => 300, 'sleep-us' => 100000,
         'resources' => 2, 'nodelay-duration' => 0, 'nodelay-sleep-us' => 0, 'auto-extend' => true, 'hold-slices' => 8,
         'wait-timeout' => 3000, 'runs' => 'delayed'],
+    /* issue 27: 3 Sentinel-managed members (chaos/failover.php), the fault a forced failover of one;
+     * autoExtend holds of 4 x 150 ms with a ttl of 1000 ms, renewed across the failovers */
+    'failover-short' => ['members' => 'sentinel', 'workers' => 6, 'duration' => 45, 'acquisitions' => 200000, 'ttl' => 1000,
+        'sleep-us' => 150000, 'resources' => 2, 'nodelay-duration' => 0, 'nodelay-sleep-us' => 0, 'auto-extend' => true,
+        'hold-slices' => 4, 'wait-timeout' => 3000, 'runs' => 'delayed'],
 ];
 
 $opts = getopt('', ['preset:', 'workers:', 'duration:', 'acquisitions:', 'ttl:', 'sleep-us:', 'resources:',
     'port-base:', 'runs:', 'retry-delay:', 'retry-count:', 'restart-delay:', 'nodelay-duration:', 'nodelay-sleep-us:', 'extension:',
-    'mode:', 'limit:', 'exclusive-pct:', 'aof', 'auto-extend', 'hold-slices:', 'wait-timeout:', 'kill-count:', 'kill-gap:']);
+    'mode:', 'limit:', 'exclusive-pct:', 'aof', 'auto-extend', 'hold-slices:', 'wait-timeout:', 'kill-count:', 'kill-gap:',
+    'members:', 'failover:']);
 if (isset($opts['auto-extend'])) {
     $opts['auto-extend'] = true; /* a flag: getopt gives false */
 }
@@ -64,7 +73,8 @@ if ($preset === null) {
 }
 $cfg = array_merge(['retry-delay' => 10, 'retry-count' => 3, 'port-base' => 7441, 'runs' => 'delayed,nodelay', 'restart-delay' => null,
     'mode' => 'lock', 'limit' => 3, 'exclusive-pct' => 30, 'aof' => false,
-    'auto-extend' => false, 'hold-slices' => 1, 'wait-timeout' => null, 'kill-count' => 1, 'kill-gap' => 0], $preset, $opts);
+    'auto-extend' => false, 'hold-slices' => 1, 'wait-timeout' => null, 'kill-count' => 1, 'kill-gap' => 0,
+    'members' => 'plain', 'failover' => 'clean'], $preset, $opts);
 $mode = (string) $cfg['mode'];
 $aof = $cfg['aof'] !== false;
 if (!in_array($mode, ['lock', 'semaphore', 'shared', 'fence'], true)) {
@@ -81,7 +91,11 @@ if ($restartDelay <= $ttl && !$aof) { /* with appendfsync always the keys surviv
 }
 $portBase = (int) $cfg['port-base'];
 $lockPorts = range($portBase, $portBase + 4);
-$guardPort = $portBase + 5;
+$sentinel = $cfg['members'] === 'sentinel'; /* --members=sentinel: failovers instead of kills and pauses */
+if ($sentinel) {
+    require __DIR__ . '/failover.php';
+}
+$guardPort = $portBase + ($sentinel ? 9 : 5);
 $runDir = dirname(__DIR__) . '/.run/chaos-' . $portBase;
 @mkdir($runDir, 0700, true);
 $extension = $cfg['extension'] ?? (dirname(__DIR__) . '/modules/redlock.so');
@@ -105,7 +119,7 @@ function stop_leftover(int $port, string $dir): void
     $pidFile = "$dir/server-$port.pid";
     $pid = (int) @file_get_contents($pidFile);
     $cmdline = $pid > 0 ? (string) @file_get_contents("/proc/$pid/cmdline") : '';
-    if (str_contains($cmdline, 'redis-server') && str_contains($cmdline, (string) $port)) {
+    if (str_contains($cmdline, 'redis-') && str_contains($cmdline, (string) $port)) { /* redis-server or redis-sentinel */
         posix_kill($pid, SIGCONT);
         posix_kill($pid, SIGKILL);
         usleep(100000);
@@ -113,7 +127,8 @@ function stop_leftover(int $port, string $dir): void
     @unlink($pidFile);
 }
 
-function start_server(int $port, string $dir): array
+/** A redis-server on $port; or $command (a redis-sentinel and its config file) given its port. */
+function start_server(int $port, string $dir, ?array $command = null): array
 {
     global $aof;
     stop_leftover($port, $dir);
@@ -121,7 +136,8 @@ function start_server(int $port, string $dir): array
     /* --aof: every write fsynced before its reply, so a SIGKILL loses nothing acknowledged. */
     $persistence = $aof ? ['--appendonly', 'yes', '--appendfsync', 'always', '--appenddirname', "aof-$port",
         '--auto-aof-rewrite-min-size', '8mb'] : ['--appendonly', 'no'];
-    $proc = proc_open(array_merge(['redis-server', '--port', (string) $port, '--bind', '127.0.0.1', '--save', ''],
+    $proc = proc_open($command !== null ? array_merge($command, ['--port', (string) $port])
+        : array_merge(['redis-server', '--port', (string) $port, '--bind', '127.0.0.1', '--save', ''],
         $persistence, ['--dir', $dir, '--logfile', "$dir/redis-$port.log"]), [['file', '/dev/null', 'r'], $null, $null], $pipes);
     if ($proc === false) {
         throw new RuntimeException("cannot start redis-server on $port");
@@ -187,13 +203,17 @@ function percentile(array $sorted, float $p): float
 /** One labelled run. Returns its report. */
 function run_once(string $name, string $label, int $restartDelay, float $duration, int $sleepUs, int $acquisitions): array
 {
-    global $servers, $lockPorts, $guardPort, $runDir, $workers, $ttl, $cfg, $extension;
+    global $servers, $lockPorts, $guardPort, $runDir, $workers, $ttl, $cfg, $extension, $sentinel, $portBase;
     $killCount = max(1, min(4, (int) $cfg['kill-count']));
     $killGap = max(0, (int) $cfg['kill-gap']);
 
-    foreach (array_merge($lockPorts, [$guardPort]) as $port) {
+    foreach ($sentinel ? [$guardPort] : array_merge($lockPorts, [$guardPort]) as $port) {
         array_map('unlink', glob("$runDir/aof-$port/*") ?: []); /* a run starts from empty servers */
         $servers[$port] = start_server($port, $runDir);
+    }
+    if ($sentinel) {
+        $servers += fo_start($portBase, $runDir);
+        $lockPorts = array_keys(array_diff_key($servers, [$guardPort => 1]));
     }
     $runId = $name . '-' . bin2hex(random_bytes(3));
     $procs = [];
@@ -205,7 +225,8 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
             'max_acquisitions' => $perWorker, 'max_calls' => $perWorker * 50, 'out' => "$runDir/$runId-w$w",
             'mode' => $cfg['mode'], 'limit' => (int) $cfg['limit'], 'exclusive_pct' => (int) $cfg['exclusive-pct'],
             'auto_extend' => (bool) $cfg['auto-extend'], 'hold_slices' => (int) $cfg['hold-slices'],
-            'wait_timeout' => $cfg['wait-timeout'] !== null ? (int) $cfg['wait-timeout'] : null];
+            'wait_timeout' => $cfg['wait-timeout'] !== null ? (int) $cfg['wait-timeout'] : null,
+            'servers' => $sentinel ? fo_uris($portBase, 0.2) : null];
         $cmd = [PHP_BINARY];
         if (!extension_loaded('redlock')) {
             array_push($cmd, '-d', "extension=$extension");
@@ -228,7 +249,10 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
     $nextPause = microtime(true) + 0.3;
     $hardStop = microtime(true) + $duration + 60;
     $start = microtime(true);
-    while (true) {
+    if ($sentinel) {
+        $events = fo_chaos($portBase, $procs, $hardStop, (string) $cfg['failover']);
+    }
+    while (!$sentinel) {
         $running = 0;
         foreach ($procs as $p) {
             $running += proc_get_status($p)['running'] ? 1 : 0;
@@ -312,6 +336,7 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
         'acquire_p99_ms' => round(percentile($latencies, 0.99), 3),
         'acquire_max_ms' => round($latencies ? end($latencies) : -1.0, 3),
         'acquisitions_per_s' => round($sum['acquisitions'] / max($elapsed, 0.001)),
+        'members' => $sentinel ? "3 Sentinel-managed, failovers {$cfg['failover']}" : '5 plain',
         'chaos' => $events, 'examples' => array_slice($tally['examples'], 0, 3),
     ];
 }
@@ -321,9 +346,10 @@ foreach (explode(',', $cfg['runs']) as $run) {
     if ($run === 'delayed') {
         $report = run_once('delayed', 'delayed-restart', $restartDelay, (float) $cfg['duration'], (int) $cfg['sleep-us'],
             (int) $cfg['acquisitions']);
-        $bad = $report['violated'];
+        $lossy = $sentinel && $cfg['failover'] === 'lossy'; /* a demonstration (chaos/failover.php) */
+        $bad = $report['violated'] && !$lossy;
         $failed = $failed || $bad;
-        $report['verdict'] = $bad ? 'FAIL' : 'ok';
+        $report['verdict'] = $bad ? 'FAIL' : ($lossy ? 'demonstration' : 'ok');
     } elseif ($run === 'nodelay') {
         $report = run_once('nodelay', 'no-delay-restart (demonstration, never fails)', 0, (float) $cfg['nodelay-duration'],
             (int) $cfg['nodelay-sleep-us'], (int) $cfg['acquisitions']);

@@ -19,7 +19,7 @@ require __DIR__ . '/resp.php';
 
 $cfg = json_decode($argv[1] ?? '', true, 16, JSON_THROW_ON_ERROR);
 $id = "w{$cfg['id']}-" . getmypid();
-$servers = array_map(fn ($p) => ['127.0.0.1', $p, $cfg['server_timeout']], $cfg['lock_ports']);
+$servers = $cfg['servers'] ?? array_map(fn ($p) => ['127.0.0.1', $p, $cfg['server_timeout']], $cfg['lock_ports']);
 if (($cfg['mode'] ?? 'lock') !== 'lock') { /* lockSemaphore(), lockShared(), fencing: no guard server */
     require __DIR__ . '/worker_primitives.php';
     exit(0);

@@ -386,6 +386,18 @@ void rl_client_learn_natives(rl_client *client, rl_lane *lane)
 	}
 }
 
+/* A lock just taken and tracked: the master each Sentinel member's vote came from, kept in its lease for
+ * the master-changed rule (docs/design/sentinel.md#master-changed-since-the-lock-was-taken). */
+static void record_masters(rl_client *client, rl_lane *lane, const char *token, size_t token_len)
+{
+	uint32_t *masters = calloc(lane->cluster->count ? lane->cluster->count : 1, sizeof(*masters));
+
+	if (masters != NULL && client->leases != NULL && rl_cluster_note_masters(lane->cluster, lane->outcomes, masters, 1)) {
+		rl_leases_set_masters(client->leases, token, token_len, masters, lane->cluster->count);
+	}
+	free(masters);
+}
+
 static rl_acquire_status acquire(rl_client *client, rl_lane *lane, const rl_lock_target *target, int64_t ttl, int pinned,
 	rl_held_lock *held, rl_lock_kind *kind)
 {
@@ -438,6 +450,9 @@ static rl_acquire_status acquire(rl_client *client, rl_lane *lane, const rl_lock
 
 		if (tracked && passes_cap) {
 			rl_leases_set_left(leases, held->result.token, RL_TOKEN_LEN, cap_left);
+		}
+		if (tracked) {
+			record_masters(client, lane, held->result.token, RL_TOKEN_LEN);
 		}
 		if (!tracked) {
 			/* Not tracked means not renewed, or a cap not kept: released, and said so. (Out of

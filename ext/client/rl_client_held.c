@@ -7,6 +7,41 @@
 #include "client/rl_client_private.h"
 #include "protocol/rl_reply.h"
 
+/* --- the master-changed rule (docs/design/sentinel.md#master-changed-since-the-lock-was-taken) ---- */
+
+/* Before a call on a tracked lock with Sentinel members: the masters that hold it, expected by the
+ * lane's votes. NULL when there is no rule to apply (or out of memory: the keys alone decide). */
+static uint32_t *expect_masters(rl_client *client, rl_lane *lane, const char *token, size_t token_len, int *suspected)
+{
+	uint32_t *masters;
+
+	*suspected = 0;
+	if (client->leases == NULL || (masters = calloc(lane->cluster->count ? lane->cluster->count : 1, sizeof(*masters))) == NULL) {
+		return NULL;
+	}
+	if (!rl_leases_masters(client->leases, token, token_len, masters, lane->cluster->count)) {
+		free(masters);
+		return NULL;
+	}
+	*suspected = rl_cluster_expect_masters(lane->cluster, masters);
+	return masters;
+}
+
+/* After it: an extend that won adopts the members it healed (or found holding our key anew). */
+static void end_masters(rl_client *client, rl_lane *lane, const char *token, size_t token_len, uint32_t *masters,
+	int won)
+{
+	if (masters == NULL) {
+		return;
+	}
+	rl_cluster_expect_masters(lane->cluster, NULL);
+	if (won) {
+		(void) rl_cluster_note_masters(lane->cluster, lane->outcomes, masters, 0);
+		rl_leases_set_masters(client->leases, token, token_len, masters, lane->cluster->count);
+	}
+	free(masters);
+}
+
 /* --- release, extend, validity ------------------------------------------------------------------ */
 
 static int release_on(rl_client *client, rl_lane *lane, const rl_lock_target *held, const char *token,
@@ -63,6 +98,9 @@ static double extend(rl_client *client, rl_lane *lane, const rl_lock_target *hel
 	int capped = client->config.max_extensions >= 0;
 	int tracked = -1;
 	double start, validity, refusal;
+	uint32_t *masters;
+	rl_lock_policy policy; /* the object's, awaiting every reply while a member may have changed masters */
+	int suspected;
 
 	if (rl_dialect_for(client->policy.dialect, held->kind, RL_OP_EXTEND)->extend_sets_ttl
 		&& (refusal = script_free_ttl_check(token, token_len, ttl)) != 0) {
@@ -75,15 +113,22 @@ static double extend(rl_client *client, rl_lane *lane, const rl_lock_target *hel
 		}
 	}
 	*asked = 1;
+	masters = expect_masters(client, lane, token, token_len, &suspected);
+	policy = client->policy;
+	policy.await_every_reply = suspected;
 	start = rl_now_ms();
-	validity = rl_kind_extend(&lane->io, &client->policy, held, token, token_len, ttl, lane->outcomes);
+	validity = rl_kind_extend(&lane->io, &policy, held, token, token_len, ttl, lane->outcomes);
 	if (validity == 0 && rl_client_learn_scripts_refused(client, lane, held->kind, RL_OP_EXTEND)) {
 		if ((refusal = script_free_ttl_check(token, token_len, ttl)) != 0) {
+			end_masters(client, lane, token, token_len, masters, 0);
 			return refusal;
 		}
+		policy = client->policy;
+		policy.await_every_reply = suspected;
 		start = rl_now_ms(); /* the same extend() again, without the script */
-		validity = rl_kind_extend(&lane->io, &client->policy, held, token, token_len, ttl, lane->outcomes);
+		validity = rl_kind_extend(&lane->io, &policy, held, token, token_len, ttl, lane->outcomes);
 	}
+	end_masters(client, lane, token, token_len, masters, validity > 0);
 	if (validity > 0 && tracked == 1) {
 		rl_leases_extended(client->leases, token, token_len, start, validity, ttl);
 	} else if (validity > 0 && capped && tracked < 0) {
@@ -130,6 +175,8 @@ static double validity_on(rl_client *client, rl_lane *lane, const rl_lock_target
 {
 	double validity;
 	rl_call_outcome outcome;
+	uint32_t *masters;
+	int suspected;
 
 	if (rl_client_lease(client, token, token_len) == RL_LEASE_LOST) {
 		rl_client_finish(client, lane, RL_CALL_VALIDITY, held->kind, RL_CALL_LOST, 0, 0);
@@ -137,12 +184,14 @@ static double validity_on(rl_client *client, rl_lane *lane, const rl_lock_target
 	}
 	/* Always the servers, with or without scripts: another holder of the lock (another object or
 	 * process with its array) may have released it meanwhile. */
+	masters = expect_masters(client, lane, token, token_len, &suspected);
 	validity = rl_kind_validity(&lane->io, &client->policy, held, token, token_len, client->cluster->count,
 		lane->outcomes);
 	if (validity == 0 && rl_client_learn_scripts_refused(client, lane, held->kind, RL_OP_VALIDITY)) {
 		validity = rl_kind_validity(&lane->io, &client->policy, held, token, token_len, client->cluster->count,
 			lane->outcomes); /* the same question again, without the script */
 	}
+	end_masters(client, lane, token, token_len, masters, 0);
 	outcome = validity > 0 ? RL_CALL_VALID : validity < 0 ? RL_CALL_FAILED : rl_client_refused(client, lane, RL_CALL_NOT_HELD);
 	if (outcome == RL_CALL_NOT_HELD && client->leases) {
 		rl_leases_not_held(client->leases, token, token_len);

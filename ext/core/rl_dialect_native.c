@@ -248,6 +248,7 @@ int rl_native_extend(const rl_lock_io *io, const rl_lock_policy *policy, const r
 	}
 	memset(&request, 0, sizeof(request));
 	extend_request(&request, 0, &a);
+	request.undecided = policy->await_every_reply ? rl_request_every_reply : NULL; /* rl_lock_policy */
 	return (int) io->run(io->arg, &request, policy->quorum, deadline, outcomes);
 }
 

@@ -63,6 +63,7 @@ static int run_script(const rl_lock_io *io, const rl_lock_policy *policy, const 
 	if (rl_script_call_init(&call, script, keys, argc, args, arglens, RL_EXPECT_POSITIVE_INT) != 0) {
 		return -1;
 	}
+	call.request.undecided = policy->await_every_reply ? rl_request_every_reply : NULL; /* rl_lock_policy */
 	votes = io->run(io->arg, &call.request, policy->quorum, deadline, outcomes);
 	rl_script_call_free(&call);
 	return (int) votes;

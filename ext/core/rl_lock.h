@@ -85,6 +85,10 @@ typedef struct rl_lock_policy {
 	/* the commands: scripts, or the servers' own ('scripts' => false, NOPERM learnt): core/rl_dialect.h */
 	const struct rl_dialect *dialect;
 	unsigned servers;      /* how many: the per-key round trips without scripts merge their votes */
+	/* extend(): wait for every server's answer (within the call's bound), not only for a quorum: set
+	 * while a Sentinel member may have changed masters under the lock, so that its answer comes in
+	 * and the extend can adopt it (docs/design/sentinel.md#master-changed-since-the-lock-was-taken) */
+	int await_every_reply;
 } rl_lock_policy;
 
 /* --- The acquisition state machine ---------------------------------------------------- */

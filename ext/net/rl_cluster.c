@@ -24,7 +24,10 @@ rl_cluster *rl_cluster_create(size_t count)
 	cluster->endpoints = calloc(count ? count : 1, sizeof(*cluster->endpoints));
 	cluster->conns = calloc(count ? count : 1, sizeof(*cluster->conns));
 	cluster->policies = calloc(count ? count : 1, 1);
-	if (cluster->endpoints == NULL || cluster->conns == NULL || cluster->policies == NULL) {
+	if ((cluster->lock_masters = calloc(2 * (count ? count : 1), sizeof(*cluster->lock_masters))) != NULL) {
+		cluster->vote_masters = cluster->lock_masters + (count ? count : 1);
+	}
+	if (cluster->endpoints == NULL || cluster->conns == NULL || cluster->policies == NULL || cluster->lock_masters == NULL) {
 		rl_cluster_destroy(cluster);
 		return NULL;
 	}
@@ -43,7 +46,12 @@ rl_cluster *rl_cluster_sibling(const rl_cluster *of)
 		return NULL;
 	}
 	cluster->conns = calloc(of->count ? of->count : 1, sizeof(*cluster->conns));
-	if (cluster->conns == NULL) {
+	if ((cluster->lock_masters = calloc(2 * (of->count ? of->count : 1), sizeof(*cluster->lock_masters))) != NULL) {
+		cluster->vote_masters = cluster->lock_masters + (of->count ? of->count : 1);
+	}
+	if (cluster->conns == NULL || cluster->lock_masters == NULL) {
+		free(cluster->conns);
+		free(cluster->lock_masters);
 		free(cluster);
 		return NULL;
 	}
@@ -252,6 +260,7 @@ void rl_cluster_destroy(rl_cluster *cluster)
 		free(cluster->policies);
 	}
 	free(cluster->conns);
+	free(cluster->lock_masters);
 	free(cluster);
 }
 
@@ -295,4 +304,45 @@ void rl_cluster_eviction_guard(rl_cluster *cluster, size_t i, rl_outcome *out)
 			rl_eviction_policy_name((rl_eviction_policy) conn->eviction_policy));
 		rl_outcome_set(out, RL_OUTCOME_ERROR, message);
 	}
+	if (conn->policy_flags & RL_POLICY_FLAG_MASTER) {
+		/* A promoted replica may hold our key by replication, yet it is a member that changed under
+		 * the lock: its yes waits for the self-healing extend that adopts it. */
+		cluster->vote_masters[i] = conn->master_mark;
+		if (cluster->expecting_masters && out->kind == RL_OUTCOME_YES && cluster->lock_masters[i] != 0
+			&& cluster->lock_masters[i] != conn->master_mark) {
+			rl_outcome_set(out, RL_OUTCOME_TAKEN, "the master changed since the lock was taken: not counted until healed");
+		}
+	}
+}
+
+int rl_cluster_note_masters(const rl_cluster *cluster, const rl_outcome *outcomes, uint32_t *masters, int taken)
+{
+	size_t i;
+	int any = 0;
+
+	for (i = 0; i < cluster->count; i++) {
+		if ((outcomes[i].kind == RL_OUTCOME_YES || outcomes[i].kind == RL_OUTCOME_TAKEN) && cluster->vote_masters[i] != 0) {
+			masters[i] = cluster->vote_masters[i];
+		} else if (taken && cluster->conns[i].state != RL_CONN_DOWN) {
+			masters[i] = cluster->conns[i].master_mark; /* its reply came after the quorum: where the key went */
+		}
+		any |= masters[i] != 0;
+	}
+	return any;
+}
+
+int rl_cluster_expect_masters(rl_cluster *cluster, const uint32_t *masters)
+{
+	size_t i;
+	int suspected = 0;
+
+	cluster->expecting_masters = masters != NULL;
+	for (i = 0; masters != NULL && i < cluster->count; i++) {
+		const rl_endpoint *endpoint = &cluster->endpoints[i];
+
+		cluster->lock_masters[i] = masters[i];
+		suspected |= masters[i] != 0 && endpoint->sentinel != NULL
+			&& (endpoint->sentinel->state != RL_SENTINEL_RESOLVED || rl_master_mark(endpoint->host, endpoint->port) != masters[i]);
+	}
+	return suspected;
 }

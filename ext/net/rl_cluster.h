@@ -29,6 +29,12 @@ typedef struct rl_cluster {
 	unsigned char *policies;
 	unsigned char policies_news;
 	unsigned char refuse_evicting;
+	/* The master-changed rule (docs/design/sentinel.md#master-changed-since-the-lock-was-taken): per
+	 * server, the master that granted the lock the next calls ask about (0: any; expecting 0: no rule),
+	 * and the master each vote of the latest fan-outs came from (0: a fixed address). Each cluster its
+	 * own, a sibling's too: a lane's calls never mix with another's. */
+	uint32_t *lock_masters, *vote_masters;
+	int expecting_masters;
 } rl_cluster;
 
 /* One server as parsed from the PHP side. Strings need not be NUL-terminated; NULL = absent. */
@@ -78,6 +84,21 @@ rl_cluster *rl_cluster_sibling(const rl_cluster *of);
  * brought from the pool) for the object and telemetry, and with refuse_evicting turns the vote of a
  * server whose policy can evict lock keys into an error before it is counted. */
 void rl_cluster_eviction_guard(rl_cluster *cluster, size_t i, rl_outcome *out);
+
+/* The master-changed rule for the calls that follow, until called again: a yes from a Sentinel
+ * member whose master is not masters[i] (its mark: rl_master_mark; 0: any) counts as "not held".
+ * masters NULL: no rule (a lock not tracked, or a new acquisition). 1 when a member may have changed
+ * masters already (its master not known, or not masters[i]): an extend then awaits every reply
+ * (rl_lock_policy.await_every_reply), else it could stop before that member's answer, never adopt it,
+ * and lose the lock at the next member's failover. */
+int rl_cluster_expect_masters(rl_cluster *cluster, const uint32_t *masters);
+
+/* After a call that won (a lock taken, an extend with its quorum): each Sentinel member that answered
+ * it, yes or "not held", gets the master it answered from in masters[i] (one healed by this call is
+ * adopted from now on); the others keep theirs, except that for a lock just taken a member whose reply
+ * came after the quorum gets the master its connection reached (the one its key was sent to). 1 when any
+ * is known (the lock has Sentinel members). */
+int rl_cluster_note_masters(const rl_cluster *cluster, const rl_outcome *outcomes, uint32_t *masters, int taken);
 
 /* Closes the connections, or checks them in to the pool, and frees everything. */
 void rl_cluster_destroy(rl_cluster *cluster);

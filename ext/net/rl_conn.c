@@ -46,6 +46,19 @@ void rl_conn_forget_after_fork(rl_conn *conn)
 	rl_conn_init(conn);
 }
 
+uint32_t rl_master_mark(const char *host, int port)
+{
+	uint32_t hash = 2166136261u; /* FNV-1a over "host" then the port's bytes */
+	const unsigned char *at;
+
+	for (at = (const unsigned char *) (host != NULL ? host : ""); *at; at++) {
+		hash = (hash ^ *at) * 16777619u;
+	}
+	hash = (hash ^ (uint32_t) (port & 0xff)) * 16777619u;
+	hash = (hash ^ (uint32_t) ((port >> 8) & 0xff)) * 16777619u;
+	return hash != 0 ? hash : 1;
+}
+
 /* Nothing owed, nothing unsent, nothing buffered: the state of a fresh stream. */
 static void reset_stream(rl_conn *conn)
 {
@@ -55,6 +68,7 @@ static void reset_stream(rl_conn *conn)
 	conn->native_release = RL_NATIVE_NONE;
 	conn->eviction_policy = RL_POLICY_NOT_LEARNT;
 	conn->policy_flags = 0;
+	conn->master_mark = 0;
 	conn->stale = 0;
 	conn->expected = 0;
 	conn->stale_deadline = HUGE_VAL;
@@ -239,6 +253,8 @@ int rl_conn_append_setup(rl_conn *conn, const rl_endpoint *endpoint)
 		}
 		conn->checked++;
 		conn->role_checked = 1;
+		conn->master_mark = rl_master_mark(endpoint->host, endpoint->port);
+		conn->policy_flags |= RL_POLICY_FLAG_MASTER;
 	}
 	return 0;
 }
@@ -287,7 +303,7 @@ static void take_probe(rl_conn *conn, unsigned index, const rl_reply *reply)
 			conn->eviction_policy = (unsigned char) (reply->type == RL_REPLY_STRING && reply->str != NULL
 				? rl_eviction_policy_parse(reply->str, reply->len) : RL_POLICY_UNKNOWN);
 		}
-		conn->policy_flags = (unsigned char) (RL_POLICY_FLAG_NEWS
+		conn->policy_flags = (unsigned char) (RL_POLICY_FLAG_NEWS | (conn->policy_flags & RL_POLICY_FLAG_MASTER)
 			| (rl_eviction_policy_evicts((rl_eviction_policy) conn->eviction_policy) ? RL_POLICY_FLAG_EVICTS : 0));
 		break;
 	}

@@ -74,6 +74,7 @@ typedef struct rl_conn {
 	unsigned char role_checked;   /* the last of the checked replies is ROLE's (Sentinel members) */
 	unsigned char eviction_policy; /* its maxmemory-policy (rl_eviction_policy), learnt from the probes */
 	unsigned char policy_flags;    /* RL_POLICY_FLAG_*: what the fan-out's eviction guard must look at */
+	uint32_t master_mark; /* Sentinel members: the master this connection reached (rl_master_mark); 0: fixed */
 	unsigned stale;       /* replies owed to an earlier call: read and dropped before ours */
 	unsigned expected;    /* replies the current call still waits for */
 	double deadline;      /* rl_now_ms() by which the current call's reply is overdue; HUGE_VAL: no limit */
@@ -128,6 +129,12 @@ void rl_conn_release(rl_conn *conn);
  * the fan-out last looked; it can evict lock keys. Zero for most connections: one test per vote. */
 #define RL_POLICY_FLAG_NEWS 1
 #define RL_POLICY_FLAG_EVICTS 2
+/* A Sentinel member's connection: its votes pass the master-changed rule (rl_cluster_expect_masters). */
+#define RL_POLICY_FLAG_MASTER 4
+
+/* Which master a Sentinel member's connection reached: a hash of the address the sentinels named
+ * (never 0). Two connections to one address have the same mark in any process. */
+uint32_t rl_master_mark(const char *host, int port);
 
 /* A release without Lua, where the server has it: Redis >= 8.4 DELEX key IFEQ token, Valkey >= 9
  * DELIFEQ key token. Learnt from probes pipelined on connect (rl_conn_append_probes): no round

@@ -23,6 +23,7 @@ void rl_lease_free(lease *e)
 	free(e->keys_copy);
 	free(e->lens_copy);
 	free(e->token);
+	free(e->masters);
 	free(e);
 }
 
@@ -252,6 +253,35 @@ int rl_leases_add(rl_leases *w, const rl_lock_target *held, const char *token, s
 #endif
 	UNLOCK();
 	return rc;
+}
+
+void rl_leases_set_masters(rl_leases *w, const char *token, size_t token_len, const uint32_t *masters, size_t count)
+{
+	lease *e;
+
+	LOCK();
+	leave_parent_locked(w);
+	e = find(w, token, token_len);
+	if (e != NULL && (e->masters != NULL || (e->masters = calloc(count ? count : 1, sizeof(*masters))) != NULL)) {
+		memcpy(e->masters, masters, count * sizeof(*masters));
+	}
+	UNLOCK();
+}
+
+int rl_leases_masters(rl_leases *w, const char *token, size_t token_len, uint32_t *masters, size_t count)
+{
+	lease *e;
+	int known = 0;
+
+	LOCK();
+	leave_parent_locked(w);
+	e = find(w, token, token_len);
+	if (e != NULL && e->masters != NULL) {
+		memcpy(masters, e->masters, count * sizeof(*masters));
+		known = 1;
+	}
+	UNLOCK();
+	return known;
 }
 
 rl_lease_state rl_leases_state(rl_leases *w, const char *token, size_t token_len)

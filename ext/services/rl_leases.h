@@ -60,6 +60,15 @@ int rl_leases_add(rl_leases *leases, const rl_lock_target *held, const char *tok
 
 rl_lease_state rl_leases_state(rl_leases *leases, const char *token, size_t token_len);
 
+/* The master each server's vote for token came from, count of them (rl_cluster_note_masters; one per
+ * server of the object): set when the lock is taken and when an extend() adopts a healed member, read
+ * by extend() and validity() for the master-changed rule (docs/design/sentinel.md). Reading: 1 with
+ * masters filled, 0 when token is not tracked or has no Sentinel member. The renewal thread reads and
+ * adopts them in the lease itself. */
+void rl_leases_set_masters(rl_leases *leases, const char *token, size_t token_len, const uint32_t *masters,
+	size_t count);
+int rl_leases_masters(rl_leases *leases, const char *token, size_t token_len, uint32_t *masters, size_t count);
+
 /* The ttl token was taken (or last extended) with, and the end of its last validity (rl_now_ms
  * clock). 0, or -1 when token is not tracked. */
 int rl_leases_terms(rl_leases *leases, const char *token, size_t token_len, int64_t *ttl, double *valid_until);

@@ -40,6 +40,7 @@ typedef struct lease {
 	int converting;      /* promote()/demote() is changing its form: renewed, never judged lost */
 	int busy;            /* the thread is renewing it, without the lock held */
 	int removed;         /* forgotten while busy: the thread frees it when done */
+	uint32_t *masters;   /* per server, the master that holds it (rl_cluster_note_masters); NULL: no Sentinel member */
 } lease;
 
 struct rl_leases {

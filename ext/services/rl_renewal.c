@@ -111,6 +111,8 @@ static void renew_locked(rl_leases *w, lease *e)
 	if (e->left > 0) {
 		e->left--;
 	}
+	/* a copy: the lease may change meanwhile */
+	w->policy.await_every_reply = rl_cluster_expect_masters(w->cluster, e->masters);
 	pthread_mutex_unlock(&rl_leases_lock);
 	start = rl_now_ms();
 	/* The kind's own compare-the-token script, as extend(): keys still holding our token get at
@@ -137,6 +139,9 @@ static void renew_locked(rl_leases *w, lease *e)
 		return;
 	}
 	if (validity > 0) {
+		if (e->masters != NULL) {
+			(void) rl_cluster_note_masters(w->cluster, w->outcomes, e->masters, 0); /* healed members adopted */
+		}
 		if (start + validity > e->valid_until) {
 			e->valid_until = start + validity;
 		}
