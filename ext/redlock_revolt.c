@@ -222,6 +222,20 @@ static void remember_cancellation(zend_object *thrown, zend_object *pending)
  * suspension is held by the watchers' closures (the driver's) and by the closure of its suspend()
  * that the call frame holds. So a Fiber abandoned with its loop (a driver dropped while Fibers
  * wait on it) is collected like any other: PHP destroys it, the wait ends, and the call with it. */
+/* This Fiber is running, so its suspension cannot be pending. An exception thrown into the Fiber while
+ * it was suspended (Fiber::throw(), from a timer or a cancellation) leaves Revolt's DriverSuspension
+ * marked pending, and its next suspend() would fail ("Must call resume() or throw() before calling
+ * suspend() again") if the object is still alive then. Revolt 1.x's private $pending; nothing is
+ * done where the class has no such property. */
+static void forget_stale_pending(zend_object *suspension)
+{
+	zend_property_info *info = zend_hash_str_find_ptr(&suspension->ce->properties_info, "pending", sizeof("pending") - 1);
+
+	if (info != NULL && !(info->flags & ZEND_ACC_STATIC) && Z_TYPE_P(OBJ_PROP(suspension, info->offset)) == IS_TRUE) {
+		ZVAL_FALSE(OBJ_PROP(suspension, info->offset));
+	}
+}
+
 static bool suspend_once(rl_pollfd *fds, unsigned long n, double left_ms)
 {
 	zend_object *pending = EG(exception), *thrown;
@@ -240,6 +254,7 @@ static bool suspend_once(rl_pollfd *fds, unsigned long n, double left_ms)
 		/* Every watcher calls $suspension->resume($callbackId): the first to fire resumes us, and
 		 * the loop runs the resumption before its next callback, so the others are cancelled first. */
 		if (driver_call(set.driver, "getSuspension", &suspension, 0, NULL, NULL) && Z_TYPE(suspension) == IS_OBJECT
+			&& (forget_stale_pending(Z_OBJ(suspension)), true)
 			&& method_closure(&suspension, "resume", &resume) && method_closure(&suspension, "suspend", &suspend)) {
 			if (left_ms >= 0) {
 				ZVAL_DOUBLE(&delay, ceil(left_ms) / 1000.0);
