@@ -25,7 +25,7 @@ foreach (['redis' => 'delex', 'valkey' => 'delifeq'] as $kind => $release) {
         $out['pttl'] = min(array_map(fn ($p) => rt_redis($p, 'PTTL', $key), array_column($servers, 1))) > 4000;
         $v = $r->validity($lock);
         $out['validity'] = is_float($v) && $v > 4000 && $v <= 5000;
-        $out['unlock'] = $r->unlock($lock) && array_sum(array_map(fn ($p) => rt_redis($p, 'EXISTS', $key), array_column($servers, 1))) === 0;
+        $out['unlock'] = $r->unlock($lock) && rt_settled(fn () => array_sum(array_map(fn ($p) => rt_redis($p, 'EXISTS', $key), array_column($servers, 1)))) === 0;
         $out['validity after'] = $r->validity($lock) === false;
         // autoExtend: renewed past three ttls
         $a = new RedLock($servers, 10, 3, ['scripts' => false, 'autoExtend' => true]);

@@ -30,7 +30,7 @@ foreach (['redis', 'valkey'] as $kind) {
     $out['extend'] = is_array($ext) && $ext['validity'] > 4800;
     $v = $r->validity($lock);
     $out['validity'] = $v > 4000 && $v <= 5000;
-    $out['unlock'] = $r->unlock($lock) && array_sum(array_map(fn ($p) => rt_redis($p, 'EXISTS', $key), $ports)) === 0;
+    $out['unlock'] = $r->unlock($lock) && rt_settled(fn () => array_sum(array_map(fn ($p) => rt_redis($p, 'EXISTS', $key), $ports))) === 0;
     try {
         $r->lockShared("$key:s", 1000);
         $out['shared after'] = 'no exception';
@@ -40,7 +40,7 @@ foreach (['redis', 'valkey'] as $kind) {
 
     $w = new RedLock($servers, 10, 3, ['waitTimeout' => 1000]); // releases by script, for its waiters
     $held = $w->lock("$key:w", 5000);
-    $out['waiter unlock'] = $w->unlock($held) && array_sum(array_map(fn ($p) => rt_redis($p, 'EXISTS', "$key:w"), $ports)) === 0;
+    $out['waiter unlock'] = $w->unlock($held) && rt_settled(fn () => array_sum(array_map(fn ($p) => rt_redis($p, 'EXISTS', "$key:w"), $ports))) === 0;
 
     $a = new RedLock($servers, 10, 3, ['autoExtend' => true]);
     $auto = $a->lock("$key:a", 300);

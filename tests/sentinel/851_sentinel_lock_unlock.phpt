@@ -22,7 +22,7 @@ foreach (['URIs' => $uris, 'keyed' => $keyed] as $form => $servers) {
     $other = new RedLock($servers, 10, 1);
     var_dump($other->lock($key, 10000));
     var_dump($r->validity($lock) > 9000, is_array($r->extend($lock, 20000)), rt_redis($members[1]['master']['port'], 'PTTL', $key) > 19000);
-    var_dump($r->unlock($lock), array_map(fn ($m) => rt_redis($m['master']['port'], 'EXISTS', $key), $members));
+    var_dump($r->unlock($lock), rt_settled(fn () => array_map(fn ($m) => rt_redis($m['master']['port'], 'EXISTS', $key), $members)));
 }
 
 /* A long-lived worker: objects come and go, connections stay in the pool. The next object takes

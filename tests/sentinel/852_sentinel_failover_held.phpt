@@ -31,7 +31,7 @@ $errors = fn () => json_encode(array_map(fn ($e) => $e === 'no reply needed' ? n
 var_dump($r->validity($lock) > 0, $solo->validity($lock) > 0, $solo->getLastErrors()[0]);
 echo "validity errors: ", $errors(), "\n";
 var_dump(is_array($r->extend($lock, 20000)), rt_redis($new, 'PTTL', $key) > 19000);
-var_dump($r->unlock($lock), rt_redis($new, 'EXISTS', $key));
+var_dump($r->unlock($lock), rt_settled(fn () => rt_redis($new, 'EXISTS', $key)));
 $lock = $r->lock($key, 10000);
 var_dump(is_array($lock), rt_redis($new, 'GET', $key) === $lock['token'], $r->unlock($lock));
 ?>
