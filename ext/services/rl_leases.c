@@ -74,6 +74,9 @@ void rl_lease_count_renewal(rl_leases *w)
 
 rl_loss_reason rl_lease_ran_out(const rl_leases *w, const lease *e)
 {
+	if (e->renewal_failing) {
+		return RL_LOSS_RENEWAL_FAILED; /* ran out while its renewals kept missing the quorum */
+	}
 	return w->max_extensions >= 0 && e->left == 0 ? RL_LOSS_CAPPED : RL_LOSS_EXPIRED;
 }
 
@@ -328,6 +331,7 @@ void rl_leases_extended(rl_leases *w, const char *token, size_t token_len, doubl
 		if (start + validity > e->valid_until) {
 			e->valid_until = start + validity;
 		}
+		e->renewal_failing = 0; /* extend() reached the quorum: a lapse now would be no failed renewal's */
 		e->expires_at = fmax(e->expires_at, rl_now_ms() + (double) ttl + rl_drift_ms(ttl, w->drift_factor));
 	}
 	UNLOCK();

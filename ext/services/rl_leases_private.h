@@ -38,6 +38,7 @@ typedef struct lease {
 	void (*raise)(void *); /* abortOnLoss: told at once when the lease is found lost */
 	void *raise_arg;
 	int converting;      /* promote()/demote() is changing its form: renewed, never judged lost */
+	int renewal_failing; /* its last renewal missed the quorum without a clean "no": retried while valid */
 	int busy;            /* the thread is renewing it, without the lock held */
 	int removed;         /* forgotten while busy: the thread frees it when done */
 	uint32_t *masters;   /* per server, the master that holds it (rl_cluster_note_masters); NULL: no Sentinel member */
