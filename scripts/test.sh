@@ -43,7 +43,7 @@ passed=${passed:-0}; failed=$(( ${failed:-0} + ${leaked:-0} + ${borked:-0} ))
 # The diffs of the failed tests (the first 40 lines of up to 3): CI keeps the end of its output, and a
 # failure seen once under load must say what it was.
 sed -n 's/.*FAIL.*\[\(tests\/[^]]*\)\.phpt\].*/\1/p' "$log" | sort -u | head -n 3 | while read -r failed_test; do
-  [ -f "$failed_test.diff" ] && { echo "== $failed_test.diff"; head -n 40 "$failed_test.diff"; }
+  [ -f "$failed_test.diff" ] && { echo "== $failed_test.diff"; head -n 40 "$failed_test.diff"; echo; }
 done
 # Every test the tree holds ran: a chapter (or a test) that silently stops being collected fails too.
 not_run=$(bash scripts/tests-ran.sh tests "$log") || failed=$((failed + $(printf '%s\n' "$not_run" | grep -c .)))

@@ -1,5 +1,5 @@
 --TEST--
-maxExtensions: the per-lock cap forgets locks that can no longer be extended; 15,000 locks taken, lost and refused an extend() (the README's `extend(...) ?: throw` path in a long-running worker) leave no memory behind once their ttl has passed (265a4b9: +2.5 MB for 15,000, here about 0)
+maxExtensions: the per-lock cap forgets locks that can no longer be extended; rounds of 5,000 locks taken, lost and refused an extend() (the README's `extend(...) ?: throw` path in a long-running worker) leave no memory behind once their ttl has passed: RSS does not grow round after round (265a4b9: +850 kB every round; a one-off step of the allocator's high-water mark, up to 1.9 MB seen under load, is no leak and is not counted)
 --EXTENSIONS--
 redlock
 --SKIPIF--
@@ -36,13 +36,19 @@ $round = function (string $tag) use ($r, $port) {
 $round('warm'); // the registry's table and the allocator reach their size
 $rss = rss_kb();
 $zend = memory_get_usage();
-foreach (['a', 'b', 'c'] as $tag) {
+$steps = [];
+foreach (['a', 'b', 'c', 'd', 'e', 'f'] as $tag) {
     $round($tag);
+    $steps[] = -$rss + ($rss = rss_kb());
 }
-$grown = rss_kb() - $rss;
-echo "RSS grew by less than 1 MB: ", var_export($grown < 1024, true), ($grown < 1024 ? '' : " ($grown kB)"), "\n";
+/* A leak grows every round; a busier or quieter moment moves the allocator's high-water mark once. */
+$sorted = $steps;
+sort($sorted);
+$median = ($sorted[2] + $sorted[3]) / 2;
+echo "RSS grew by less than 256 kB in a median round: ", var_export($median < 256, true),
+    ($median < 256 ? '' : ' (kB per round: ' . implode(', ', $steps) . ')'), "\n";
 echo "Zend heap grew by less than 64 kB: ", var_export(memory_get_usage() - $zend < 65536, true), "\n";
 ?>
 --EXPECT--
-RSS grew by less than 1 MB: true
+RSS grew by less than 256 kB in a median round: true
 Zend heap grew by less than 64 kB: true
