@@ -5,6 +5,7 @@ def anchors(path):
     out=set(); seen={}; fence=False
     for line in open(path, encoding='utf-8'):
         if line.startswith('```'): fence=not fence; continue
+        if not fence: out.update(re.findall(r'<a id="([\w-]+)"></a>', line))  # an explicit anchor inside a paragraph
         m=None if fence else re.match(r'^(#{1,6})\s+(.*?)\s*#*\s*$', line)
         if not m: continue
         a=m.group(2).strip().lower()
