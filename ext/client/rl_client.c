@@ -161,12 +161,8 @@ rl_leases *rl_client_leases_of(rl_client *client)
  * possible, else failed. From the last attempt's votes. */
 rl_call_outcome rl_client_refused(const rl_client *client, const rl_lane *lane, rl_call_outcome taken)
 {
-	size_t i, count = client->cluster->count, votes = 0;
-
-	for (i = 0; i < count; i++) {
-		votes += lane->outcomes[i].kind == RL_OUTCOME_TAKEN;
-	}
-	return votes + client->policy.quorum > count ? taken : RL_CALL_FAILED;
+	return rl_outcomes_quorum_refused(lane->outcomes, client->cluster->count, client->policy.quorum)
+		? taken : RL_CALL_FAILED;
 }
 
 /* The record of the call, and the per-process counters: the one place. Its wait is the span of

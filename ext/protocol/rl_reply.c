@@ -85,6 +85,16 @@ int rl_outcomes_scripts_refused(const rl_outcome *outcomes, size_t count)
 	return refusals > 0 && ran == 0;
 }
 
+int rl_outcomes_quorum_refused(const rl_outcome *outcomes, size_t count, unsigned quorum)
+{
+	size_t i, refused = 0;
+
+	for (i = 0; i < count; i++) {
+		refused += outcomes[i].kind == RL_OUTCOME_TAKEN;
+	}
+	return refused + quorum > count;
+}
+
 void rl_reply_classify_held(const rl_reply *reply, const char *token, size_t token_len, rl_outcome *out)
 {
 	const rl_reply_item *value = reply->items, *pttl = reply->items + 1;

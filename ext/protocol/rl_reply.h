@@ -55,6 +55,10 @@ void rl_outcome_set_bytes(rl_outcome *out, rl_outcome_kind kind, const char *byt
  * made before every refusal arrived (the quorum lost early) still does. */
 int rl_outcomes_scripts_refused(const rl_outcome *outcomes, size_t count);
 
+/* Whether the servers that said a clean "no" (RL_OUTCOME_TAKEN: another owner, or not ours) alone
+ * leave no quorum possible: no retry can win it. Timeouts and errors are not refusals. */
+int rl_outcomes_quorum_refused(const rl_outcome *outcomes, size_t count, unsigned quorum);
+
 /* A server's maxmemory-policy, as its reply to CONFIG GET maxmemory-policy or INFO memory names it
  * (docs/guide/eviction.md). NOT_LEARNT: not asked yet, or no reply yet; UNKNOWN: the server refused
  * both; OTHER: a name this build does not know. Every policy but noeviction can evict a lock key:

@@ -101,18 +101,6 @@ static lease *next_due(rl_leases *w, double *due)
 	return best;
 }
 
-/* Whether enough servers said a clean "no" (another owner, or not ours) that no retry can reach
- * the quorum. */
-static int quorum_refused(const rl_outcome *outcomes, size_t count, unsigned quorum)
-{
-	size_t i, taken = 0;
-
-	for (i = 0; i < count; i++) {
-		taken += outcomes[i].kind == RL_OUTCOME_TAKEN;
-	}
-	return taken > count - (quorum < count ? quorum : count);
-}
-
 /* One renewal of e, the lock held on entry and on return (released around the I/O). */
 static void renew_locked(rl_leases *w, lease *e)
 {
@@ -163,7 +151,7 @@ static void renew_locked(rl_leases *w, lease *e)
 		e->renewal_failing = 0;
 		e->due = start + (double) e->ttl / 3.0;
 		rl_lease_count_renewal(w);
-	} else if (validity == 0 && !quorum_refused(w->outcomes, w->cluster->count, w->policy.quorum)
+	} else if (validity == 0 && !rl_outcomes_quorum_refused(w->outcomes, w->cluster->count, w->policy.quorum)
 		&& rl_now_ms() < e->valid_until) {
 		/* No quorum, but no quorum of clean "no"s either (timeouts, errors): the lock is still valid,
 		 * so try again soon; the thread's loop judges it lost once valid_until passes
