@@ -3,11 +3,12 @@
 #   integrations/phpunit.sh NAME SERVERS FIRST_PORT AUTOLOAD PACKAGE [PHPUnit arguments...]
 # Installs Debian's PACKAGE (when AUTOLOAD is missing), phpunit and redis-server when missing, builds the
 # extension when modules/redlock.so is missing, starts SERVERS redis-servers on 127.0.0.1 from FIRST_PORT
-# (stopped on exit, also on failure), runs integrations/NAME's PHPUnit suite with the extension loaded
+# (REDLOCK_INTEGRATION_PORT, when set, replaces FIRST_PORT: another block of ports for a parallel run)
+# (stopped on exit, also on failure and with PHPUnit arguments), runs integrations/NAME's PHPUnit suite with the extension loaded
 # (REDLOCK_SO, default modules/redlock.so; REDLOCK_TEST_SERVERS set) and exits with PHPUnit's status, or
 # non-zero when a test method of the tree did not run (integrations/tests-ran.php; not with arguments).
 set -euo pipefail
-name=$1 servers=$2 first_port=$3 autoload=$4 package=$5
+name=$1 servers=$2 first_port=${REDLOCK_INTEGRATION_PORT:-$3} autoload=$4 package=$5
 shift 5
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -40,7 +41,10 @@ REDLOCK_TEST_SERVERS=$(scripts/redis-servers.sh start "$servers" "$first_port" "
 REDLOCK_SO=${REDLOCK_SO:-$root/modules/redlock.so}
 export REDLOCK_TEST_SERVERS REDLOCK_SO
 if [ $# -gt 0 ]; then # a chosen part of the suite (--filter ...): as asked, not counted
-  exec php -d extension="$REDLOCK_SO" "$(command -v phpunit)" -c "$root/integrations/$name/phpunit.xml.dist" "$@"
+  # not exec: the shell must live on for its EXIT trap to stop the servers
+  status=0
+  php -d extension="$REDLOCK_SO" "$(command -v phpunit)" -c "$root/integrations/$name/phpunit.xml.dist" "$@" || status=$?
+  exit "$status"
 fi
 # The whole suite: PHPUnit's status, and every test method of the tree must have run (tests-ran.php).
 status=0
