@@ -33,10 +33,15 @@ class RedLockLock extends Lock
         parent::__construct($name, $seconds, $owner);
     }
 
-    /** One attempt, as every Laravel store's: never the RedLock's retries or waitTimeout. */
+    /**
+     * One attempt, as every Laravel store's: never the RedLock's retries or waitTimeout. False when
+     * the lock is held elsewhere; LockServersUnavailableException when the servers could not decide.
+     */
     public function acquire()
     {
-        return $this->acquired($this->store->redlocks()->attempts()->lock($this->name, $this->ttlMs()));
+        $redlock = $this->store->redlocks()->attempts();
+
+        return $this->acquired($redlock->lock($this->name, $this->ttlMs()), $redlock);
     }
 
     /**
@@ -56,7 +61,7 @@ class RedLockLock extends Lock
                 continue;
             }
             $waiting = $this->store->redlocks()->waiting((int) ($left * 1000));
-            if ($this->acquired($waiting->lock($this->name, $this->ttlMs()))) {
+            if ($this->acquired($waiting->lock($this->name, $this->ttlMs()), $waiting)) {
                 break;
             }
         }
@@ -138,9 +143,12 @@ class RedLockLock extends Lock
         return $this->isOwnedByCurrentProcess() ? $this->owner : null;
     }
 
-    private function acquired(array|false $lock): bool
+    /** @throws LockServersUnavailableException when $lock is false because the servers could not decide */
+    private function acquired(array|false $lock, \RedLock $from): bool
     {
         if ($lock === false) {
+            $this->store->redlocks()->failUnlessDecided($from, $this->name);
+
             return false;
         }
         $this->token = $lock['token'];

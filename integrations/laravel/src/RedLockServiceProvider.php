@@ -21,8 +21,9 @@ use Illuminate\Support\ServiceProvider;
  *         ],
  *         ...
  *
- * The lock keys carry the cache prefix ('prefix' of the store, else cache.prefix) followed by ':',
- * as Laravel's Redis locks do, unless 'options' has a 'prefix' of its own. The servers take every
+ * The lock keys carry the cache prefix ('prefix' of the store, else cache.prefix) as Laravel's Redis
+ * locks do (followed by ':' on Laravel 8-10, not on 11 and later: lockPrefix()), unless 'options'
+ * has a 'prefix' of its own. The servers take every
  * form RedLock does (lists, URIs, keyed arrays). Bad settings surface as the extension's ValueError
  * or TypeError, naming the argument, when the store is first used.
  */
@@ -33,8 +34,7 @@ class RedLockServiceProvider extends ServiceProvider
         $this->app['cache']->extend('redlock', function ($app, array $config) {
             $options = $config['options'] ?? [];
             if (!array_key_exists('prefix', $options)) {
-                $prefix = (string) ($config['prefix'] ?? $app['config']['cache.prefix'] ?? '');
-                $options['prefix'] = $prefix === '' ? '' : $prefix . ':';
+                $options['prefix'] = RedLockServiceProvider::lockPrefix((string) ($config['prefix'] ?? $app['config']['cache.prefix'] ?? ''));
             }
             $values = null;
             if (isset($config['values'])) {
@@ -51,5 +51,22 @@ class RedLockServiceProvider extends ServiceProvider
 
             return $this->repository($store, $config);
         });
+    }
+
+    /**
+     * What Laravel's own RedisStore puts before a lock's name for the cache prefix $prefix, asked of
+     * the RedisStore of the Laravel that runs (no connection is made): "$prefix:" on 8-10, $prefix
+     * on 11 and later (its setPrefix() dropped the ':'), '' for ''.
+     */
+    public static function lockPrefix(string $prefix): string
+    {
+        $redis = new class () implements \Illuminate\Contracts\Redis\Factory {
+            public function connection($name = null)
+            {
+                throw new \LogicException('only the prefix is asked of this RedisStore');
+            }
+        };
+
+        return (string) (new \Illuminate\Cache\RedisStore($redis, $prefix))->getPrefix();
     }
 }

@@ -52,6 +52,41 @@ final class RedLocks
         return new \RedLock($this->servers, $this->retryDelay, 1, ['waitTimeout' => $wait] + $this->options);
     }
 
+    /**
+     * getLastErrors() entries that are no server's failure: held by another, decided without that
+     * server, and a wait (waitTimeout) that ended while an attempt was on its way.
+     */
+    private const NOT_FAILURES = [null, 'taken', 'no reply needed', "timeout: the call's deadline passed"];
+
+    /**
+     * After a lock() of $redlock returned false: throws when the servers could not decide, that is
+     * when those that could not answer (refused, timed out, errors) leave too few to make a majority
+     * (php-lock's DistributedMutex draws the line there too). Otherwise it is contention, false:
+     * "taken" votes, servers the call did not wait for ("no reply needed": the extension stops at
+     * one "taken" and one error of three, so the extension's own outcome can say "failed" for a held
+     * lock with one server down), a wait that ended, a lock won too late.
+     *
+     * @throws LockServersUnavailableException
+     */
+    public function failUnlessDecided(\RedLock $redlock, string $name): void
+    {
+        $errors = $redlock->getLastErrors();
+        $count = count($errors);
+        $quorum = (int) ($this->options['quorum'] ?? intdiv($count, 2) + 1);
+        $failed = count(array_filter($errors, static fn ($e) => !in_array($e, self::NOT_FAILURES, true)));
+        if ($count - $failed >= $quorum) {
+            return;
+        }
+        $parts = [];
+        foreach ($errors as $i => $e) {
+            $parts[] = "server $i: " . ($e ?? 'ok');
+        }
+        throw new LockServersUnavailableException(sprintf(
+            'Could not acquire the "%s" lock: too few lock servers answered to decide (%d of %d needed; %s)',
+            $name, $quorum, $count, implode('; ', $parts)
+        ), $errors);
+    }
+
     public function __debugInfo(): array
     {
         return ['redlock' => $this->attempts, 'waitTimeout' => $this->waitTimeout]; // never the credentials

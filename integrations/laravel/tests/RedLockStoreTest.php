@@ -10,6 +10,8 @@ use Illuminate\Container\Container;
 use Illuminate\Contracts\Cache\Repository as CacheContract;
 use Illuminate\Queue\Middleware\WithoutOverlapping;
 use PHPUnit\Framework\TestCase;
+use Illuminate\Contracts\Cache\LockTimeoutException;
+use RedLock\Laravel\LockServersUnavailableException;
 use RedLock\Laravel\RedLockServiceProvider;
 use RedLock\Laravel\RedLockStore;
 
@@ -229,13 +231,19 @@ final class RedLockStoreTest extends TestCase
         $cache->get('anything');
     }
 
-    public function testServerTroubleIsNotAcquiredAndBadSettingsAreTheExtensionsErrors(): void
+    public function testServerTroubleThrowsAndBadSettingsAreTheExtensionsErrors(): void
     {
         $servers = self::servers();
         $servers[1] = ['127.0.0.1', 1, 0.2];
         $servers[2] = ['127.0.0.1', 9, 0.2];
         $cache = self::app(['servers' => $servers])['cache']->store('redlock');
-        self::assertFalse($cache->lock(self::uniqueName(), 10)->get());
+        try {
+            $cache->lock(self::uniqueName(), 10)->get();
+            self::fail('get() with 2 of 3 servers refusing did not throw');
+        } catch (LockServersUnavailableException $e) {
+            self::assertStringStartsWith('connect: ', $e->getErrors()[1]);
+            self::assertStringContainsString('too few lock servers answered to decide (2 of 3 needed; server 0: ', $e->getMessage());
+        }
         self::assertStringStartsWith('connect: ', $cache->getStore()->redlock()->getLastErrors()[1]);
 
         try {
@@ -248,6 +256,116 @@ final class RedLockStoreTest extends TestCase
         $this->expectException(\ValueError::class);
         $this->expectExceptionMessage('RedLock::__construct(): Argument #4 ($options) ');
         self::app(['options' => ['noSuchOption' => 1]])['cache']->store('redlock');
+    }
+
+    /**
+     * No majority can be had (2 of 3 servers refuse): get(), block() (at once, not at its deadline),
+     * UniqueLock::acquire() (a ShouldBeUnique dispatch) and the scheduler's mutexes throw
+     * LockServersUnavailableException, as Laravel's Redis store throws RedisException; before, all
+     * were false (block(): LockTimeoutException after its 2 s) and a unique job was silently not queued.
+     * A lock held elsewhere stays false, also with one server down (2 "taken" leave no majority).
+     */
+    public function testAnOutageThrowsWhereAHeldLockIsFalse(): void
+    {
+        $servers = self::servers();
+        $down = $servers;
+        $down[1] = ['127.0.0.1', 1, 0.2];
+        $down[2] = ['127.0.0.1', 9, 0.2];
+        $app = self::app(['servers' => $down]);
+        $cache = $app['cache']->store('redlock');
+        $start = microtime(true);
+        foreach (['get' => fn () => $cache->lock(self::uniqueName(), 10)->get(),
+            'get($callback)' => fn () => $cache->lock(self::uniqueName(), 10)->get(fn () => self::fail('ran without the lock')),
+            'block(2)' => fn () => $cache->lock(self::uniqueName(), 10)->block(2),
+            'UniqueLock::acquire()' => fn () => (new \Illuminate\Bus\UniqueLock($cache))->acquire(new class () implements \Illuminate\Contracts\Queue\ShouldBeUnique {
+                public $uniqueId = 'outage';
+            }),
+        ] as $what => $call) {
+            try {
+                $call();
+                self::fail("$what returned with no majority of servers");
+            } catch (LockServersUnavailableException $e) {
+                self::assertStringContainsString('too few lock servers answered', $e->getMessage(), $what);
+            }
+        }
+        self::assertLessThan(1.5, microtime(true) - $start, 'block(2) waited for its deadline instead of throwing');
+        foreach ([new \RedLock\Laravel\Scheduling\LockSchedulingMutex($app['cache']), new \RedLock\Laravel\Scheduling\LockEventMutex($app['cache'])] as $mutex) {
+            $event = new \Illuminate\Console\Scheduling\Event(new \Illuminate\Console\Scheduling\CacheEventMutex($app['cache']), 'true');
+            try {
+                $mutex instanceof \Illuminate\Console\Scheduling\SchedulingMutex ? $mutex->create($event, new \DateTime()) : $mutex->create($event);
+                self::fail(get_class($mutex) . '::create() returned with no majority of servers');
+            } catch (LockServersUnavailableException $e) {
+                self::assertStringContainsString('too few lock servers answered', $e->getMessage());
+            }
+        }
+
+        // contention stays false: held on the two live servers of [live, live, down]
+        $name = self::uniqueName();
+        $oneDown = $servers;
+        $oneDown[2] = ['127.0.0.1', 1, 0.2];
+        $holder = self::app()['cache']->store('redlock')->lock($name, 10);
+        self::assertTrue($holder->get());
+        $other = self::app(['servers' => $oneDown])['cache']->store('redlock');
+        self::assertFalse($other->lock($name, 10)->get(), 'a held lock with one server down');
+        self::assertContains('taken', $other->getStore()->redlock()->getLastErrors());
+        $start = microtime(true);
+        try {
+            $other->lock($name, 10)->block(0.3);
+            self::fail('block() got a held lock');
+        } catch (LockTimeoutException $e) {
+            self::assertGreaterThanOrEqual(0.29, microtime(true) - $start);
+        }
+        $holder->release();
+    }
+
+    /**
+     * The lock keys carry the cache prefix exactly as Laravel's own Redis lock names its key: the
+     * RedisStore of the Laravel that runs is asked (Laravel 8-10 "app_cache_:report", 11+ "app_cache_report").
+     */
+    public function testTheLockKeyIsTheOneLaravelsRedisLockWouldWrite(): void
+    {
+        $cache = self::app(['prefix' => 'app_cache_'])['cache']->store('redlock');
+        $name = self::uniqueName();
+        $fake = new class () implements \Illuminate\Contracts\Redis\Factory {
+            public function connection($name = null)
+            {
+                return new \stdClass();
+            }
+        };
+        $redisLock = (new \Illuminate\Cache\RedisStore($fake, 'app_cache_'))->lock($name, 10);
+        $laravelsKey = (new \ReflectionProperty($redisLock, 'name'))->getValue($redisLock);
+        if (class_exists(\Illuminate\Foundation\Application::class)) {
+            $major = (int) \Illuminate\Foundation\Application::VERSION;
+            self::assertSame($major >= 11 ? "app_cache_$name" : "app_cache_:$name", $laravelsKey, 'Laravel ' . \Illuminate\Foundation\Application::VERSION);
+        }
+        $lock = $cache->lock($name, 10);
+        self::assertTrue($lock->get());
+        $redis = new \Redis();
+        [$host, $port] = self::servers()[0];
+        $redis->connect($host, $port);
+        self::assertSame(1, $redis->exists($laravelsKey), "the lock is not under Laravel's key $laravelsKey");
+        $lock->release();
+    }
+
+    /**
+     * refresh($seconds) shorter than what the servers hold: true, and the servers keep the longer ttl
+     * (RedLock::extend() never shortens a lock). Laravel 12.63+/13.16+'s RedisLock sets the shorter
+     * ttl; docs/guide/laravel.md says so. A longer one is set.
+     */
+    public function testRefreshNeverShortensTheLockOnTheServers(): void
+    {
+        $cache = self::app(['prefix' => ''])['cache']->store('redlock');
+        $name = self::uniqueName();
+        $lock = $cache->lock($name, 30);
+        self::assertTrue($lock->get());
+        self::assertTrue($lock->refresh(2));
+        $redis = new \Redis();
+        [$host, $port] = self::servers()[0];
+        $redis->connect($host, $port);
+        self::assertGreaterThan(25000, $redis->pttl($name), 'refresh(2) shortened the lock');
+        self::assertTrue($lock->refresh(60));
+        self::assertGreaterThan(55000, $redis->pttl($name), 'refresh(60) did not lengthen it');
+        $lock->release();
     }
 
     /** ShouldBeUnique with uniqueVia(): Laravel's UniqueLock acquires, the worker force-releases after the job. */

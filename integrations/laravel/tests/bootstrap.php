@@ -10,7 +10,7 @@ if (getenv('LARAVEL_AUTOLOAD')) {
         require_once "/usr/share/php/Illuminate/$component/autoload.php";
     }
 }
-foreach (['RedLocks', 'RedLockLock', 'RedLockStore', 'RedLockServiceProvider', 'Scheduling/LockEventMutex', 'Scheduling/LockSchedulingMutex'] as $class) {
+foreach (['LockServersUnavailableException', 'RedLocks', 'RedLockLock', 'RedLockStore', 'RedLockServiceProvider', 'Scheduling/LockEventMutex', 'Scheduling/LockSchedulingMutex'] as $class) {
     require_once __DIR__ . "/../src/$class.php";
 }
 if (!class_exists('RedLock')) {

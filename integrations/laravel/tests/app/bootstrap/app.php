@@ -5,7 +5,7 @@
  * settings come from the environment (REDLOCK_TEST_SERVERS, APP_CACHE_PREFIX, REDLOCK_WAIT_MS,
  * APP_RUN_DIR for its caches and the jobs' logs): see tests/ApplicationTest.php. */
 require_once getenv('LARAVEL_AUTOLOAD') ?: '/usr/share/php/Illuminate/autoload.php';
-foreach (['RedLocks', 'RedLockLock', 'RedLockStore', 'RedLockServiceProvider'] as $class) {
+foreach (['LockServersUnavailableException', 'RedLocks', 'RedLockLock', 'RedLockStore', 'RedLockServiceProvider'] as $class) {
     require_once __DIR__ . "/../../../src/$class.php";
 }
 defined('REDLOCK_TEST_APP') || spl_autoload_register(function (string $class): void {
