@@ -4,15 +4,11 @@ declare(strict_types=1);
 
 namespace RedLock\PhpLock;
 
-use malkusch\lock\exception\ExecutionOutsideLockException;
-use malkusch\lock\exception\LockAcquireException;
-use malkusch\lock\exception\LockReleaseException;
-use malkusch\lock\exception\TimeoutException;
-use malkusch\lock\mutex\LockMutex;
 
 /**
- * A php-lock/lock mutex over the redlock extension: the library's RedisMutex contract (the key
- * "lock_<name>", a lease of $timeout + 1 seconds, up to $timeout seconds to acquire it, and the
+ * A php-lock/lock mutex over the redlock extension, for the library's 2.x (malkusch\lock) and 3.x
+ * (Malkusch\Lock): the library's RedisMutex contract (the key its RedisMutex uses, "lock_<name>" on
+ * 2.x and "php-malkusch-lock:<name>" on 3.x: keyOf(), a lease of $timeout + 1 seconds, up to $timeout seconds to acquire it, and the
  * code expected to finish within $timeout seconds), with the extension asking every server at once
  * and waking on a release when the RedLock object has 'waitTimeout'.
  *
@@ -24,16 +20,19 @@ use malkusch\lock\mutex\LockMutex;
  *   waitTimeout is cut at what is left of the $timeout seconds. Given a RedLock object instead, the
  *   mutex cannot shorten what that object's lock() does (its retries, its waitTimeout): one call
  *   may end past the timeout; give it retryCount 1 and a waitTimeout no longer than the timeout.
- * - The lock cannot be had within $timeout seconds: TimeoutException, as the library's mutexes.
+ * - The lock cannot be had within $timeout seconds: the library's timeout exception
+ *   (TimeoutException on 2.x, LockAcquireTimeoutException on 3.x), as its mutexes throw.
  * - Fewer than a majority of servers answered (down, refused, timed out): LockAcquireException
- *   with code REDIS_NOT_ENOUGH_SERVERS, as the library's RedisMutex, with what each server said.
+ *   with the library's code for it (REDIS_NOT_ENOUGH_SERVERS on 2.x, CODE_REDLOCK_NOT_ENOUGH_SERVERS
+ *   on 3.x), as its RedisMutex (2.x) and DistributedMutex (3.x), with what each server said.
  * - The code ran longer than $timeout seconds: the lock is released all the same (a release of a
  *   lock that ran out touches nobody else's), then ExecutionOutsideLockException.
  * - The release did not reach a majority: LockReleaseException.
  */
-final class RedLockMutex extends LockMutex
+final class RedLockMutex extends LockMutexBase
 {
-    private const PREFIX = 'lock_';
+    /** The library's RedisMutex key prefix: 2.x "lock_", 3.x LockUtil::getKeyPrefix() . ':'. */
+    private const PREFIX = [2 => 'lock_', 3 => 'php-malkusch-lock:'];
 
     /**
      * getLastErrors() entries that are no server's failure: held by another, decided without that
@@ -59,7 +58,21 @@ final class RedLockMutex extends LockMutex
         if ($timeout < 1) {
             throw new \ValueError(sprintf('%s(): Argument #3 ($timeout) must be at least 1 second, %d given', __METHOD__, $timeout));
         }
-        $this->key = self::PREFIX . $name;
+        $this->key = self::keyOf($name);
+    }
+
+    /** The key the mutex of $name locks, as the loaded library's RedisMutex names it. */
+    public static function keyOf(string $name): string
+    {
+        return self::PREFIX[self::LIBRARY_MAJOR] . $name;
+    }
+
+    /** An exception of the loaded library's major: $short is its class name under Exception\. */
+    private static function libraryException(string $short, string $message, int $code = 0): \Exception
+    {
+        $class = (self::LIBRARY_MAJOR === 3 ? 'Malkusch\\Lock\\Exception\\' : 'malkusch\\lock\\exception\\') . $short;
+
+        return new $class($message, $code);
     }
 
     /**
@@ -96,7 +109,9 @@ final class RedLockMutex extends LockMutex
             $this->failIfServersAreMissing($redlock);
             $left = $deadline - microtime(true);
             if ($left <= 0) {
-                throw TimeoutException::create($this->timeout);
+                throw self::LIBRARY_MAJOR === 3
+                    ? \Malkusch\Lock\Exception\LockAcquireTimeoutException::create((float) $this->timeout)
+                    : \malkusch\lock\exception\TimeoutException::create($this->timeout);
             }
             if ($this->waitTimeout > 0) {
                 $redlock = $this->waiting((int) ceil($left * 1000)); // the next attempt waits, up to the deadline
@@ -121,10 +136,12 @@ final class RedLockMutex extends LockMutex
         $elapsed = microtime(true) - $this->acquiredAt;
         $released = $lock !== null && $this->redlock->unlock($lock);
         if ($elapsed > $this->timeout) {
-            throw ExecutionOutsideLockException::create($elapsed, $this->timeout);
+            throw self::LIBRARY_MAJOR === 3
+                ? \Malkusch\Lock\Exception\ExecutionOutsideLockException::create($elapsed, (float) $this->timeout)
+                : \malkusch\lock\exception\ExecutionOutsideLockException::create($elapsed, $this->timeout);
         }
         if (!$released) {
-            throw new LockReleaseException('Failed to release the lock: ' . $this->describeErrors($this->redlock));
+            throw self::libraryException('LockReleaseException', 'Failed to release the lock: ' . $this->describeErrors($this->redlock));
         }
     }
 
@@ -140,12 +157,18 @@ final class RedLockMutex extends LockMutex
             fn (?string $e) => $e !== null && !in_array($e, self::NOT_FAILURES, true)
         ));
         if (count($errors) - $failed <= count($errors) / 2) {
-            throw new LockAcquireException(
+            throw self::libraryException('LockAcquireException',
                 "It's not possible to acquire a lock because at least half of the Redis server are not available: "
-                . $this->describeErrors($redlock),
-                LockAcquireException::REDIS_NOT_ENOUGH_SERVERS
-            );
+                . $this->describeErrors($redlock), self::notEnoughServersCode());
         }
+    }
+
+    /** The library's exception code for too few servers: 2.x REDIS_NOT_ENOUGH_SERVERS, 3.x CODE_REDLOCK_NOT_ENOUGH_SERVERS. */
+    public static function notEnoughServersCode(): int
+    {
+        return self::LIBRARY_MAJOR === 3
+            ? \Malkusch\Lock\Exception\MutexException::CODE_REDLOCK_NOT_ENOUGH_SERVERS
+            : \malkusch\lock\exception\MutexException::REDIS_NOT_ENOUGH_SERVERS;
     }
 
     private function describeErrors(\RedLock $redlock): string

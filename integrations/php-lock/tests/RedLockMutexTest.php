@@ -4,18 +4,20 @@ declare(strict_types=1);
 
 namespace RedLock\PhpLock\Tests;
 
-use malkusch\lock\exception\ExecutionOutsideLockException;
-use malkusch\lock\exception\LockAcquireException;
-use malkusch\lock\exception\MutexException;
-use malkusch\lock\exception\TimeoutException;
+use RedLock\PhpLock\Tests\Library\AcquireException as LockAcquireException;
+use RedLock\PhpLock\Tests\Library\OutsideException as ExecutionOutsideLockException;
+use RedLock\PhpLock\Tests\Library\TimeoutException;
 use PHPUnit\Framework\TestCase;
 use RedLock\PhpLock\RedLockMutex;
 
 /** RedLockMutex under php-lock/lock's own synchronized() and check()->then(), on 3 real servers. */
 final class RedLockMutexTest extends TestCase
 {
-    /** The library's own TimeoutException: "... 1 seconds exceeded." in 2.2, "... 1.0 seconds exceeded" in 2.3. */
-    private const TIMEOUT_MESSAGE = '/^Timeout of 1(\.0)? seconds exceeded\.?$/';
+    /**
+     * The library's own timeout message: "Timeout of 1 seconds exceeded." in 2.2, "... 1.0 seconds exceeded"
+     * in 2.3, "Lock acquire timeout of 1.0 seconds has been exceeded" in 3.x (LockAcquireTimeoutException).
+     */
+    private const TIMEOUT_MESSAGE = '/^(Timeout of 1(\.0)? seconds exceeded\.?|Lock acquire timeout of 1\.0 seconds has been exceeded)$/';
 
     /** @return list<array{string, int, float}> */
     private static function servers(): array
@@ -33,6 +35,22 @@ final class RedLockMutexTest extends TestCase
         return uniqid('php-lock-', true);
     }
 
+    /** keyOf() is the key the loaded library's own Redis mutex locks ("lock_<name>" on 2.x, "php-malkusch-lock:<name>" on 3.x). */
+    public function testTheKeyIsTheLibrarysRedisMutexKey(): void
+    {
+        $name = self::uniqueName();
+        if (RedLockMutex::LIBRARY_MAJOR === 3) {
+            $own = new \Malkusch\Lock\Mutex\RedisMutex(new \stdClass(), $name);
+            $key = (new \ReflectionProperty(\Malkusch\Lock\Mutex\AbstractSpinlockMutex::class, 'key'))->getValue($own);
+            self::assertSame("php-malkusch-lock:$name", $key);
+        } else {
+            $own = new \malkusch\lock\mutex\PHPRedisMutex([new \stdClass()], $name);
+            $key = (new \ReflectionProperty(\malkusch\lock\mutex\SpinlockMutex::class, 'key'))->getValue($own);
+            self::assertSame("lock_$name", $key);
+        }
+        self::assertSame($key, RedLockMutex::keyOf($name));
+    }
+
     public function testSynchronizedRunsTheCodeUnderTheLockAndReleasesIt(): void
     {
         $name = self::uniqueName();
@@ -40,12 +58,12 @@ final class RedLockMutexTest extends TestCase
         $mutex = new RedLockMutex(new \RedLock(self::servers()), $name, 2);
         $heldInside = null;
         $result = $mutex->synchronized(function () use ($other, $name, &$heldInside) {
-            $heldInside = $other->lock("lock_$name", 1000) === false; // the library's key: "lock_<name>"
+            $heldInside = $other->lock(RedLockMutex::keyOf($name), 1000) === false; // the library's key
             return 42;
         });
         self::assertSame(42, $result);
         self::assertTrue($heldInside, 'another client got the key while the code ran');
-        $after = $other->lock("lock_$name", 1000);
+        $after = $other->lock(RedLockMutex::keyOf($name), 1000);
         self::assertIsArray($after, 'the lock was not released');
         $other->unlock($after);
     }
@@ -111,10 +129,10 @@ final class RedLockMutexTest extends TestCase
             $mutex->synchronized(fn () => usleep(1200000));
             self::fail('no ExecutionOutsideLockException');
         } catch (ExecutionOutsideLockException $e) {
-            self::assertMatchesRegularExpression('/But the timeout is 1(\\.0)? seconds/', $e->getMessage()); // 2.2 | 2.3
+            self::assertMatchesRegularExpression('/But the (expire )?timeout is 1(\\.0)? seconds/', $e->getMessage()); // 2.2 | 2.3 | 3.x
         }
         $other = new \RedLock(self::servers(), 10, 1);
-        $lock = $other->lock("lock_$name", 1000);
+        $lock = $other->lock(RedLockMutex::keyOf($name), 1000);
         self::assertIsArray($lock, 'the lock was left behind');
         $other->unlock($lock);
     }
@@ -129,7 +147,7 @@ final class RedLockMutexTest extends TestCase
             $mutex->synchronized(fn () => self::fail('ran without a quorum'));
             self::fail('no exception');
         } catch (LockAcquireException $e) {
-            self::assertSame(MutexException::REDIS_NOT_ENOUGH_SERVERS, $e->getCode());
+            self::assertSame(RedLockMutex::notEnoughServersCode(), $e->getCode());
             // #0 is "ok" or, when both refusals came first, "no reply needed": the outcome was already decided
             self::assertMatchesRegularExpression('/#0 (ok|no reply needed), #1 connect: .*, #2 connect: /', $e->getMessage());
         }
@@ -141,7 +159,7 @@ final class RedLockMutexTest extends TestCase
         // two of three servers are there, so this is contention (the library's TimeoutException).
         $name = self::uniqueName();
         $holder = new \RedLock(self::servers(), 10, 1);
-        $held = $holder->lock("lock_$name", 5000);
+        $held = $holder->lock(RedLockMutex::keyOf($name), 5000);
         self::assertIsArray($held);
         $servers = self::servers();
         $servers[2] = ['127.0.0.1', 1, 0.2];
@@ -175,7 +193,7 @@ final class RedLockMutexTest extends TestCase
     {
         $name = self::uniqueName();
         $holder = new \RedLock(self::servers(), 10, 1, ['waitTimeout' => 3000]);
-        $held = $holder->lock("lock_$name", 10000);
+        $held = $holder->lock(RedLockMutex::keyOf($name), 10000);
         self::assertIsArray($held);
         $pid = pcntl_fork();
         if ($pid === 0) {
@@ -197,7 +215,7 @@ final class RedLockMutexTest extends TestCase
     {
         $name = self::uniqueName();
         $holder = new \RedLock(self::servers(), 10, 1);
-        $held = $holder->lock("lock_$name", 10000);
+        $held = $holder->lock(RedLockMutex::keyOf($name), 10000);
         self::assertIsArray($held);
         // waitTimeout 3000 and 3 retries, a timeout of 1 s: the TimeoutException comes at 1 s
         $mutex = RedLockMutex::fromServers(self::servers(), $name, 1, ['waitTimeout' => 3000]);
@@ -232,7 +250,7 @@ final class RedLockMutexTest extends TestCase
     {
         $name = self::uniqueName();
         $holder = new \RedLock(self::servers(), 10, 1);
-        $held = $holder->lock("lock_$name", 10000);
+        $held = $holder->lock(RedLockMutex::keyOf($name), 10000);
         $mutex = new RedLockMutex(new \RedLock(self::servers(), 10, 1, ['waitTimeout' => 300]), $name, 1);
         try {
             $mutex->synchronized(fn () => null);
@@ -248,7 +266,7 @@ final class RedLockMutexTest extends TestCase
     {
         $name = self::uniqueName();
         $holder = new \RedLock(self::servers(), 10, 1);
-        $held = $holder->lock("lock_$name", 10000);
+        $held = $holder->lock(RedLockMutex::keyOf($name), 10000);
         $before = \RedLock::metrics()['contended'];
         try {
             RedLockMutex::fromServers(self::servers(), $name, 1, ['waitTimeout' => 0])->synchronized(fn () => null);
@@ -269,7 +287,7 @@ final class RedLockMutexTest extends TestCase
             RedLockMutex::fromServers($servers, self::uniqueName(), 1, ['waitTimeout' => 500])->synchronized(fn () => null);
             self::fail('no LockAcquireException');
         } catch (LockAcquireException $e) {
-            self::assertSame(MutexException::REDIS_NOT_ENOUGH_SERVERS, $e->getCode());
+            self::assertSame(RedLockMutex::notEnoughServersCode(), $e->getCode());
         }
         $this->expectException(\ValueError::class);
         RedLockMutex::fromServers(self::servers(), self::uniqueName(), 1, ['waitTimeout' => -1]);
