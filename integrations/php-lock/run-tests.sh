@@ -5,7 +5,8 @@
 # /work/shared/vendor; sha256 checked, unpacked once outside the clone into REDLOCK_CACHE_DIR, else
 # /var/cache/redlock-ci when writable, else the temp dir), each with phpunit (9.6) and 3 redis-servers
 # on 127.0.0.1:7811-7813 (integrations/phpunit.sh; REDLOCK_INTEGRATION_PORT moves them). Without the
-# tarball the 3.x run fails, naming it.
+# tarball (a matrix leg's root holds only the clone) the 3.x run is skipped, saying so, as the suite's
+# Revolt chapter skips.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -21,7 +22,10 @@ found=
 for dir in ${REDLOCK_VENDOR_DIR:-} "$(dirname "$repo")/shared/vendor" /work/shared/vendor; do
   [ -n "$dir" ] && [ -f "$dir/$tarball" ] && { found=$dir/$tarball; break; }
 done
-[ -n "$found" ] || { echo "php-lock: $tarball not found (set REDLOCK_VENDOR_DIR)" >&2; exit 1; }
+if [ -z "$found" ]; then
+  echo "php-lock/lock 3.x: SKIPPED, $tarball not found (set REDLOCK_VENDOR_DIR)"
+  exit "$status"
+fi
 echo "$sha256  $found" | sha256sum -c --quiet - || { echo "php-lock: $found does not have the sha256 $sha256" >&2; exit 1; }
 cache=${REDLOCK_CACHE_DIR:-}
 if [ -z "$cache" ]; then
