@@ -62,7 +62,12 @@ const PRESETS = [
 $opts = getopt('', ['preset:', 'workers:', 'duration:', 'acquisitions:', 'ttl:', 'sleep-us:', 'resources:',
     'port-base:', 'runs:', 'retry-delay:', 'retry-count:', 'restart-delay:', 'nodelay-duration:', 'nodelay-sleep-us:', 'extension:',
     'mode:', 'limit:', 'exclusive-pct:', 'aof', 'auto-extend', 'hold-slices:', 'wait-timeout:', 'kill-count:', 'kill-gap:',
-    'members:', 'failover:']);
+    'members:', 'failover:', 'history:', 'fencing', 'extend', 'hold-to-validity', 'fork-in-run', 'seed:']);
+foreach (['fencing', 'extend', 'hold-to-validity', 'fork-in-run'] as $flag) {
+    if (isset($opts[$flag])) {
+        $opts[$flag] = true;
+    }
+}
 if (isset($opts['auto-extend'])) {
     $opts['auto-extend'] = true; /* a flag: getopt gives false */
 }
@@ -74,7 +79,18 @@ if ($preset === null) {
 $cfg = array_merge(['retry-delay' => 10, 'retry-count' => 3, 'port-base' => 7441, 'runs' => 'delayed,nodelay', 'restart-delay' => null,
     'mode' => 'lock', 'limit' => 3, 'exclusive-pct' => 30, 'aof' => false,
     'auto-extend' => false, 'hold-slices' => 1, 'wait-timeout' => null, 'kill-count' => 1, 'kill-gap' => 0,
-    'members' => 'plain', 'failover' => 'clean'], $preset, $opts);
+    'members' => 'plain', 'failover' => 'clean', 'history' => null, 'fencing' => false, 'extend' => false,
+    'hold-to-validity' => false, 'fork-in-run' => false, 'seed' => null], $preset, $opts);
+/* --seed: the chaos loop's choices (which server, when) repeat; the workers' timing does not. */
+$seed = $cfg['seed'] !== null ? (int) $cfg['seed'] : random_int(1, 999999);
+mt_srand($seed);
+/* --history=DIR: every worker records its operations (chaos/history.php) to DIR/<run>-w<N>.jsonl and
+ * this loop its faults to DIR/<run>-faults.jsonl; chaos/checker.php DIR judges them. */
+$historyDir = $cfg['history'] !== null ? (string) $cfg['history'] : null;
+if ($historyDir !== null) {
+    @mkdir($historyDir, 0777, true);
+    $historyDir = realpath($historyDir);
+}
 $mode = (string) $cfg['mode'];
 $aof = $cfg['aof'] !== false;
 if (!in_array($mode, ['lock', 'semaphore', 'shared', 'fence'], true)) {
@@ -203,7 +219,7 @@ function percentile(array $sorted, float $p): float
 /** One labelled run. Returns its report. */
 function run_once(string $name, string $label, int $restartDelay, float $duration, int $sleepUs, int $acquisitions): array
 {
-    global $servers, $lockPorts, $guardPort, $runDir, $workers, $ttl, $cfg, $extension, $sentinel, $portBase;
+    global $servers, $lockPorts, $guardPort, $runDir, $workers, $ttl, $cfg, $extension, $sentinel, $portBase, $historyDir;
     $killCount = max(1, min(4, (int) $cfg['kill-count']));
     $killGap = max(0, (int) $cfg['kill-gap']);
 
@@ -226,7 +242,10 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
             'mode' => $cfg['mode'], 'limit' => (int) $cfg['limit'], 'exclusive_pct' => (int) $cfg['exclusive-pct'],
             'auto_extend' => (bool) $cfg['auto-extend'], 'hold_slices' => (int) $cfg['hold-slices'],
             'wait_timeout' => $cfg['wait-timeout'] !== null ? (int) $cfg['wait-timeout'] : null,
-            'servers' => $sentinel ? fo_uris($portBase, 0.2) : null];
+            'servers' => $sentinel ? fo_uris($portBase, 0.2) : null,
+            'history' => $historyDir !== null ? "$historyDir/$runId-w$w.jsonl" : null, 'fencing' => (bool) $cfg['fencing'],
+            'extend' => (bool) $cfg['extend'], 'hold_to_validity' => (bool) $cfg['hold-to-validity'],
+            'fork_in_run' => (bool) $cfg['fork-in-run']];
         $cmd = [PHP_BINARY];
         if (!extension_loaded('redlock')) {
             array_push($cmd, '-d', "extension=$extension");
@@ -241,6 +260,16 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
     /* The chaos loop: at most --kill-count lock servers killed (restarted together, empty) and one
      * paused at any time; with the default 1, 3 of 5 stay live. */
     $events = ['kills' => 0, 'restarts' => 0, 'pauses' => 0];
+    /* Faults into the history: in the model unless they break the algorithm's assumptions (a restart
+     * that forgets keys before their ttl ran out, or K >= 2 of 5 servers lost at once). */
+    $faultLog = $historyDir !== null ? fopen("$historyDir/$runId-faults.jsonl", 'w') : null;
+    $inModel = ($restartDelay > $ttl || $GLOBALS['aof']) && $killCount < 2;
+    $fault = function (string $kind, int $port, bool $model = true) use ($faultLog, $runId, $inModel): void {
+        if ($faultLog !== null) {
+            fwrite($faultLog, json_encode(['op' => 'fault', 'kind' => $kind, 'port' => $port, 't' => hrtime(true),
+                'in_model' => $model && ($kind !== 'restart' || $inModel), 'scope' => "chaos:$runId:"]) . "\n");
+        }
+    };
     $killed = null;
     $restartAt = 0.0;
     $nextKill = microtime(true) + 0.2;
@@ -267,6 +296,7 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
             $killed = array_slice($candidates, 0, $killCount);
             foreach ($killed as $port) {
                 kill_server($servers[$port]);
+                $fault('kill', $port);
                 $events['kills']++;
             }
             $restartAt = $now + $restartDelay / 1000;
@@ -274,6 +304,7 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
         if ($killed !== null && $now >= $restartAt) {
             foreach ($killed as $port) {
                 $servers[$port] = start_server($port, $runDir);
+                $fault('restart', $port);
                 $events['restarts']++;
             }
             $killed = null;
@@ -284,11 +315,13 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
             $candidates = array_values(array_diff($lockPorts, $killed ?? []));
             $paused = $candidates[array_rand($candidates)];
             posix_kill($servers[$paused]['pid'], SIGSTOP);
+            $fault('pause', $paused);
             $events['pauses']++;
             $resumeAt = $now + mt_rand(50, 400) / 1000;
         }
         if ($paused !== null && $now >= $resumeAt) {
             posix_kill($servers[$paused]['pid'], SIGCONT);
+            $fault('resume', $paused);
             $paused = null;
             $nextPause = microtime(true) + mt_rand(100, 400) / 1000;
         }
@@ -305,6 +338,9 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
         proc_close($p);
     }
     $elapsed = microtime(true) - $start;
+    if ($faultLog !== null) {
+        fclose($faultLog);
+    }
 
     $tally = chaos_tally($runDir, $runId, $workers, (int) $cfg['resources']);
     $sum = $tally['sum'];
@@ -337,7 +373,8 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
         'acquire_max_ms' => round($latencies ? end($latencies) : -1.0, 3),
         'acquisitions_per_s' => round($sum['acquisitions'] / max($elapsed, 0.001)),
         'members' => $sentinel ? "3 Sentinel-managed, failovers {$cfg['failover']}" : '5 plain',
-        'chaos' => $events, 'examples' => array_slice($tally['examples'], 0, 3),
+        'chaos' => $events, 'examples' => array_slice($tally['examples'], 0, 3), 'seed' => $GLOBALS['seed'],
+        'history' => $GLOBALS['historyDir'],
     ];
 }
 
