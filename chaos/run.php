@@ -63,7 +63,7 @@ $opts = getopt('', ['preset:', 'workers:', 'duration:', 'acquisitions:', 'ttl:',
     'port-base:', 'runs:', 'retry-delay:', 'retry-count:', 'restart-delay:', 'nodelay-duration:', 'nodelay-sleep-us:', 'extension:',
     'mode:', 'limit:', 'exclusive-pct:', 'aof', 'auto-extend', 'hold-slices:', 'wait-timeout:', 'kill-count:', 'kill-gap:',
     'members:', 'failover:', 'history:', 'fencing', 'extend', 'hold-to-validity', 'fork-in-run', 'seed:']);
-foreach (['fencing', 'extend', 'hold-to-validity', 'fork-in-run'] as $flag) {
+foreach (['fencing', 'extend', 'hold-to-validity', 'fork-in-run', 'aof'] as $flag) { /* flags: getopt gives false */
     if (isset($opts[$flag])) {
         $opts[$flag] = true;
     }
