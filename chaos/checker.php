@@ -21,7 +21,9 @@
  *  Faults outside the model (records {"op":"fault","in_model":false,"t":ns,"scope":prefix}: a server's
  *  clock jump, a restart without persistence, K >= N/2 servers lost at once) break the promise by
  *  design: an overlap or fence inversion whose earlier holder was invoked before such a fault and whose
- *  later one was invoked after it is counted apart (outside_model), not as a violation. */
+ *  later one was invoked after it is counted apart (outside_model), not as a violation; for each such
+ *  overlap the stale holder's first call to complete after the rival acquired is looked at: signalled (it
+ *  failed, or onLoss came), not_signalled (it succeeded), or no_later_call (the holder made none). */
 
 declare(strict_types=1);
 
@@ -92,7 +94,7 @@ function checker_check(array $records, int $maxExamples = 5): array
                 if ($out === 'ok' && ($rec['t1'] ?? null) !== null && isset($rec['validity'])) {
                     $t1 = (int) $rec['t1'];
                     $holders[$res][] = [$t1, $t1 + (int) round($rec['validity'] * 1e6), (string) $rec['w'],
-                        (string) ($rec['token'] ?? ''), (int) $rec['t0'], $rec['fence'] ?? null];
+                        (string) ($rec['token'] ?? ''), (int) $rec['t0'], $rec['fence'] ?? null, []];
                     $byHolder[$key] = count($holders[$res]) - 1;
                     $stats['acquisitions']++;
                 } elseif ($out === 'fail') {
@@ -103,6 +105,9 @@ function checker_check(array $records, int $maxExamples = 5): array
                 break;
             case 'extend':
             case 'validity':
+                if (isset($byHolder[$key]) && ($rec['t1'] ?? null) !== null) {
+                    $holders[$res][$byHolder[$key]][6][] = [(int) $rec['t1'], $op, $out];
+                }
                 if ($out !== 'ok' || !isset($byHolder[$key]) || !isset($rec['validity'])) {
                     break; /* a refused or indeterminate promise promises nothing */
                 }
@@ -117,12 +122,18 @@ function checker_check(array $records, int $maxExamples = 5): array
                 if (isset($byHolder[$key])) {
                     $h = &$holders[$res][$byHolder[$key]];
                     $h[1] = min($h[1], (int) $rec['t0']);
+                    if (($rec['t1'] ?? null) !== null) {
+                        $h[6][] = [(int) $rec['t1'], 'unlock', $out];
+                    }
                     unset($h);
                     unset($byHolder[$key]); /* later promises for this token belong to nobody */
                 }
                 break;
             case 'loss':
                 $stats['losses']++;
+                if (isset($byHolder[$key])) {
+                    $holders[$res][$byHolder[$key]][6][] = [(int) $rec['t1'], 'loss', 'fail'];
+                }
                 break;
             case 'renewals':
                 $stats['renewals'] += (int) ($rec['renewals'] ?? 0);
@@ -155,7 +166,19 @@ function checker_check(array $records, int $maxExamples = 5): array
         return false;
     };
     $violations = ['overlaps' => 0, 'fence_accepted_below' => 0, 'fence_not_increasing' => 0];
-    $outsideModel = ['overlaps' => 0, 'fence_not_increasing' => 0];
+    $outsideModel = ['overlaps' => 0, 'fence_not_increasing' => 0, 'signalled' => 0, 'not_signalled' => 0,
+        'no_later_call' => 0];
+    /* Outside the model a stale holder must at least be told: the first of its calls to complete after the
+     * rival acquired (extend, validity, unlock, or onLoss) says it lost the lock (fail, or the loss). */
+    $told = function (array $stale, int $since) use (&$outsideModel): void {
+        $next = null;
+        foreach ($stale[6] as $c) {
+            if ($c[0] >= $since && ($next === null || $c[0] < $next[0])) {
+                $next = $c;
+            }
+        }
+        $outsideModel[$next === null ? 'no_later_call' : ($next[2] === 'fail' || $next[1] === 'loss' ? 'signalled' : 'not_signalled')]++;
+    };
     $examples = [];
     $note = function (string $text) use (&$examples, $maxExamples): void {
         if (count($examples) < $maxExamples) {
@@ -174,6 +197,7 @@ function checker_check(array $records, int $maxExamples = 5): array
             if ($reach !== null && $h[0] < $reach[1] && ($reach[2] !== $h[2] || $reach[3] !== $h[3])) {
                 if ($outside($res, $reach[4], $h[0])) {
                     $outsideModel['overlaps']++;
+                    $told($reach, $h[0]);
                 } else {
                     $violations['overlaps']++;
                     $note(sprintf('overlap on %s: %s (token %s) acquired %.3f ms before %s (token %s) stopped being promised',
@@ -262,6 +286,11 @@ if (realpath($_SERVER['SCRIPT_FILENAME'] ?? '') === __FILE__) {
         foreach ($verdict['examples'] as $e) {
             echo "  $e\n";
         }
+    }
+    $o = $verdict['outside_model'];
+    if ($o['overlaps'] > 0 && !$quiet) {
+        printf("outside the model: %d overlaps; the stale holder's next call said it lost the lock in %d, did not in %d, no later call in %d\n",
+            $o['overlaps'], $o['signalled'], $o['not_signalled'], $o['no_later_call']);
     }
     printf("CHECKER: %s (overlaps %d, fence accepted below %d, fence not increasing %d; outside the model: overlaps %d, fences %d)\n",
         $verdict['ok'] ? 'ok' : 'VIOLATION', $verdict['violations']['overlaps'], $verdict['violations']['fence_accepted_below'],

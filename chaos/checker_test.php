@@ -91,7 +91,29 @@ $cases = [
     ], 1, 0, 0],
 ];
 
+/* Outside the model: was the stale holder told? Its first call completing after the rival acquired. */
+$jump = ['op' => 'fault', 'kind' => 'clock-jump', 'in_model' => false, 't' => ms(3), 'scope' => ''];
+$signals = [
+    'signalled: the stale holder\'s next extend() fails' => [[lock_rec('a', 'A', 0, 1, 'ok', 50), $jump,
+        lock_rec('b', 'B', 5, 30, 'ok', 50), call_rec('extend', 'a', 'A', 32, 33, 'fail'), call_rec('extend', 'a', 'A', 34, 35, 'ok', 50)],
+        'signalled'],
+    'signalled: onLoss before its next call' => [[lock_rec('a', 'A', 0, 1, 'ok', 50), $jump,
+        lock_rec('b', 'B', 5, 30, 'ok', 50), ['w' => 'a', 'op' => 'loss', 'res' => 'r', 't0' => ms(31), 't1' => ms(31), 'out' => 'ok', 'token' => 'A'],
+        call_rec('validity', 'a', 'A', 32, 33, 'ok', 5)], 'signalled'],
+    'not signalled: its next validity() still promises' => [[lock_rec('a', 'A', 0, 1, 'ok', 50), $jump,
+        lock_rec('b', 'B', 5, 30, 'ok', 50), call_rec('extend', 'a', 'A', 2, 3, 'fail'), call_rec('validity', 'a', 'A', 31, 32, 'ok', 10)],
+        'not_signalled'],
+    'no later call: the stale holder made none' => [[lock_rec('a', 'A', 0, 1, 'ok', 50), $jump,
+        lock_rec('b', 'B', 5, 30, 'ok', 50)], 'no_later_call'],
+];
+
 $failed = 0;
+foreach ($signals as $name => [$records, $want]) {
+    $o = checker_check($records)['outside_model'];
+    $ok = $o['overlaps'] === 1 && $o[$want] === 1 && $o['signalled'] + $o['not_signalled'] + $o['no_later_call'] === 1;
+    $failed += $ok ? 0 : 1;
+    printf("%s %s%s\n", $ok ? 'ok  ' : 'FAIL', $name, $ok ? '' : ' (got ' . json_encode($o) . ')');
+}
 foreach ($cases as $name => $case) {
     [$records, $overlaps, $fences] = $case;
     $outside = $case[3] ?? 0;
@@ -121,6 +143,6 @@ printf("%s one holder alone: exit 0\n", $ok ? 'ok  ' : 'FAIL');
 array_map('unlink', glob("$dir/*") ?: []);
 rmdir($dir);
 
-$n = count($cases) + 2;
+$n = count($cases) + count($signals) + 2;
 echo $failed === 0 ? "checker test: $n of $n\n" : "checker test: FAIL, $failed of $n\n";
 exit($failed === 0 ? 0 : 1);
