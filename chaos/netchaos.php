@@ -29,6 +29,7 @@
 declare(strict_types=1);
 require __DIR__ . '/resp.php';
 require __DIR__ . '/tally.php';
+require __DIR__ . '/checker.php';
 ini_set('memory_limit', '-1');
 
 const NET_PRESETS = [
@@ -42,7 +43,13 @@ const NET_PRESETS = [
 
 $opts = getopt('', ['preset:', 'seed:', 'workers:', 'duration:', 'acquisitions:', 'ttl:', 'resources:', 'server-timeout:',
     'retry-delay:', 'retry-count:', 'sleep-us:', 'hold-ms:', 'delay-max:', 'kill-share:', 'port-base:', 'fault-every:',
-    'stall-every:', 'stall-window:', 'stall-factor:', 'servers:', 'no-kill', 'extension:', 'mode:', 'limit:', 'exclusive-pct:']);
+    'stall-every:', 'stall-window:', 'stall-factor:', 'servers:', 'no-kill', 'extension:', 'mode:', 'limit:', 'exclusive-pct:',
+    'history:', 'fencing', 'hold-to-validity']);
+foreach (['fencing', 'hold-to-validity'] as $flag) { /* flags: getopt gives false */
+    if (isset($opts[$flag])) {
+        $opts[$flag] = true;
+    }
+}
 $preset = NET_PRESETS[$opts['preset'] ?? 'net-short'] ?? null;
 if ($preset === null) {
     fwrite(STDERR, "unknown preset (net-short, net-long)\n");
@@ -52,7 +59,16 @@ if ($preset === null) {
 $cfg = array_merge(['seed' => random_int(1, 999999), 'server-timeout' => 0.05, 'retry-delay' => 10, 'retry-count' => 3,
     'hold-ms' => '0-0', 'delay-max' => 400, 'kill-share' => 10, 'port-base' => 7461, 'fault-every' => 40,
     'stall-every' => 0, 'stall-window' => '20-80', 'stall-factor' => '1.5-8', 'servers' => 5,
-    'mode' => 'lock', 'limit' => 3, 'exclusive-pct' => 30], $preset, $opts);
+    'mode' => 'lock', 'limit' => 3, 'exclusive-pct' => 30, 'history' => null, 'fencing' => false,
+    'hold-to-validity' => false], $preset, $opts);
+/* --history=DIR: the workers' histories (chaos/history.php), judged by chaos/checker.php at the end; the
+ * proxy's faults are all inside the model (delays, drops, reorders, resets) and so are the delayed
+ * restarts, so they are not recorded as faults. */
+$historyDir = null;
+if ($cfg['history'] !== null) {
+    @mkdir((string) $cfg['history'], 0777, true);
+    $historyDir = realpath((string) $cfg['history']);
+}
 require __DIR__ . '/tally_primitives.php';
 if (isset($cfg['sleep-us'])) {   /* the older option: a fixed time inside the lock */
     $cfg['hold-ms'] = sprintf('%F-%F', $cfg['sleep-us'] / 1000, $cfg['sleep-us'] / 1000);
@@ -205,7 +221,9 @@ for ($w = 0; $w < $workers; $w++) {
         'retry_count' => (int) $cfg['retry-count'], 'ttl' => $ttl, 'sleep_us' => (int) round($holdMin * 1000),
         'sleep_us_max' => (int) round($holdMax * 1000), 'resources' => (int) $cfg['resources'],
         'duration' => $duration, 'max_acquisitions' => $perWorker, 'max_calls' => $perWorker * 200, 'out' => "$runDir/$runId-w$w",
-        'mode' => $cfg['mode'], 'limit' => (int) $cfg['limit'], 'exclusive_pct' => (int) $cfg['exclusive-pct']];
+        'mode' => $cfg['mode'], 'limit' => (int) $cfg['limit'], 'exclusive_pct' => (int) $cfg['exclusive-pct'],
+        'history' => $historyDir !== null ? "$historyDir/$runId-w$w.jsonl" : null, 'fencing' => (bool) $cfg['fencing'],
+        'hold_to_validity' => (bool) $cfg['hold-to-validity']];
     $cmd = [PHP_BINARY];
     if (!extension_loaded('redlock')) {
         array_push($cmd, '-d', "extension=$extension");
@@ -357,6 +375,12 @@ $report = $sum + ['run' => 'network faults', 'seed' => $seed, 'workers' => $work
     'workers_without_report' => $tally['missing'], 'faults' => $events, 'proxy' => $proxyStats,
     'examples' => array_slice($tally['examples'], 0, 3), 'mode' => $cfg['mode'], 'primitives_check' => $primitives];
 $bad = chaos_violated($tally, $lost) || ($primitives !== null && $primitives['violations'] > 0);
+if ($historyDir !== null) {
+    $checked = checker_check(checker_read(glob("$historyDir/$runId-*.jsonl") ?: []));
+    unset($checked['stats']['records']);
+    $report['checker'] = $checked;
+    $bad = $bad || !$checked['ok'] || $checked['stats']['acquisitions'] === 0;
+}
 $report['verdict'] = $bad ? 'FAIL' : 'ok';
 echo json_encode($report, JSON_PRETTY_PRINT | JSON_PARTIAL_OUTPUT_ON_ERROR), "\n";
 echo $bad ? "NETCHAOS: FAIL (seed $seed)\n" : "NETCHAOS: ok (seed $seed)\n";

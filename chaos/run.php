@@ -31,6 +31,7 @@
 declare(strict_types=1);
 require __DIR__ . '/resp.php';
 require __DIR__ . '/tally.php';
+require __DIR__ . '/checker.php';
 ini_set('memory_limit', '-1'); /* 1M use intervals are checked in memory */
 
 const PRESETS = [
@@ -52,6 +53,12 @@ const PRESETS = [
     'extend' => ['workers' => 6, 'duration' => 30, 'acquisitions' => 200000, 'ttl' => 300, 'sleep-us' => 100000,
         'resources' => 2, 'nodelay-duration' => 0, 'nodelay-sleep-us' => 0, 'auto-extend' => true, 'hold-slices' => 8,
         'wait-timeout' => 3000, 'runs' => 'delayed'],
+    /* issue 33: faults combined, with histories judged by chaos/checker.php: kills and restarts on AOF,
+     * server pauses, workers SIGSTOPped past their validity (then writing with their fence), extend(),
+     * and a forward clock jump (+60 s, chaos/clockshim.c) on one lock server every few seconds */
+    'combined-short' => ['workers' => 8, 'duration' => 40, 'acquisitions' => 200000, 'ttl' => 300, 'sleep-us' => 2000,
+        'resources' => 2, 'runs' => 'delayed', 'fencing' => true, 'extend' => true,
+        'stop-holders' => true, 'clock-jump' => 60000, 'clock-jump-servers' => 1],
     /* issue 27: 3 Sentinel-managed members (chaos/failover.php), the fault a forced failover of one;
      * autoExtend holds of 4 x 150 ms with a ttl of 1000 ms, renewed across the failovers */
     'failover-short' => ['members' => 'sentinel', 'workers' => 6, 'duration' => 45, 'acquisitions' => 200000, 'ttl' => 1000,
@@ -62,7 +69,13 @@ const PRESETS = [
 $opts = getopt('', ['preset:', 'workers:', 'duration:', 'acquisitions:', 'ttl:', 'sleep-us:', 'resources:',
     'port-base:', 'runs:', 'retry-delay:', 'retry-count:', 'restart-delay:', 'nodelay-duration:', 'nodelay-sleep-us:', 'extension:',
     'mode:', 'limit:', 'exclusive-pct:', 'aof', 'auto-extend', 'hold-slices:', 'wait-timeout:', 'kill-count:', 'kill-gap:',
-    'members:', 'failover:']);
+    'members:', 'failover:', 'history:', 'fencing', 'extend', 'hold-to-validity', 'fork-in-run', 'seed:',
+    'clock-jump:', 'clock-jump-servers:', 'stop-holders']);
+foreach (['fencing', 'extend', 'hold-to-validity', 'fork-in-run', 'aof', 'stop-holders'] as $flag) { /* flags: getopt gives false */
+    if (isset($opts[$flag])) {
+        $opts[$flag] = true;
+    }
+}
 if (isset($opts['auto-extend'])) {
     $opts['auto-extend'] = true; /* a flag: getopt gives false */
 }
@@ -74,7 +87,19 @@ if ($preset === null) {
 $cfg = array_merge(['retry-delay' => 10, 'retry-count' => 3, 'port-base' => 7441, 'runs' => 'delayed,nodelay', 'restart-delay' => null,
     'mode' => 'lock', 'limit' => 3, 'exclusive-pct' => 30, 'aof' => false,
     'auto-extend' => false, 'hold-slices' => 1, 'wait-timeout' => null, 'kill-count' => 1, 'kill-gap' => 0,
-    'members' => 'plain', 'failover' => 'clean'], $preset, $opts);
+    'members' => 'plain', 'failover' => 'clean', 'history' => null, 'fencing' => false, 'extend' => false,
+    'hold-to-validity' => false, 'fork-in-run' => false, 'seed' => null, 'clock-jump' => 0, 'clock-jump-servers' => 1,
+    'stop-holders' => false], $preset, $opts);
+/* --seed: the chaos loop's choices (which server, when) repeat; the workers' timing does not. */
+$seed = $cfg['seed'] !== null ? (int) $cfg['seed'] : random_int(1, 999999);
+mt_srand($seed);
+/* --history=DIR: every worker records its operations (chaos/history.php) to DIR/<run>-w<N>.jsonl and
+ * this loop its faults to DIR/<run>-faults.jsonl; chaos/checker.php DIR judges them. */
+$historyDir = $cfg['history'] !== null ? (string) $cfg['history'] : null;
+if ($historyDir !== null) {
+    @mkdir($historyDir, 0777, true);
+    $historyDir = realpath($historyDir);
+}
 $mode = (string) $cfg['mode'];
 $aof = $cfg['aof'] !== false;
 if (!in_array($mode, ['lock', 'semaphore', 'shared', 'fence'], true)) {
@@ -98,6 +123,15 @@ if ($sentinel) {
 $guardPort = $portBase + ($sentinel ? 9 : 5);
 $runDir = dirname(__DIR__) . '/.run/chaos-' . $portBase;
 @mkdir($runDir, 0700, true);
+$clockShim = null;
+if ((int) $cfg['clock-jump'] !== 0) {
+    $clockShim = "$runDir/clockshim.so";
+    exec('cc -O2 -shared -fPIC -o ' . escapeshellarg($clockShim) . ' ' . escapeshellarg(__DIR__ . '/clockshim.c'), $ccOut, $ccStatus);
+    if ($ccStatus !== 0) {
+        fwrite(STDERR, "--clock-jump: cannot build chaos/clockshim.c\n");
+        exit(2);
+    }
+}
 $extension = $cfg['extension'] ?? (dirname(__DIR__) . '/modules/redlock.so');
 if (!extension_loaded('redlock')) {
     if (!is_file($extension)) {
@@ -130,15 +164,19 @@ function stop_leftover(int $port, string $dir): void
 /** A redis-server on $port; or $command (a redis-sentinel and its config file) given its port. */
 function start_server(int $port, string $dir, ?array $command = null): array
 {
-    global $aof;
+    global $aof, $clockShim, $lockPorts;
     stop_leftover($port, $dir);
+    /* --clock-jump: lock servers run under chaos/clockshim.c, their wall clock offset read from a file */
+    $env = $clockShim !== null && $command === null && in_array($port, $lockPorts, true)
+        ? array_merge(getenv(), ['LD_PRELOAD' => $clockShim, 'CLOCKSHIM_FILE' => "$dir/clock-offset-$port"]) : null;
     $null = ['file', '/dev/null', 'w'];
     /* --aof: every write fsynced before its reply, so a SIGKILL loses nothing acknowledged. */
     $persistence = $aof ? ['--appendonly', 'yes', '--appendfsync', 'always', '--appenddirname', "aof-$port",
         '--auto-aof-rewrite-min-size', '8mb'] : ['--appendonly', 'no'];
     $proc = proc_open($command !== null ? array_merge($command, ['--port', (string) $port])
         : array_merge(['redis-server', '--port', (string) $port, '--bind', '127.0.0.1', '--save', ''],
-        $persistence, ['--dir', $dir, '--logfile', "$dir/redis-$port.log"]), [['file', '/dev/null', 'r'], $null, $null], $pipes);
+        $persistence, ['--dir', $dir, '--logfile', "$dir/redis-$port.log"]), [['file', '/dev/null', 'r'], $null, $null], $pipes,
+        null, $env);
     if ($proc === false) {
         throw new RuntimeException("cannot start redis-server on $port");
     }
@@ -203,12 +241,13 @@ function percentile(array $sorted, float $p): float
 /** One labelled run. Returns its report. */
 function run_once(string $name, string $label, int $restartDelay, float $duration, int $sleepUs, int $acquisitions): array
 {
-    global $servers, $lockPorts, $guardPort, $runDir, $workers, $ttl, $cfg, $extension, $sentinel, $portBase;
+    global $servers, $lockPorts, $guardPort, $runDir, $workers, $ttl, $cfg, $extension, $sentinel, $portBase, $historyDir;
     $killCount = max(1, min(4, (int) $cfg['kill-count']));
     $killGap = max(0, (int) $cfg['kill-gap']);
 
     foreach ($sentinel ? [$guardPort] : array_merge($lockPorts, [$guardPort]) as $port) {
         array_map('unlink', glob("$runDir/aof-$port/*") ?: []); /* a run starts from empty servers */
+        @unlink("$runDir/clock-offset-$port"); /* and true clocks */
         $servers[$port] = start_server($port, $runDir);
     }
     if ($sentinel) {
@@ -226,7 +265,10 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
             'mode' => $cfg['mode'], 'limit' => (int) $cfg['limit'], 'exclusive_pct' => (int) $cfg['exclusive-pct'],
             'auto_extend' => (bool) $cfg['auto-extend'], 'hold_slices' => (int) $cfg['hold-slices'],
             'wait_timeout' => $cfg['wait-timeout'] !== null ? (int) $cfg['wait-timeout'] : null,
-            'servers' => $sentinel ? fo_uris($portBase, 0.2) : null];
+            'servers' => $sentinel ? fo_uris($portBase, 0.2) : null,
+            'history' => $historyDir !== null ? "$historyDir/$runId-w$w.jsonl" : null, 'fencing' => (bool) $cfg['fencing'],
+            'extend' => (bool) $cfg['extend'], 'hold_to_validity' => (bool) $cfg['hold-to-validity'],
+            'fork_in_run' => (bool) $cfg['fork-in-run']];
         $cmd = [PHP_BINARY];
         if (!extension_loaded('redlock')) {
             array_push($cmd, '-d', "extension=$extension");
@@ -241,6 +283,16 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
     /* The chaos loop: at most --kill-count lock servers killed (restarted together, empty) and one
      * paused at any time; with the default 1, 3 of 5 stay live. */
     $events = ['kills' => 0, 'restarts' => 0, 'pauses' => 0];
+    /* Faults into the history: in the model unless they break the algorithm's assumptions (a restart
+     * that forgets keys before their ttl ran out, or K >= 2 of 5 servers lost at once). */
+    $faultLog = $historyDir !== null ? fopen("$historyDir/$runId-faults.jsonl", 'w') : null;
+    $inModel = ($restartDelay > $ttl || $GLOBALS['aof']) && $killCount < 2;
+    $fault = function (string $kind, int $port, bool $model = true) use ($faultLog, $runId, $inModel): void {
+        if ($faultLog !== null) {
+            fwrite($faultLog, json_encode(['op' => 'fault', 'kind' => $kind, 'port' => $port, 't' => hrtime(true),
+                'in_model' => $model && ($kind !== 'restart' || $inModel), 'scope' => "chaos:$runId:"]) . "\n");
+        }
+    };
     $killed = null;
     $restartAt = 0.0;
     $nextKill = microtime(true) + 0.2;
@@ -252,7 +304,44 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
     if ($sentinel) {
         $events = fo_chaos($portBase, $procs, $hardStop, (string) $cfg['failover']);
     }
+    $clockJump = (int) $cfg['clock-jump'];
+    $nextJump = microtime(true) + mt_rand(1000, 3000) / 1000;
+    $offsets = array_fill_keys($lockPorts, 0);
+    $stopHolders = (bool) $cfg['stop-holders'];
+    $stopped = null;
+    $nextStop = microtime(true) + mt_rand(200, 800) / 1000;
+    $contAt = 0.0;
+    $events += ['clock_jumps' => 0, 'holder_stops' => 0];
     while (!$sentinel) {
+        $now = microtime(true);
+        if ($clockJump !== 0 && $now >= $nextJump) {
+            /* A forward jump of the wall clock on K lock servers (outside Redlock's model: its keys
+             * expire early), cumulative: a server restarted later keeps its clock ahead. */
+            $ports = $lockPorts;
+            shuffle($ports);
+            foreach (array_slice($ports, 0, max(1, (int) $cfg['clock-jump-servers'])) as $port) {
+                $offsets[$port] += $clockJump;
+                file_put_contents("$runDir/clock-offset-$port", $offsets[$port] . "\n");
+                $fault('clock-jump', $port, false);
+                $events['clock_jumps']++;
+            }
+            $nextJump = $now + mt_rand(2000, 4000) / 1000;
+        }
+        if ($stopHolders && $stopped === null && $now >= $nextStop) {
+            /* A holder (any worker, wherever it is) SIGSTOPped past its validity: its next write must
+             * be fenced off if another holder wrote meanwhile. In the model: a process pause. */
+            $w = array_rand($procs);
+            $stopped = proc_get_status($procs[$w])['pid'];
+            posix_kill($stopped, SIGSTOP);
+            $fault('holder-stop', $w);
+            $events['holder_stops']++;
+            $contAt = $now + ($ttl + mt_rand(50, 300)) / 1000;
+        }
+        if ($stopped !== null && $now >= $contAt) {
+            posix_kill($stopped, SIGCONT);
+            $stopped = null;
+            $nextStop = $now + mt_rand(300, 1200) / 1000;
+        }
         $running = 0;
         foreach ($procs as $p) {
             $running += proc_get_status($p)['running'] ? 1 : 0;
@@ -267,6 +356,7 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
             $killed = array_slice($candidates, 0, $killCount);
             foreach ($killed as $port) {
                 kill_server($servers[$port]);
+                $fault('kill', $port);
                 $events['kills']++;
             }
             $restartAt = $now + $restartDelay / 1000;
@@ -274,6 +364,7 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
         if ($killed !== null && $now >= $restartAt) {
             foreach ($killed as $port) {
                 $servers[$port] = start_server($port, $runDir);
+                $fault('restart', $port);
                 $events['restarts']++;
             }
             $killed = null;
@@ -284,11 +375,13 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
             $candidates = array_values(array_diff($lockPorts, $killed ?? []));
             $paused = $candidates[array_rand($candidates)];
             posix_kill($servers[$paused]['pid'], SIGSTOP);
+            $fault('pause', $paused);
             $events['pauses']++;
             $resumeAt = $now + mt_rand(50, 400) / 1000;
         }
         if ($paused !== null && $now >= $resumeAt) {
             posix_kill($servers[$paused]['pid'], SIGCONT);
+            $fault('resume', $paused);
             $paused = null;
             $nextPause = microtime(true) + mt_rand(100, 400) / 1000;
         }
@@ -296,6 +389,9 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
     }
     if ($paused !== null) {
         posix_kill($servers[$paused]['pid'], SIGCONT);
+    }
+    if (($stopped ?? null) !== null) {
+        posix_kill($stopped, SIGCONT);
     }
     foreach ($procs as $w => $p) {
         if (proc_get_status($p)['running']) {
@@ -305,6 +401,9 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
         proc_close($p);
     }
     $elapsed = microtime(true) - $start;
+    if ($faultLog !== null) {
+        fclose($faultLog);
+    }
 
     $tally = chaos_tally($runDir, $runId, $workers, (int) $cfg['resources']);
     $sum = $tally['sum'];
@@ -320,6 +419,18 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
         kill_server($servers[$port]);
     }
     kill_server($servers[$guardPort]);
+    /* --history: the run's histories judged by chaos/checker.php. With clock jumps (outside the model)
+     * the checker alone decides: it sets apart what follows an out-of-model fault; the tally above cannot. So
+     * with holders SIGSTOPped: one late counter write can lose several updates, which the tally takes for a
+     * violation; the fenced resource is what a stalled holder must not corrupt, and the checker judges that. */
+    $checked = null;
+    if ($historyDir !== null) {
+        $checked = checker_check(checker_read(glob("$historyDir/$runId-*.jsonl") ?: []));
+        unset($checked['stats']['records']);
+    }
+    $tallyBad = chaos_violated($tally, $lost) || ($primitives !== null && $primitives['violations'] > 0);
+    $violated = ($checked !== null && !$checked['ok']) || ($tallyBad && ((int) $cfg['clock-jump'] === 0 && !$cfg['stop-holders'] || $checked === null))
+        || ($checked !== null && $checked['stats']['acquisitions'] === 0);
 
     return $sum + [
         'run' => $label, 'workers' => $workers, 'ttl_ms' => $ttl, 'restart_delay_ms' => $restartDelay,
@@ -328,7 +439,7 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
         'interval_overlaps' => $tally['interval_overlaps'], 'interval_example' => $tally['interval_example'],
         'lost_counter_updates' => $lost, 'lost_not_explained_by_late_writes' => max(0, $lost - $sum['late_writes']),
         'workers_without_report' => $tally['missing'],
-        'violated' => chaos_violated($tally, $lost) || ($primitives !== null && $primitives['violations'] > 0),
+        'violated' => $violated, 'checker' => $checked,
         'mode' => $cfg['mode'] . ($cfg['mode'] === 'semaphore' ? " limit {$cfg['limit']}" : '')
             . ($cfg['mode'] === 'shared' ? " {$cfg['exclusive-pct']}% exclusive" : '') . ($GLOBALS['aof'] ? ', appendfsync always' : ''),
         'primitives_check' => $primitives,
@@ -337,7 +448,8 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
         'acquire_max_ms' => round($latencies ? end($latencies) : -1.0, 3),
         'acquisitions_per_s' => round($sum['acquisitions'] / max($elapsed, 0.001)),
         'members' => $sentinel ? "3 Sentinel-managed, failovers {$cfg['failover']}" : '5 plain',
-        'chaos' => $events, 'examples' => array_slice($tally['examples'], 0, 3),
+        'chaos' => $events, 'examples' => array_slice($tally['examples'], 0, 3), 'seed' => $GLOBALS['seed'],
+        'history' => $GLOBALS['historyDir'],
     ];
 }
 
