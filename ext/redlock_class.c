@@ -69,6 +69,18 @@ static int driver_random(void *arg, void *into, size_t len)
 	return php_random_bytes_throw(into, len) == SUCCESS ? 0 : -1;
 }
 
+/* Once constructed, for good: the servers, the leases and their renewal thread are what calls in
+ * flight (a coroutine or Fiber suspended in a call, a run()) and held locks rely on. An Error, as
+ * Fiber's and mysqli's. A constructor that threw left nothing: it may be called again. */
+static bool constructed_already(redlock_object *intern)
+{
+	if (intern->client.cluster == NULL) {
+		return false;
+	}
+	zend_throw_error(NULL, "Cannot call constructor twice");
+	return true;
+}
+
 PHP_METHOD(RedLock, __construct)
 {
 	HashTable *servers;
@@ -88,11 +100,7 @@ PHP_METHOD(RedLock, __construct)
 		Z_PARAM_ARRAY_HT(options_array)
 	ZEND_PARSE_PARAMETERS_END();
 
-	if (intern->client.cluster != NULL) {
-		/* Once constructed, for good: the servers, the leases and their renewal thread are what
-		 * calls in flight (a suspended coroutine or Fiber, a run()) and held locks rely on. As
-		 * Fiber and mysqli do. A constructor that threw left nothing: it may be called again. */
-		zend_throw_error(NULL, "Cannot call constructor twice");
+	if (constructed_already(intern)) {
 		RETURN_THROWS();
 	}
 	if (retry_delay < 0) {
@@ -130,11 +138,9 @@ PHP_METHOD(RedLock, __construct)
 	options.client.scripts = rl_scripts();
 	redlock_servers_set_persistent(cluster, options.persistent);
 
-	if (intern->client.cluster != NULL) {
-		/* Constructed meanwhile: a callable the arguments called (an option's __toString()...) */
+	if (constructed_already(intern)) { /* meanwhile: by code the arguments ran (an autoloader...) */
 		redlock_options_release(&options);
 		rl_cluster_destroy(cluster);
-		zend_throw_error(NULL, "Cannot call constructor twice");
 		RETURN_THROWS();
 	}
 	/* A constructor that failed before left nothing to keep (out of memory: its prefix). */
