@@ -19,6 +19,7 @@
 #include "net/rl_wait.h"
 #include "redlock_abort.h"
 #include "redlock_callable.h"
+#include "redlock_object.h"
 #include "redlock_memory.h"
 #include "redlock_revolt.h"
 #include "redlock_telemetry.h"
@@ -85,6 +86,7 @@ static PHP_RSHUTDOWN_FUNCTION(redlock)
 {
 	(void) type;
 	(void) module_number;
+	redlock_run_request_end(); /* first: abandoned run() calls' locks, while their leases are known */
 	redlock_abort_request_end();
 	redlock_callable_request_end();
 	redlock_revolt_request_end();

@@ -38,6 +38,7 @@ static void redlock_free(zend_object *object)
 {
 	redlock_object *intern = redlock_from_obj(object);
 
+	redlock_run_object_free(intern); /* run() calls whose stacks were abandoned: their locks released */
 	rl_client_destroy(&intern->client);
 	redlock_loss_unwatch(intern); /* after: the renewal thread is joined */
 	if (intern->prefix) {
@@ -68,6 +69,18 @@ static int driver_random(void *arg, void *into, size_t len)
 	return php_random_bytes_throw(into, len) == SUCCESS ? 0 : -1;
 }
 
+/* Once constructed, for good: the servers, the leases and their renewal thread are what calls in
+ * flight (a coroutine or Fiber suspended in a call, a run()) and held locks rely on. An Error, as
+ * Fiber's and mysqli's. A constructor that threw left nothing: it may be called again. */
+static bool constructed_already(redlock_object *intern)
+{
+	if (intern->client.cluster == NULL) {
+		return false;
+	}
+	zend_throw_error(NULL, "Cannot call constructor twice");
+	return true;
+}
+
 PHP_METHOD(RedLock, __construct)
 {
 	HashTable *servers;
@@ -87,9 +100,7 @@ PHP_METHOD(RedLock, __construct)
 		Z_PARAM_ARRAY_HT(options_array)
 	ZEND_PARSE_PARAMETERS_END();
 
-	if (intern->running > 0) {
-		/* run() releases through this object's servers: they must stay until it has. */
-		zend_throw_error(NULL, "Cannot re-initialize %s inside its run()", ZSTR_VAL(Z_OBJCE_P(ZEND_THIS)->name));
+	if (constructed_already(intern)) {
 		RETURN_THROWS();
 	}
 	if (retry_delay < 0) {
@@ -127,15 +138,18 @@ PHP_METHOD(RedLock, __construct)
 	options.client.scripts = rl_scripts();
 	redlock_servers_set_persistent(cluster, options.persistent);
 
-	/* A second constructor call starts afresh. */
-	rl_client_destroy(&intern->client);
-	redlock_loss_unwatch(intern);
+	if (constructed_already(intern)) { /* meanwhile: by code the arguments ran (an autoloader...) */
+		redlock_options_release(&options);
+		rl_cluster_destroy(cluster);
+		RETURN_THROWS();
+	}
+	/* A constructor that failed before left nothing to keep (out of memory: its prefix). */
 	if (intern->prefix) {
 		zend_string_release(intern->prefix);
 	}
 	intern->prefix = options.prefix;
 	zval_ptr_dtor(&intern->observer);
-	ZVAL_COPY_VALUE(&intern->observer, &options.observer); /* UNDEF without the option: starts afresh */
+	ZVAL_COPY_VALUE(&intern->observer, &options.observer); /* UNDEF without the option */
 	ZVAL_UNDEF(&options.observer);
 	zval_ptr_dtor(&intern->on_loss);
 	ZVAL_COPY_VALUE(&intern->on_loss, &options.on_loss);

@@ -7,10 +7,12 @@
 #include "client/rl_client.h"
 #include "redlock_resource.h"
 
-typedef struct {
+typedef struct redlock_object {
 	rl_client client;    /* client.cluster is NULL until the constructor succeeded */
 	zend_string *prefix; /* 'prefix': prepended to every key; NULL for none */
-	uint32_t running;    /* run() calls in progress: the constructor may not replace the client */
+	uint32_t running;    /* run() calls in progress */
+	struct redlock_object *run_prev, *run_next; /* on the list of objects with run() calls in progress */
+	bool run_listed;
 	zval observer;       /* 'observer' / setObserver(): a callable, UNDEF for none */
 	zval on_loss;        /* 'onLoss': a callable, UNDEF for none */
 	HashTable *loss_locks; /* 'onLoss': token => the lock array handed out (redlock_loss.c) */
@@ -50,6 +52,13 @@ bool redlock_acquire(redlock_object *intern, redlock_resource *resource, zend_st
 
 /* Releases a held lock on every server (redlock_held.c); true when a quorum did. Never throws. */
 bool redlock_release(redlock_object *intern, const redlock_resource *resource, zend_string *token);
+
+/* run() calls in progress, of every object of this PHP thread (redlock_run.c). At the end of the
+ * request, and when an object is freed, those that never reached their end (their stack abandoned:
+ * a coroutine when another one's fatal error ended the worker, a Fiber never resumed) have their
+ * locks released: rl_client_release_pinned(), which releases only what this process took. */
+void redlock_run_request_end(void);
+void redlock_run_object_free(redlock_object *intern);
 
 /* abortOnLoss (redlock_abort.c): arms the alarm of run()'s lock (NULL without the option), and
  * disarms it. */

@@ -127,6 +127,22 @@ rl_acquire_status rl_client_acquire(rl_client *client, const rl_lock_target *tar
  * no renewal can count our own release as a loss. true when a quorum released it. */
 int rl_client_release(rl_client *client, const rl_lock_target *held, const char *token, size_t token_len);
 
+/* The releases nobody asked for by name, run()'s end and the end of the request, follow one rule:
+ * a lock is released (and renewed, and reported lost) only by the process that took it. A forked
+ * child's copy of the object has forgotten its parent's leases (services/rl_leases.h), so a child
+ * that leaves a run() of its parent's, however it ends (exit(), a return, an exception, a fatal
+ * error), leaves the lock to its parent. An explicit unlock() of a lock array is not one of these:
+ * any holder of the array may release it, in any process.
+ *
+ * rl_client_release_own: run()'s end: token's lock released when this process took it and still
+ * tracks it (not when released inside run() already): true when a quorum released it.
+ * rl_client_release_pinned: the end of the request (or of the object) with run() calls that never
+ * reached their end (a coroutine's stack abandoned when another one's fatal error ended the worker,
+ * a Fiber never resumed): every lock they hold that this process took is released. Returns how
+ * many were; -1 when out of memory for one. */
+int rl_client_release_own(rl_client *client, const rl_lock_target *held, const char *token, size_t token_len);
+int rl_client_release_pinned(rl_client *client);
+
 /* extend(): the new validity (> 0), 0 when refused (cap reached, lost, or no quorum), -1 when out
  * of memory; without scripts (rl_client_scripts_off), RL_EXTEND_OTHER_TTL when ttl is not the one
  * the token carries (the ttl the lock was taken with), RL_EXTEND_NO_TTL when the token carries

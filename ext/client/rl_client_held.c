@@ -215,6 +215,26 @@ int rl_client_release(rl_client *client, const rl_lock_target *held, const char 
 	return released;
 }
 
+/* --- the implicit releases: only by the process that took the lock --------------------------- */
+
+int rl_client_release_own(rl_client *client, const rl_lock_target *held, const char *token, size_t token_len)
+{
+	if (client->leases == NULL || !rl_leases_own(client->leases, token, token_len)) {
+		return 0; /* another process' (a forked child's copy of its parent's run()), or released already */
+	}
+	return rl_client_release(client, held, token, token_len);
+}
+
+static void release_pinned(void *arg, const rl_lock_target *held, const char *token, size_t token_len)
+{
+	(void) rl_client_release(arg, held, token, token_len);
+}
+
+int rl_client_release_pinned(rl_client *client)
+{
+	return client->leases ? rl_leases_each_pinned(client->leases, release_pinned, client) : 0;
+}
+
 int rl_client_force_release(rl_client *client, const rl_lock_target *target)
 {
 	rl_lane *lane = rl_client_lend(client);

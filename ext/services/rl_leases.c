@@ -448,6 +448,46 @@ int rl_leases_set_alarm(rl_leases *w, const char *token, size_t token_len, void 
 	return rc;
 }
 
+int rl_leases_own(rl_leases *w, const char *token, size_t token_len)
+{
+	int own;
+
+	LOCK();
+	leave_parent_locked(w); /* a forked child: its parent's leases are not its own */
+	own = find(w, token, token_len) != NULL;
+	UNLOCK();
+	return own;
+}
+
+int rl_leases_each_pinned(rl_leases *w, void (*fn)(void *arg, const rl_lock_target *held, const char *token,
+	size_t token_len), void *arg)
+{
+	lease *copies = NULL, *e, *copy;
+	int count = 0, failed = 0;
+
+	LOCK();
+	leave_parent_locked(w);
+	for (e = w->leases; e; e = e->next) {
+		if (!e->pinned || e->removed) {
+			continue;
+		}
+		if ((copy = lease_new(&e->held, e->token, e->token_len)) == NULL) {
+			failed = 1;
+			continue;
+		}
+		copy->next = copies;
+		copies = copy;
+	}
+	UNLOCK();
+	while ((e = copies) != NULL) {
+		copies = e->next;
+		fn(arg, &e->held, e->token, e->token_len);
+		rl_lease_free(e);
+		count++;
+	}
+	return failed ? -1 : count;
+}
+
 void rl_leases_set_loss_notice(rl_leases *w, void (*notice)(void *), void *arg)
 {
 	LOCK();

@@ -73,6 +73,17 @@ int rl_leases_masters(rl_leases *leases, const char *token, size_t token_len, ui
  * clock). 0, or -1 when token is not tracked. */
 int rl_leases_terms(rl_leases *leases, const char *token, size_t token_len, int64_t *ttl, double *valid_until);
 
+/* A lock is released at run()'s end, and at the end of the request, only by the process that took
+ * it. 1 when token's lock was taken by this process and is still tracked; 0 in a forked child for
+ * its parent's (the registry forgets them there: see above), or once removed. No side effect. */
+int rl_leases_own(rl_leases *leases, const char *token, size_t token_len);
+
+/* fn(arg, held, token, token_len) for each lock run() still holds (a pinned lease) that this
+ * process took: on copies made under the registry's lock, called without it (fn may release the
+ * lock, rl_leases_remove() included). Returns how many; -1 when a copy could not be made. */
+int rl_leases_each_pinned(rl_leases *leases, void (*fn)(void *arg, const rl_lock_target *held, const char *token,
+	size_t token_len), void *arg);
+
 /* Why a lease was found lost ('onLoss' hands it on). */
 typedef enum {
 	RL_LOSS_RENEWAL_FAILED = 1, /* a renewal did not reach a quorum */

@@ -29,12 +29,12 @@ foreach ([[$a, $b, $c], [['127.0.0.1', 7000], ['127.0.0.2', 7000]], [['127.0.0.1
     var_dump((new RedLock($servers)) instanceof RedLock);
 }
 
-echo "the previous configuration stays when a re-construct is rejected\n";
+echo "the previous configuration stays: a second constructor call is refused first\n";
 $redlock = new RedLock([$a, $b, $c]);
 try {
     $redlock->__construct([$a, $a]);
-} catch (ValueError $e) {
-    echo get_class($e), "\n";
+} catch (Error $e) {
+    echo get_class($e), ': ', $e->getMessage(), "\n";
 }
 $lock = $redlock->lock(rt_key(), 5000);
 var_dump(is_array($lock), $redlock->unlock($lock));
@@ -51,7 +51,7 @@ bool(true)
 bool(true)
 bool(true)
 bool(true)
-the previous configuration stays when a re-construct is rejected
-ValueError
+the previous configuration stays: a second constructor call is refused first
+Error: Cannot call constructor twice
 bool(true)
 bool(true)

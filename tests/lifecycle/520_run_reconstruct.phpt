@@ -1,5 +1,5 @@
 --TEST--
-run(): re-initializing the object inside its own run() is an Error, so the lock is released through the servers it was taken on
+A second constructor call is an Error (Cannot call constructor twice), inside run() or not: the lock is released through the servers it was taken on, and the object keeps them
 --EXTENSIONS--
 redlock
 --FILE--
@@ -27,33 +27,43 @@ var_dump($result);
 var_dump(rt_values($key, 3) === [null, null, null]);
 var_dump(rt_values($key . ':inner', 3) === [null, null, null]);
 
-// A subclass gets its own name in the message.
+// A subclass too.
 class MyLock extends RedLock {}
 $m = new MyLock(array_slice($servers, 0, 3));
 echo rt_throws(fn () => $m->run($key, 30000, fn ($lock, $redlock) => $redlock->__construct(array_slice($servers, 3, 2)))), "\n";
 var_dump(rt_values($key, 3) === [null, null, null]);
 
-// After run() the object may be re-initialized again, also from a fatal-free exception path.
+// After run() too: the object keeps its 3 servers for good.
 echo rt_throws(fn () => $r->run($key, 30000, fn () => throw new LogicException('x'))), "\n";
-$r->__construct(array_slice($servers, 3, 2));
+echo rt_throws(fn () => $r->__construct(array_slice($servers, 3, 2))), "\n";
 var_dump(count($r->getLastErrors()));
 $lock = $r->lock($key, 30000);
-var_dump(rt_values($key)[3] === $lock['token'], $r->unlock($lock));
+var_dump(rt_values($key, 3) === array_fill(0, 3, $lock['token']), $r->unlock($lock));
+// A constructor that threw left the object unconstructed: it may be called again.
+$u = (new ReflectionClass(RedLock::class))->newInstanceWithoutConstructor();
+echo rt_throws(fn () => $u->__construct([])), "\n";
+$u->__construct(array_slice($servers, 3, 2));
+var_dump(count($u->getLastErrors()));
+echo rt_throws(fn () => $u->__construct(array_slice($servers, 0, 3))), "\n";
 ?>
---EXPECT--
+--EXPECTF--
 bool(true)
-Error: Cannot re-initialize RedLock inside its run()
-Error: Cannot re-initialize RedLock inside its run()
+Error: Cannot call constructor twice
+Error: Cannot call constructor twice
 string(5) "inner"
-Error: Cannot re-initialize RedLock inside its run()
+Error: Cannot call constructor twice
 int(3)
 bool(true)
 string(4) "done"
 bool(true)
 bool(true)
-Error: Cannot re-initialize MyLock inside its run()
+Error: Cannot call constructor twice
 bool(true)
 LogicException: x
+Error: Cannot call constructor twice
+int(3)
+bool(true)
+bool(true)
+ValueError: %s
 int(2)
-bool(true)
-bool(true)
+Error: Cannot call constructor twice

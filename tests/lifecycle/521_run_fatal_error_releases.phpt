@@ -25,8 +25,7 @@ register_shutdown_function(function () use ($key, $r) {
     // The object is consistent: no run() in progress any more, and it still locks.
     $lock = $r->lock($key, 60000);
     var_dump(is_array($lock) && $r->unlock($lock));
-    $r->__construct(rt_servers(3, 3.0));
-    var_dump(count($r->getLastErrors()));
+    var_dump($r->run($key, 60000, fn () => 'again'), rt_values($key) === array_fill(0, 5, null));
 });
 
 $r->run($key, 60000, function (array $lock) use ($key) {
@@ -42,4 +41,5 @@ held on 5 of 5
 Fatal error: the work failed in %s on line %d
 after the fatal error: 5 of 5 released
 bool(true)
-int(3)
+string(5) "again"
+bool(true)
