@@ -11,12 +11,27 @@
 #include "redlock_telemetry.h"
 #include "core/rl_token.h"
 
+/* RL_CALL_NEEDS_SCRIPTS: the lock's kind has no form in the object's dialect ('scripts' => false and
+ * a shared holder). A RedLockException naming the call, the kind and the option. */
+static void throw_needs_scripts(const redlock_resource *resource, const char *call)
+{
+	zend_throw_exception_ex(redlock_exception_ce, 0, "%s() of %s needs Lua scripts on the servers, which"
+		" \"scripts\" => false forbids: nothing was sent (docs/guide/script-free.md)", call,
+		resource->kind.shared ? "a shared lock" : resource->kind.limit ? "a semaphore" : "a fenced lock");
+}
+
 bool redlock_release(redlock_object *intern, const redlock_resource *resource, zend_string *token)
 {
 	rl_lock_target held = redlock_resource_target(resource);
+	int released;
 
 	redlock_loss_forget(intern, token);
-	return rl_client_release(&intern->client, &held, ZSTR_VAL(token), ZSTR_LEN(token));
+	released = rl_client_release(&intern->client, &held, ZSTR_VAL(token), ZSTR_LEN(token));
+	if (released == RL_CALL_NEEDS_SCRIPTS) {
+		throw_needs_scripts(resource, "unlock");
+		return false;
+	}
+	return released > 0;
 }
 
 PHP_METHOD(RedLock, unlock)
@@ -37,6 +52,9 @@ PHP_METHOD(RedLock, unlock)
 	released = redlock_release(intern, &resource, token);
 	redlock_observe(intern, "unlock", &resource.names);
 	redlock_resource_release(&resource);
+	if (EG(exception)) {
+		RETURN_THROWS();
+	}
 	RETURN_BOOL(released);
 }
 
@@ -97,6 +115,11 @@ PHP_METHOD(RedLock, extend)
 	if (validity > 0) {
 		redlock_lock_result(return_value, validity, &resource, ZSTR_VAL(token), ZSTR_LEN(token));
 	}
+	if (validity == RL_CALL_NEEDS_SCRIPTS) {
+		throw_needs_scripts(&resource, "extend");
+		redlock_resource_release(&resource);
+		RETURN_THROWS();
+	}
 	redlock_resource_release(&resource);
 	if (validity == RL_EXTEND_OTHER_TTL) {
 		zend_argument_value_error(2, "must be the ttl the lock was taken with (" ZEND_LONG_FMT " ms, carried by"
@@ -137,6 +160,11 @@ PHP_METHOD(RedLock, validity)
 	held = redlock_resource_target(&resource);
 	validity = rl_client_validity(&intern->client, &held, ZSTR_VAL(token), ZSTR_LEN(token));
 	redlock_observe(intern, "validity", &resource.names);
+	if (validity == RL_CALL_NEEDS_SCRIPTS) {
+		throw_needs_scripts(&resource, "validity");
+		redlock_resource_release(&resource);
+		RETURN_THROWS();
+	}
 	redlock_resource_release(&resource);
 	if (validity < 0) {
 		zend_throw_error(NULL, "Out of memory");

@@ -126,6 +126,9 @@ rl_lane *rl_client_lend(rl_client *client)
 		lane->lent = 1;
 		lane->cluster->call_began = 0; /* the fan-outs it makes mark its span */
 	}
+	if (client->policy.dialect == &rl_dialect_learnt) {
+		rl_dialect_refresh(&client->policy, rl_now_ms()); /* a learnt NOPERM is asked again after a while */
+	}
 	return lane;
 }
 
@@ -364,7 +367,7 @@ int rl_client_learn_scripts_refused(rl_client *client, rl_lane *lane, rl_lock_ki
 	if (lane->cluster->call_errors == 0) {
 		return 0;
 	}
-	return rl_dialect_learn(&client->policy.dialect, kind, op, lane->outcomes, client->cluster->count);
+	return rl_dialect_learn(&client->policy, kind, op, lane->outcomes, client->cluster->count, rl_now_ms());
 }
 
 /* A release without scripts must know which of DELEX and DELIFEQ each server has: connections
@@ -420,7 +423,13 @@ static rl_acquire_status acquire(rl_client *client, rl_lane *lane, const rl_lock
 	won = waits
 		? acquire_waiting(client, lane, &asked, ttl, held)
 		: rl_kind_acquire(&lane->io, &client->policy, &asked, ttl, client->cluster->count, lane->outcomes, held);
-	rl_client_learn_scripts_refused(client, lane, asked.kind, converting ? RL_OP_CONVERT : RL_OP_ACQUIRE);
+	if (rl_client_learn_scripts_refused(client, lane, asked.kind, converting ? RL_OP_CONVERT : RL_OP_ACQUIRE)
+		&& won == 0) {
+		/* the same lock() again, without the script (several resources: MSETEX) */
+		won = waits
+			? acquire_waiting(client, lane, &asked, ttl, held)
+			: rl_kind_acquire(&lane->io, &client->policy, &asked, ttl, client->cluster->count, lane->outcomes, held);
+	}
 	if (converting) {
 		/* the cap is the lock's, whatever its form: handed on to the new lease below */
 		passes_cap = won > 0 && client->leases != NULL

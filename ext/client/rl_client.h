@@ -124,7 +124,10 @@ rl_acquire_status rl_client_acquire(rl_client *client, const rl_lock_target *tar
 	rl_held_lock *held);
 
 /* Releases a held lock (target as held: a semaphore's slot key): its lease is dropped first, so
- * no renewal can count our own release as a loss. true when a quorum released it. */
+ * no renewal can count our own release as a loss. true when a quorum released it;
+ * RL_CALL_NEEDS_SCRIPTS (as rl_client_extend() and rl_client_validity() too) when the object's
+ * dialect has no form for the lock's kind ('scripts' => false and a shared holder): nothing sent. */
+#define RL_CALL_NEEDS_SCRIPTS (-4)
 int rl_client_release(rl_client *client, const rl_lock_target *held, const char *token, size_t token_len);
 
 /* The releases nobody asked for by name, run()'s end and the end of the request, follow one rule:

@@ -49,6 +49,10 @@ static int release_on(rl_client *client, rl_lane *lane, const rl_lock_target *he
 {
 	int votes, released;
 
+	if (rl_dialect_for(client->policy.dialect, held->kind, RL_OP_RELEASE) == NULL) {
+		rl_client_finish(client, lane, RL_CALL_RELEASE, held->kind, RL_CALL_FAILED, 0, 0);
+		return RL_CALL_NEEDS_SCRIPTS;
+	}
 	if (client->leases) {
 		rl_leases_remove(client->leases, token, token_len); /* before: see rl_leases.h */
 	}
@@ -102,6 +106,9 @@ static double extend(rl_client *client, rl_lane *lane, const rl_lock_target *hel
 	rl_lock_policy policy; /* the object's, awaiting every reply while a member may have changed masters */
 	int suspected;
 
+	if (rl_dialect_for(client->policy.dialect, held->kind, RL_OP_EXTEND) == NULL) {
+		return RL_CALL_NEEDS_SCRIPTS;
+	}
 	if (rl_dialect_for(client->policy.dialect, held->kind, RL_OP_EXTEND)->extend_sets_ttl
 		&& (refusal = script_free_ttl_check(token, token_len, ttl)) != 0) {
 		return refusal;
@@ -152,7 +159,7 @@ static double extend_on(rl_client *client, rl_lane *lane, const rl_lock_target *
 
 	validity = extend(client, lane, held, token, token_len, ttl, &asked);
 
-	if (validity == RL_EXTEND_OTHER_TTL || validity == RL_EXTEND_NO_TTL) {
+	if (validity == RL_EXTEND_OTHER_TTL || validity == RL_EXTEND_NO_TTL || validity == RL_CALL_NEEDS_SCRIPTS) {
 		rl_client_finish(client, lane, RL_CALL_EXTEND, held->kind, RL_CALL_FAILED, asked, 0);
 		return validity;
 	}
@@ -181,6 +188,10 @@ static double validity_on(rl_client *client, rl_lane *lane, const rl_lock_target
 	if (rl_client_lease(client, token, token_len) == RL_LEASE_LOST) {
 		rl_client_finish(client, lane, RL_CALL_VALIDITY, held->kind, RL_CALL_LOST, 0, 0);
 		return 0; /* known lost: no round trip */
+	}
+	if (rl_dialect_for(client->policy.dialect, held->kind, RL_OP_VALIDITY) == NULL) {
+		rl_client_finish(client, lane, RL_CALL_VALIDITY, held->kind, RL_CALL_FAILED, 0, 0);
+		return RL_CALL_NEEDS_SCRIPTS;
 	}
 	/* Always the servers, with or without scripts: another holder of the lock (another object or
 	 * process with its array) may have released it meanwhile. */

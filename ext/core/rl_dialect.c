@@ -22,12 +22,32 @@ const rl_dialect rl_dialect_scripted = {
 };
 
 /* The servers' own commands (docs/design/acquisition-path.md#locks-without-scripts): SET NX PX,
- * MSETEX NX PX, DELEX/DELIFEQ, SET IFEQ PX, MULTI/GET/PTTL/EXEC, DEL. Only an exclusive lock can be
- * taken with them (a fenced lock's counter, a shared lock's hash, a semaphore's slots and a
- * conversion need a script's atomicity): the others are refused. Once held, every kind but a shared
- * holder (a hash: GET cannot read it) is a key holding our token, which MULTI/GET/PTTL/EXEC reads;
- * release and extend of the kinds taken by script keep their scripts. */
+ * MSETEX NX PX, DELEX/DELIFEQ, SET IFEQ PX, MULTI/GET/PTTL/EXEC, DEL, and never a script
+ * ('scripts' => false). Only an exclusive lock can be taken with them (a fenced lock's counter, a
+ * shared lock's hash, a semaphore's slots and a conversion need a script's atomicity): the others are
+ * refused. Once held, every kind but a shared holder is a key holding our token (a fenced lock's
+ * key, a semaphore's slot), which these commands release, extend and read like an exclusive lock's;
+ * a shared holder (a field of a hash: GET cannot read it, nothing but a script compares it) is
+ * refused, a RedLockException naming the option and the kind. */
 const rl_dialect rl_dialect_native = {
+	/*                exclusive fenced   shared   semaphore */
+	{/* acquire  */ {OWN,      NONE,    NONE,    NONE},
+	 /* convert  */ {NONE,     NONE,    NONE,    NONE},
+	 /* release  */ {OWN,      OWN,     NONE,    OWN},
+	 /* extend   */ {OWN,      OWN,     NONE,    OWN},
+	 /* validity */ {OWN,      OWN,     NONE,    OWN},
+	 /* force    */ {OWN,      OWN,     OWN,     OWN}},
+	1, /* probes_release: DELEX or DELIFEQ */
+	1, /* extend_sets_ttl: SET IFEQ PX */
+	rl_native_attempt_init, rl_native_attempt_rollback, rl_native_attempt_free,
+	rl_native_release, rl_native_extend, rl_native_held, rl_native_force_release,
+};
+
+/* The same commands where a quorum of servers answered NOPERM to a script (rl_dialect_learn): a
+ * held fenced, shared or semaphore lock, taken by script, keeps its scripts for release and extend
+ * (and a shared holder for validity): the servers that allow them answer. Learnt, not configured:
+ * tried again after RL_DIALECT_RETRY_MS (rl_dialect_refresh). */
+const rl_dialect rl_dialect_learnt = {
 	/*                exclusive fenced   shared   semaphore */
 	{/* acquire  */ {OWN,      NONE,    NONE,    NONE},
 	 /* convert  */ {NONE,     NONE,    NONE,    NONE},
@@ -46,12 +66,20 @@ const rl_dialect *rl_dialect_initial(int no_scripts)
 	return no_scripts ? &rl_dialect_native : &rl_dialect_scripted;
 }
 
-int rl_dialect_learn(const rl_dialect **current, rl_lock_kind kind, rl_dialect_op op, const rl_outcome *outcomes,
-	size_t count)
+int rl_dialect_learn(rl_lock_policy *policy, rl_lock_kind kind, rl_dialect_op op, const rl_outcome *outcomes,
+	size_t count, double now)
 {
-	if (*current == &rl_dialect_native || !rl_outcomes_scripts_refused(outcomes, count)) {
+	if (policy->dialect != &rl_dialect_scripted || !rl_outcomes_scripts_refused(outcomes, count, policy->quorum)) {
 		return 0;
 	}
-	*current = &rl_dialect_native;
-	return rl_dialect_native.forms[op][kind] == RL_FORM_OWN;
+	policy->dialect = &rl_dialect_learnt;
+	policy->dialect_learnt_ms = now;
+	return rl_dialect_learnt.forms[op][kind] == RL_FORM_OWN;
+}
+
+void rl_dialect_refresh(rl_lock_policy *policy, double now)
+{
+	if (policy->dialect == &rl_dialect_learnt && now - policy->dialect_learnt_ms >= RL_DIALECT_RETRY_MS) {
+		policy->dialect = &rl_dialect_scripted;
+	}
 }

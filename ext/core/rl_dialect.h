@@ -93,6 +93,7 @@ struct rl_dialect {
 
 extern const rl_dialect rl_dialect_scripted;
 extern const rl_dialect rl_dialect_native;
+extern const rl_dialect rl_dialect_learnt;
 
 /* The dialect a config starts with: 'scripts' => false is the native one. */
 const rl_dialect *rl_dialect_initial(int no_scripts);
@@ -108,13 +109,20 @@ static inline const rl_dialect *rl_dialect_for(const rl_dialect *d, rl_lock_kind
 	}
 }
 
-/* The one switch: after a round trip whose votes are outcomes (count of them), a NOPERM to a
- * script that no server ran (rl_outcomes_scripts_refused) moves *current to the native dialect for
- * good. 1 when it moved just now and the native dialect has a form of its own for kind's op (the
- * call is then worth making again in it), else 0. The client and the renewal thread both learn
- * here. */
-int rl_dialect_learn(const rl_dialect **current, rl_lock_kind kind, rl_dialect_op op, const rl_outcome *outcomes,
-	size_t count);
+/* The one switch: after a round trip whose votes are outcomes (count of them), when the servers that
+ * answered NOPERM to a script leave too few for a quorum without them (rl_outcomes_scripts_refused:
+ * docs/guide/script-free.md), policy goes on with the learnt dialect, from now. 1 when it moved just
+ * now and the learnt dialect has a form of its own for kind's op (the call is then worth making again
+ * in it), else 0. The client and the renewal thread (on its own copy of the policy) both learn here. */
+int rl_dialect_learn(rl_lock_policy *policy, rl_lock_kind kind, rl_dialect_op op, const rl_outcome *outcomes,
+	size_t count, double now);
+
+/* A learnt dialect is what the servers said then (an ACL being changed, a server restarting with
+ * another user): RL_DIALECT_RETRY_MS after it was learnt, the next call sends scripts again and
+ * learns anew from their answers (a quorum refusing them costs that call one round trip more). Each
+ * call of the client, and each renewal round, begins here. A configured dialect never moves. */
+#define RL_DIALECT_RETRY_MS 1000.0
+void rl_dialect_refresh(rl_lock_policy *policy, double now);
 
 /* --- the builders (rl_dialect_scripts.c, rl_dialect_native.c) ------------------------------- */
 

@@ -84,6 +84,7 @@ typedef struct rl_lock_policy {
 	int release_by_script;
 	/* the commands: scripts, or the servers' own ('scripts' => false, NOPERM learnt): core/rl_dialect.h */
 	const struct rl_dialect *dialect;
+	double dialect_learnt_ms; /* when NOPERM was learnt (rl_dialect_learn): tried again from then + RL_DIALECT_RETRY_MS */
 	unsigned servers;      /* how many: the per-key round trips without scripts merge their votes */
 	/* extend(): wait for every server's answer (within the call's bound), not only for a quorum: set
 	 * while a Sentinel member may have changed masters under the lock, so that its answer comes in

@@ -71,18 +71,17 @@ void rl_reply_classify_any(const rl_reply *reply, rl_expect expect, rl_outcome *
 	rl_outcome_set(out, RL_OUTCOME_ERROR, "unexpected reply type");
 }
 
-int rl_outcomes_scripts_refused(const rl_outcome *outcomes, size_t count)
+int rl_outcomes_scripts_refused(const rl_outcome *outcomes, size_t count, unsigned quorum)
 {
-	size_t i, refusals = 0, ran = 0;
+	size_t i, refusals = 0;
 
 	for (i = 0; i < count; i++) {
 		if (outcomes[i].kind == RL_OUTCOME_ERROR && strncmp(outcomes[i].message, "NOPERM", 6) == 0
 			&& strstr(outcomes[i].message, "'eval'") != NULL) {
 			refusals++;
 		}
-		ran += outcomes[i].kind == RL_OUTCOME_YES || outcomes[i].kind == RL_OUTCOME_TAKEN;
 	}
-	return refusals > 0 && ran == 0;
+	return refusals > 0 && refusals + quorum > count;
 }
 
 int rl_outcomes_quorum_refused(const rl_outcome *outcomes, size_t count, unsigned quorum)

@@ -49,11 +49,11 @@ static inline void rl_outcome_reset(rl_outcome *out)
 }
 void rl_outcome_set_bytes(rl_outcome *out, rl_outcome_kind kind, const char *bytes, size_t len);
 
-/* Whether a server refused scripts to this user (NOPERM for 'eval') and none ran the script (a yes
- * or a "not ours" is a script that ran): then, and only then, an object goes on without them. One
- * misconfigured server beside others that ran the script does not switch it for good; a decision
- * made before every refusal arrived (the quorum lost early) still does. */
-int rl_outcomes_scripts_refused(const rl_outcome *outcomes, size_t count);
+/* Whether the servers that refused scripts to this user (NOPERM for 'eval') leave too few for a
+ * quorum without them: then, and only then, an object goes on without scripts (docs/guide/
+ * script-free.md). A minority refusing, whatever the others answered (a yes, a "not ours", a
+ * timeout), does not: those servers are a minority like a server down. */
+int rl_outcomes_scripts_refused(const rl_outcome *outcomes, size_t count, unsigned quorum);
 
 /* Whether the servers that said a clean "no" (RL_OUTCOME_TAKEN: another owner, or not ours) alone
  * leave no quorum possible: no retry can win it. Timeouts and errors are not refusals. */

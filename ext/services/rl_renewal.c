@@ -114,6 +114,7 @@ static void renew_locked(rl_leases *w, lease *e)
 		e->left--;
 	}
 	/* a copy: the lease may change meanwhile */
+	rl_dialect_refresh(&w->policy, rl_now_ms()); /* this thread's own copy: a learnt NOPERM asked again */
 	w->policy.await_every_reply = rl_cluster_expect_masters(w->cluster, e->masters);
 	pthread_mutex_unlock(&rl_leases_lock);
 	start = rl_now_ms();
@@ -121,7 +122,7 @@ static void renew_locked(rl_leases *w, lease *e)
 	 * least ttl more; another holder's keys are never touched. */
 	validity = rl_kind_extend(&w->io, &w->policy, &e->held, e->token, e->token_len, e->ttl, w->outcomes);
 	if (validity == 0
-		&& rl_dialect_learn(&w->policy.dialect, e->held.kind, RL_OP_EXTEND, w->outcomes, w->cluster->count)) {
+		&& rl_dialect_learn(&w->policy, e->held.kind, RL_OP_EXTEND, w->outcomes, w->cluster->count, rl_now_ms())) {
 		/* The servers refuse scripts (NOPERM): renew with their own commands from now on, and
 		 * now, as extend() does. The policy is this thread's own copy. */
 		start = rl_now_ms();

@@ -1,0 +1,64 @@
+--TEST--
+A script-free holder never shortens a longer extension (issue 32, defect 9), on memory:// servers (the native commands): a scripted holder extends a lock taken for 5 s to 60 s; another object with 'scripts' => false extends it with the token's ttl: the keys keep their 60 s (5105392's SET IFEQ PX cut them to 5 s, and a rival won the lock 10 s later), extend() says the lock is held, and its autoExtend renewals leave the keys alone too; once the keys have less than the ttl left, the script-free extend() writes them again; a lock extended longer on two of three servers keeps those two keys (the third, not written, keeps its ttl)
+--EXTENSIONS--
+redlock
+--FILE--
+<?php
+$memory = ['memory://a568', 'memory://b568', 'memory://c568'];
+$left = fn () => array_map(fn ($s) => RedLockMemory::keys($s)['k'] ?? -2, $memory);
+$scripted = new RedLock($memory, 0, 1);
+$free = new RedLock($memory, 0, 1, ['scripts' => false]);
+
+$lock = $scripted->lock('k', 5000);
+$scripted->extend($lock, 60000);
+$extended = $free->extend($lock, 5000);
+var_dump(is_array($extended) && $extended['validity'] > 4000);
+var_dump(min($left()) > 59000);
+RedLockMemory::advance(10000);
+var_dump($scripted->validity($lock) > 49000, (new RedLock($memory, 0, 1))->lock('k', 1000));
+
+echo "-- renewals\n";
+$renewing = new RedLock($memory, 0, 1, ['scripts' => false, 'autoExtend' => true]);
+$held = $renewing->lock('r', 3000);
+(new RedLock($memory, 0, 1))->extend($held, 60000);
+$renewals = fn () => RedLock::metrics()['renewals'];
+for ($i = 0; $i < 6; $i++) {
+    $before = $renewals();
+    RedLockMemory::advance(1000); // a renewal is due every 1 s (ttl / 3)
+    for ($t = microtime(true); $renewals() === $before && microtime(true) - $t < 2.0;) {
+        usleep(5000);             // the renewal thread's round on the moved clock, bounded
+    }
+}
+$r = array_map(fn ($s) => RedLockMemory::keys($s)['r'] ?? -2, $memory);
+var_dump(min($r) > 40000, $renewing->validity($held) > 40000); // not cut to the 3 s ttl
+
+echo "-- less than the ttl left: written\n";
+RedLockMemory::advance(max($left()) - 2000); // 2 s left of the 60 s
+var_dump(max($left()) <= 2000);
+var_dump(is_array($free->extend($lock, 5000)), min($left()) > 4000);
+
+echo "-- longer on a quorum only\n";
+$lock = $scripted->lock('m', 5000);
+RedLockMemory::fail('c568');
+$scripted->extend($lock, 60000); // a568 and b568
+RedLockMemory::recover('c568');
+var_dump(is_array($free->extend($lock, 5000)));
+$m = array_map(fn ($s) => RedLockMemory::keys($s)['m'] ?? -2, $memory);
+var_dump($m[0] > 59000 && $m[1] > 59000 && $m[2] <= 5000, $free->validity($lock) > 50000);
+?>
+--EXPECT--
+bool(true)
+bool(true)
+bool(true)
+bool(false)
+-- renewals
+bool(true)
+bool(true)
+-- less than the ttl left: written
+bool(true)
+bool(true)
+bool(true)
+-- longer on a quorum only
+bool(true)
+bool(true)
+bool(true)
