@@ -553,11 +553,28 @@ static const rl_lock_io *sets_resume(void *arg, double deadline_ms)
 	return &lane->io;
 }
 
+/* A spare nobody uses (none bound to a lock's late writes) closed to make room for a subscription set. */
+static int close_a_free_spare(rl_client *client)
+{
+	rl_lane **at;
+
+	for (at = &client->spares; *at != NULL; at = &(*at)->next) {
+		rl_lane *lane = *at;
+		if (!lane->lent && lane->bound_count == 0) {
+			*at = lane->next;
+			client->lanes--;
+			lane_free(lane);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 static int sets_subscribe(void *arg)
 {
 	wait_sets *w = arg;
 
-	if (rl_wait_current() != NULL && !room_for_a_set(w->client)) {
+	if (rl_wait_current() != NULL && !room_for_a_set(w->client) && !close_a_free_spare(w->client)) {
 		return 0;
 	}
 	w->client->subscribed++;

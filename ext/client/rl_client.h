@@ -81,7 +81,7 @@ typedef struct rl_call_record {
  * object's own lane or, while that one is lent to a call suspended in another coroutine or Fiber
  * (calls on one object interleave on one thread there), a spare one: no connection is ever used
  * by two calls at once, so no call reads another's reply. docs/design/coroutines.md. */
-#define RL_DEFAULT_MAX_SETS 16
+#define RL_DEFAULT_MAX_SETS 32
 #define RL_MAX_SETS_LIMIT 1024
 /* A spare lane unused this long (or the call bound, when longer) is closed at the object's next call. */
 #define RL_SPARE_IDLE_MS 2000.0

@@ -291,6 +291,7 @@ int rl_wait_acquire(rl_cluster *cluster, const rl_lock_io *io, const rl_lock_key
 {
 	rl_clamped_io clamped;
 	rl_notify notify;
+	double subscribe_until;
 	int result;
 
 	memset(stats, 0, sizeof(*stats));
@@ -303,9 +304,13 @@ int rl_wait_acquire(rl_cluster *cluster, const rl_lock_io *io, const rl_lock_key
 	if (result != 0 || io->now(io->arg) >= deadline_ms) {
 		return result;
 	}
+	subscribe_until = fmin(deadline_ms, io->now(io->arg) + subscribe_bound_ms);
+	if (sets != NULL) {
+		sets->rest(sets->arg); /* no connection set held while subscribing and asleep: io is not ours now */
+	}
 	if (sets != NULL && !sets->subscribe(sets->arg)) {
 		memset(&notify, 0, sizeof(notify)); /* no room for a subscription set: backoff pauses alone */
-	} else if (rl_notify_open(&notify, cluster, keys, fmin(deadline_ms, io->now(io->arg) + subscribe_bound_ms)) != 0) {
+	} else if (rl_notify_open(&notify, cluster, keys, subscribe_until) != 0) {
 		if (sets != NULL) {
 			sets->unsubscribed(sets->arg);
 		}
@@ -317,6 +322,15 @@ int rl_wait_acquire(rl_cluster *cluster, const rl_lock_io *io, const rl_lock_key
 		double now;
 		int woke;
 
+		if (sets != NULL) {
+			const rl_lock_io *inner = sets->resume(sets->arg, deadline_ms);
+			if (inner == NULL) {
+				result = 0; /* no set came back before the deadline */
+				break;
+			}
+			clamped.inner = inner; /* the one given back may be gone: its io with it */
+			io = inner;
+		}
 		/* Subscribed before this attempt: a release after it wakes the wait below. */
 		stats->attempts++;
 		result = attempt(arg, &clamped.io);
@@ -329,18 +343,9 @@ int rl_wait_acquire(rl_cluster *cluster, const rl_lock_io *io, const rl_lock_key
 			break;
 		}
 		if (sets != NULL) {
-			sets->rest(sets->arg); /* no connection set held while asleep */
+			sets->rest(sets->arg);
 		}
 		woke = rl_notify_wait(&notify, fmin(now + (double) rl_retry_delay_ms(retry_delay, value), deadline_ms));
-		if (sets != NULL) {
-			const rl_lock_io *inner = sets->resume(sets->arg, deadline_ms);
-			if (inner == NULL) {
-				result = 0;
-				break;
-			}
-			clamped.inner = inner; /* the lane given back may be gone: its io with it */
-			io = inner;
-		}
 		if (woke < 0) {
 			break; /* cancelled (net/rl_wait_cancel.h): the last attempt's result stands */
 		}
