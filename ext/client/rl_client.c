@@ -141,7 +141,7 @@ static void close_idle_spares(rl_client *client, double now)
 
 	while (*at != NULL) {
 		rl_lane *lane = *at;
-		if (!lane->lent && now - lane->idle_since >= idle) {
+		if (!lane->lent && lane->wanted == 0 && now - lane->idle_since >= idle) {
 			*at = lane->next;
 			client->lanes--;
 			lane_free(lane);
@@ -185,19 +185,29 @@ static rl_lane *bound_lane(rl_client *client, const char *token, size_t token_le
 	return NULL;
 }
 
+/* A lane nobody uses: one no lock is bound to first (a held lock's call may want the others), never
+ * one a held lock's call waits for. */
 static rl_lane *free_lane(rl_client *client)
 {
-	rl_lane *lane;
+	rl_lane *lane, *bound = NULL;
 
-	if (!client->main.lent) {
-		return &client->main;
+	if (!client->main.lent && client->main.wanted == 0) {
+		if (client->main.bound_count == 0) {
+			return &client->main;
+		}
+		bound = &client->main;
 	}
 	for (lane = client->spares; lane != NULL; lane = lane->next) {
-		if (!lane->lent) {
-			return lane;
+		if (!lane->lent && lane->wanted == 0) {
+			if (lane->bound_count == 0) {
+				return lane;
+			}
+			if (bound == NULL) {
+				bound = lane;
+			}
 		}
 	}
-	return NULL;
+	return bound;
 }
 
 /* Lanes and waiters' subscription sets together are held to maxConnectionSets. */
@@ -210,6 +220,7 @@ rl_lane *rl_client_lend(rl_client *client, const char *token, size_t token_len, 
 {
 	double started = rl_now_ms(), now = started;
 	rl_lane *owner = bound_lane(client, token, token_len);
+	rl_lane *wanting = NULL; /* the lane this call marked as wanted */
 	rl_lane *lane;
 	int pause = 1;
 
@@ -227,34 +238,44 @@ rl_lane *rl_client_lend(rl_client *client, const char *token, size_t token_len, 
 				owner = NULL; /* nobody could give it back: as before */
 				continue;
 			}
+			if (lane == NULL && wanting == NULL) {
+				wanting = owner;
+				owner->wanted++;
+			}
 		} else {
 			lane = free_lane(client);
 			if (lane == NULL && (room_for_a_set(client) || !can_wait)) {
 				lane = new_spare(client);
 				if (lane == NULL) {
-					return NULL;
+					break;
 				}
 			}
 		}
 		if (lane != NULL) {
 			break;
 		}
-		if (now - started >= wait_ms) {
+		if (now - started >= wait_ms || rl_wait_sleep_ms(pause) != 0) { /* cancelled, or its bound */
 			*busy = 1;
-			return NULL;
+			break;
 		}
 		/* yields to the other coroutines; a short, growing step: no queue to be woken from */
-		if (rl_wait_sleep_ms(pause) != 0) {
-			*busy = 1; /* cancelled */
-			return NULL;
-		}
 		if (pause < 8) {
 			pause *= 2;
 		}
 		now = rl_now_ms();
 		if (owner != NULL && bound_lane(client, token, token_len) != owner) {
+			if (wanting != NULL) {
+				wanting->wanted--;
+				wanting = NULL;
+			}
 			owner = bound_lane(client, token, token_len); /* settled, or closed, meanwhile */
 		}
+	}
+	if (wanting != NULL) {
+		wanting->wanted--;
+	}
+	if (lane == NULL) {
+		return NULL;
 	}
 	lane->lent = 1;
 	lane->started = started;
@@ -560,7 +581,7 @@ static int close_a_free_spare(rl_client *client)
 
 	for (at = &client->spares; *at != NULL; at = &(*at)->next) {
 		rl_lane *lane = *at;
-		if (!lane->lent && lane->bound_count == 0) {
+		if (!lane->lent && lane->bound_count == 0 && lane->wanted == 0) {
 			*at = lane->next;
 			client->lanes--;
 			lane_free(lane);

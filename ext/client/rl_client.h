@@ -99,6 +99,7 @@ typedef struct rl_lane {
 	 * extension and validity go on this lane, after those writes on the same connections. */
 	char (*bound)[RL_TOKEN_LEN];
 	size_t bound_count;
+	unsigned wanted;      /* calls waiting for this lane for their lock's sake: nobody else takes it meanwhile */
 	struct rl_lane *next; /* the spares */
 } rl_lane;
 
