@@ -12,7 +12,7 @@ redlock
 require __DIR__ . '/coroutines.inc';
 use Swoole\Coroutine;
 $log = tempnam(sys_get_temp_dir(), 'rl938');
-$r = new RedLock(rt_servers(3), 10, 0, ['observer' => function (array $call) use ($log) {
+$r = new RedLock(rt_servers(3, 1.0 * rt_time_scale()), 10, 0, ['observer' => function (array $call) use ($log) {
     file_put_contents($log, $call['call'] . "\n", FILE_APPEND); // yields under SWOOLE_HOOK_ALL
 }]);
 $holder = new RedLock(rt_servers(3));
@@ -24,9 +24,10 @@ co_run(function () use ($r, $taken, &$wrong, &$calls) {
     for ($i = 0; $i < 100; $i++) {
         Coroutine::create(function () use ($r, $taken, $i, &$wrong, &$calls) {
             $lock = $r->lock($i % 2 ? $taken : rt_key("free$i"), 10000);
-            $errors = array_filter($r->getLastErrors(), fn ($e) => $e !== null);
+            /* won: no server said no; not won: some did (a server not needed for the quorum says so) */
+            $errors = array_filter($r->getLastErrors(), fn ($e) => $e !== null && $e !== 'no reply needed');
             $calls++;
-            if (($lock === false) !== (count($errors) === 3)) {
+            if (($lock === false) !== (count($errors) > 0)) {
                 $wrong++;
             }
             if ($lock !== false) {
