@@ -62,12 +62,17 @@ $base4 = fds();
 echo "$won of 100 won; within 4 sets: ", var_export(fds() - $base4 <= 4 * 3 && $peak - $base4 <= 4 * 3, true), "\n";
 
 echo "idle spares closed\n";
-co_run(function () use ($r) {
+$ri = new RedLock(rt_servers(3), 200, 3, ['persistent' => false]); // timeout 0.5 s: the idle period is 2 s
+$basei = fds();
+[$won] = $burst($ri, 20);
+$before = fds() - $basei;
+co_run(function () use ($ri) {
     Coroutine::sleep(2.3);
-    $lock = $r->lock(rt_key('after'), 1000); // the next call closes the idle spares
-    $r->unlock($lock);
+    $lock = $ri->lock(rt_key('after'), 1000); // the next call closes the idle spares
+    $ri->unlock($lock);
 });
-echo "only the objects' own sets left: ", var_export(fds() - $base <= 3 + 4 * 3, true), "\n"; // and $r4's, not idle long
+echo "$won of 20 won; spares open after the burst: ", var_export($before > 3, true), "; only the object's own set left: ",
+    var_export(fds() - $basei <= 3, true), "\n";
 
 echo "waiters\n";
 $w = new RedLock($servers, 100, 3, ['waitTimeout' => 3000, 'maxConnectionSets' => 8, 'persistent' => false]);
@@ -103,6 +108,6 @@ default bound
 maxConnectionSets 4
 100 of 100 won; within 4 sets: true
 idle spares closed
-only the objects' own sets left: true
+20 of 20 won; spares open after the burst: true; only the object's own set left: true
 waiters
 holder's unlock(): true; all 50 waiters won in turn: true; while waiting within 8 sets: true
