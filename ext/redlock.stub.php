@@ -28,7 +28,8 @@ class RedLock
      *        the PHP thread once per lock found lost; see docs/guide/renewal-and-waiting.md), scripts (bool,
      *        default true; false: no Lua, see docs/guide/script-free.md), evictingServers ("warn", the default:
      *        getServerWarnings(); "refuse": a server whose maxmemory-policy can evict lock keys gets no vote; see
-     *        docs/guide/eviction.md);
+     *        docs/guide/eviction.md), maxConnectionSets (int 1..1024, default 32: connection sets calls
+     *        overlapping in coroutines or Fibers may open; see docs/guide/coroutines.md);
      *        a combination that cannot work (abortOnLoss without autoExtend, maxExtensions 0 with autoExtend,
      *        fencing with a minority quorum) is a ValueError naming both options
      * @throws ValueError|TypeError on bad arguments, naming the argument and the server or option

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 8cf960521c2b89f1d4006fd6d28772fd8bf70f04 */
+ * Stub hash: 74dd09b3296dd7d215ee3f5e52e8125c78aa4d99 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_RedLock___construct, 0, 0, 1)
 	ZEND_ARG_TYPE_INFO(0, servers, IS_ARRAY, 0)

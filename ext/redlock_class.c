@@ -187,7 +187,7 @@ PHP_METHOD(RedLock, getLastErrors)
 	if ((intern = redlock_ready(ZEND_THIS)) == NULL) {
 		RETURN_THROWS();
 	}
-	redlock_outcomes_to_array(return_value, intern->client.outcomes, intern->client.cluster->count);
+	redlock_outcomes_to_array(return_value, rl_client_last_outcomes(&intern->client), intern->client.cluster->count);
 }
 
 /* The observer and onLoss are the object's own: a closure holding the object makes a cycle the GC

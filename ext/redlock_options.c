@@ -127,7 +127,20 @@ static zend_result parse_max_extensions(zval *value, uint32_t arg_num, redlock_o
 	return SUCCESS;
 }
 
-#define KNOWN_OPTIONS "quorum, driftFactor, prefix, persistent, maxExtensions, fencing, autoExtend, abortOnLoss, waitTimeout, observer, onLoss, scripts, evictingServers"
+static zend_result parse_max_sets(zval *value, uint32_t arg_num, redlock_options *options)
+{
+	if (Z_TYPE_P(value) != IS_LONG) {
+		return wrong_type(arg_num, "maxConnectionSets", "int", value);
+	}
+	if (Z_LVAL_P(value) < 1 || Z_LVAL_P(value) > RL_MAX_SETS_LIMIT) {
+		zend_argument_value_error(arg_num, "option \"maxConnectionSets\" must be between 1 and %d", RL_MAX_SETS_LIMIT);
+		return FAILURE;
+	}
+	options->client.max_sets = Z_LVAL_P(value);
+	return SUCCESS;
+}
+
+#define KNOWN_OPTIONS "quorum, driftFactor, prefix, persistent, maxExtensions, fencing, autoExtend, abortOnLoss, waitTimeout, observer, onLoss, scripts, evictingServers, maxConnectionSets"
 
 static zend_result parse_bool(zval *value, uint32_t arg_num, const char *name, int *into)
 {
@@ -198,6 +211,8 @@ zend_result redlock_options_parse(HashTable *options_array, uint32_t arg_num, un
 			options->client.no_scripts = !scripts;
 		} else if (zend_string_equals_literal(name, "evictingServers")) {
 			result = parse_evicting_servers(value, arg_num, options);
+		} else if (zend_string_equals_literal(name, "maxConnectionSets")) {
+			result = parse_max_sets(value, arg_num, options);
 		} else if (zend_string_equals_literal(name, "onLoss")) {
 			result = parse_callable(value, arg_num, "onLoss", &options->on_loss);
 			options->client.track_losses = !Z_ISUNDEF(options->on_loss);

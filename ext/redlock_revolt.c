@@ -328,7 +328,14 @@ static int revolt_poll(rl_pollfd *fds, unsigned long n, int timeout_ms)
 	}
 }
 
-static const rl_waiter revolt_waiter = {"revolt", revolt_active, revolt_poll};
+/* The running Fiber (an address: a Fiber made after another was freed may have its address and see
+ * its last call until it makes one). */
+static uintptr_t revolt_flow(void)
+{
+	return (uintptr_t) EG(active_fiber);
+}
+
+static const rl_waiter revolt_waiter = {"revolt", revolt_active, revolt_poll, revolt_flow};
 
 /* Registered the first time a call runs in a Fiber with Revolt loaded, not at startup: until then
  * rl_wait_poll() stays one load and the thread's poll() for everybody else (FPM, CLI). Callgrind

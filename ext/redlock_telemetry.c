@@ -23,7 +23,7 @@ static void servers_array(zval *into, const rl_client *client)
 
 	array_init_size(into, (uint32_t) client->cluster->count);
 	for (i = 0; i < client->cluster->count; i++) {
-		const rl_outcome *out = &client->outcomes[i];
+		const rl_outcome *out = &rl_client_last_outcomes(client)[i];
 		zval server, warning;
 
 		array_init_size(&server, 3);
@@ -51,7 +51,7 @@ static void servers_array(zval *into, const rl_client *client)
 
 static void record_array(zval *into, const rl_client *client, const char *call, const zval *names)
 {
-	const rl_call_record *r = &client->last;
+	const rl_call_record *r = rl_client_last_record(client);
 	zval servers;
 
 	array_init_size(into, 10);

@@ -6,9 +6,12 @@
 #include "client/rl_client_private.h"
 #include "core/rl_dialect.h"
 #include "net/rl_fanout.h"
+#include "net/rl_wait.h"
 #include "protocol/rl_reply.h"
 #include "services/rl_metrics.h"
 #include "services/rl_notify.h"
+
+static void lane_free(rl_lane *lane);
 
 void rl_client_config_init(rl_client_config *config, unsigned servers)
 {
@@ -19,6 +22,7 @@ void rl_client_config_init(rl_client_config *config, unsigned servers)
 	config->drift_factor = RL_DEFAULT_DRIFT_FACTOR;
 	config->max_extensions = -1;
 	config->wait_timeout = -1;
+	config->max_sets = RL_DEFAULT_MAX_SETS;
 }
 
 const char *rl_client_config_conflict(const rl_client_config *config, unsigned servers)
@@ -51,7 +55,11 @@ int rl_client_init(rl_client *client, rl_cluster *cluster, const rl_client_confi
 	client->outcomes = client->main.outcomes;
 	client->main.cluster = cluster;
 	client->cluster = cluster;
+	client->lanes = 1;
 	client->config = *config;
+	if (client->config.max_sets <= 0) {
+		client->config.max_sets = RL_DEFAULT_MAX_SETS;
+	}
 	client->policy.quorum = config->quorum;
 	client->policy.servers = (unsigned) cluster->count;
 	client->policy.drift_factor = config->drift_factor;
@@ -75,10 +83,16 @@ void rl_client_destroy(rl_client *client)
 	while (client->spares != NULL) {
 		rl_lane *spare = client->spares;
 		client->spares = spare->next;
-		rl_cluster_destroy(spare->cluster); /* before the endpoints they share */
-		free(spare->outcomes);
-		free(spare);
+		lane_free(spare);
 	}
+	client->lanes = 1;
+	while (client->flow_count > 0) {
+		free(client->flows[--client->flow_count].outcomes);
+	}
+	free(client->flows);
+	client->flows = NULL;
+	free(client->main.bound);
+	client->main.bound = NULL;
 	rl_cluster_destroy(client->cluster);
 	client->cluster = NULL;
 	client->outcomes = NULL; /* one of the lanes' */
@@ -88,56 +102,310 @@ void rl_client_destroy(rl_client *client)
 
 /* --- lanes: one call at a time on a set of connections ----------------------------------------- */
 
-static rl_lane *spare_lane(rl_client *client)
+static void lane_free(rl_lane *lane)
 {
-	rl_lane *lane;
+	rl_cluster_destroy(lane->cluster); /* before the endpoints they share: connections pooled or closed */
+	free(lane->outcomes);
+	free(lane->bound);
+	free(lane);
+}
 
-	for (lane = client->spares; lane != NULL; lane = lane->next) {
-		if (!lane->lent) {
-			return lane;
-		}
-	}
-	lane = calloc(1, sizeof(*lane));
+static rl_lane *new_spare(rl_client *client)
+{
+	rl_lane *lane = calloc(1, sizeof(*lane));
+
 	if (lane == NULL) {
 		return NULL;
 	}
 	lane->cluster = rl_cluster_sibling(client->cluster);
 	lane->outcomes = calloc(client->cluster->count ? client->cluster->count : 1, sizeof(*lane->outcomes));
 	if (lane->cluster == NULL || lane->outcomes == NULL) {
-		rl_cluster_destroy(lane->cluster);
-		free(lane->outcomes);
-		free(lane);
+		lane_free(lane);
 		return NULL;
 	}
 	rl_fanout_bind(lane->cluster, &lane->io);
 	lane->io.random = client->main.io.random;
 	lane->next = client->spares;
 	client->spares = lane;
+	client->lanes++;
 	return lane;
 }
 
-/* A call starts: the object's own lane, unless another call (a suspended coroutine's) holds it.
- * NULL when out of memory. */
-rl_lane *rl_client_lend(rl_client *client)
+/* Spares nobody used for the idle period are closed (their connections pooled or closed): a burst
+ * of calls leaves no descriptors behind once it is over. Their bound locks' late replies were due
+ * within the call bound, which the period is never shorter than. */
+static void close_idle_spares(rl_client *client, double now)
 {
-	rl_lane *lane = client->main.lent ? spare_lane(client) : &client->main;
+	double idle = client->policy.call_bound_ms > RL_SPARE_IDLE_MS ? client->policy.call_bound_ms : RL_SPARE_IDLE_MS;
+	rl_lane **at = &client->spares;
 
-	if (lane != NULL) {
-		lane->lent = 1;
-		lane->cluster->call_began = 0; /* the fan-outs it makes mark its span */
+	while (*at != NULL) {
+		rl_lane *lane = *at;
+		if (!lane->lent && lane->wanted == 0 && now - lane->idle_since >= idle) {
+			*at = lane->next;
+			client->lanes--;
+			lane_free(lane);
+		} else {
+			at = &lane->next;
+		}
 	}
+}
+
+static int lane_holds(const rl_lane *lane, const char *token, size_t token_len)
+{
+	size_t i;
+
+	if (token == NULL || token_len != RL_TOKEN_LEN) {
+		return 0;
+	}
+	for (i = 0; i < lane->bound_count; i++) {
+		if (memcmp(lane->bound[i], token, RL_TOKEN_LEN) == 0) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* The lane that still owes token's acquisition replies, or NULL. */
+static rl_lane *bound_lane(rl_client *client, const char *token, size_t token_len)
+{
+	rl_lane *lane;
+
+	if (token == NULL || token_len != RL_TOKEN_LEN) {
+		return NULL;
+	}
+	if (lane_holds(&client->main, token, token_len)) {
+		return &client->main;
+	}
+	for (lane = client->spares; lane != NULL; lane = lane->next) {
+		if (lane_holds(lane, token, token_len)) {
+			return lane;
+		}
+	}
+	return NULL;
+}
+
+/* A lane nobody uses: one no lock is bound to first (a held lock's call may want the others), never
+ * one a held lock's call waits for. */
+static rl_lane *free_lane(rl_client *client)
+{
+	rl_lane *lane, *bound = NULL;
+
+	if (!client->main.lent && client->main.wanted == 0) {
+		if (client->main.bound_count == 0) {
+			return &client->main;
+		}
+		bound = &client->main;
+	}
+	for (lane = client->spares; lane != NULL; lane = lane->next) {
+		if (!lane->lent && lane->wanted == 0) {
+			if (lane->bound_count == 0) {
+				return lane;
+			}
+			if (bound == NULL) {
+				bound = lane;
+			}
+		}
+	}
+	return bound;
+}
+
+/* Lanes and waiters' subscription sets together are held to maxConnectionSets. */
+static int room_for_a_set(const rl_client *client)
+{
+	return client->lanes + client->subscribed < (size_t) client->config.max_sets;
+}
+
+rl_lane *rl_client_lend(rl_client *client, const char *token, size_t token_len, double wait_ms, int *busy)
+{
+	double started = rl_now_ms(), now = started;
+	rl_lane *owner = bound_lane(client, token, token_len);
+	rl_lane *wanting = NULL; /* the lane this call marked as wanted */
+	rl_lane *lane;
+	int pause = 1;
+
+	*busy = 0;
+	if (client->spares != NULL) {
+		close_idle_spares(client, now);
+	}
+	for (;;) {
+		int can_wait = rl_wait_current() != NULL; /* another coroutine can give one back meanwhile */
+
+		if (owner != NULL) {
+			/* its lock's late writes are queued on these connections: after them, never beside */
+			lane = owner->lent ? NULL : owner;
+			if (lane == NULL && !can_wait) {
+				owner = NULL; /* nobody could give it back: as before */
+				continue;
+			}
+			if (lane == NULL && wanting == NULL) {
+				wanting = owner;
+				owner->wanted++;
+			}
+		} else {
+			lane = free_lane(client);
+			if (lane == NULL && (room_for_a_set(client) || !can_wait)) {
+				lane = new_spare(client);
+				if (lane == NULL) {
+					break;
+				}
+			}
+		}
+		if (lane != NULL) {
+			break;
+		}
+		if (now - started >= wait_ms || rl_wait_sleep_ms(pause) != 0) { /* cancelled, or its bound */
+			*busy = 1;
+			break;
+		}
+		/* yields to the other coroutines; a short, growing step: no queue to be woken from */
+		if (pause < 8) {
+			pause *= 2;
+		}
+		now = rl_now_ms();
+		if (owner != NULL && bound_lane(client, token, token_len) != owner) {
+			if (wanting != NULL) {
+				wanting->wanted--;
+				wanting = NULL;
+			}
+			owner = bound_lane(client, token, token_len); /* settled, or closed, meanwhile */
+		}
+	}
+	if (wanting != NULL) {
+		wanting->wanted--;
+	}
+	if (lane == NULL) {
+		return NULL;
+	}
+	lane->lent = 1;
+	lane->started = started;
+	lane->cluster->call_began = 0; /* the fan-outs it makes mark its span */
 	if (client->policy.dialect == &rl_dialect_learnt) {
 		rl_dialect_refresh(&client->policy, rl_now_ms()); /* a learnt NOPERM is asked again after a while */
 	}
 	return lane;
 }
 
+/* Whether every reply the lane's connections owe has come (or the connection is gone). */
+static int lane_settled(const rl_lane *lane)
+{
+	size_t i;
+
+	for (i = 0; i < lane->cluster->count; i++) {
+		const rl_conn *conn = &lane->cluster->conns[i];
+		if (conn->state != RL_CONN_DOWN && rl_conn_owed(conn) > 0) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
+void rl_client_bind(rl_lane *lane, const char *token)
+{
+	if (lane_settled(lane)) {
+		return; /* every write of it has landed: its release may go on any lane */
+	}
+	if (lane->bound == NULL) {
+		lane->bound = malloc(RL_LANE_BOUND_MAX * sizeof(*lane->bound));
+		if (lane->bound == NULL) {
+			return;
+		}
+	}
+	if (lane->bound_count == RL_LANE_BOUND_MAX) { /* the oldest goes: its writes are the likeliest landed */
+		memmove(lane->bound[0], lane->bound[1], (RL_LANE_BOUND_MAX - 1) * sizeof(*lane->bound));
+		lane->bound_count--;
+	}
+	memcpy(lane->bound[lane->bound_count++], token, RL_TOKEN_LEN);
+}
+
+/* The calling coroutine's record: a copy, since its lane serves others next. Bounded: the entry
+ * written longest ago goes. */
+static void keep_flow_last(rl_client *client, uintptr_t flow, const rl_lane *lane)
+{
+	size_t count = client->cluster->count ? client->cluster->count : 1;
+	rl_flow_last *entry = NULL;
+	size_t i;
+
+	if (client->flows == NULL) {
+		client->flows = calloc(RL_FLOW_LAST_MAX, sizeof(*client->flows));
+		if (client->flows == NULL) {
+			return;
+		}
+	}
+	for (i = 0; i < client->flow_count; i++) {
+		if (client->flows[i].flow == flow) {
+			entry = &client->flows[i];
+			break;
+		}
+	}
+	if (entry == NULL && client->flow_count < RL_FLOW_LAST_MAX) {
+		entry = &client->flows[client->flow_count];
+		entry->outcomes = malloc(count * sizeof(*entry->outcomes));
+		if (entry->outcomes == NULL) {
+			return;
+		}
+		client->flow_count++;
+	}
+	if (entry == NULL) {
+		entry = &client->flows[0];
+		for (i = 1; i < client->flow_count; i++) {
+			if (client->flows[i].used < entry->used) {
+				entry = &client->flows[i];
+			}
+		}
+	}
+	entry->flow = flow;
+	entry->used = ++client->flow_clock;
+	entry->record = client->last;
+	memcpy(entry->outcomes, lane->outcomes, count * sizeof(*entry->outcomes));
+}
+
+static const rl_flow_last *flow_last(const rl_client *client)
+{
+	uintptr_t flow;
+	size_t i;
+
+	if (client->flows == NULL || (flow = rl_wait_flow()) == 0) {
+		return NULL;
+	}
+	for (i = 0; i < client->flow_count; i++) {
+		if (client->flows[i].flow == flow) {
+			return &client->flows[i];
+		}
+	}
+	return NULL;
+}
+
+const rl_outcome *rl_client_last_outcomes(const rl_client *client)
+{
+	const rl_flow_last *mine = flow_last(client);
+	return mine != NULL ? mine->outcomes : client->outcomes;
+}
+
+const rl_call_record *rl_client_last_record(const rl_client *client)
+{
+	const rl_flow_last *mine = flow_last(client);
+	return mine != NULL ? &mine->record : &client->last;
+}
+
 /* The call ended: its votes become the object's "last call" (getLastErrors(), the observer), read
- * where they are (no copy: without overlapping calls, always the main lane's). */
+ * where they are (no copy: without coroutines, always the main lane's), and, in a coroutine or
+ * Fiber, that one's own last call (a copy). */
 void rl_client_give_back(rl_client *client, rl_lane *lane)
 {
+	uintptr_t flow = rl_wait_flow();
+
 	client->outcomes = lane->outcomes;
+	if (flow != 0) {
+		keep_flow_last(client, flow, lane);
+	}
+	if (lane->bound_count > 0 && lane_settled(lane)) {
+		lane->bound_count = 0;
+	}
 	lane->lent = 0;
+	if (lane != &client->main) {
+		lane->idle_since = rl_now_ms();
+	}
 }
 
 rl_leases *rl_client_leases_of(rl_client *client)
@@ -270,9 +538,90 @@ static int wait_channels(const rl_lock_target *target, rl_lock_keys *channels, c
 	return 0;
 }
 
-static int acquire_waiting(rl_client *client, rl_lane *lane, const rl_lock_target *target, int64_t ttl, rl_held_lock *held)
+/* A waiter's lane is given back while it sleeps for a release and borrowed again (maybe another)
+ * for its next attempt: a sleeping waiter holds no connection set, and its subscription set counts
+ * against maxConnectionSets (without room: it waits with pauses alone, as when no server could be
+ * subscribed). docs/design/coroutines.md. */
+typedef struct wait_sets {
+	rl_client *client;
+	rl_lane **lane;
+	wait_attempt *attempt;
+	const rl_lock_target *target;
+	int subscribed;
+} wait_sets;
+
+static void sets_rest(void *arg)
 {
+	wait_sets *w = arg;
+	rl_lane *lane = *w->lane;
+
+	lane->lent = 0;
+	if (lane != &w->client->main) {
+		lane->idle_since = rl_now_ms();
+	}
+	*w->lane = NULL;
+}
+
+static const rl_lock_io *sets_resume(void *arg, double deadline_ms)
+{
+	wait_sets *w = arg;
+	double left = deadline_ms - rl_now_ms();
+	int busy;
+	rl_lane *lane = rl_client_lend(w->client, w->target->from_token, w->target->from_len, left > 0 ? left : 0, &busy);
+
+	if (lane == NULL) {
+		return NULL;
+	}
+	*w->lane = lane;
+	w->attempt->outcomes = lane->outcomes;
+	return &lane->io;
+}
+
+/* A spare nobody uses (none bound to a lock's late writes) closed to make room for a subscription set. */
+static int close_a_free_spare(rl_client *client)
+{
+	rl_lane **at;
+
+	for (at = &client->spares; *at != NULL; at = &(*at)->next) {
+		rl_lane *lane = *at;
+		if (!lane->lent && lane->bound_count == 0 && lane->wanted == 0) {
+			*at = lane->next;
+			client->lanes--;
+			lane_free(lane);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int sets_subscribe(void *arg)
+{
+	wait_sets *w = arg;
+
+	if (rl_wait_current() != NULL && !room_for_a_set(w->client) && !close_a_free_spare(w->client)) {
+		return 0;
+	}
+	w->client->subscribed++;
+	w->subscribed = 1;
+	return 1;
+}
+
+static void sets_unsubscribed(void *arg)
+{
+	wait_sets *w = arg;
+
+	if (w->subscribed) {
+		w->client->subscribed--;
+		w->subscribed = 0;
+	}
+}
+
+static int acquire_waiting(rl_client *client, rl_lane **lanep, const rl_lock_target *target, int64_t ttl, rl_held_lock *held)
+{
+	rl_lane *lane = *lanep;
 	wait_attempt attempt = {client->policy, target, ttl, client->cluster->count, lane->outcomes, held, 0};
+	wait_sets sets = {client, lanep, &attempt, target, 0};
+	rl_wait_sets hooks = {&sets, sets_rest, sets_resume, sets_subscribe, sets_unsubscribed};
 	rl_wait_stats stats;
 	rl_lock_keys channels;
 	const char **keys;
@@ -285,9 +634,10 @@ static int acquire_waiting(rl_client *client, rl_lane *lane, const rl_lock_targe
 	if (wait_channels(target, &channels, &names, &keys, &lens) != 0) {
 		won = -1;
 	} else {
-		won = rl_wait_acquire(lane->cluster, &lane->io, &channels,
-			rl_now_ms() + (double) client->config.wait_timeout, client->config.retry_delay,
-			client->policy.call_bound_ms, attempt_once, &attempt, &stats);
+		/* the deadline counts from the call's start, the wait for a lane included */
+		won = rl_wait_acquire(client->cluster, &lane->io, &channels,
+			lane->started + (double) client->config.wait_timeout, client->config.retry_delay,
+			client->policy.call_bound_ms, attempt_once, &attempt, &hooks, &stats);
 		held->result.attempts = stats.attempts;
 	}
 	free(names);
@@ -397,9 +747,10 @@ static void record_masters(rl_client *client, rl_lane *lane, const char *token, 
 	free(masters);
 }
 
-static rl_acquire_status acquire(rl_client *client, rl_lane *lane, const rl_lock_target *target, int64_t ttl, int pinned,
-	rl_held_lock *held, rl_lock_kind *kind)
+static rl_acquire_status acquire(rl_client *client, rl_lane **lanep, const rl_lock_target *target, int64_t ttl,
+	int pinned, rl_held_lock *held, rl_lock_kind *kind)
 {
+	rl_lane *lane = *lanep;
 	rl_lock_target asked = *target;
 	int converting = target->from_token != NULL;
 	/* demote() has no contention to wait out: one attempt (rl_convert_acquire) */
@@ -421,14 +772,26 @@ static rl_acquire_status acquire(rl_client *client, rl_lane *lane, const rl_lock
 	}
 	held->result.attempts = 0;
 	won = waits
-		? acquire_waiting(client, lane, &asked, ttl, held)
+		? acquire_waiting(client, lanep, &asked, ttl, held)
 		: rl_kind_acquire(&lane->io, &client->policy, &asked, ttl, client->cluster->count, lane->outcomes, held);
-	if (rl_client_learn_scripts_refused(client, lane, asked.kind, converting ? RL_OP_CONVERT : RL_OP_ACQUIRE)
+	if (*lanep != NULL
+		&& rl_client_learn_scripts_refused(client, *lanep, asked.kind, converting ? RL_OP_CONVERT : RL_OP_ACQUIRE)
 		&& won == 0) {
 		/* the same lock() again, without the script (several resources: MSETEX) */
+		lane = *lanep;
 		won = waits
-			? acquire_waiting(client, lane, &asked, ttl, held)
+			? acquire_waiting(client, lanep, &asked, ttl, held)
 			: rl_kind_acquire(&lane->io, &client->policy, &asked, ttl, client->cluster->count, lane->outcomes, held);
+	}
+	if ((lane = *lanep) == NULL) {
+		/* the wait gave its lane back and found none free again before its deadline */
+		if (converting) {
+			convert_end(client, target, 0);
+		}
+		return RL_NO_LANE;
+	}
+	if (won > 0) {
+		rl_client_bind(lane, held->result.token); /* its release goes after its late writes */
 	}
 	if (converting) {
 		/* the cap is the lock's, whatever its form: handed on to the new lease below */
@@ -479,13 +842,18 @@ int rl_client_scripts_off(const rl_client *client)
 	return client->config.no_scripts ? 1 : client->policy.dialect != &rl_dialect_scripted ? 2 : 0;
 }
 
-static rl_acquire_status acquire_on(rl_client *client, rl_lane *lane, const rl_lock_target *target, int64_t ttl,
+static rl_acquire_status acquire_on(rl_client *client, rl_lane **lanep, const rl_lock_target *target, int64_t ttl,
 	int pinned, rl_held_lock *held)
 {
 	rl_lock_kind kind = target->kind;
 	rl_acquire_status status;
+	rl_lane *lane;
 
-	status = acquire(client, lane, target, ttl, pinned, held, &kind);
+	status = acquire(client, lanep, target, ttl, pinned, held, &kind);
+	if (status == RL_NO_LANE) {
+		return RL_NOT_ACQUIRED;
+	}
+	lane = *lanep;
 
 	rl_client_finish(client, lane, RL_CALL_ACQUIRE, kind,
 		status == RL_ACQUIRED ? RL_CALL_ACQUIRED
@@ -500,15 +868,22 @@ static rl_acquire_status acquire_on(rl_client *client, rl_lane *lane, const rl_l
 rl_acquire_status rl_client_acquire(rl_client *client, const rl_lock_target *target, int64_t ttl, int pinned,
 	rl_held_lock *held)
 {
-	rl_lane *lane = rl_client_lend(client);
+	int64_t attempts = client->config.retry_count > 0 ? client->config.retry_count : 1;
+	/* its own bound: waitTimeout, else its attempts and pauses */
+	double bound = client->config.wait_timeout >= 0 ? (double) client->config.wait_timeout
+		: (double) attempts * (client->policy.call_bound_ms + (double) client->config.retry_delay);
+	int busy;
+	rl_lane *lane = rl_client_lend(client, target->from_token, target->from_len, bound, &busy);
 	rl_acquire_status status;
 
 	if (lane == NULL) {
 		memset(&held->result, 0, sizeof(held->result));
-		return RL_OUT_OF_MEMORY;
+		return busy ? RL_NOT_ACQUIRED : RL_OUT_OF_MEMORY;
 	}
-	status = acquire_on(client, lane, target, ttl, pinned, held);
-	rl_client_give_back(client, lane);
+	status = acquire_on(client, &lane, target, ttl, pinned, held);
+	if (lane != NULL) {
+		rl_client_give_back(client, lane);
+	}
 	return status;
 }
 

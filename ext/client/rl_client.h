@@ -27,6 +27,7 @@ typedef struct rl_client_config {
 	int no_scripts;         /* 'scripts' => false: the native dialect from the start (core/rl_dialect.h) */
 	int fencing;            /* 'fencing': lock() hands out fencing tokens */
 	int64_t wait_timeout;   /* 'waitTimeout' ms; < 0: retry_count attempts */
+	int64_t max_sets;       /* 'maxConnectionSets': lanes (connection sets) per object, its own included */
 	int refuse_evicting;    /* 'evictingServers' => 'refuse': see rl_cluster.refuse_evicting */
 	const void *owner;      /* whose request end stops the renewals (rl_leases_stop_owned) */
 	int (*random)(void *arg, void *into, size_t len); /* the CSPRNG: 0, or -1 when there is none */
@@ -80,13 +81,36 @@ typedef struct rl_call_record {
  * object's own lane or, while that one is lent to a call suspended in another coroutine or Fiber
  * (calls on one object interleave on one thread there), a spare one: no connection is ever used
  * by two calls at once, so no call reads another's reply. docs/design/coroutines.md. */
+#define RL_DEFAULT_MAX_SETS 32
+#define RL_MAX_SETS_LIMIT 1024
+/* A spare lane unused this long (or the call bound, when longer) is closed at the object's next call. */
+#define RL_SPARE_IDLE_MS 2000.0
+/* Locks a lane remembers as still owing their acquisition's late replies (docs/design/coroutines.md). */
+#define RL_LANE_BOUND_MAX 32
+
 typedef struct rl_lane {
 	rl_cluster *cluster;
 	rl_outcome *outcomes;
 	rl_lock_io io;
 	int lent;
+	double started;       /* when the call it is lent to began (before waiting for it) */
+	double idle_since;    /* when it was last given back */
+	/* The locks won on it whose late replies (a slow server's SET) it still owes: their release,
+	 * extension and validity go on this lane, after those writes on the same connections. */
+	char (*bound)[RL_TOKEN_LEN];
+	size_t bound_count;
+	unsigned wanted;      /* calls waiting for this lane for their lock's sake: nobody else takes it meanwhile */
 	struct rl_lane *next; /* the spares */
 } rl_lane;
+
+/* getLastErrors() per coroutine / Fiber: the last call each made on this object (a copy). */
+typedef struct rl_flow_last {
+	uintptr_t flow;
+	uint64_t used;           /* the client's clock when written: the oldest goes first */
+	rl_call_record record;
+	rl_outcome *outcomes;
+} rl_flow_last;
+#define RL_FLOW_LAST_MAX 128
 
 typedef struct rl_client {
 	rl_cluster *cluster;   /* owned: the servers, and the main lane's connections */
@@ -95,11 +119,21 @@ typedef struct rl_client {
 	rl_lock_policy policy;
 	rl_lane main;          /* the object's own connections */
 	rl_lane *spares;       /* made when calls overlapped; kept, with their connections, for the next ones */
+	size_t lanes;          /* the main lane and the spares */
+	unsigned subscribed;   /* waitTimeout waiters' subscription sets open now: they count against max_sets */
+	rl_flow_last *flows;   /* per coroutine / Fiber (rl_wait_flow() != 0): their last call; NULL until one */
+	size_t flow_count;
+	uint64_t flow_clock;
 	rl_client_config config;
 	rl_leases *leases;     /* the tracked locks; NULL until the first one */
 	void (*loss_notice)(void *); /* 'onLoss': see rl_client_set_loss_notice */
 	void *loss_notice_arg;
 } rl_client;
+
+/* The last call of the calling coroutine / Fiber (rl_wait_flow()), else of the object: what
+ * getLastErrors() reads. */
+const rl_outcome *rl_client_last_outcomes(const rl_client *client);
+const rl_call_record *rl_client_last_record(const rl_client *client);
 
 /* Takes cluster over. 0, or -1 when out of memory (cluster is then destroyed). */
 int rl_client_init(rl_client *client, rl_cluster *cluster, const rl_client_config *config);

@@ -215,7 +215,8 @@ static double validity_on(rl_client *client, rl_lane *lane, const rl_lock_target
 
 int rl_client_release(rl_client *client, const rl_lock_target *held, const char *token, size_t token_len)
 {
-	rl_lane *lane = rl_client_lend(client);
+	int busy;
+	rl_lane *lane = rl_client_lend(client, token, token_len, client->policy.call_bound_ms, &busy);
 	int released;
 
 	if (lane == NULL) {
@@ -248,7 +249,8 @@ int rl_client_release_pinned(rl_client *client)
 
 int rl_client_force_release(rl_client *client, const rl_lock_target *target)
 {
-	rl_lane *lane = rl_client_lend(client);
+	int busy;
+	rl_lane *lane = rl_client_lend(client, NULL, 0, client->policy.call_bound_ms, &busy);
 	int released;
 
 	if (lane == NULL) {
@@ -262,11 +264,12 @@ int rl_client_force_release(rl_client *client, const rl_lock_target *target)
 double rl_client_extend(rl_client *client, const rl_lock_target *held, const char *token, size_t token_len,
 	int64_t ttl)
 {
-	rl_lane *lane = rl_client_lend(client);
+	int busy;
+	rl_lane *lane = rl_client_lend(client, token, token_len, client->policy.call_bound_ms, &busy);
 	double validity;
 
 	if (lane == NULL) {
-		return -1;
+		return busy ? 0 : -1;
 	}
 	validity = extend_on(client, lane, held, token, token_len, ttl);
 	rl_client_give_back(client, lane);
@@ -275,11 +278,12 @@ double rl_client_extend(rl_client *client, const rl_lock_target *held, const cha
 
 double rl_client_validity(rl_client *client, const rl_lock_target *held, const char *token, size_t token_len)
 {
-	rl_lane *lane = rl_client_lend(client);
+	int busy;
+	rl_lane *lane = rl_client_lend(client, token, token_len, client->policy.call_bound_ms, &busy);
 	double validity;
 
 	if (lane == NULL) {
-		return -1;
+		return busy ? 0 : -1;
 	}
 	validity = validity_on(client, lane, held, token, token_len);
 	rl_client_give_back(client, lane);

@@ -8,11 +8,12 @@
 
 int rl_client_inspect(rl_client *client, const rl_lock_keys *keys, int64_t limit, rl_inspection *out)
 {
-	rl_lane *lane = rl_client_lend(client);
+	int busy;
+	rl_lane *lane = rl_client_lend(client, NULL, 0, client->policy.call_bound_ms, &busy);
 	int status;
 
 	if (lane == NULL) {
-		return -1;
+		return busy ? 0 : -1;
 	}
 	status = rl_inspect(&lane->io, &client->policy, keys, limit, client->cluster->count, lane->outcomes, out);
 	rl_client_give_back(client, lane);

@@ -65,6 +65,13 @@ const rl_waiter *rl_wait_current(void)
 	return NULL;
 }
 
+uintptr_t rl_wait_flow(void)
+{
+	const rl_waiter *waiter = LOAD_ACQUIRE(&waiter_count) == 0 ? NULL : rl_wait_current();
+
+	return waiter != NULL && waiter->flow != NULL ? waiter->flow() : 0;
+}
+
 /* The default: the thread blocks. A pause without descriptors never blocks for ever. */
 static int block(rl_pollfd *fds, unsigned long n, int timeout_ms)
 {

@@ -8,12 +8,15 @@
 #ifndef RL_WAIT_H
 #define RL_WAIT_H
 
+#include <stdint.h>
+
 #include "net/rl_platform.h"
 
 typedef struct rl_waiter {
 	const char *name;                 /* "swoole", "revolt": for phpinfo and tests */
 	int (*active)(void);              /* non-zero when the current control flow should wait through this waiter; called on the PHP thread only */
 	int (*poll)(rl_pollfd *fds, unsigned long n, int timeout_ms);  /* poll(2)'s contract; n == 0 with fds NULL is a pause of timeout_ms */
+	uintptr_t (*flow)(void);          /* the coroutine / Fiber running now (non-zero), or NULL: getLastErrors() per flow */
 } rl_waiter;
 
 #define RL_WAITERS_MAX 4
@@ -22,6 +25,7 @@ void rl_wait_register(const rl_waiter *waiter);    /* up to 4, in MINIT (or lazi
 void rl_wait_php_thread(int yes);                  /* marks the calling thread as a PHP request thread (RINIT); other threads (renewal, lookups) never use waiters */
 int  rl_wait_poll(rl_pollfd *fds, unsigned long n, int timeout_ms); /* every blocking wait of the PHP thread goes through this */
 const rl_waiter *rl_wait_current(void);            /* the waiter that would be used now, or NULL */
+uintptr_t rl_wait_flow(void);                      /* the coroutine / Fiber running now under a waiter, else 0 */
 
 /* The waiters registered, in order (phpinfo): their count, and the first room of them in out. */
 unsigned rl_wait_registered(const rl_waiter **out, unsigned room);

@@ -145,7 +145,13 @@ int rl_wait_swoole_watch_ends(void (*watcher)(long coroutine))
 	return 0;
 }
 
-static const rl_waiter swoole_waiter = {"swoole", swoole_active, swoole_wait};
+/* The running coroutine's id: ids are never reused in a process. */
+static uintptr_t swoole_flow(void)
+{
+	return swoole_id != NULL ? (uintptr_t) swoole_id() : 0;
+}
+
+static const rl_waiter swoole_waiter = {"swoole", swoole_active, swoole_wait, swoole_flow};
 
 long rl_wait_swoole_coroutine(void)
 {

@@ -286,10 +286,12 @@ void rl_clamped_io_init(rl_clamped_io *clamped, const rl_lock_io *inner, double 
 /* --- The loop -------------------------------------------------------------------------------- */
 
 int rl_wait_acquire(rl_cluster *cluster, const rl_lock_io *io, const rl_lock_keys *keys, double deadline_ms,
-	int64_t retry_delay, double subscribe_bound_ms, rl_attempt_fn attempt, void *arg, rl_wait_stats *stats)
+	int64_t retry_delay, double subscribe_bound_ms, rl_attempt_fn attempt, void *arg, const rl_wait_sets *sets,
+	rl_wait_stats *stats)
 {
 	rl_clamped_io clamped;
 	rl_notify notify;
+	double subscribe_until;
 	int result;
 
 	memset(stats, 0, sizeof(*stats));
@@ -302,7 +304,16 @@ int rl_wait_acquire(rl_cluster *cluster, const rl_lock_io *io, const rl_lock_key
 	if (result != 0 || io->now(io->arg) >= deadline_ms) {
 		return result;
 	}
-	if (rl_notify_open(&notify, cluster, keys, fmin(deadline_ms, io->now(io->arg) + subscribe_bound_ms)) != 0) {
+	subscribe_until = fmin(deadline_ms, io->now(io->arg) + subscribe_bound_ms);
+	if (sets != NULL) {
+		sets->rest(sets->arg); /* no connection set held while subscribing and asleep: io is not ours now */
+	}
+	if (sets != NULL && !sets->subscribe(sets->arg)) {
+		memset(&notify, 0, sizeof(notify)); /* no room for a subscription set: backoff pauses alone */
+	} else if (rl_notify_open(&notify, cluster, keys, subscribe_until) != 0) {
+		if (sets != NULL) {
+			sets->unsubscribed(sets->arg);
+		}
 		return -1;
 	}
 	stats->listening = rl_notify_listening(&notify);
@@ -311,6 +322,15 @@ int rl_wait_acquire(rl_cluster *cluster, const rl_lock_io *io, const rl_lock_key
 		double now;
 		int woke;
 
+		if (sets != NULL) {
+			const rl_lock_io *inner = sets->resume(sets->arg, deadline_ms);
+			if (inner == NULL) {
+				result = 0; /* no set came back before the deadline */
+				break;
+			}
+			clamped.inner = inner; /* the one given back may be gone: its io with it */
+			io = inner;
+		}
 		/* Subscribed before this attempt: a release after it wakes the wait below. */
 		stats->attempts++;
 		result = attempt(arg, &clamped.io);
@@ -322,6 +342,9 @@ int rl_wait_acquire(rl_cluster *cluster, const rl_lock_io *io, const rl_lock_key
 			result = -1;
 			break;
 		}
+		if (sets != NULL) {
+			sets->rest(sets->arg);
+		}
 		woke = rl_notify_wait(&notify, fmin(now + (double) rl_retry_delay_ms(retry_delay, value), deadline_ms));
 		if (woke < 0) {
 			break; /* cancelled (net/rl_wait_cancel.h): the last attempt's result stands */
@@ -329,5 +352,8 @@ int rl_wait_acquire(rl_cluster *cluster, const rl_lock_io *io, const rl_lock_key
 		stats->notifications += (size_t) woke;
 	}
 	rl_notify_close(&notify);
+	if (sets != NULL) {
+		sets->unsubscribed(sets->arg);
+	}
 	return result;
 }

@@ -65,10 +65,24 @@ typedef struct rl_wait_stats {
 	size_t listening;     /* servers subscribed when the waiting began */
 } rl_wait_stats;
 
+/* How a waiter's connection set is shared while it sleeps (NULL: kept throughout). rest() gives
+ * it back before each sleep for a release; resume() borrows one again for the next attempt and
+ * returns its io (NULL when none came before deadline_ms: the wait ends, not won). subscribe() says
+ * whether a subscription set may be opened (1: counted until unsubscribed()), else the waiter
+ * sleeps its backoff alone. */
+typedef struct rl_wait_sets {
+	void *arg;
+	void (*rest)(void *arg);
+	const rl_lock_io *(*resume)(void *arg, double deadline_ms);
+	int (*subscribe)(void *arg);
+	void (*unsubscribed)(void *arg);
+} rl_wait_sets;
+
 /* Attempts until one wins, fails hard, or deadline_ms passes; between attempts, waits for a
  * release or a backoff drawn from [retry_delay/2, retry_delay] (io->random). Returns the last
  * attempt's result (0 when the deadline passed, -1 when out of memory). */
 int rl_wait_acquire(rl_cluster *cluster, const rl_lock_io *io, const rl_lock_keys *keys, double deadline_ms,
-	int64_t retry_delay, double subscribe_bound_ms, rl_attempt_fn attempt, void *arg, rl_wait_stats *stats);
+	int64_t retry_delay, double subscribe_bound_ms, rl_attempt_fn attempt, void *arg, const rl_wait_sets *sets,
+	rl_wait_stats *stats);
 
 #endif

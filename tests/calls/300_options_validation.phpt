@@ -28,6 +28,10 @@ $cases = [
     'evictingServers unknown' => ['evictingServers' => 'ignore'],
     'evictingServers case' => ['evictingServers' => 'Refuse'],
     'evictingServers bool' => ['evictingServers' => true],
+    'maxConnectionSets 1' => ['maxConnectionSets' => 1],
+    'maxConnectionSets 0' => ['maxConnectionSets' => 0],
+    'maxConnectionSets above 1024' => ['maxConnectionSets' => 1025],
+    'maxConnectionSets null' => ['maxConnectionSets' => null],
 ];
 foreach ($cases as $name => $options) {
     echo str_pad($name, 40), rt_throws(fn () => new RedLock($s, 200, 3, $options)), "\n";
@@ -45,8 +49,8 @@ var_dump(is_array($lock), $r->unlock($lock));
 --EXPECT--
 all valid                               no exception
 int driftFactor, null cap, empty prefix no exception
-unknown key                             ValueError: RedLock::__construct(): Argument #4 ($options) contains an unknown option "quorom" (known: quorum, driftFactor, prefix, persistent, maxExtensions, fencing, autoExtend, abortOnLoss, waitTimeout, observer, onLoss, scripts, evictingServers)
-integer key                             ValueError: RedLock::__construct(): Argument #4 ($options) contains an unknown option 0 (options are named: quorum, driftFactor, prefix, persistent, maxExtensions, fencing, autoExtend, abortOnLoss, waitTimeout, observer, onLoss, scripts, evictingServers)
+unknown key                             ValueError: RedLock::__construct(): Argument #4 ($options) contains an unknown option "quorom" (known: quorum, driftFactor, prefix, persistent, maxExtensions, fencing, autoExtend, abortOnLoss, waitTimeout, observer, onLoss, scripts, evictingServers, maxConnectionSets)
+integer key                             ValueError: RedLock::__construct(): Argument #4 ($options) contains an unknown option 0 (options are named: quorum, driftFactor, prefix, persistent, maxExtensions, fencing, autoExtend, abortOnLoss, waitTimeout, observer, onLoss, scripts, evictingServers, maxConnectionSets)
 quorum 0                                ValueError: RedLock::__construct(): Argument #4 ($options) option "quorum" must be between 1 and 5 (the number of servers)
 quorum above servers                    ValueError: RedLock::__construct(): Argument #4 ($options) option "quorum" must be between 1 and 5 (the number of servers)
 quorum string                           TypeError: RedLock::__construct(): Argument #4 ($options) option "quorum" must be of type int, string given
@@ -64,6 +68,10 @@ evictingServers refuse                  no exception
 evictingServers unknown                 ValueError: RedLock::__construct(): Argument #4 ($options) option "evictingServers" must be "warn" or "refuse"
 evictingServers case                    ValueError: RedLock::__construct(): Argument #4 ($options) option "evictingServers" must be "warn" or "refuse"
 evictingServers bool                    TypeError: RedLock::__construct(): Argument #4 ($options) option "evictingServers" must be of type string, bool given
+maxConnectionSets 1                     no exception
+maxConnectionSets 0                     ValueError: RedLock::__construct(): Argument #4 ($options) option "maxConnectionSets" must be between 1 and 1024
+maxConnectionSets above 1024            ValueError: RedLock::__construct(): Argument #4 ($options) option "maxConnectionSets" must be between 1 and 1024
+maxConnectionSets null                  TypeError: RedLock::__construct(): Argument #4 ($options) option "maxConnectionSets" must be of type int, null given
 no exception
 no exception
 no exception

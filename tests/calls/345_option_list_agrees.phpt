@@ -78,7 +78,7 @@ foreach ($lists as $where => $list) {
 }
 ?>
 --EXPECT--
-13 options: abortOnLoss, autoExtend, driftFactor, evictingServers, fencing, maxExtensions, observer, onLoss, persistent, prefix, quorum, scripts, waitTimeout
+14 options: abortOnLoss, autoExtend, driftFactor, evictingServers, fencing, maxConnectionSets, maxExtensions, observer, onLoss, persistent, prefix, quorum, scripts, waitTimeout
 parser message  agrees
 parser branches agrees
 stub            agrees

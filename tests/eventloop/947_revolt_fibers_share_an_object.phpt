@@ -1,5 +1,5 @@
 --TEST--
-Revolt: Fibers sharing one RedLock object: while one is suspended inside lock() (waitTimeout on a held lock) others call the same object (lock, unlock, extend, validity) and each gets its own replies; 20 Fibers x 3 increments through that one object keep exclusion and lose nothing
+Revolt: Fibers sharing one RedLock object: while one is suspended inside lock() (waitTimeout on a held lock) others call the same object (lock, unlock, extend, validity) and each gets its own replies; 20 Fibers x 3 increments through that one object keep exclusion and lose nothing; getLastErrors() describes the calling Fiber's own last call though an observer that suspends lets others' calls finish in between (5105392: about half contradicted their own result)
 --EXTENSIONS--
 redlock
 --SKIPIF--
@@ -75,6 +75,27 @@ EventLoop::run();
 echo 'most Fibers inside at once: ', $state['most inside'], "\n";
 echo 'counter: ', $state['counter'], ' of ', $state['done'], " increments done\n";
 echo 'lock() failures: ', $state['failed'], "\n";
+
+// 3. getLastErrors() per Fiber: an observer that suspends (an async log write), half the Fibers contended.
+$o = new RedLock(rt_servers(3), 10, 0, ['observer' => function () use ($sleep) { $sleep(0.001); }]);
+$taken = rt_key('taken');
+$takenLock = $holder->lock($taken, 30000);
+$wrong = 0;
+$calls = 0;
+for ($i = 0; $i < 40; $i++) {
+    rt_async(function () use ($o, $taken, $i, &$wrong, &$calls) {
+        $lock = $o->lock($i % 2 ? $taken : rt_key("free$i"), 10000);
+        $errors = array_filter($o->getLastErrors(), fn ($e) => $e !== null);
+        $calls++;
+        $wrong += ($lock === false) !== (count($errors) === 3);
+        if ($lock !== false) {
+            $o->unlock($lock);
+        }
+    });
+}
+EventLoop::run();
+$holder->unlock($takenLock);
+echo "getLastErrors(): $calls calls, $wrong contradicting their own result\n";
 ?>
 --EXPECT--
 fiber 0: 20 of 20 calls as expected
@@ -86,3 +107,4 @@ waiter: won after the release
 most Fibers inside at once: 1
 counter: 60 of 60 increments done
 lock() failures: 0
+getLastErrors(): 40 calls, 0 contradicting their own result
