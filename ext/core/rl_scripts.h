@@ -36,7 +36,9 @@
 	"return 1\n"
 
 /* KEYS = resources, ARGV[1] = token. Deletes every key that still holds our token (a release
- * frees what it can), announces each to waiters, and returns how many it deleted. */
+ * frees what it can) and announces each to waiters. Returns how many it deleted when that is
+ * every key, else 0: a server released the lock only where it still held all of it, as a single
+ * key's release counts only where the key held our token (docs/guide/multi-resource.md). */
 #define RL_SCRIPT_UNLOCK_MULTI \
 	"local released = 0\n" \
 	"for i = 1, #KEYS do\n" \
@@ -44,6 +46,9 @@
 	"        released = released + redis.call('DEL', KEYS[i])\n" \
 	"        redis.pcall('PUBLISH', '" RL_NOTIFY_CHANNEL_PREFIX "' .. KEYS[i], '')\n" \
 	"    end\n" \
+	"end\n" \
+	"if released < #KEYS then\n" \
+	"    return 0\n" \
 	"end\n" \
 	"return released\n"
 

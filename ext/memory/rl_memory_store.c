@@ -115,7 +115,8 @@ static int eval(rl_memory_store *s, int argc, const char **argv, const size_t *l
 				released++;
 			}
 		}
-		return reply_int(out, released);
+		/* every key, or 0 (RL_SCRIPT_UNLOCK_MULTI) */
+		return reply_int(out, released == (long long) (argi - first) ? released : 0);
 	}
 	if (same_script(src, srclen, &sc->lock_multi) || same_script(src, srclen, &sc->lock_fenced)) {
 		int fenced = same_script(src, srclen, &sc->lock_fenced);
