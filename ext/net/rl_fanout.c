@@ -147,6 +147,32 @@ static inline int request_waiting(const rl_request *request, const rl_outcome *o
 	return keep_waiting(yes, answered, servers, quorum);
 }
 
+/* What a new connection learns on connect (its probes: the native release commands, the eviction
+ * policy; rl_conn_append_probes) comes on the stream before its first vote. A server whose
+ * connect-time answers are still owed is awaited for its vote within the call's bound, as every
+ * server's reply would be, even after the quorum decided: else a server slower than the quorum
+ * would never be learnt (its warning missing after the first call, and after every later one
+ * while it stays slower; docs/guide/eviction.md). Once per connection: a pooled one owes none. */
+static int learning_owed(const rl_cluster *cluster, const rl_outcome *outcomes)
+{
+	size_t i;
+
+	for (i = 0; i < cluster->count; i++) {
+		if (outcomes[i].kind == RL_OUTCOME_PENDING && cluster->conns[i].probes > 0) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Whether the call still reads replies: its request's rule, or a connection still learning. */
+static int call_waiting(const rl_cluster *cluster, const rl_request *request, const rl_outcome *outcomes,
+	unsigned yes, unsigned answered, unsigned refused, unsigned servers, unsigned quorum)
+{
+	return request_waiting(request, outcomes, yes, answered, refused, servers, quorum)
+		|| learning_owed(cluster, outcomes);
+}
+
 /* Servers still pending when their own deadline or the call's has passed. Checked only after a
  * poll() has looked at every socket since the command was queued: a server whose reply is there
  * is never failed because another server was slow to prepare. */
@@ -228,7 +254,7 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 		return yes;
 	}
 
-	while (request_waiting(request, outcomes, yes, answered, refused, servers, quorum)) {
+	while (call_waiting(cluster, request, outcomes, yes, answered, refused, servers, quorum)) {
 		double wait_until = deadline_ms > 0 ? deadline_ms : HUGE_VAL;
 		int ready;
 
@@ -276,7 +302,7 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 		}
 		/* wait_until is the earliest deadline of the servers still pending and of the call:
 		 * before it nobody can be overdue. */
-		if (now >= wait_until && request_waiting(request, outcomes, yes, answered, refused, servers, quorum)) {
+		if (now >= wait_until && call_waiting(cluster, request, outcomes, yes, answered, refused, servers, quorum)) {
 			settle_overdue(cluster, now, deadline_ms, outcomes, &yes, &answered, now - start);
 		}
 	}
