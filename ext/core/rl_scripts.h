@@ -72,9 +72,19 @@
 	"end\n" \
 	"return 1\n"
 
+/* validity() reads and writes nothing, and its scripts say so to the server: a script with the
+ * no-writes flag is a read, which a master answers with its writes paused (CLIENT PAUSE WRITE, a
+ * failover, min-replicas-to-write) or at its memory limit (OOM under noeviction), where an EVAL
+ * without flags waits for the pause to end (past the call's bound) and a MULTI of plain reads is
+ * refused with OOM (Redis 7.0.15, docs/design/acquisition-path.md#validity-a-read-to-the-server).
+ * The flag is the script's first line, a shebang, which Redis < 7 cannot compile: such a server
+ * gets the same script plain (the _PLAIN twins; core/rl_dialect_scripts.c, rl_scripted_held). */
+#define RL_SCRIPT_NO_WRITES "#!lua flags=no-writes\n"
+
 /* KEYS = resources, ARGV[1] = token. The smallest PTTL of the keys while every one still holds
  * our token; -2 as soon as one does not (a key without expiry gives -1: never a positive vote). */
-#define RL_SCRIPT_VALIDITY \
+#define RL_SCRIPT_VALIDITY RL_SCRIPT_NO_WRITES RL_SCRIPT_VALIDITY_PLAIN
+#define RL_SCRIPT_VALIDITY_PLAIN \
 	"local least = -2\n" \
 	"for i = 1, #KEYS do\n" \
 	"    if redis.pcall('GET', KEYS[i]) ~= ARGV[1] then\n" \
