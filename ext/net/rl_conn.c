@@ -65,7 +65,6 @@ static void reset_stream(rl_conn *conn)
 	conn->checked = 0;
 	conn->role_checked = 0;
 	conn->probes = 0;
-	conn->probes_awaited = 0;
 	conn->native_release = RL_NATIVE_NONE;
 	conn->eviction_policy = RL_POLICY_NOT_LEARNT;
 	conn->policy_flags = 0;

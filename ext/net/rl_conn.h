@@ -74,8 +74,6 @@ typedef struct rl_conn {
 	unsigned char role_checked;   /* the last of the checked replies is ROLE's (Sentinel members) */
 	unsigned char eviction_policy; /* its maxmemory-policy (rl_eviction_policy), learnt from the probes */
 	unsigned char policy_flags;    /* RL_POLICY_FLAG_*: what the fan-out's eviction guard must look at */
-	unsigned char probes_awaited;  /* a call has waited for the probes' replies (once per connection:
-	                                * net/rl_fanout.c, learning_owed) */
 	uint32_t master_mark; /* Sentinel members: the master this connection reached (rl_master_mark); 0: fixed */
 	unsigned stale;       /* replies owed to an earlier call: read and dropped before ours */
 	unsigned expected;    /* replies the current call still waits for */

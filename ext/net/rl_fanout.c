@@ -147,38 +147,6 @@ static inline int request_waiting(const rl_request *request, const rl_outcome *o
 	return keep_waiting(yes, answered, servers, quorum);
 }
 
-/* What a new connection learns on connect (its probes: the native release commands, the eviction
- * policy; rl_conn_append_probes) comes on the stream before its first vote. On a connection's first
- * call, a server whose connect-time answers are still owed is awaited for its vote within the
- * call's bound, even after the quorum decided: else a server slower than the quorum would never be
- * learnt (its warning missing after the first call, and after every later one while it stays
- * slower; docs/guide/eviction.md). Once per connection (probes_awaited): a server that stays
- * silent costs that first call its bound, not every call; what it answers later is still taken in
- * (rl_cluster_note_policy at every call's end). A pooled connection owes none. */
-static int learning_owed(const rl_cluster *cluster, const rl_outcome *outcomes)
-{
-	size_t i;
-
-	for (i = 0; i < cluster->count; i++) {
-		const rl_conn *conn = &cluster->conns[i];
-
-		if (outcomes[i].kind == RL_OUTCOME_PENDING && conn->probes > 0 && !conn->probes_awaited) {
-			return 1;
-		}
-	}
-	return 0;
-}
-
-/* Whether the call still reads replies: its request's rule, or a connection still learning, until
- * learn_until (the call's bound). */
-static int call_waiting(const rl_cluster *cluster, const rl_request *request, const rl_outcome *outcomes,
-	unsigned yes, unsigned answered, unsigned refused, unsigned servers, unsigned quorum, double now,
-	double learn_until)
-{
-	return request_waiting(request, outcomes, yes, answered, refused, servers, quorum)
-		|| (now < learn_until && learning_owed(cluster, outcomes));
-}
-
 /* Servers still pending when their own deadline or the call's has passed. Checked only after a
  * poll() has looked at every socket since the command was queued: a server whose reply is there
  * is never failed because another server was slow to prepare. */
@@ -224,14 +192,9 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 	unsigned yes = 0, answered = 0, refused = 0;
 	unsigned servers = (unsigned) cluster->count;
 	double now = rl_now_ms(), start = now;
-	/* connect-time answers are awaited within the call's bound (learning_owed), never past its deadline */
-	double learn_until = start + rl_cluster_call_bound(cluster);
 	short seen[RL_SMALL_CLUSTER];
 	size_t i, k;
 
-	if (deadline_ms > 0 && deadline_ms < learn_until) {
-		learn_until = deadline_ms;
-	}
 	rl_cluster_leave_parent(cluster);
 	if (cluster->call_began == 0) {
 		cluster->call_began = start;
@@ -265,13 +228,9 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 		return yes;
 	}
 
-	while (call_waiting(cluster, request, outcomes, yes, answered, refused, servers, quorum, now, learn_until)) {
+	while (request_waiting(request, outcomes, yes, answered, refused, servers, quorum)) {
 		double wait_until = deadline_ms > 0 ? deadline_ms : HUGE_VAL;
 		int ready;
-
-		if (learn_until < wait_until) {
-			wait_until = learn_until; /* the loop looks again then: learning_owed ends there */
-		}
 
 		set.used = 0;
 		for (i = 0; i < cluster->count; i++) {
@@ -317,16 +276,18 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 		}
 		/* wait_until is the earliest deadline of the servers still pending and of the call:
 		 * before it nobody can be overdue. */
-		if (now >= wait_until && call_waiting(cluster, request, outcomes, yes, answered, refused, servers, quorum, now,
-				learn_until)) {
+		if (now >= wait_until && request_waiting(request, outcomes, yes, answered, refused, servers, quorum)) {
 			settle_overdue(cluster, now, deadline_ms, outcomes, &yes, &answered, now - start);
 		}
 	}
 	poll_set_free(&set);
 
 	for (i = 0; i < cluster->count; i++) {
-		/* this call waited for the connect-time answers as long as it could (learning_owed) */
-		cluster->conns[i].probes_awaited = cluster->conns[i].probes > 0;
+		/* A server's connect-time answers (its probes: the eviction policy) come before its first
+		 * vote, and a server slower than the quorum has its vote, and often them, read as stale
+		 * replies at a later call's start, where no vote passes the guard: what any reply taught
+		 * the connection is kept here, at every call's end (docs/guide/eviction.md). The call
+		 * does not wait for them: a quorum without a hung server stays fast. */
 		rl_cluster_note_policy(cluster, i);
 		if (outcomes[i].kind == RL_OUTCOME_PENDING) {
 			rl_conn_abandon(&cluster->conns[i]);
