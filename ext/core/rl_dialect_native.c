@@ -219,7 +219,8 @@ void rl_native_attempt_free(rl_attempt_commands *cmds)
 /* --- a held lock ---------------------------------------------------------------------------- */
 
 /* One key: DELEX key IFEQ token where the connection's probes found DELEX, DELIFEQ key token where
- * DELIFEQ; several: that once per key to every server, a server's vote yes when any key's was. */
+ * DELIFEQ; several: that once per key to every server, a server's vote yes when every key's was
+ * (as the scripted RL_SCRIPT_UNLOCK_MULTI: a lock released where all of it was still ours). */
 int rl_native_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
 	const char *token, size_t token_len, rl_outcome *outcomes)
 {
@@ -228,7 +229,7 @@ int rl_native_release(const rl_lock_io *io, const rl_lock_policy *policy, const 
 	double deadline = io->now(io->arg) + policy->call_bound_ms;
 
 	if (keys->multi) {
-		return per_key_run(io, policy, keys, release_request, &a, 0, deadline, outcomes);
+		return per_key_run(io, policy, keys, release_request, &a, 1, deadline, outcomes);
 	}
 	memset(&request, 0, sizeof(request));
 	release_request(&request, 0, &a);

@@ -105,13 +105,37 @@ int rl_scripted_extend(const rl_lock_io *io, const rl_lock_policy *policy, const
 	return run_script(io, policy, &policy->scripts->extend, keys, 2, args, arglens, deadline, outcomes);
 }
 
+/* Whether a server could not compile a script's no-writes shebang (Redis < 7 reads "#!" as Lua). */
+static int shebang_refused(const rl_outcome *outcomes, size_t count)
+{
+	size_t i;
+
+	for (i = 0; i < count; i++) {
+		if (outcomes[i].kind == RL_OUTCOME_ERROR && strstr(outcomes[i].message, "Error compiling script") != NULL) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* validity() of every kind: its script with the no-writes flag, which a master answers with its
+ * writes paused or at its memory limit (rl_scripts.h, RL_SCRIPT_NO_WRITES); where a server could
+ * not compile the flag (Redis < 7), the same script plain, to every server (one more round trip
+ * on such a cluster). */
 int rl_scripted_held(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
 	const char *token, size_t token_len, double deadline, rl_outcome *outcomes)
 {
 	const char *args[] = {token};
 	const size_t arglens[] = {token_len};
 
-	return run_script(io, policy, &policy->scripts->validity, keys, 1, args, arglens, deadline, outcomes) < 0 ? -1 : 0;
+	if (run_script(io, policy, &policy->scripts->validity, keys, 1, args, arglens, deadline, outcomes) < 0) {
+		return -1;
+	}
+	if (shebang_refused(outcomes, policy->servers)) {
+		return run_script(io, policy, &policy->scripts->validity_plain, keys, 1, args, arglens, deadline, outcomes) < 0
+			? -1 : 0;
+	}
+	return 0;
 }
 
 int rl_scripted_force_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,

@@ -5,12 +5,12 @@
 #include "core/rl_inspect.h"
 #include "core/rl_scripts_kinds.h" /* RL_FENCE_SUFFIX */
 
-/* The commands of one key's read: MULTI; TYPE key; PTTL key; HLEN key; GET <key>:fence; [EXISTS
- * its slot keys]; EXEC. */
+/* The commands of one key's read: MULTI; TYPE key; PTTL key; HLEN key; GET <key>:fence; GET key;
+ * [EXISTS its slot keys]; EXEC. */
 typedef struct inspect_batch {
-	const char *argv[10];
-	size_t argvlen[10];
-	rl_command batch[7];
+	const char *argv[12];
+	size_t argvlen[12];
+	rl_command batch[8];
 	unsigned len;
 	char *fence_key;
 	const char **slot_argv; /* EXISTS and the slot keys */
@@ -46,6 +46,8 @@ static int batch_init(inspect_batch *b, const char *key, size_t len, int64_t lim
 	}
 	b->argv[7] = "GET", b->argvlen[7] = 3, b->argv[8] = b->fence_key, b->argvlen[8] = len + suffix;
 	b->batch[b->len++] = (rl_command) {2, b->argv + 7, b->argvlen + 7};
+	b->argv[9] = "GET", b->argvlen[9] = 3, b->argv[10] = key, b->argvlen[10] = len; /* the holder's token */
+	b->batch[b->len++] = (rl_command) {2, b->argv + 9, b->argvlen + 9};
 	if (limit > 0) {
 		size_t each = len + sizeof(RL_SLOT_SUFFIX) + 24, at = 0;
 		int64_t slot;
@@ -64,9 +66,41 @@ static int batch_init(inspect_batch *b, const char *key, size_t len, int64_t lim
 		}
 		b->batch[b->len++] = (rl_command) {(int) limit + 1, b->slot_argv, b->slot_lens};
 	}
-	b->argv[9] = "EXEC", b->argvlen[9] = 4;
-	b->batch[b->len++] = (rl_command) {1, b->argv + 9, b->argvlen + 9};
+	b->argv[11] = "EXEC", b->argvlen[11] = 4;
+	b->batch[b->len++] = (rl_command) {1, b->argv + 11, b->argvlen + 11};
 	return 0;
+}
+
+/* An exclusive lock's holder is a token, and it holds the lock only where a quorum of servers
+ * keep that same token: two minorities holding two tokens (two failed attempts, each left on
+ * fewer than a quorum until its ttl) are nobody's lock. How many servers keep the most common
+ * string value; *which (of servers) marks them. */
+static unsigned agreeing_token(const rl_inspected *seen, const rl_outcome *outcomes, size_t servers,
+	unsigned char *which)
+{
+	size_t i, j, best_at = servers;
+	unsigned best = 0;
+
+	for (i = 0; i < servers; i++) {
+		unsigned same = 0;
+
+		if (outcomes[i].kind != RL_OUTCOME_YES || seen[i].type != RL_KEY_STRING || seen[i].value_len == 0) {
+			continue;
+		}
+		for (j = 0; j < servers; j++) {
+			same += outcomes[j].kind == RL_OUTCOME_YES && seen[j].type == RL_KEY_STRING
+				&& seen[j].value_len == seen[i].value_len && memcmp(seen[j].value, seen[i].value, seen[i].value_len) == 0;
+		}
+		if (same > best) {
+			best = same, best_at = i;
+		}
+	}
+	for (i = 0; i < servers; i++) {
+		which[i] = best_at < servers && outcomes[i].kind == RL_OUTCOME_YES && seen[i].type == RL_KEY_STRING
+			&& seen[i].value_len == seen[best_at].value_len
+			&& memcmp(seen[i].value, seen[best_at].value, seen[best_at].value_len) == 0;
+	}
+	return best;
 }
 
 /* One key, one round trip; its verdict (1 held, 0 free, -2 no quorum of answers) with *out
@@ -76,14 +110,15 @@ static int inspect_key(const rl_lock_io *io, const rl_lock_policy *policy, const
 {
 	inspect_batch b;
 	rl_inspected *seen = calloc(servers ? servers : 1, sizeof(*seen));
+	unsigned char *which = calloc(servers ? servers : 1, 1);
 	int64_t *left = calloc(servers ? servers : 1, sizeof(*left)), *counts = calloc(servers ? servers : 1, sizeof(*counts));
 	unsigned n = 0, strings = 0, hashes = 0, slotted = 0;
 	double start, elapsed;
 	rl_request request;
 	size_t i;
 
-	if (seen == NULL || left == NULL || counts == NULL || batch_init(&b, key, len, limit) != 0) {
-		free(seen), free(left), free(counts);
+	if (seen == NULL || which == NULL || left == NULL || counts == NULL || batch_init(&b, key, len, limit) != 0) {
+		free(seen), free(which), free(left), free(counts);
 		return -1;
 	}
 	memset(&request, 0, sizeof(request));
@@ -92,8 +127,11 @@ static int inspect_key(const rl_lock_io *io, const rl_lock_policy *policy, const
 	request.batch = b.batch;
 	request.batch_len = b.len;
 	request.inspected = seen;
+	/* every server's answer (within the call's bound): which token a quorum agrees on cannot be
+	 * told from the first quorum of keys */
+	request.undecided = rl_request_every_reply;
 	start = io->now(io->arg);
-	/* yes = holds it, taken = free: decided once a quorum holds it or it cannot */
+	/* yes = a key there, taken = free */
 	io->run(io->arg, &request, policy->quorum, start + policy->call_bound_ms, outcomes);
 	elapsed = io->now(io->arg) - start;
 	batch_free(&b);
@@ -121,8 +159,19 @@ static int inspect_key(const rl_lock_io *io, const rl_lock_policy *policy, const
 	}
 	out->holding = n;
 	if (out->answered < policy->quorum && n < policy->quorum) {
-		free(seen), free(left), free(counts);
+		free(seen), free(which), free(left), free(counts);
 		return -2;
+	}
+	if (n >= policy->quorum && strings >= hashes && strings >= slotted) {
+		/* exclusive: held only by a token a quorum keeps (two minorities, or more: nobody), its
+		 * ttl from those servers alone */
+		agreeing_token(seen, outcomes, servers, which);
+		n = 0;
+		for (i = 0; i < servers; i++) {
+			if (which[i]) {
+				left[n++] = seen[i].pttl;
+			}
+		}
 	}
 	if (n >= policy->quorum) {
 		/* the kind most of the holding servers agree on; counts and ttl as a quorum vouches */
@@ -144,7 +193,7 @@ static int inspect_key(const rl_lock_io *io, const rl_lock_policy *policy, const
 			out->ttl_ms = out->ttl_ms > 0 ? out->ttl_ms : 0;
 		}
 	}
-	free(seen), free(left), free(counts);
+	free(seen), free(which), free(left), free(counts);
 	return out->held;
 }
 

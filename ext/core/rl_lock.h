@@ -39,6 +39,8 @@ typedef struct rl_script_set {
 	rl_script semaphore_lock, semaphore_release, lock_fenced, fence_writeback;
 	rl_script force_unlock; /* forceUnlock(): the keys whoever holds them */
 	rl_script promote, demote, demote_rollback; /* promote(), demote() (rl_convert.c) */
+	/* validity and shared_validity without their no-writes shebang, for Redis < 7 (rl_scripts.h) */
+	rl_script validity_plain, shared_validity_plain;
 } rl_script_set;
 
 /* An EVAL of a script over keys with args after them. Small calls keep their argument arrays

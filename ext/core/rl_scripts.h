@@ -36,7 +36,9 @@
 	"return 1\n"
 
 /* KEYS = resources, ARGV[1] = token. Deletes every key that still holds our token (a release
- * frees what it can), announces each to waiters, and returns how many it deleted. */
+ * frees what it can) and announces each to waiters. Returns how many it deleted when that is
+ * every key, else 0: a server released the lock only where it still held all of it, as a single
+ * key's release counts only where the key held our token (docs/guide/multi-resource.md). */
 #define RL_SCRIPT_UNLOCK_MULTI \
 	"local released = 0\n" \
 	"for i = 1, #KEYS do\n" \
@@ -44,6 +46,9 @@
 	"        released = released + redis.call('DEL', KEYS[i])\n" \
 	"        redis.pcall('PUBLISH', '" RL_NOTIFY_CHANNEL_PREFIX "' .. KEYS[i], '')\n" \
 	"    end\n" \
+	"end\n" \
+	"if released < #KEYS then\n" \
+	"    return 0\n" \
 	"end\n" \
 	"return released\n"
 
@@ -67,9 +72,19 @@
 	"end\n" \
 	"return 1\n"
 
+/* validity() reads and writes nothing, and its scripts say so to the server: a script with the
+ * no-writes flag is a read, which a master answers with its writes paused (CLIENT PAUSE WRITE, a
+ * failover, min-replicas-to-write) or at its memory limit (OOM under noeviction), where an EVAL
+ * without flags waits for the pause to end (past the call's bound) and a MULTI of plain reads is
+ * refused with OOM (Redis 7.0.15, docs/design/acquisition-path.md#validity-a-read-to-the-server).
+ * The flag is the script's first line, a shebang, which Redis < 7 cannot compile: such a server
+ * gets the same script plain (the _PLAIN twins; core/rl_dialect_scripts.c, rl_scripted_held). */
+#define RL_SCRIPT_NO_WRITES "#!lua flags=no-writes\n"
+
 /* KEYS = resources, ARGV[1] = token. The smallest PTTL of the keys while every one still holds
  * our token; -2 as soon as one does not (a key without expiry gives -1: never a positive vote). */
-#define RL_SCRIPT_VALIDITY \
+#define RL_SCRIPT_VALIDITY RL_SCRIPT_NO_WRITES RL_SCRIPT_VALIDITY_PLAIN
+#define RL_SCRIPT_VALIDITY_PLAIN \
 	"local least = -2\n" \
 	"for i = 1, #KEYS do\n" \
 	"    if redis.pcall('GET', KEYS[i]) ~= ARGV[1] then\n" \

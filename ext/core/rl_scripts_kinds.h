@@ -99,8 +99,10 @@
 	"return 1\n"
 
 /* KEYS[1] = resource, ARGV[1] = token. Ms our holder has left (bounded by the key's PTTL), or
- * -2 when it is gone. */
-#define RL_SCRIPT_SHARED_VALIDITY \
+ * -2 when it is gone. Sent with the no-writes flag, plain to a server without flags
+ * (RL_SCRIPT_NO_WRITES, rl_scripts.h). */
+#define RL_SCRIPT_SHARED_VALIDITY RL_SCRIPT_NO_WRITES RL_SCRIPT_SHARED_VALIDITY_PLAIN
+#define RL_SCRIPT_SHARED_VALIDITY_PLAIN \
 	"if redis.call('TYPE', KEYS[1])['ok'] ~= 'hash' then\n" \
 	"    return -2\n" \
 	"end\n" \

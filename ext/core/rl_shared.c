@@ -12,6 +12,7 @@ void rl_shared_policy(const rl_lock_policy *base, rl_script_set *scripts, rl_loc
 	scripts->unlock = base->scripts->shared_unlock;
 	scripts->extend = base->scripts->shared_extend;
 	scripts->validity = base->scripts->shared_validity;
+	scripts->validity_plain = base->scripts->shared_validity_plain;
 	*policy = *base;
 	policy->scripts = scripts;
 	policy->token_kind = RL_TOKEN_SHARED;

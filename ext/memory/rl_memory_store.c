@@ -115,7 +115,8 @@ static int eval(rl_memory_store *s, int argc, const char **argv, const size_t *l
 				released++;
 			}
 		}
-		return reply_int(out, released);
+		/* every key, or 0 (RL_SCRIPT_UNLOCK_MULTI) */
+		return reply_int(out, released == (long long) (argi - first) ? released : 0);
 	}
 	if (same_script(src, srclen, &sc->lock_multi) || same_script(src, srclen, &sc->lock_fenced)) {
 		int fenced = same_script(src, srclen, &sc->lock_fenced);
@@ -167,7 +168,7 @@ static int eval(rl_memory_store *s, int argc, const char **argv, const size_t *l
 		}
 		return reply_int(out, 1);
 	}
-	if (same_script(src, srclen, &sc->validity)) {
+	if (same_script(src, srclen, &sc->validity) || same_script(src, srclen, &sc->validity_plain)) {
 		int64_t least = -2;
 		for (i = first; i < argi; i++) {
 			rl_mkey *k;
@@ -234,7 +235,7 @@ static int eval(rl_memory_store *s, int argc, const char **argv, const size_t *l
 		}
 		return reply_int(out, 1);
 	}
-	if (same_script(src, srclen, &sc->shared_validity)) {
+	if (same_script(src, srclen, &sc->shared_validity) || same_script(src, srclen, &sc->shared_validity_plain)) {
 		rl_mkey *k = rl_mkey_find(s, argv[first], lens[first]);
 		rl_mfield *f = k != NULL && k->hash ? rl_mkey_field(k, token, tlen) : NULL;
 		int64_t left;

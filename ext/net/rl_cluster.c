@@ -288,7 +288,7 @@ int rl_cluster_natives_known(rl_cluster *cluster)
  * pool is kept for the object and telemetry; with 'evictingServers' => 'refuse' the vote of a
  * server whose policy can evict lock keys does not count. Its command ran all the same: a key it
  * wrote there is released as on any other server. */
-void rl_cluster_eviction_guard(rl_cluster *cluster, size_t i, rl_outcome *out)
+void rl_cluster_note_policy(rl_cluster *cluster, size_t i)
 {
 	rl_conn *conn = &cluster->conns[i];
 
@@ -297,6 +297,13 @@ void rl_cluster_eviction_guard(rl_cluster *cluster, size_t i, rl_outcome *out)
 		cluster->policies[i] = conn->eviction_policy;
 		cluster->policies_news = 1;
 	}
+}
+
+void rl_cluster_eviction_guard(rl_cluster *cluster, size_t i, rl_outcome *out)
+{
+	rl_conn *conn = &cluster->conns[i];
+
+	rl_cluster_note_policy(cluster, i);
 	if (cluster->refuse_evicting && (conn->policy_flags & RL_POLICY_FLAG_EVICTS) && out->kind < RL_OUTCOME_CONNECT) {
 		char message[RL_MESSAGE_MAX];
 

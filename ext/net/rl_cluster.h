@@ -84,6 +84,10 @@ rl_cluster *rl_cluster_sibling(const rl_cluster *of);
  * brought from the pool) for the object and telemetry, and with refuse_evicting turns the vote of a
  * server whose policy can evict lock keys into an error before it is counted. */
 void rl_cluster_eviction_guard(rl_cluster *cluster, size_t i, rl_outcome *out);
+/* Keeps a policy server i's connection learnt since last asked, for the object and telemetry: on
+ * its vote (the guard), and at the end of every call for a server whose connect-time answers came
+ * without a vote of this call (late, behind the quorum). */
+void rl_cluster_note_policy(rl_cluster *cluster, size_t i);
 
 /* The master-changed rule for the calls that follow, until called again: a yes from a Sentinel
  * member whose master is not masters[i] (its mark: rl_master_mark; 0: any) counts as "not held".

@@ -283,6 +283,12 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 	poll_set_free(&set);
 
 	for (i = 0; i < cluster->count; i++) {
+		/* A server's connect-time answers (its probes: the eviction policy) come before its first
+		 * vote, and a server slower than the quorum has its vote, and often them, read as stale
+		 * replies at a later call's start, where no vote passes the guard: what any reply taught
+		 * the connection is kept here, at every call's end (docs/guide/eviction.md). The call
+		 * does not wait for them: a quorum without a hung server stays fast. */
+		rl_cluster_note_policy(cluster, i);
 		if (outcomes[i].kind == RL_OUTCOME_PENDING) {
 			rl_conn_abandon(&cluster->conns[i]);
 		} else if (cluster->endpoints[i].sentinel != NULL) {

@@ -55,8 +55,12 @@ typedef enum {
 	RL_KEY_OTHER
 } rl_key_type;
 
+#define RL_INSPECT_VALUE_MAX 64 /* a string key's value kept whole up to this (a token is 48) */
+
 typedef struct rl_inspected {
 	rl_key_type type;
+	char value[RL_INSPECT_VALUE_MAX]; /* a string key's value (its token), when it fits whole */
+	size_t value_len;                 /* 0: none, or longer than RL_INSPECT_VALUE_MAX */
 	long long pttl;    /* the key's PTTL: -2 none, -1 no expiry */
 	long long holders; /* a hash's fields (HLEN), else 0 */
 	long long fence;   /* the key's fence counter, -1 when it has none */

@@ -28,7 +28,8 @@ var_dump($r->validity($lock), $r->extend($lock, 1000), $r->unlock($lock));
 // A one-element list is a multi-resource lock too (its resource stays a list).
 $single = $r->lock([$d], 1000);
 var_dump($single['resource'] === [$d], $r->unlock($single));
-// A list that lost a key to someone else: unlock still frees the keys that are ours.
+// A list that lost a key to someone else: unlock still frees the keys that are ours, and is false
+// (the lock was not all ours any more: issue 32, item 12; tests/calls/346).
 $lock = $r->lock([$a, $b], 5000);
 foreach (rt_ports() as $port) {
     rt_redis($port, 'SET', $b, 'someone-else', 'PX', '5000');
@@ -64,6 +65,6 @@ bool(false)
 bool(true)
 bool(true)
 bool(false)
-bool(true)
+bool(false)
 bool(true)
 bool(true)
