@@ -21,7 +21,9 @@
  *  Faults outside the model (records {"op":"fault","in_model":false,"t":ns,"scope":prefix}: a server's
  *  clock jump, a restart without persistence, K >= N/2 servers lost at once) break the promise by
  *  design: an overlap or fence inversion whose earlier holder was invoked before such a fault and whose
- *  later one was invoked after it is counted apart (outside_model), not as a violation; for each such
+ *  later one was invoked after it is counted apart (outside_model), not as a violation (for an overlap,
+ *  earlier means invoked first: of two concurrent acquisitions the later to complete may be the one
+ *  whose key the fault lost, so the fault counts from the first invoke to the second completion); for each such
  *  overlap the stale holder's first call to complete after the rival acquired is looked at: signalled (it
  *  failed, or onLoss came), not_signalled (it succeeded), or no_later_call (the holder made none). */
 
@@ -195,7 +197,10 @@ function checker_check(array $records, int $maxExamples = 5): array
                 continue; /* unlocked before it completed, or promised nothing */
             }
             if ($reach !== null && $h[0] < $reach[1] && ($reach[2] !== $h[2] || $reach[3] !== $h[3])) {
-                if ($outside($res, $reach[4], $h[0])) {
+                /* From the first of the two invokes: concurrent acquisitions complete in either order, and
+                 * the one that completes second may be the one whose key the fault lost (invoked before
+                 * a restart without persistence, its vote from that server taken before it). */
+                if ($outside($res, min($reach[4], $h[4]), $h[0])) {
                     $outsideModel['overlaps']++;
                     $told($reach, $h[0]);
                 } else {

@@ -85,6 +85,14 @@ $cases = [
         lock_rec('a', 'A', 0, 1, 'ok', 50), ['op' => 'fault', 'kind' => 'clock-jump', 'in_model' => false, 't' => ms(3), 'scope' => 'other:'],
         lock_rec('b', 'B', 5, 30, 'ok', 50),
     ], 1, 0, 0],
+    'outside the model: the holder invoked before a restart without persistence completes after its rival' => [[
+        lock_rec('a', 'A', 0, 40, 'ok', 50), ['op' => 'fault', 'kind' => 'restart', 'in_model' => false, 't' => ms(20), 'scope' => ''],
+        lock_rec('b', 'B', 35, 36, 'ok', 50),
+    ], 0, 0, 1],
+    'in the model: both invoked after the restart without persistence' => [[
+        ['op' => 'fault', 'kind' => 'restart', 'in_model' => false, 't' => ms(20), 'scope' => ''],
+        lock_rec('a', 'A', 25, 40, 'ok', 50), lock_rec('b', 'B', 35, 36, 'ok', 50),
+    ], 1, 0, 0],
     'in the model: an in-model fault (a kill, a pause) excuses nothing' => [[
         lock_rec('a', 'A', 0, 1, 'ok', 50), ['op' => 'fault', 'kind' => 'kill', 'in_model' => true, 't' => ms(3), 'scope' => ''],
         lock_rec('b', 'B', 5, 30, 'ok', 50),

@@ -450,11 +450,15 @@ int rl_leases_set_alarm(rl_leases *w, const char *token, size_t token_len, void 
 
 int rl_leases_own(rl_leases *w, const char *token, size_t token_len)
 {
+	lease *e;
 	int own;
 
 	LOCK();
 	leave_parent_locked(w); /* a forked child: its parent's leases are not its own */
-	own = find(w, token, token_len) != NULL;
+	e = find(w, token, token_len);
+	/* Taken here: pinned by this process' run(). A lease an extend() of the lock array added (the
+	 * cap's count, in a forked child for its parent's lock) tracks it without having taken it. */
+	own = e != NULL && e->pinned;
 	UNLOCK();
 	return own;
 }

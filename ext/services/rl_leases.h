@@ -74,8 +74,10 @@ int rl_leases_masters(rl_leases *leases, const char *token, size_t token_len, ui
 int rl_leases_terms(rl_leases *leases, const char *token, size_t token_len, int64_t *ttl, double *valid_until);
 
 /* A lock is released at run()'s end, and at the end of the request, only by the process that took
- * it. 1 when token's lock was taken by this process and is still tracked; 0 in a forked child for
- * its parent's (the registry forgets them there: see above), or once removed. No side effect. */
+ * it. 1 when token's lock was taken by this process' run() (its pinned lease) and is still tracked;
+ * 0 in a forked child for its parent's (the registry forgets them there: see above), also once the
+ * child's extend() of the handed array tracks it again for the cap (a lease not pinned), or once
+ * removed. No side effect. */
 int rl_leases_own(rl_leases *leases, const char *token, size_t token_len);
 
 /* fn(arg, held, token, token_len) for each lock run() still holds (a pinned lease) that this
