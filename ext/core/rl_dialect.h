@@ -148,6 +148,8 @@ static inline void rl_attempt_set_nx(rl_attempt_commands *cmds, const rl_lock_po
 	cmds->set_request.native[0].argc = cmds->set_request.native[1].argc = 0;
 	cmds->set_request.lua_forbidden = 0;
 	cmds->set_request.batch_len = 0;
+	cmds->set_request.heals = 0;
+	cmds->set_request.lost_on = NULL;
 	cmds->lock = &cmds->set_request;
 	cmds->rollback = NULL;
 	cmds->rollback_count = 0;

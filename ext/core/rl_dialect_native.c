@@ -249,6 +249,8 @@ int rl_native_extend(const rl_lock_io *io, const rl_lock_policy *policy, const r
 	memset(&request, 0, sizeof(request));
 	extend_request(&request, 0, &a);
 	request.undecided = policy->await_every_reply ? rl_request_every_reply : NULL; /* rl_lock_policy */
+	request.heals = 1; /* the members known to have lost our key are awaited (rl_request.heals) */
+	request.lost_on = policy->lost_on;
 	return (int) io->run(io->arg, &request, policy->quorum, deadline, outcomes);
 }
 

@@ -218,7 +218,9 @@ int rl_lock_force_release(const rl_lock_io *io, const rl_lock_policy *policy, co
  * persistence, an eviction, a DEL by hand), our key is written again as the acquisition writes
  * it in the policy's dialect: SET NX PX, the all-or-none multi-key script or MSETEX NX, never over
  * any key (another owner's, or ours). Sent without waiting: the validity this call reports counts
- * the quorum only, and a member whose answer came after the quorum is healed by the next extend. A
+ * the yes votes only. A member known to have lost our key (a restart seen, "not ours" or down last
+ * time: rl_request.heals) was awaited by the extend within its deadline, so its "not ours" is here;
+ * one that nothing said had lost it and answered after the quorum is healed by a later extend. A
  * shared holder is not re-created (its one creating script rewrites our deadline: see the design
  * note); nor a token of another format (the commands are built for ours). Nothing is sent while
  * every member that answered said yes. */

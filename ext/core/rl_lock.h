@@ -89,6 +89,9 @@ typedef struct rl_lock_policy {
 	 * while a Sentinel member may have changed masters under the lock, so that its answer comes in
 	 * and the extend can adopt it (docs/design/sentinel.md#master-changed-since-the-lock-was-taken) */
 	int await_every_reply;
+	/* extend(): per server, the members known to have lost this lock's key (its last extend found
+	 * it missing there), awaited within the call's bound (rl_request.heals); NULL: none known */
+	const unsigned char *lost_on;
 } rl_lock_policy;
 
 /* --- The acquisition state machine ---------------------------------------------------- */

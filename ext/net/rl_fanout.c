@@ -147,6 +147,19 @@ static inline int request_waiting(const rl_request *request, const rl_outcome *o
 	return keep_waiting(yes, answered, servers, quorum);
 }
 
+/* A healing request (rl_request.heals) still waits for a member known to have lost our key. */
+static int awaiting_lost(const unsigned char *awaited, const rl_outcome *outcomes, size_t count)
+{
+	size_t i;
+
+	for (i = 0; awaited != NULL && i < count; i++) {
+		if (awaited[i] && outcomes[i].kind == RL_OUTCOME_PENDING) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* Servers still pending when their own deadline or the call's has passed. Checked only after a
  * poll() has looked at every socket since the command was queued: a server whose reply is there
  * is never failed because another server was slow to prepare. */
@@ -193,9 +206,13 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 	unsigned servers = (unsigned) cluster->count;
 	double now = rl_now_ms(), start = now;
 	short seen[RL_SMALL_CLUSTER];
+	unsigned char awaited_small[RL_SMALL_CLUSTER], *awaited = NULL;
 	size_t i, k;
 
 	rl_cluster_leave_parent(cluster);
+	if (request->heals) {
+		awaited = cluster->count <= RL_SMALL_CLUSTER ? awaited_small : calloc(cluster->count, 1);
+	}
 	if (cluster->call_began == 0) {
 		cluster->call_began = start;
 	}
@@ -207,11 +224,18 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 	rl_natives_init(&natives, request);
 	rl_fanout_probe_idle(cluster, seen);
 	for (i = 0; i < cluster->count; i++) {
+		unsigned opens = cluster->conns[i].opens;
+
 		rl_outcome_reset(&outcomes[i]);
 		if (rl_fanout_prepare(cluster, i, &command, &natives, now, deadline_ms, &outcomes[i], 0,
 				i < RL_SMALL_CLUSTER ? seen[i] : RL_NOT_PROBED, request->lua_forbidden,
 				request->batch_len > 0 ? request->batch_len - 1 : 0) != 0) {
 			settle(&outcomes[i], &yes, &answered, 0); /* failed before sending */
+		}
+		if (awaited != NULL) {
+			/* the one rule of which members an extend awaits: those known to have lost our key */
+			awaited[i] = (request->lost_on != NULL && request->lost_on[i])
+				|| (cluster->conns[i].opens != opens && cluster->conns[i].reopened);
 		}
 	}
 	rl_encoded_free(&command);
@@ -224,11 +248,15 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 			}
 		}
 		poll_set_free(&set);
+		if (awaited != awaited_small) {
+			free(awaited);
+		}
 		call_ends(cluster, outcomes, now, 0);
 		return yes;
 	}
 
-	while (request_waiting(request, outcomes, yes, answered, refused, servers, quorum)) {
+	while (request_waiting(request, outcomes, yes, answered, refused, servers, quorum)
+		|| awaiting_lost(awaited, outcomes, cluster->count)) {
 		double wait_until = deadline_ms > 0 ? deadline_ms : HUGE_VAL;
 		int ready;
 
@@ -276,11 +304,15 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 		}
 		/* wait_until is the earliest deadline of the servers still pending and of the call:
 		 * before it nobody can be overdue. */
-		if (now >= wait_until && request_waiting(request, outcomes, yes, answered, refused, servers, quorum)) {
+		if (now >= wait_until && (request_waiting(request, outcomes, yes, answered, refused, servers, quorum)
+				|| awaiting_lost(awaited, outcomes, cluster->count))) {
 			settle_overdue(cluster, now, deadline_ms, outcomes, &yes, &answered, now - start);
 		}
 	}
 	poll_set_free(&set);
+	if (awaited != awaited_small) {
+		free(awaited);
+	}
 
 	for (i = 0; i < cluster->count; i++) {
 		if (outcomes[i].kind == RL_OUTCOME_PENDING) {

@@ -115,6 +115,11 @@ static void renew_locked(rl_leases *w, lease *e)
 	}
 	/* a copy: the lease may change meanwhile */
 	w->policy.await_every_reply = rl_cluster_expect_masters(w->cluster, e->masters);
+	/* the members known to have lost its key, awaited by its extend (rl_request.heals) */
+	if (e->lost_on != NULL) {
+		memcpy(w->lost_on, e->lost_on, w->cluster->count);
+	}
+	w->policy.lost_on = e->lost_on != NULL ? w->lost_on : NULL;
 	pthread_mutex_unlock(&rl_leases_lock);
 	start = rl_now_ms();
 	/* The kind's own compare-the-token script, as extend(): keys still holding our token get at
@@ -131,6 +136,7 @@ static void renew_locked(rl_leases *w, lease *e)
 	pthread_mutex_lock(&rl_leases_lock);
 	w->io_busy = 0;
 	e->busy = 0;
+	rl_lease_note_votes(e, w->outcomes, w->cluster->count, 0);
 	if (e->removed) {
 		rl_lease_unlink(w, e);
 		rl_lease_free(e);
@@ -273,6 +279,9 @@ static rl_cluster *copy_servers(const rl_cluster *from)
 		spec.tls = src->tls; /* copied: the thread owns its own */
 		spec.sentinel = src->sentinel; /* copied: the thread asks the sentinels itself */
 		(void) rl_cluster_set_endpoint_spec(cluster, i, &spec);
+		/* These connections carry on the object's, which took the lock: their first open is a
+		 * reopen, and its member is awaited by the extend that opens it (rl_request.heals). */
+		cluster->conns[i].was_ready = 1;
 	}
 	return cluster;
 }
@@ -282,11 +291,14 @@ int rl_renewal_init(rl_leases *w, const rl_leases_config *config)
 	pthread_once(&g_once, init_once);
 	w->cluster = copy_servers(config->servers);
 	w->outcomes = calloc(config->servers->count ? config->servers->count : 1, sizeof(*w->outcomes));
-	if (w->cluster == NULL || w->outcomes == NULL || init_wake(&w->wake) != 0) {
+	w->lost_on = calloc(config->servers->count ? config->servers->count : 1, 1);
+	if (w->cluster == NULL || w->outcomes == NULL || w->lost_on == NULL || init_wake(&w->wake) != 0) {
 		rl_cluster_destroy(w->cluster);
 		free(w->outcomes);
+		free(w->lost_on);
 		w->cluster = NULL;
 		w->outcomes = NULL;
+		w->lost_on = NULL;
 		return -1;
 	}
 	w->policy = *config->policy;
@@ -324,6 +336,7 @@ void rl_renewal_free(rl_leases *w)
 	}
 	rl_cluster_destroy(w->cluster); /* no pool: closes; the copied password is wiped */
 	free(w->outcomes);
+	free(w->lost_on);
 }
 
 #endif
