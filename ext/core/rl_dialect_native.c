@@ -296,3 +296,22 @@ int rl_native_force_release(const rl_lock_io *io, const rl_lock_policy *policy, 
 	free(argvlen);
 	return (int) votes;
 }
+
+int rl_native_extend_prepare(const rl_lock_policy *policy, const rl_lock_keys *keys, const char *token,
+	size_t token_len, const char *ttl_text, size_t ttl_len, rl_extend_call *call)
+{
+	key_args a = {keys, token, token_len, ttl_text, ttl_len, {0}, {0}};
+
+	(void) policy;
+	call->scripted = 0;
+	if (keys->multi) {
+		return 1; /* one SET IFEQ PX per key, their votes merged: per_key_run, alone */
+	}
+	memset(&call->request, 0, sizeof(call->request));
+	extend_request(&call->request, 0, &a);
+	memcpy(call->argv, a.argv, sizeof(call->argv));
+	memcpy(call->argvlen, a.argvlen, sizeof(call->argvlen));
+	call->request.command.argv = call->argv;
+	call->request.command.argvlen = call->argvlen;
+	return 0;
+}

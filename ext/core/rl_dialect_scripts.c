@@ -129,3 +129,18 @@ int rl_scripted_force_release(const rl_lock_io *io, const rl_lock_policy *policy
 	return run_script(io, policy, &policy->scripts->force_unlock, keys, 0, NULL, NULL,
 		io->now(io->arg) + policy->call_bound_ms, outcomes);
 }
+
+int rl_scripted_extend_prepare(const rl_lock_policy *policy, const rl_lock_keys *keys, const char *token,
+	size_t token_len, const char *ttl_text, size_t ttl_len, rl_extend_call *call)
+{
+	const char *args[] = {token, ttl_text};
+	const size_t arglens[] = {token_len, ttl_len};
+
+	call->scripted = 0;
+	if (rl_script_call_init(&call->script, &policy->scripts->extend, keys, 2, args, arglens, RL_EXPECT_POSITIVE_INT) != 0) {
+		return -1;
+	}
+	call->scripted = 1;
+	call->request = call->script.request;
+	return 0;
+}

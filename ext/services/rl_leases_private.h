@@ -40,6 +40,7 @@ typedef struct lease {
 	int converting;      /* promote()/demote() is changing its form: renewed, never judged lost */
 	int renewal_failing; /* its last renewal missed the quorum without a clean "no": retried while valid */
 	int busy;            /* the thread is renewing it, without the lock held */
+	int alone;           /* its last renewal in a batch did not win: the next one goes alone */
 	int removed;         /* forgotten while busy: the thread frees it when done */
 	uint32_t *masters;   /* per server, the master that holds it (rl_cluster_note_masters); NULL: no Sentinel member */
 	unsigned char *lost_on; /* per server, known to have lost its key (rl_leases_note_votes); NULL: none known */
@@ -63,6 +64,7 @@ struct rl_leases {
 	rl_cluster *cluster;
 	rl_outcome *outcomes;
 	unsigned char *lost_on; /* the renewed lease's lost_on, copied under the lock for its extend */
+	int has_sentinel;       /* a Sentinel member: every lease is renewed alone (the master-changed rule) */
 	rl_lock_policy policy;
 	rl_lock_io io;
 #ifndef _WIN32

@@ -1,5 +1,5 @@
 --TEST--
-Self-healing awaits a member known to have lost our key: a member restarted without persistence whose replies come after the quorum (behind the fault proxy, 150 ms late) gets our key back from the first explicit extend() after the restart, and under autoExtend within one renewal period; so does a second restarted member (on time) after it; validity() never counts a member whose key is gone
+Self-healing awaits a member known to have lost our key: a member restarted without persistence whose replies come after the quorum (behind the fault proxy, 150 ms late) gets our key back from the first explicit extend() after the restart, and under autoExtend within one renewal period; so does a second restarted member (on time) after it; a tracked lock's member that did not answer its lock() is awaited by the first extend(); validity() never counts a member whose key is gone
 --EXTENSIONS--
 redlock
 pcntl
@@ -35,6 +35,16 @@ var_dump(is_array($r->extend($lock, $ttl)));
 echo 'healed by that extend(): ', var_export(rt_eventually(fn () => $holds($a, $key, $lock), 0.5 * $s), true), "\n";
 $pttl = rf_cmd($a['port'], 'PTTL', $key);
 var_dump($pttl > 0 && $pttl <= $ttl);
+$r->unlock($lock);
+
+echo "-- a tracked lock whose late member did not answer its lock(): the first extend() awaits it\n";
+$r = new RedLock($servers, 0, 0, ['maxExtensions' => 100]);
+$key = rt_key('tracked');
+$lock = $r->lock($key, $ttl);
+var_dump(rt_eventually(fn () => $holds($a, $key, $lock), 2.0 * $s));
+rf_cmd($a['port'], 'DEL', $key); /* lost without a restart: only the lock's votes tell */
+var_dump(is_array($r->extend($lock, $ttl)));
+echo 'healed by that extend(): ', var_export(rt_eventually(fn () => $holds($a, $key, $lock), 0.5 * $s), true), "\n";
 $r->unlock($lock);
 
 echo "-- autoExtend: every restarted member has the key back within one renewal period\n";
@@ -77,6 +87,10 @@ int(0)
 bool(true)
 healed by that extend(): true
 bool(true)
+-- a tracked lock whose late member did not answer its lock(): the first extend() awaits it
+bool(true)
+bool(true)
+healed by that extend(): true
 -- autoExtend: every restarted member has the key back within one renewal period
 bool(true)
 A (late) healed within one renewal period: true
