@@ -40,6 +40,7 @@ typedef struct side {
 	size_t out_len;
 	int eof_pending;    /* peer closed: shut down our write side once out drains */
 	int read_closed;
+	uint64_t last_due;  /* the due time of the last chunk read here: a later one is never due before it */
 } side;
 
 typedef struct pair {
@@ -304,6 +305,13 @@ static void on_readable(side *s)
 				c->due_ns = after_handshake;
 			}
 		}
+		/* Kernel stamps are per read: a write split over two reads can stamp the second earlier than
+		 * the first was queued. The stream's order is kept (a split EVAL arrived reordered, and the
+		 * server answered "Protocol error"). */
+		if (c->due_ns < s->last_due) {
+			c->due_ns = s->last_due;
+		}
+		s->last_due = c->due_ns;
 		p->queued++;
 		enqueue(c);
 		if (n == 0) {

@@ -821,6 +821,8 @@ static rl_acquire_status acquire(rl_client *client, rl_lane **lanep, const rl_lo
 		}
 		if (tracked) {
 			record_masters(client, lane, held->result.token, RL_TOKEN_LEN);
+			/* the members that did not answer yes: awaited by the first extend, which heals them */
+			rl_leases_note_votes(leases, held->result.token, RL_TOKEN_LEN, lane->outcomes, lane->cluster->count, 1);
 		}
 		if (!tracked) {
 			/* Not tracked means not renewed, or a cap not kept: released, and said so. (Out of

@@ -105,6 +105,7 @@ static double extend(rl_client *client, rl_lane *lane, const rl_lock_target *hel
 	uint32_t *masters;
 	rl_lock_policy policy; /* the object's, awaiting every reply while a member may have changed masters */
 	int suspected;
+	unsigned char *lost_on; /* the members known to have lost its key: awaited (rl_leases_lost_on) */
 
 	if (rl_dialect_for(client->policy.dialect, held->kind, RL_OP_EXTEND) == NULL) {
 		return RL_CALL_NEEDS_SCRIPTS;
@@ -121,21 +122,33 @@ static double extend(rl_client *client, rl_lane *lane, const rl_lock_target *hel
 	}
 	*asked = 1;
 	masters = expect_masters(client, lane, token, token_len, &suspected);
+	lost_on = client->leases != NULL ? calloc(lane->cluster->count ? lane->cluster->count : 1, 1) : NULL;
+	if (lost_on != NULL && !rl_leases_lost_on(client->leases, token, token_len, lost_on, lane->cluster->count)) {
+		free(lost_on); /* none known: the reconnect rule alone (rl_request.heals) */
+		lost_on = NULL;
+	}
 	policy = client->policy;
 	policy.await_every_reply = suspected;
+	policy.lost_on = lost_on;
 	start = rl_now_ms();
 	validity = rl_kind_extend(&lane->io, &policy, held, token, token_len, ttl, lane->outcomes);
 	if (validity == 0 && rl_client_learn_scripts_refused(client, lane, held->kind, RL_OP_EXTEND)) {
 		if ((refusal = script_free_ttl_check(token, token_len, ttl)) != 0) {
 			end_masters(client, lane, token, token_len, masters, 0);
+			free(lost_on);
 			return refusal;
 		}
 		policy = client->policy;
 		policy.await_every_reply = suspected;
+		policy.lost_on = lost_on;
 		start = rl_now_ms(); /* the same extend() again, without the script */
 		validity = rl_kind_extend(&lane->io, &policy, held, token, token_len, ttl, lane->outcomes);
 	}
 	end_masters(client, lane, token, token_len, masters, validity > 0);
+	free(lost_on);
+	if (tracked == 1 && validity >= 0) {
+		rl_leases_note_votes(client->leases, token, token_len, lane->outcomes, lane->cluster->count, 0);
+	}
 	if (validity > 0 && tracked == 1) {
 		rl_leases_extended(client->leases, token, token_len, start, validity, ttl);
 	} else if (validity > 0 && capped && tracked < 0) {

@@ -19,6 +19,7 @@ const rl_dialect rl_dialect_scripted = {
 	0, /* extend_sets_ttl */
 	rl_scripted_attempt_init, rl_scripted_attempt_rollback, rl_scripted_attempt_free,
 	rl_scripted_release, rl_scripted_extend, rl_scripted_held, rl_scripted_force_release,
+	rl_scripted_extend_prepare,
 };
 
 /* The servers' own commands (docs/design/acquisition-path.md#locks-without-scripts): SET NX PX,
@@ -59,6 +60,7 @@ const rl_dialect rl_dialect_learnt = {
 	1, /* extend_sets_ttl: SET IFEQ PX */
 	rl_native_attempt_init, rl_native_attempt_rollback, rl_native_attempt_free,
 	rl_native_release, rl_native_extend, rl_native_held, rl_native_force_release,
+	rl_native_extend_prepare,
 };
 
 const rl_dialect *rl_dialect_initial(int no_scripts)

@@ -89,6 +89,10 @@ struct rl_dialect {
 		size_t token_len, double deadline, rl_outcome *outcomes);
 	int (*force_release)(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
 		rl_outcome *outcomes);
+	/* extend as one command into call, for a batch (rl_lock_extend_prepare): 0, 1 when it is more than
+	 * one command, -1 when out of memory */
+	int (*extend_prepare)(const rl_lock_policy *policy, const rl_lock_keys *keys, const char *token, size_t token_len,
+		const char *ttl_text, size_t ttl_len, rl_extend_call *call);
 };
 
 extern const rl_dialect rl_dialect_scripted;
@@ -136,6 +140,10 @@ int rl_scripted_extend(const rl_lock_io *io, const rl_lock_policy *policy, const
 	const char *token, size_t token_len, const char *ttl_text, size_t ttl_len, double deadline, rl_outcome *outcomes);
 int rl_scripted_held(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
 	const char *token, size_t token_len, double deadline, rl_outcome *outcomes);
+int rl_scripted_extend_prepare(const rl_lock_policy *policy, const rl_lock_keys *keys, const char *token,
+	size_t token_len, const char *ttl_text, size_t ttl_len, rl_extend_call *call);
+int rl_native_extend_prepare(const rl_lock_policy *policy, const rl_lock_keys *keys, const char *token,
+	size_t token_len, const char *ttl_text, size_t ttl_len, rl_extend_call *call);
 int rl_scripted_force_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
 	rl_outcome *outcomes);
 
@@ -156,6 +164,8 @@ static inline void rl_attempt_set_nx(rl_attempt_commands *cmds, const rl_lock_po
 	cmds->set_request.native[0].argc = cmds->set_request.native[1].argc = 0;
 	cmds->set_request.lua_forbidden = 0;
 	cmds->set_request.batch_len = 0;
+	cmds->set_request.heals = 0;
+	cmds->set_request.lost_on = NULL;
 	cmds->lock = &cmds->set_request;
 	cmds->rollback = NULL;
 	cmds->rollback_count = 0;

@@ -309,6 +309,8 @@ int rl_native_extend(const rl_lock_io *io, const rl_lock_policy *policy, const r
 	memset(&request, 0, sizeof(request));
 	extend_request(&request, 0, &a);
 	request.undecided = policy->await_every_reply ? rl_request_every_reply : NULL; /* rl_lock_policy */
+	request.heals = 1; /* the members known to have lost our key are awaited (rl_request.heals) */
+	request.lost_on = policy->lost_on;
 	return (int) io->run(io->arg, &request, policy->quorum, deadline, outcomes);
 }
 
@@ -354,4 +356,15 @@ int rl_native_force_release(const rl_lock_io *io, const rl_lock_policy *policy, 
 	free(argv);
 	free(argvlen);
 	return (int) votes;
+}
+
+int rl_native_extend_prepare(const rl_lock_policy *policy, const rl_lock_keys *keys, const char *token,
+	size_t token_len, const char *ttl_text, size_t ttl_len, rl_extend_call *call)
+{
+	/* Never batched: an extension without scripts reads the keys first so that it never shortens
+	 * one (rl_native_extend), a second round trip that depends on the first's answers, which the
+	 * batch's one write per server cannot carry. Renewed alone, by rl_native_extend. */
+	(void) policy, (void) keys, (void) token, (void) token_len, (void) ttl_text, (void) ttl_len;
+	call->scripted = 0;
+	return 1;
 }

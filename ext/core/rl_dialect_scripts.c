@@ -54,8 +54,9 @@ void rl_scripted_attempt_free(rl_attempt_commands *cmds)
 }
 
 /* One script over keys with args after them: the votes; -1 when out of memory. */
-static int run_script(const rl_lock_io *io, const rl_lock_policy *policy, const rl_script *script,
-	const rl_lock_keys *keys, int argc, const char **args, const size_t *arglens, double deadline, rl_outcome *outcomes)
+static int run_script_healing(const rl_lock_io *io, const rl_lock_policy *policy, const rl_script *script,
+	const rl_lock_keys *keys, int argc, const char **args, const size_t *arglens, double deadline, rl_outcome *outcomes,
+	int heals)
 {
 	rl_script_call call;
 	unsigned votes;
@@ -64,9 +65,17 @@ static int run_script(const rl_lock_io *io, const rl_lock_policy *policy, const 
 		return -1;
 	}
 	call.request.undecided = policy->await_every_reply ? rl_request_every_reply : NULL; /* rl_lock_policy */
+	call.request.heals = heals; /* an extend: the members known to have lost our key are awaited */
+	call.request.lost_on = heals ? policy->lost_on : NULL;
 	votes = io->run(io->arg, &call.request, policy->quorum, deadline, outcomes);
 	rl_script_call_free(&call);
 	return (int) votes;
+}
+
+static int run_script(const rl_lock_io *io, const rl_lock_policy *policy, const rl_script *script,
+	const rl_lock_keys *keys, int argc, const char **args, const size_t *arglens, double deadline, rl_outcome *outcomes)
+{
+	return run_script_healing(io, policy, script, keys, argc, args, arglens, deadline, outcomes, 0);
 }
 
 int rl_scripted_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
@@ -102,7 +111,7 @@ int rl_scripted_extend(const rl_lock_io *io, const rl_lock_policy *policy, const
 	const char *args[] = {token, ttl_text};
 	const size_t arglens[] = {token_len, ttl_len};
 
-	return run_script(io, policy, &policy->scripts->extend, keys, 2, args, arglens, deadline, outcomes);
+	return run_script_healing(io, policy, &policy->scripts->extend, keys, 2, args, arglens, deadline, outcomes, 1);
 }
 
 /* Whether a server could not compile a script's no-writes shebang (Redis < 7 reads "#!" as Lua). */
@@ -143,4 +152,19 @@ int rl_scripted_force_release(const rl_lock_io *io, const rl_lock_policy *policy
 {
 	return run_script(io, policy, &policy->scripts->force_unlock, keys, 0, NULL, NULL,
 		io->now(io->arg) + policy->call_bound_ms, outcomes);
+}
+
+int rl_scripted_extend_prepare(const rl_lock_policy *policy, const rl_lock_keys *keys, const char *token,
+	size_t token_len, const char *ttl_text, size_t ttl_len, rl_extend_call *call)
+{
+	const char *args[] = {token, ttl_text};
+	const size_t arglens[] = {token_len, ttl_len};
+
+	call->scripted = 0;
+	if (rl_script_call_init(&call->script, &policy->scripts->extend, keys, 2, args, arglens, RL_EXPECT_POSITIVE_INT) != 0) {
+		return -1;
+	}
+	call->scripted = 1;
+	call->request = call->script.request;
+	return 0;
 }

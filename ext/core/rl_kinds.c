@@ -75,6 +75,28 @@ double rl_kind_extend(const rl_lock_io *io, const rl_lock_policy *policy, const 
 		token, token_len, ttl, outcomes);
 }
 
+int rl_kind_extend_prepare(const rl_lock_policy *policy, const rl_lock_target *held, const char *token,
+	size_t token_len, int64_t ttl, rl_extend_call *call)
+{
+	rl_lock_policy copy;
+	rl_script_set shared_scripts;
+
+	/* the command points at the scripts' static text, never at the copies made here */
+	return rl_lock_extend_prepare(policy_of(policy, held->kind, RL_OP_EXTEND, &copy, &shared_scripts), &held->keys,
+		token, token_len, ttl, call);
+}
+
+double rl_kind_extend_settle(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_target *held,
+	const char *token, size_t token_len, int64_t ttl, double start, double now, unsigned votes,
+	const rl_outcome *outcomes)
+{
+	rl_lock_policy copy;
+	rl_script_set shared_scripts;
+
+	return rl_lock_extend_settle(io, policy_of(policy, held->kind, RL_OP_EXTEND, &copy, &shared_scripts), &held->keys,
+		token, token_len, ttl, start, now, votes, outcomes);
+}
+
 double rl_kind_validity(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_target *held,
 	const char *token, size_t token_len, size_t servers, rl_outcome *outcomes)
 {

@@ -59,6 +59,14 @@ int rl_kind_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl
 	const char *token, size_t token_len, rl_outcome *outcomes);
 double rl_kind_extend(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_target *held,
 	const char *token, size_t token_len, int64_t ttl, rl_outcome *outcomes);
+/* rl_kind_extend in two halves, for many locks in one round trip (the renewal's batch): the kind's
+ * extend as one command (rl_lock_extend_prepare: 0, 1 when not one command, -1 out of memory), and
+ * its verdict once the round trip is over (rl_lock_extend_settle). */
+int rl_kind_extend_prepare(const rl_lock_policy *policy, const rl_lock_target *held, const char *token,
+	size_t token_len, int64_t ttl, rl_extend_call *call);
+double rl_kind_extend_settle(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_target *held,
+	const char *token, size_t token_len, int64_t ttl, double start, double now, unsigned votes,
+	const rl_outcome *outcomes);
 double rl_kind_validity(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_target *held,
 	const char *token, size_t token_len, size_t servers, rl_outcome *outcomes);
 /* forceUnlock(): target's keys deleted whoever holds them, as rl_lock_force_release(). */

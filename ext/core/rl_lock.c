@@ -218,10 +218,14 @@ int rl_lock_force_release(const rl_lock_io *io, const rl_lock_policy *policy, co
  * persistence, an eviction, a DEL by hand), our key is written again as the acquisition writes
  * it in the policy's dialect: SET NX PX, the all-or-none multi-key script or MSETEX NX, never over
  * any key (another owner's, or ours). Sent without waiting: the validity this call reports counts
- * the quorum only, and a member whose answer came after the quorum is healed by the next extend. A
+ * the yes votes only. A member known to have lost our key (a restart seen, "not ours" or down last
+ * time: rl_request.heals) was awaited by the extend within its deadline, so its "not ours" is here;
+ * one that nothing said had lost it and answered after the quorum is healed by a later extend. A
  * shared holder is not re-created (its one creating script rewrites our deadline: see the design
  * note); nor a token of another format (the commands are built for ours). Nothing is sent while
  * every member that answered said yes. */
+static void recreate_where_missing(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
+	const char *token, size_t token_len, const char *ttl_text, size_t ttl_len, const rl_outcome *outcomes);
 static void recreate_where_missing(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
 	const char *token, size_t token_len, const char *ttl_text, size_t ttl_len, const rl_outcome *outcomes)
 {
@@ -247,7 +251,7 @@ double rl_lock_extend(const rl_lock_io *io, const rl_lock_policy *policy, const 
 {
 	char ttl_text[24];
 	size_t ttl_len = rl_resp_decimal(ttl_text, (unsigned long long) ttl);
-	double start = io->now(io->arg), validity;
+	double start = io->now(io->arg);
 	/* the compare-the-token extension itself: the new validity when a quorum gave it in time */
 	int votes = policy->dialect->extend(io, policy, keys, token, token_len, ttl_text, ttl_len,
 		start + fmin((double) ttl, policy->call_bound_ms), outcomes);
@@ -255,12 +259,44 @@ double rl_lock_extend(const rl_lock_io *io, const rl_lock_policy *policy, const 
 	if (votes < 0) {
 		return -1;
 	}
-	validity = rl_validity_ms(ttl, io->now(io->arg) - start, policy->drift_factor);
-	validity = (unsigned) votes >= policy->quorum && validity > 0 ? validity : 0;
+	return rl_lock_extend_settle(io, policy, keys, token, token_len, ttl, start, io->now(io->arg), (unsigned) votes,
+		outcomes);
+}
+
+double rl_lock_extend_settle(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
+	const char *token, size_t token_len, int64_t ttl, double start, double now, unsigned votes,
+	const rl_outcome *outcomes)
+{
+	char ttl_text[24];
+	size_t ttl_len = rl_resp_decimal(ttl_text, (unsigned long long) ttl);
+	double validity = rl_validity_ms(ttl, now - start, policy->drift_factor);
+
+	validity = votes >= policy->quorum && validity > 0 ? validity : 0;
 	if (validity > 0) {
 		recreate_where_missing(io, policy, keys, token, token_len, ttl_text, ttl_len, outcomes);
 	}
 	return validity;
+}
+
+int rl_lock_extend_prepare(const rl_lock_policy *policy, const rl_lock_keys *keys, const char *token, size_t token_len,
+	int64_t ttl, rl_extend_call *call)
+{
+	size_t ttl_len = rl_resp_decimal(call->ttl_text, (unsigned long long) ttl);
+	int rc = policy->dialect->extend_prepare(policy, keys, token, token_len, call->ttl_text, ttl_len, call);
+
+	if (rc == 0) {
+		call->request.heals = 1; /* the members known to have lost our key are awaited (rl_request.heals) */
+		call->request.lost_on = policy->lost_on;
+	}
+	return rc;
+}
+
+void rl_lock_extend_call_free(rl_extend_call *call)
+{
+	if (call->scripted) {
+		rl_script_call_free(&call->script);
+		call->scripted = 0;
+	}
 }
 
 double rl_lock_validity(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,

@@ -92,6 +92,9 @@ typedef struct rl_lock_policy {
 	 * while a Sentinel member may have changed masters under the lock, so that its answer comes in
 	 * and the extend can adopt it (docs/design/sentinel.md#master-changed-since-the-lock-was-taken) */
 	int await_every_reply;
+	/* extend(): per server, the members known to have lost this lock's key (its last extend found
+	 * it missing there), awaited within the call's bound (rl_request.heals); NULL: none known */
+	const unsigned char *lost_on;
 } rl_lock_policy;
 
 /* --- The acquisition state machine ---------------------------------------------------- */
@@ -149,6 +152,32 @@ int rl_lock_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl
  * place for every extend and renewal (docs/design/renewal.md#self-healing-renewal). */
 double rl_lock_extend(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
 	const char *token, size_t token_len, int64_t ttl, rl_outcome *outcomes);
+
+/* --- Many extends in one round trip (the autoExtend thread's batch: docs/design/renewal.md#one-round-trip-for-every-due-lease) --- */
+
+/* One lock's extend as one command, built by its dialect (rl_dialect.extend_prepare). It points at
+ * the keys and token it was built from: keep them alive with it. */
+typedef struct rl_extend_call {
+	rl_request request;
+	rl_script_call script;  /* the scripted dialect's EVAL */
+	const char *argv[7];    /* the native dialect's SET key token IFEQ token PX ttl */
+	size_t argvlen[7];
+	char ttl_text[24];
+	int scripted;
+} rl_extend_call;
+
+/* Builds it: 0; 1 when that extend is more than one command (several keys without scripts: the
+ * lock is extended alone, by rl_lock_extend); -1 when out of memory. */
+int rl_lock_extend_prepare(const rl_lock_policy *policy, const rl_lock_keys *keys, const char *token, size_t token_len,
+	int64_t ttl, rl_extend_call *call);
+void rl_lock_extend_call_free(rl_extend_call *call);
+
+/* What rl_lock_extend does once its round trip is over (asked at start, answered by now, votes
+ * yes among outcomes): the validity, and the self-healing under it. The one place for both, so
+ * that a lock renewed in a batch is judged as one extended alone. */
+double rl_lock_extend_settle(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
+	const char *token, size_t token_len, int64_t ttl, double start, double now, unsigned votes,
+	const rl_outcome *outcomes);
 
 /* forceUnlock(): deletes the keys whoever holds them. Servers that ran it (compare with the
  * quorum), or -1 when out of memory. */

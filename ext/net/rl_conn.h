@@ -77,6 +77,10 @@ typedef struct rl_conn {
 	uint32_t master_mark; /* Sentinel members: the master this connection reached (rl_master_mark); 0: fixed */
 	unsigned stale;       /* replies owed to an earlier call: read and dropped before ours */
 	unsigned expected;    /* replies the current call still waits for */
+	unsigned opens;       /* rl_conn_open() calls on it: the fan-out sees a call open it */
+	unsigned char was_ready;  /* this stream reached READY (since its rl_conn_open) */
+	unsigned char reopened;   /* opened over a stream that had been READY: the server restarted, killed
+	                           * the connection or broke it; keys it held may be gone (self-healing) */
 	double deadline;      /* rl_now_ms() by which the current call's reply is overdue; HUGE_VAL: no limit */
 	double stale_deadline; /* by which the checked and stale replies were due: the earliest of the
 	                        * calls that left them (a command queued behind does not move it) */

@@ -159,6 +159,9 @@ int rl_conn_open(rl_conn *conn, const rl_endpoint *endpoint, double now, rl_outc
 	int status;
 
 	rl_conn_close(conn);
+	conn->reopened = conn->was_ready; /* a connect that never succeeded does not count again */
+	conn->was_ready = 0;
+	conn->opens++;
 	conn->connect_error[0] = '\0';
 	if (endpoint->host[0] == '/') {
 		return open_unix(conn, endpoint->host, out);
@@ -211,6 +214,7 @@ int rl_conn_finish_connect(rl_conn *conn, rl_outcome *out)
 	}
 	if (err == 0) {
 		conn->state = RL_CONN_READY;
+		conn->was_ready = 1;
 		rl_conn_drop_connect_state(conn);
 		return 0;
 	}

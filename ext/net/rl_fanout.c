@@ -147,6 +147,19 @@ static inline int request_waiting(const rl_request *request, const rl_outcome *o
 	return keep_waiting(yes, answered, servers, quorum);
 }
 
+/* A healing request (rl_request.heals) still waits for a member known to have lost our key. */
+static int awaiting_lost(const unsigned char *awaited, const rl_outcome *outcomes, size_t count)
+{
+	size_t i;
+
+	for (i = 0; awaited != NULL && i < count; i++) {
+		if (awaited[i] && outcomes[i].kind == RL_OUTCOME_PENDING) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* Servers still pending when their own deadline or the call's has passed. Checked only after a
  * poll() has looked at every socket since the command was queued: a server whose reply is there
  * is never failed because another server was slow to prepare. */
@@ -193,9 +206,13 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 	unsigned servers = (unsigned) cluster->count;
 	double now = rl_now_ms(), start = now;
 	short seen[RL_SMALL_CLUSTER];
+	unsigned char awaited_small[RL_SMALL_CLUSTER], *awaited = NULL;
 	size_t i, k;
 
 	rl_cluster_leave_parent(cluster);
+	if (request->heals) {
+		awaited = cluster->count <= RL_SMALL_CLUSTER ? awaited_small : calloc(cluster->count, 1);
+	}
 	if (cluster->call_began == 0) {
 		cluster->call_began = start;
 	}
@@ -207,11 +224,18 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 	rl_natives_init(&natives, request);
 	rl_fanout_probe_idle(cluster, seen);
 	for (i = 0; i < cluster->count; i++) {
+		unsigned opens = cluster->conns[i].opens;
+
 		rl_outcome_reset(&outcomes[i]);
 		if (rl_fanout_prepare(cluster, i, &command, &natives, now, deadline_ms, &outcomes[i], 0,
 				i < RL_SMALL_CLUSTER ? seen[i] : RL_NOT_PROBED, request->lua_forbidden,
 				request->batch_len > 0 ? request->batch_len - 1 : 0) != 0) {
 			settle(&outcomes[i], &yes, &answered, 0); /* failed before sending */
+		}
+		if (awaited != NULL) {
+			/* the one rule of which members an extend awaits: those known to have lost our key */
+			awaited[i] = (request->lost_on != NULL && request->lost_on[i])
+				|| (cluster->conns[i].opens != opens && cluster->conns[i].reopened);
 		}
 	}
 	rl_encoded_free(&command);
@@ -224,11 +248,15 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 			}
 		}
 		poll_set_free(&set);
+		if (awaited != awaited_small) {
+			free(awaited);
+		}
 		call_ends(cluster, outcomes, now, 0);
 		return yes;
 	}
 
-	while (request_waiting(request, outcomes, yes, answered, refused, servers, quorum)) {
+	while (request_waiting(request, outcomes, yes, answered, refused, servers, quorum)
+		|| awaiting_lost(awaited, outcomes, cluster->count)) {
 		double wait_until = deadline_ms > 0 ? deadline_ms : HUGE_VAL;
 		int ready;
 
@@ -276,11 +304,15 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 		}
 		/* wait_until is the earliest deadline of the servers still pending and of the call:
 		 * before it nobody can be overdue. */
-		if (now >= wait_until && request_waiting(request, outcomes, yes, answered, refused, servers, quorum)) {
+		if (now >= wait_until && (request_waiting(request, outcomes, yes, answered, refused, servers, quorum)
+				|| awaiting_lost(awaited, outcomes, cluster->count))) {
 			settle_overdue(cluster, now, deadline_ms, outcomes, &yes, &answered, now - start);
 		}
 	}
 	poll_set_free(&set);
+	if (awaited != awaited_small) {
+		free(awaited);
+	}
 
 	for (i = 0; i < cluster->count; i++) {
 		/* A server's connect-time answers (its probes: the eviction policy) come before its first
@@ -297,6 +329,238 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 	}
 	call_ends(cluster, outcomes, now, yes == answered);
 	return yes;
+}
+
+/* --- many requests in one round trip (rl_fanout_run_many) ------------------------------------- */
+
+typedef struct many_state {
+	rl_cluster *cluster;
+	const rl_request *requests;
+	unsigned n, quorum, servers;
+	rl_outcome *outcomes;  /* n * servers */
+	unsigned *votes;       /* yes per request */
+	unsigned *answered;    /* answers per request */
+	unsigned *got;         /* replies taken per server */
+	unsigned undecided;    /* requests whose quorum is neither won nor lost */
+	unsigned char *awaited;
+} many_state;
+
+static void many_settle(many_state *m, unsigned r, size_t i, double latency)
+{
+	rl_outcome *out = &m->outcomes[(size_t) r * m->servers + i];
+	int before = rl_quorum_decide(m->votes[r], m->answered[r], m->servers, m->quorum) == RL_QUORUM_UNDECIDED;
+
+	out->latency_ms = latency;
+	m->answered[r]++;
+	m->votes[r] += out->kind == RL_OUTCOME_YES;
+	if (before && rl_quorum_decide(m->votes[r], m->answered[r], m->servers, m->quorum) != RL_QUORUM_UNDECIDED) {
+		m->undecided--;
+	}
+}
+
+/* Server i failed (or timed out) with *why: so did every request it had not answered. */
+static void many_fail_rest(many_state *m, size_t i, const rl_outcome *why, double latency)
+{
+	unsigned r;
+
+	for (r = m->got[i]; r < m->n; r++) {
+		m->outcomes[(size_t) r * m->servers + i] = *why;
+		many_settle(m, r, i, latency);
+	}
+	m->got[i] = m->n;
+}
+
+static int many_pending(const many_state *m, size_t i)
+{
+	return m->got[i] < m->n;
+}
+
+static int many_waiting(const many_state *m)
+{
+	size_t i;
+
+	if (m->undecided > 0) {
+		return 1;
+	}
+	for (i = 0; m->awaited != NULL && i < m->servers; i++) {
+		if (m->awaited[i] && many_pending(m, i)) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static void many_take_replies(many_state *m, size_t i, double latency)
+{
+	rl_conn *conn = &m->cluster->conns[i];
+
+	while (many_pending(m, i)) {
+		rl_outcome *out = &m->outcomes[(size_t) m->got[i] * m->servers + i];
+		rl_reply reply;
+		int got = rl_conn_next_reply(conn, &reply, out);
+
+		if (got < 0) {
+			rl_outcome why = *out;
+
+			rl_conn_close(conn);
+			many_fail_rest(m, i, &why, latency);
+			return;
+		}
+		if (got == 0) {
+			return;
+		}
+		rl_reply_classify(&reply, m->requests[m->got[i]].expect, out);
+		if (conn->policy_flags != 0) {
+			rl_cluster_eviction_guard(m->cluster, i, out); /* the rule every vote passes */
+		}
+		many_settle(m, m->got[i]++, i, latency);
+	}
+}
+
+int rl_fanout_run_many(rl_cluster *cluster, const rl_request *requests, unsigned n, unsigned quorum,
+	double deadline_ms, rl_outcome *outcomes, unsigned *votes)
+{
+	struct rl_poll_set set;
+	rl_encoded command;
+	rl_command *commands = malloc((n ? n : 1) * sizeof(*commands));
+	many_state m;
+	size_t count = cluster->count, i, k;
+	unsigned r;
+	double now = rl_now_ms(), start = now;
+	short seen[RL_SMALL_CLUSTER];
+	int heals = 0;
+
+	memset(&m, 0, sizeof(m));
+	m.cluster = cluster, m.requests = requests, m.n = n, m.quorum = quorum, m.servers = (unsigned) count;
+	m.outcomes = outcomes, m.votes = votes, m.undecided = n;
+	m.answered = calloc(n ? n : 1, sizeof(*m.answered));
+	m.got = calloc(count ? count : 1, sizeof(*m.got));
+	m.awaited = calloc(count ? count : 1, 1);
+	if (commands == NULL || m.answered == NULL || m.got == NULL || m.awaited == NULL || poll_set_init(&set, count) != 0) {
+		free(commands), free(m.answered), free(m.got), free(m.awaited);
+		if (commands != NULL && m.answered != NULL && m.got != NULL && m.awaited != NULL) {
+			poll_set_free(&set);
+		}
+		return -1;
+	}
+	for (r = 0; r < n; r++) {
+		commands[r] = requests[r].command;
+		votes[r] = 0;
+		heals |= requests[r].heals;
+		for (i = 0; i < count; i++) {
+			rl_outcome_reset(&outcomes[(size_t) r * count + i]);
+			/* the healing rule, for the batch: a member any of its locks is known to have lost */
+			m.awaited[i] |= requests[r].heals && requests[r].lost_on != NULL && requests[r].lost_on[i];
+		}
+	}
+	rl_fanout_encode_all(commands, n, &command);
+	free(commands);
+	rl_cluster_leave_parent(cluster);
+	if (cluster->call_began == 0) {
+		cluster->call_began = start;
+	}
+	rl_fanout_probe_idle(cluster, seen);
+	for (i = 0; i < count; i++) {
+		unsigned opens = cluster->conns[i].opens;
+		rl_outcome why;
+
+		rl_outcome_reset(&why);
+		if (command.bytes == NULL) {
+			rl_outcome_set(&why, RL_OUTCOME_IO, "out of memory");
+			many_fail_rest(&m, i, &why, 0);
+			continue;
+		}
+		if (n == 0 || rl_fanout_prepare(cluster, i, &command, NULL, now, deadline_ms, &why, 0,
+				i < RL_SMALL_CLUSTER ? seen[i] : RL_NOT_PROBED, 0, n - 1) != 0) {
+			many_fail_rest(&m, i, &why, 0); /* failed before sending */
+		}
+		m.awaited[i] |= heals && cluster->conns[i].opens != opens && cluster->conns[i].reopened;
+	}
+	rl_encoded_free(&command);
+
+	while (many_waiting(&m)) {
+		double wait_until = deadline_ms > 0 ? deadline_ms : HUGE_VAL;
+		int ready;
+
+		set.used = 0;
+		for (i = 0; i < count; i++) {
+			if (!many_pending(&m, i)) {
+				continue;
+			}
+			if (cluster->conns[i].deadline < wait_until) {
+				wait_until = cluster->conns[i].deadline;
+			}
+			add_poll(&set, &cluster->conns[i], i);
+		}
+		if (set.used == 0) {
+			break;
+		}
+		ready = wait_for_events(&set, cluster, wait_until, now);
+		now = rl_now_ms();
+		if (ready < 0 && !rl_poll_interrupted()) {
+			rl_outcome why;
+
+			rl_outcome_reset(&why);
+			rl_outcome_set(&why, RL_OUTCOME_IO, rl_wait_cancelled(ready) ? "cancelled: the Fiber or coroutine stopped waiting" : "poll failed");
+			for (k = 0; k < set.used; k++) {
+				rl_conn_close(&cluster->conns[set.owner[k]]);
+				many_fail_rest(&m, set.owner[k], &why, now - start);
+			}
+			break;
+		}
+		for (k = 0; ready > 0 && k < set.used; k++) {
+			size_t owner = set.owner[k];
+			rl_conn *conn = &cluster->conns[owner];
+			rl_outcome why;
+
+			if (set.fds[k].revents == 0) {
+				continue;
+			}
+			ready--;
+			if (!many_pending(&m, owner)) {
+				continue;
+			}
+			rl_outcome_reset(&why);
+			if (rl_conn_on_events(conn, &cluster->endpoints[owner], set.fds[k].revents, &why) != 0) {
+				rl_conn_close(conn);
+				many_fail_rest(&m, owner, &why, now - start);
+				continue;
+			}
+			many_take_replies(&m, owner, now - start);
+		}
+		if (now >= wait_until && many_waiting(&m)) {
+			for (i = 0; i < count; i++) {
+				rl_conn *conn = &cluster->conns[i];
+				rl_outcome why;
+
+				if (!many_pending(&m, i) || !((deadline_ms > 0 && now >= deadline_ms) || now >= conn->deadline)) {
+					continue;
+				}
+				rl_outcome_reset(&why);
+				if (conn->state != RL_CONN_READY) {
+					rl_outcome_set(&why, RL_OUTCOME_TIMEOUT, "connect: timeout");
+					rl_conn_close(conn);
+				} else {
+					rl_outcome_set(&why, RL_OUTCOME_TIMEOUT, "timeout");
+					rl_conn_abandon(conn); /* the rest may still come: dropped by the next call */
+				}
+				many_fail_rest(&m, i, &why, now - start);
+			}
+		}
+	}
+	poll_set_free(&set);
+	for (i = 0; i < count; i++) {
+		if (many_pending(&m, i)) {
+			rl_conn_abandon(&cluster->conns[i]);
+		}
+	}
+	cluster->call_errors = 0;
+	for (i = 0; i < count && n > 0; i++) {
+		cluster->call_errors += outcomes[(size_t) (n - 1) * count + i].kind >= RL_OUTCOME_CONNECT;
+	}
+	cluster->call_ended = now;
+	free(m.answered), free(m.got), free(m.awaited);
+	return 0;
 }
 
 void rl_fanout_send(rl_cluster *cluster, const rl_command *command)

@@ -13,6 +13,16 @@
 unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned quorum,
 	double deadline_ms, rl_outcome *outcomes);
 
+/* Runs n requests (plain commands, no batch or natives of their own) on every server in one round
+ * trip: pipelined in one write per server, each reply the vote of its own request. Request r's
+ * outcomes are outcomes[r * count .. r * count + count) and its yes votes votes[r]; each is judged
+ * as rl_fanout_run judges one (the eviction guard on every vote), and the call waits until every
+ * request's quorum is decided and every member a healing request awaits has answered, within
+ * deadline_ms. A server that fails or times out fails every request it had not answered. 0, or -1
+ * when out of memory (nothing sent). Sentinel members: use rl_fanout_run. */
+int rl_fanout_run_many(rl_cluster *cluster, const rl_request *requests, unsigned n, unsigned quorum,
+	double deadline_ms, rl_outcome *outcomes, unsigned *votes);
+
 /* Queues command everywhere it can and sends it without waiting for replies. */
 void rl_fanout_send(rl_cluster *cluster, const rl_command *command);
 

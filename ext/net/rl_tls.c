@@ -448,6 +448,7 @@ int rl_tls_handshake(rl_conn *conn, rl_outcome *out)
 	result = SSL_connect(conn->tls);
 	if (result == 1) {
 		conn->state = RL_CONN_READY;
+		conn->was_ready = 1;
 		conn->tls_want = 0;
 		return 0;
 	}

@@ -84,6 +84,13 @@ typedef struct rl_request {
 	 * reply is the vote (MULTI ... EXEC); the others' are read and passed over. */
 	const rl_command *batch;
 	unsigned batch_len;
+	/* An extend (every kind, explicit or a renewal): the members known to have lost our key are
+	 * awaited within the call's deadline, whatever the quorum, so that the self-healing that follows
+	 * sees their "not ours" (docs/design/renewal.md#which-members-an-extend-awaits). Known: lost_on[i]
+	 * set by the caller (its last extend found the key missing there; NULL: none), or a connection
+	 * this call opens over one that had been ready (the server restarted or dropped it). */
+	int heals;
+	const unsigned char *lost_on;
 	/* RL_EXPECT_HELD: the token the key must hold */
 	const char *held_token;
 	size_t held_token_len;

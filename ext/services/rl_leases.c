@@ -24,6 +24,7 @@ void rl_lease_free(lease *e)
 	free(e->lens_copy);
 	free(e->token);
 	free(e->masters);
+	free(e->lost_on);
 	free(e);
 }
 
@@ -285,6 +286,64 @@ int rl_leases_masters(rl_leases *w, const char *token, size_t token_len, uint32_
 	}
 	UNLOCK();
 	return known;
+}
+
+/* What a vote says of a member's key: lost after the lock when it did not answer yes; after an
+ * extend when it answered "not ours", or could not be connected to (down: it comes back empty
+ * unless it persists). A yes, a timeout or another error says nothing more is known. */
+static int lost_after(const rl_outcome *out, int acquired)
+{
+	return acquired ? out->kind != RL_OUTCOME_YES : out->kind == RL_OUTCOME_TAKEN || out->kind == RL_OUTCOME_CONNECT;
+}
+
+void rl_lease_note_votes(lease *e, const rl_outcome *outcomes, size_t count, int acquired)
+{
+	size_t i;
+	int any = 0;
+
+	for (i = 0; i < count && !any; i++) {
+		any = lost_after(&outcomes[i], acquired);
+	}
+	if (!any && e->lost_on == NULL) {
+		return;
+	}
+	if (e->lost_on == NULL && (e->lost_on = calloc(count ? count : 1, 1)) == NULL) {
+		return; /* out of memory: the reconnect rule alone */
+	}
+	for (i = 0; i < count; i++) {
+		e->lost_on[i] = lost_after(&outcomes[i], acquired);
+	}
+}
+
+void rl_leases_note_votes(rl_leases *w, const char *token, size_t token_len, const rl_outcome *outcomes,
+	size_t count, int acquired)
+{
+	lease *e;
+
+	LOCK();
+	leave_parent_locked(w);
+	e = find(w, token, token_len);
+	if (e != NULL) {
+		rl_lease_note_votes(e, outcomes, count, acquired);
+	}
+	UNLOCK();
+}
+
+int rl_leases_lost_on(rl_leases *w, const char *token, size_t token_len, unsigned char *lost_on, size_t count)
+{
+	lease *e;
+	size_t i;
+	int any = 0;
+
+	LOCK();
+	leave_parent_locked(w);
+	e = find(w, token, token_len);
+	for (i = 0; i < count; i++) {
+		lost_on[i] = e != NULL && e->lost_on != NULL && e->lost_on[i];
+		any |= lost_on[i];
+	}
+	UNLOCK();
+	return any;
 }
 
 rl_lease_state rl_leases_state(rl_leases *w, const char *token, size_t token_len)

@@ -69,6 +69,14 @@ void rl_leases_set_masters(rl_leases *leases, const char *token, size_t token_le
 	size_t count);
 int rl_leases_masters(rl_leases *leases, const char *token, size_t token_len, uint32_t *masters, size_t count);
 
+/* Which members are known to have lost token's key (docs/design/renewal.md#which-members-an-extend-awaits):
+ * after the lock is taken (acquired 1: every member that did not answer yes) and after each extend
+ * (acquired 0: every member that answered "not ours" or could not be connected to; a yes, or no answer, clears it). Read into
+ * lost_on[count] for the next extend, which awaits them: 1 when any is, 0 when none or not tracked. */
+void rl_leases_note_votes(rl_leases *leases, const char *token, size_t token_len, const rl_outcome *outcomes,
+	size_t count, int acquired);
+int rl_leases_lost_on(rl_leases *leases, const char *token, size_t token_len, unsigned char *lost_on, size_t count);
+
 /* The ttl token was taken (or last extended) with, and the end of its last validity (rl_now_ms
  * clock). 0, or -1 when token is not tracked. */
 int rl_leases_terms(rl_leases *leases, const char *token, size_t token_len, int64_t *ttl, double *valid_until);

@@ -40,9 +40,14 @@ typedef struct lease {
 	int converting;      /* promote()/demote() is changing its form: renewed, never judged lost */
 	int renewal_failing; /* its last renewal missed the quorum without a clean "no": retried while valid */
 	int busy;            /* the thread is renewing it, without the lock held */
+	int alone;           /* its last renewal in a batch did not win: the next one goes alone */
 	int removed;         /* forgotten while busy: the thread frees it when done */
 	uint32_t *masters;   /* per server, the master that holds it (rl_cluster_note_masters); NULL: no Sentinel member */
+	unsigned char *lost_on; /* per server, known to have lost its key (rl_leases_note_votes); NULL: none known */
 } lease;
+
+/* The votes of a round trip on e's keys (count servers), under the lock: rl_leases_note_votes. */
+void rl_lease_note_votes(lease *e, const rl_outcome *outcomes, size_t count, int acquired);
 
 struct rl_leases {
 	struct rl_leases *next_all; /* every registry of the process, for rl_leases_stop_owned */
@@ -58,6 +63,8 @@ struct rl_leases {
 	/* The renewal thread and its own connections (renew only). */
 	rl_cluster *cluster;
 	rl_outcome *outcomes;
+	unsigned char *lost_on; /* the renewed lease's lost_on, copied under the lock for its extend */
+	int has_sentinel;       /* a Sentinel member: every lease is renewed alone (the master-changed rule) */
 	rl_lock_policy policy;
 	rl_lock_io io;
 #ifndef _WIN32

@@ -101,6 +101,178 @@ static lease *next_due(rl_leases *w, double *due)
 	return best;
 }
 
+/* A renewal that won validity, asked at start: the lease's validity moves on. The lock held. */
+static void renewed_locked(rl_leases *w, lease *e, double start, double validity, const rl_outcome *outcomes)
+{
+	if (e->masters != NULL) {
+		(void) rl_cluster_note_masters(w->cluster, outcomes, e->masters, 0); /* healed members adopted */
+	}
+	if (start + validity > e->valid_until) {
+		e->valid_until = start + validity;
+	}
+	e->expires_at = fmax(e->expires_at, rl_now_ms() + (double) e->ttl + rl_drift_ms(e->ttl, w->drift_factor));
+	e->renewal_failing = 0;
+	e->due = start + (double) e->ttl / 3.0;
+	rl_lease_count_renewal(w);
+}
+
+/* --- every due lease in one round trip (docs/design/renewal.md#one-round-trip-for-every-due-lease) --- */
+
+/* At most this many leases share a round trip (the pipelined commands of one write per server). */
+#define RENEW_BATCH 4096
+
+/* When e wants renewing (next_due's rule), and whether it may share a round trip: a lease being
+ * converted, or with a Sentinel member (the master-changed rule awaits every reply), goes alone. */
+static double wanted_at(const lease *e)
+{
+	return e->converting ? e->due : e->left == 0 ? e->valid_until : fmin(e->due, e->valid_until);
+}
+
+static int by_urgency(const void *a, const void *b)
+{
+	double x = wanted_at(*(lease *const *) a), y = wanted_at(*(lease *const *) b);
+
+	return x < y ? -1 : x > y;
+}
+
+static int batchable(const lease *e, double now)
+{
+	return !e->removed && !e->busy && !e->lost && !e->alone && !e->converting && e->left != 0 && e->masters == NULL
+		&& now < e->valid_until && wanted_at(e) <= now + (double) e->ttl / 10.0;
+}
+
+/* Renews every lease due within a tenth of its ttl in one round trip per server, each judged by
+ * its own votes as renew_locked judges one: a lease renewed on its quorum moves on here; any
+ * other (no quorum, a refusal, scripts refused) is due again at once and renewed alone, where the
+ * refusal-or-miss rule, the dialect switch and the loss are decided. 0 when fewer than two leases
+ * were due (the caller renews e alone). The lock held on entry and on return. */
+static int renew_batch_locked(rl_leases *w, double now)
+{
+	size_t count = w->cluster->count, n = 0, k, j = 0;
+	lease **batch;
+	int *counted;
+	unsigned char *lost_on;
+	rl_extend_call *calls;
+	rl_request *requests;
+	rl_outcome *outcomes;
+	unsigned *votes;
+	double *validities;
+	size_t *index;
+	lease *e;
+	double start, end, bound = w->policy.call_bound_ms;
+	rl_lock_policy policy;
+
+	for (e = w->leases; e && n < 2; e = e->next) {
+		n += batchable(e, now);
+	}
+	if (n < 2 || w->has_sentinel) {
+		return 0;
+	}
+	for (n = 0, e = w->leases; e; e = e->next) {
+		n += batchable(e, now);
+	}
+	batch = malloc(n * sizeof(*batch));
+	counted = malloc(n * sizeof(*counted));
+	k = n > RENEW_BATCH ? RENEW_BATCH : n; /* the batch's size */
+	lost_on = calloc(k * count + 1, 1);
+	calls = malloc(k * sizeof(*calls));
+	requests = malloc(n * sizeof(*requests));
+	index = malloc(n * sizeof(*index));
+	outcomes = malloc(n * (count ? count : 1) * sizeof(*outcomes));
+	votes = malloc(n * sizeof(*votes));
+	validities = malloc(n * sizeof(*validities));
+	if (!batch || !counted || !lost_on || !calls || !requests || !index || !outcomes || !votes || !validities) {
+		free(batch), free(counted), free(lost_on), free(calls), free(requests), free(index), free(outcomes), free(votes);
+		free(validities);
+		return 0; /* out of memory: one at a time */
+	}
+	for (k = 0, e = w->leases; e; e = e->next) {
+		if (batchable(e, now)) {
+			batch[k++] = e;
+		}
+	}
+	if (n > RENEW_BATCH) {
+		/* the most urgent first: a lease renewed a moment ago must not keep one that is due out */
+		qsort(batch, n, sizeof(*batch), by_urgency);
+		n = RENEW_BATCH;
+	}
+	for (k = 0; k < n; k++) {
+		e = batch[k];
+		e->busy = 1;
+		counted[k] = e->left > 0;
+		e->left -= counted[k];
+		if (e->lost_on != NULL) {
+			memcpy(lost_on + k * count, e->lost_on, count);
+		}
+		bound = fmin(bound, (double) e->ttl);
+	}
+	w->io_busy = 1;
+	pthread_mutex_unlock(&rl_leases_lock);
+
+	/* The leases are busy: their keys and tokens stay as they are without the lock. */
+	policy = w->policy;
+	policy.await_every_reply = 0;
+	for (k = 0; k < n; k++) {
+		e = batch[k];
+		policy.lost_on = e->lost_on != NULL ? lost_on + k * count : NULL; /* copied under the lock */
+		calls[k].scripted = 0;
+		if (rl_kind_extend_prepare(&policy, &e->held, e->token, e->token_len, e->ttl, &calls[k]) == 0) {
+			requests[j] = calls[k].request;
+			index[k] = j++;
+		} else {
+			index[k] = (size_t) -1; /* not one command (several keys without scripts): alone */
+		}
+	}
+	start = rl_now_ms();
+	if (rl_fanout_run_many(w->cluster, requests, (unsigned) j, w->policy.quorum, start + bound, outcomes, votes) != 0) {
+		for (k = 0; k < n; k++) {
+			index[k] = (size_t) -1;
+		}
+	}
+	end = rl_now_ms();
+	if (j > 0 && index[0] != (size_t) -1) {
+		rl_metrics_server_errors(w->cluster, outcomes); /* once per round trip */
+	}
+	for (k = 0; k < n; k++) {
+		e = batch[k];
+		validities[k] = 0;
+		if (index[k] != (size_t) -1) {
+			policy.lost_on = NULL; /* settled: the round trip is over */
+			validities[k] = rl_kind_extend_settle(&w->io, &policy, &e->held, e->token, e->token_len, e->ttl, start, end,
+				votes[index[k]], outcomes + index[k] * count);
+		}
+		rl_lock_extend_call_free(&calls[k]);
+	}
+	pthread_mutex_lock(&rl_leases_lock);
+	w->io_busy = 0;
+	for (k = 0; k < n; k++) {
+		double validity = validities[k];
+
+		e = batch[k];
+		e->busy = 0;
+		if (index[k] != (size_t) -1) {
+			rl_lease_note_votes(e, outcomes + index[k] * count, count, 0);
+		}
+		if (e->removed) {
+			rl_lease_unlink(w, e);
+			rl_lease_free(e);
+			continue;
+		}
+		if (validity > 0) {
+			renewed_locked(w, e, start, validity, outcomes + index[k] * count);
+		} else {
+			if (counted[k]) {
+				e->left++; /* the extension was not used: the retry alone counts it */
+			}
+			e->alone = 1;
+			e->due = rl_now_ms(); /* renewed alone at once: its own rules decide */
+		}
+	}
+	free(batch), free(counted), free(lost_on), free(calls), free(requests), free(index), free(outcomes), free(votes);
+	free(validities);
+	return 1;
+}
+
 /* One renewal of e, the lock held on entry and on return (released around the I/O). */
 static void renew_locked(rl_leases *w, lease *e)
 {
@@ -108,6 +280,7 @@ static void renew_locked(rl_leases *w, lease *e)
 	int counted;
 
 	e->busy = 1;
+	e->alone = 0;
 	w->io_busy = 1;
 	counted = e->left > 0;
 	if (counted) {
@@ -116,6 +289,11 @@ static void renew_locked(rl_leases *w, lease *e)
 	/* a copy: the lease may change meanwhile */
 	rl_dialect_refresh(&w->policy, rl_now_ms()); /* this thread's own copy: a learnt NOPERM asked again */
 	w->policy.await_every_reply = rl_cluster_expect_masters(w->cluster, e->masters);
+	/* the members known to have lost its key, awaited by its extend (rl_request.heals) */
+	if (e->lost_on != NULL) {
+		memcpy(w->lost_on, e->lost_on, w->cluster->count);
+	}
+	w->policy.lost_on = e->lost_on != NULL ? w->lost_on : NULL;
 	pthread_mutex_unlock(&rl_leases_lock);
 	start = rl_now_ms();
 	/* The kind's own compare-the-token script, as extend(): keys still holding our token get at
@@ -132,6 +310,7 @@ static void renew_locked(rl_leases *w, lease *e)
 	pthread_mutex_lock(&rl_leases_lock);
 	w->io_busy = 0;
 	e->busy = 0;
+	rl_lease_note_votes(e, w->outcomes, w->cluster->count, 0);
 	if (e->removed) {
 		rl_lease_unlink(w, e);
 		rl_lease_free(e);
@@ -142,16 +321,7 @@ static void renew_locked(rl_leases *w, lease *e)
 		return;
 	}
 	if (validity > 0) {
-		if (e->masters != NULL) {
-			(void) rl_cluster_note_masters(w->cluster, w->outcomes, e->masters, 0); /* healed members adopted */
-		}
-		if (start + validity > e->valid_until) {
-			e->valid_until = start + validity;
-		}
-		e->expires_at = fmax(e->expires_at, rl_now_ms() + (double) e->ttl + rl_drift_ms(e->ttl, w->drift_factor));
-		e->renewal_failing = 0;
-		e->due = start + (double) e->ttl / 3.0;
-		rl_lease_count_renewal(w);
+		renewed_locked(w, e, start, validity, w->outcomes);
 	} else if (validity == 0 && !rl_outcomes_quorum_refused(w->outcomes, w->cluster->count, w->policy.quorum)
 		&& rl_now_ms() < e->valid_until) {
 		/* No quorum, but no quorum of clean "no"s either (timeouts, errors): the lock is still valid,
@@ -184,14 +354,16 @@ static void *renewal_thread(void *arg)
 		}
 		now = rl_now_ms();
 		if (now >= e->valid_until && !e->converting) {
-			rl_lease_mark_lost(w, e, rl_lease_ran_out(w, e)); /* capped and run out, or not renewed in time (starved, or a renewal hung) */
+					rl_lease_mark_lost(w, e, rl_lease_ran_out(w, e)); /* capped and run out, or not renewed in time (starved, or a renewal hung) */
 			continue;
 		}
 		if (due > now) {
 			wait_ms(w, due - now);
 			continue;
 		}
-		renew_locked(w, e);
+		if (!renew_batch_locked(w, now)) {
+			renew_locked(w, e);
+		}
 	}
 	w->io_busy = 1;
 	pthread_mutex_unlock(&rl_leases_lock);
@@ -274,23 +446,34 @@ static rl_cluster *copy_servers(const rl_cluster *from)
 		spec.tls = src->tls; /* copied: the thread owns its own */
 		spec.sentinel = src->sentinel; /* copied: the thread asks the sentinels itself */
 		(void) rl_cluster_set_endpoint_spec(cluster, i, &spec);
+		/* These connections carry on the object's, which took the lock: their first open is a
+		 * reopen, and its member is awaited by the extend that opens it (rl_request.heals). */
+		cluster->conns[i].was_ready = 1;
 	}
 	return cluster;
 }
 
 int rl_renewal_init(rl_leases *w, const rl_leases_config *config)
 {
+	size_t i;
+
 	pthread_once(&g_once, init_once);
 	w->cluster = copy_servers(config->servers);
 	w->outcomes = calloc(config->servers->count ? config->servers->count : 1, sizeof(*w->outcomes));
-	if (w->cluster == NULL || w->outcomes == NULL || init_wake(&w->wake) != 0) {
+	w->lost_on = calloc(config->servers->count ? config->servers->count : 1, 1);
+	if (w->cluster == NULL || w->outcomes == NULL || w->lost_on == NULL || init_wake(&w->wake) != 0) {
 		rl_cluster_destroy(w->cluster);
 		free(w->outcomes);
+		free(w->lost_on);
 		w->cluster = NULL;
 		w->outcomes = NULL;
+		w->lost_on = NULL;
 		return -1;
 	}
 	w->policy = *config->policy;
+	for (i = 0; i < config->servers->count; i++) {
+		w->has_sentinel |= config->servers->endpoints[i].sentinel != NULL;
+	}
 	w->policy.call_bound_ms = rl_cluster_call_bound(w->cluster);
 	rl_fanout_bind(w->cluster, &w->io);
 	w->io.random = NULL; /* extend draws nothing */
@@ -325,6 +508,7 @@ void rl_renewal_free(rl_leases *w)
 	}
 	rl_cluster_destroy(w->cluster); /* no pool: closes; the copied password is wiped */
 	free(w->outcomes);
+	free(w->lost_on);
 }
 
 #endif
