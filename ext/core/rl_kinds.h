@@ -41,12 +41,15 @@ typedef struct rl_held_lock {
 	int64_t fence;         /* fenced: the fencing token */
 } rl_held_lock;
 
-/* The longest ttl a kind takes, or INT64_MAX when the servers decide (SET PX refuses what does
- * not fit, and the call is false, as in the PHP library). A shared holder's scripts add the ttl
- * to the server's ms clock in Lua doubles, and PEXPIRE refused the result at 1e17: 10^15 ms
- * (about 31,700 years) for it. */
-#define RL_SHARED_TTL_MAX_MS 1000000000000000LL
-int64_t rl_kind_ttl_max(rl_lock_kind kind);
+/* The longest ttl of every lock, every kind, every call that takes one (lock, lockShared,
+ * lockSemaphore, run, extend, promote, demote): 10^12 ms, about 31.7 years
+ * (docs/guide/options.md#upper-bounds). Longer than any lock is meant to outlive its holder, and
+ * small enough that every computation with it is exact: the server's ms clock plus the ttl in the
+ * scripts' Lua doubles (exact to 2^53), SET PX on any server (Redis refuses a PX whose expiry
+ * overflows 64 bits: PHP_INT_MAX failed each server with "invalid expire time", and the call was
+ * only false), the ttl in ns on a 64-bit clock (9.2 * 10^18). Checked before any server is asked,
+ * in one place (the glue's redlock_ttl_argument()). */
+#define RL_TTL_MAX_MS 1000000000000LL
 
 /* One acquisition of target with policy's attempts: 1 won (held filled), 0 not (held->result
  * says whether randomness failed), -1 out of memory. servers: the length of outcomes. */
