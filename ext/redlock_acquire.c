@@ -149,6 +149,10 @@ PHP_METHOD(RedLock, lockSemaphore)
 	if (redlock_resource_from_args(&resource, NULL, name, intern->prefix, 1) != SUCCESS) {
 		RETURN_THROWS();
 	}
+	if (redlock_resource_slots_fit(&resource, limit) != SUCCESS) {
+		redlock_resource_release(&resource);
+		RETURN_THROWS();
+	}
 	resource.kind.limit = limit;
 	acquire_and_return(intern, &resource, ttl, 3, return_value, "lockSemaphore");
 }

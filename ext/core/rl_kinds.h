@@ -83,6 +83,20 @@ int rl_semaphore_acquire(const rl_lock_io *io, const rl_lock_policy *policy, con
  * includes a NUL written after it). Returns the key's length, also when it did not fit. */
 size_t rl_semaphore_slot_key(char *out, size_t size, const char *key, size_t key_len, int64_t slot);
 
+/* The most bytes the slot keys of one resource take together: 1 MiB (docs/guide/options.md#upper-bounds).
+ * Each slot is a key of its own that repeats the whole name, and two calls send every slot's key to
+ * every server: inspect() with a limit (EXISTS of each slot) and a semaphore's waiters
+ * (waitTimeout: SUBSCRIBE to each slot's channel). A 64 KiB name with limit 1024 made each of them
+ * 64 MiB per server, built in malloc'd memory outside memory_limit (inspect(): about 300 MiB of RSS
+ * with 3 servers, 1.3 GiB for a 256 KiB name, and no server answered it within its timeout).
+ * Within it, a limit of 1024 takes keys of 1014 bytes and a limit of 16 keys of 65528 bytes;
+ * other calls take any name (Redis: 512 MB). */
+#define RL_SLOT_KEYS_MAX_BYTES 1048576
+
+/* The longest key (prefix included) whose limit slot keys (slots 0 .. limit - 1, limit >= 1) fit in
+ * RL_SLOT_KEYS_MAX_BYTES: checked for lockSemaphore() and inspect() before anything is built. */
+size_t rl_semaphore_key_max(int64_t limit);
+
 /* --- shared (rl_shared.c) ----------------------------------------------------------------- */
 
 /* The policy of shared holders: base with the shared scripts in place of the exclusive ones. rl_lock_acquire() (keys with multi set), rl_lock_release(),
