@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 8cf960521c2b89f1d4006fd6d28772fd8bf70f04 */
+ * Stub hash: 3b280e3b5e786aacf1e48141e870beea39e9d7a9 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_RedLock___construct, 0, 0, 1)
 	ZEND_ARG_TYPE_INFO(0, servers, IS_ARRAY, 0)
