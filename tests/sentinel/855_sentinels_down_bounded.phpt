@@ -10,7 +10,7 @@ $key = rt_key();
 $silent = stream_socket_server('tcp://127.0.0.1:0');
 $silentPort = (int) substr(strrchr(stream_socket_get_name($silent, false), ':'), 1);
 $dead = 'sentinel://127.0.0.1:' . rt_free_port() . ',127.0.0.1:' . rt_free_port() . ",127.0.0.1:$silentPort/m?timeout=0.2";
-$plain = array_map(fn ($e) => "redis://{$e[0]}:{$e[1]}?timeout=0.5", array_slice(rt_endpoints(), 0, 2));
+$plain = array_map(fn ($e) => "redis://{$e[0]}:{$e[1]}?timeout=2", array_slice(rt_endpoints(), 0, 2));
 $bound = 1500 * rt_time_scale(); // one silent sentinel at 0.2 s, two refused at once: far below
 
 $r = new RedLock([$plain[0], $plain[1], $dead], 10, 1);
