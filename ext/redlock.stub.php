@@ -19,11 +19,12 @@ class RedLock
      *
      * @param array $servers each a [host, port, timeout] list (as in the PHP library), a redis://, rediss://,
      *        unix:// or sentinel:// URI, or a keyed array (host, port, timeout, username, password, database, tls;
-     *        or sentinels and master for a Sentinel-managed member: see docs/guide/sentinel.md)
-     * @param int $retryDelay ms between attempts; each pause is drawn from [retryDelay/2, retryDelay]
-     * @param int $retryCount attempts per lock() (0 behaves as 1)
+     *        or sentinels and master for a Sentinel-managed member: see docs/guide/sentinel.md); a timeout is
+     *        at most 60 s
+     * @param int $retryDelay ms between attempts (at most 3600000); each pause is drawn from [retryDelay/2, retryDelay]
+     * @param int $retryCount attempts per lock() (0 behaves as 1; at most 1000000)
      * @param array $options quorum (int), driftFactor (float), prefix (string), persistent (bool),
-     *        maxExtensions (?int), fencing (bool), autoExtend (bool), abortOnLoss (bool), waitTimeout (?int ms),
+     *        maxExtensions (?int), fencing (bool), autoExtend (bool), abortOnLoss (bool), waitTimeout (?int ms, at most 86400000),
      *        observer (?callable, as setObserver()), onLoss (?callable(array $lock, string $reason): called on
      *        the PHP thread once per lock found lost; see docs/guide/renewal-and-waiting.md), scripts (bool,
      *        default true; false: no Lua, see docs/guide/script-free.md), evictingServers ("warn", the default:
@@ -38,7 +39,8 @@ class RedLock
     public function __construct(#[\SensitiveParameter] array $servers, int $retryDelay = 200, int $retryCount = 3, array $options = []) {}
 
     /**
-     * Locks $resource (or a list of names, all or none) for $ttl ms on a majority of the servers.
+     * Locks $resource (or a list of names, all or none) for $ttl ms on a majority of the servers. Every $ttl
+     * of every call is at least 1 and at most 10^12 ms (about 31.7 years; docs/guide/options.md#upper-bounds).
      *
      * @return array|false ['validity' => float ms left, 'resource' => ..., 'token' => string] (plus 'fence' with
      *         the fencing option), or false when the lock is held elsewhere or too few servers answered
@@ -47,7 +49,8 @@ class RedLock
     public function lock(string|array $resource, int $ttl): array|false {}
 
     /**
-     * A counting semaphore: at most $limit holders (1..1024) of $resource at once, across all clients.
+     * A counting semaphore: at most $limit holders (1..1024) of $resource at once, across all clients. The
+     * $limit slot keys of $resource take at most 1 MiB together (a name of at most 1014 bytes for 1024 slots).
      *
      * @return array|false the lock array with "limit" and "slot", or false when every slot is taken
      */
@@ -55,7 +58,6 @@ class RedLock
 
     /**
      * A shared (read) lock: any number of lockShared() holders at once, never together with a lock() holder.
-     * $ttl is at most 10^15 ms.
      *
      * @return array|false the lock array with "shared" => true, or false when a lock() holder has it
      */
@@ -72,7 +74,6 @@ class RedLock
 
     /**
      * Turns a lock() of one resource into a shared holder, so that other readers may join. One attempt.
-     * $ttl is at most 10^15 ms.
      *
      * @return array|false the lockShared() array of the new holder (a new token; $lock is then gone), or false when
      *         the lock was lost or too few servers answered: then nothing is held, $lock included

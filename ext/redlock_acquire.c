@@ -9,15 +9,14 @@
 #include "redlock_loss.h"
 #include "redlock_telemetry.h"
 
-bool redlock_ttl_argument(zend_long ttl, uint32_t arg, rl_lock_kind kind)
+bool redlock_ttl_argument(zend_long ttl, uint32_t arg)
 {
 	if (ttl < 1) {
 		zend_argument_value_error(arg, "must be greater than 0");
 		return false;
 	}
-	if ((int64_t) ttl > rl_kind_ttl_max(kind)) {
-		zend_argument_value_error(arg, "must be at most %lld for a shared lock (ms, about 31,700 years)",
-			(long long) rl_kind_ttl_max(kind));
+	if ((int64_t) ttl > RL_TTL_MAX_MS) {
+		zend_argument_value_error(arg, "must be at most %lld (ms, about 31.7 years)", (long long) RL_TTL_MAX_MS);
 		return false;
 	}
 	return true;
@@ -35,7 +34,7 @@ bool redlock_acquire(redlock_object *intern, redlock_resource *resource, zend_st
 		target.from_token = ZSTR_VAL(from);
 		target.from_len = ZSTR_LEN(from);
 	}
-	if (!redlock_ttl_argument(ttl, ttl_arg, target.kind)) {
+	if (!redlock_ttl_argument(ttl, ttl_arg)) {
 		return false;
 	}
 	status = rl_client_acquire(&intern->client, &target, ttl, pinned, &held);
@@ -148,6 +147,10 @@ PHP_METHOD(RedLock, lockSemaphore)
 		RETURN_THROWS();
 	}
 	if (redlock_resource_from_args(&resource, NULL, name, intern->prefix, 1) != SUCCESS) {
+		RETURN_THROWS();
+	}
+	if (redlock_resource_slots_fit(&resource, limit) != SUCCESS) {
+		redlock_resource_release(&resource);
 		RETURN_THROWS();
 	}
 	resource.kind.limit = limit;

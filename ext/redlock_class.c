@@ -103,12 +103,13 @@ PHP_METHOD(RedLock, __construct)
 	if (constructed_already(intern)) {
 		RETURN_THROWS();
 	}
-	if (retry_delay < 0) {
-		zend_argument_value_error(2, "must be greater than or equal to 0");
+	if (retry_delay < 0 || retry_delay > RL_RETRY_DELAY_MAX_MS) {
+		zend_argument_value_error(2, "must be between 0 and %lld (ms, one hour)", (long long) RL_RETRY_DELAY_MAX_MS);
 		RETURN_THROWS();
 	}
-	if (retry_count < 0) {
-		zend_argument_value_error(3, "must be greater than or equal to 0");
+	if (retry_count < 0 || retry_count > RL_RETRY_COUNT_MAX) {
+		zend_argument_value_error(3, "must be between 0 and %lld (attempts; waitTimeout waits longer)",
+			(long long) RL_RETRY_COUNT_MAX);
 		RETURN_THROWS();
 	}
 	cluster = redlock_servers_parse(servers, 1);

@@ -106,7 +106,7 @@ PHP_METHOD(RedLock, extend)
 		RETURN_THROWS();
 	}
 	held = redlock_resource_target(&resource);
-	if (!redlock_ttl_argument(ttl, 2, held.kind)) {
+	if (!redlock_ttl_argument(ttl, 2)) {
 		redlock_resource_release(&resource);
 		RETURN_THROWS();
 	}

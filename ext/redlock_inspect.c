@@ -29,6 +29,10 @@ static int inspect_args(zval *this_zv, zend_long limit, HashTable *names, zend_s
 		|| redlock_resource_from_args(&resource, names, name, intern->prefix, 1) != SUCCESS) {
 		return -1;
 	}
+	if (limit > 0 && redlock_resource_slots_fit(&resource, limit) != SUCCESS) {
+		redlock_resource_release(&resource);
+		return -1;
+	}
 	keys.count = resource.count, keys.keys = resource.key_ptrs, keys.lens = resource.key_lens;
 	keys.multi = resource.multi;
 	read = rl_client_inspect(&intern->client, &keys, (int64_t) limit, out);

@@ -38,9 +38,9 @@ redlock_object *redlock_ready(zval *this_zv);
 redlock_object *redlock_ready_with_lock(zval *this_zv, HashTable *lock, redlock_resource *resource,
 	zend_string **token);
 
-/* A ttl argument of at least 1 and at most what the kind takes (rl_kind_ttl_max), or false with a
- * ValueError naming argument arg. */
-bool redlock_ttl_argument(zend_long ttl, uint32_t arg, rl_lock_kind kind);
+/* A ttl argument of at least 1 and at most RL_TTL_MAX_MS (core/rl_kinds.h), or false with a
+ * ValueError naming argument arg: the one check of every call that takes a ttl. */
+bool redlock_ttl_argument(zend_long ttl, uint32_t arg);
 
 /* One acquisition of any kind (redlock_acquire.c): resource (its kind fields say what to acquire;
  * from: the token of the held lock it converts, or NULL), ttl (argument ttl_arg, checked here). The

@@ -160,8 +160,9 @@ static zend_result parse_wait_timeout(zval *value, uint32_t arg_num, redlock_opt
 	if (Z_TYPE_P(value) != IS_LONG) {
 		return wrong_type(arg_num, "waitTimeout", "?int", value);
 	}
-	if (Z_LVAL_P(value) < 0) {
-		zend_argument_value_error(arg_num, "option \"waitTimeout\" must be greater than or equal to 0, or null");
+	if (Z_LVAL_P(value) < 0 || Z_LVAL_P(value) > RL_WAIT_TIMEOUT_MAX_MS) {
+		zend_argument_value_error(arg_num, "option \"waitTimeout\" must be between 0 and %lld (ms, one day), or null",
+			(long long) RL_WAIT_TIMEOUT_MAX_MS);
 		return FAILURE;
 	}
 	options->client.wait_timeout = Z_LVAL_P(value);

@@ -378,3 +378,19 @@ void redlock_lock_result(zval *return_value, double validity, const redlock_reso
 		lock_kind_result(result, &resource->kind);
 	}
 }
+
+zend_result redlock_resource_slots_fit(const redlock_resource *resource, zend_long limit)
+{
+	size_t longest = rl_semaphore_key_max((int64_t) limit);
+	uint32_t i;
+
+	for (i = 0; i < resource->count; i++) {
+		if (resource->key_lens[i] > longest) {
+			zend_argument_value_error(1, "must be at most %zu bytes (prefix included) for " ZEND_LONG_FMT " slots: each"
+				" slot is a key of its own, and a semaphore's slot keys take at most %d bytes together", longest, limit,
+				RL_SLOT_KEYS_MAX_BYTES);
+			return FAILURE;
+		}
+	}
+	return SUCCESS;
+}

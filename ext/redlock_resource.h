@@ -42,6 +42,10 @@ zend_result redlock_resource_init(redlock_resource *resource, zval *value, zend_
 void redlock_resource_release(redlock_resource *resource);
 
 /* The same for a string|array parameter parsed with Z_PARAM_ARRAY_HT_OR_STR. */
+/* A semaphore's name (lockSemaphore(), inspect() with a limit): each key of resource at most
+ * rl_semaphore_key_max(limit) bytes, or a ValueError naming argument #1. */
+zend_result redlock_resource_slots_fit(const redlock_resource *resource, zend_long limit);
+
 zend_result redlock_resource_from_args(redlock_resource *resource, HashTable *names, zend_string *name,
 	zend_string *prefix, uint32_t arg_num);
 

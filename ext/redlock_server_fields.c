@@ -9,6 +9,7 @@
 
 #include "php_redlock.h"
 #include "redlock_server_fields.h"
+#include "net/rl_uri.h"
 
 #define KNOWN_TLS_KEYS "cafile, capath, local_cert, local_pk, passphrase, peer_name, verify_peer, verify_peer_name"
 
@@ -129,8 +130,9 @@ zend_result redlock_server_parse_timeout(zval *timeout, uint32_t arg_num, size_t
 				index, zend_zval_type_name(timeout));
 			return FAILURE;
 	}
-	if (!(seconds >= 0) || !isfinite(seconds)) {
-		zend_argument_value_error(arg_num, "server #%zu timeout must be a finite number of seconds >= 0", index);
+	if (!rl_timeout_seconds_ok(seconds)) { /* also NAN and INF */
+		zend_argument_value_error(arg_num, "server #%zu timeout must be between 0 and %d seconds", index,
+			RL_TIMEOUT_MAX_SECONDS);
 		return FAILURE;
 	}
 	*timeout_ms = seconds * 1000.0;

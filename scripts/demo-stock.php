@@ -145,7 +145,11 @@ function run(string $mode, string $serverList, int $initial, int $processes): ar
 
     $workers = [];
     for ($i = 0; $i < $processes; $i++) {
-        $proc = proc_open($command, [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => STDERR], $pipes);
+        /* No descriptor 2: the worker inherits this process's stderr as it is. Passing STDERR (a
+         * stream this process never wrote through, at position 0) makes proc_open() seek the shared
+         * file description back to offset 0, so that under `demo.sh > log 2>&1` every later line
+         * overwrote the start of the log. */
+        $proc = proc_open($command, [0 => ['pipe', 'r'], 1 => ['pipe', 'w']], $pipes);
         if ($proc === false) {
             fwrite(STDERR, "cannot start a worker\n");
             exit(2);

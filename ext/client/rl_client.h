@@ -34,6 +34,15 @@ typedef struct rl_client_config {
 	const rl_script_set *scripts; /* static */
 } rl_client_config;
 
+/* Upper bounds of the constructor's numbers (docs/guide/options.md#upper-bounds), so that every call
+ * ends within a bound the caller can read off its arguments: at most retryCount attempts, each
+ * bounded by the servers' timeouts (net/rl_uri.h: RL_TIMEOUT_MAX_SECONDS), with a pause of at most
+ * retryDelay between two; with waitTimeout, that long plus one attempt. Beyond them a ValueError
+ * names the argument. retryDelay PHP_INT_MAX made a contended lock() sleep for 292 million years. */
+#define RL_RETRY_DELAY_MAX_MS 3600000LL    /* one hour: one pause between two attempts */
+#define RL_RETRY_COUNT_MAX 1000000LL       /* attempts of one call; longer waits are waitTimeout's */
+#define RL_WAIT_TIMEOUT_MAX_MS 86400000LL  /* one day: one call waiting for a lock */
+
 /* The defaults for servers servers (the drop-in constructor's). */
 void rl_client_config_init(rl_client_config *config, unsigned servers);
 

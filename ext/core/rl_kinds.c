@@ -116,8 +116,3 @@ int rl_kind_force_release(const rl_lock_io *io, const rl_lock_policy *policy, co
 	return rl_lock_force_release(io, policy_of(policy, RL_KIND_EXCLUSIVE, RL_OP_FORCE, &copy, NULL), &target->keys,
 		outcomes);
 }
-
-int64_t rl_kind_ttl_max(rl_lock_kind kind)
-{
-	return kind == RL_KIND_SHARED ? RL_SHARED_TTL_MAX_MS : INT64_MAX;
-}

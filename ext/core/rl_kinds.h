@@ -41,12 +41,15 @@ typedef struct rl_held_lock {
 	int64_t fence;         /* fenced: the fencing token */
 } rl_held_lock;
 
-/* The longest ttl a kind takes, or INT64_MAX when the servers decide (SET PX refuses what does
- * not fit, and the call is false, as in the PHP library). A shared holder's scripts add the ttl
- * to the server's ms clock in Lua doubles, and PEXPIRE refused the result at 1e17: 10^15 ms
- * (about 31,700 years) for it. */
-#define RL_SHARED_TTL_MAX_MS 1000000000000000LL
-int64_t rl_kind_ttl_max(rl_lock_kind kind);
+/* The longest ttl of every lock, every kind, every call that takes one (lock, lockShared,
+ * lockSemaphore, run, extend, promote, demote): 10^12 ms, about 31.7 years
+ * (docs/guide/options.md#upper-bounds). Longer than any lock is meant to outlive its holder, and
+ * small enough that every computation with it is exact: the server's ms clock plus the ttl in the
+ * scripts' Lua doubles (exact to 2^53), SET PX on any server (Redis refuses a PX whose expiry
+ * overflows 64 bits: PHP_INT_MAX failed each server with "invalid expire time", and the call was
+ * only false), the ttl in ns on a 64-bit clock (9.2 * 10^18). Checked before any server is asked,
+ * in one place (the glue's redlock_ttl_argument()). */
+#define RL_TTL_MAX_MS 1000000000000LL
 
 /* One acquisition of target with policy's attempts: 1 won (held filled), 0 not (held->result
  * says whether randomness failed), -1 out of memory. servers: the length of outcomes. */
@@ -87,6 +90,20 @@ int rl_semaphore_acquire(const rl_lock_io *io, const rl_lock_policy *policy, con
 /* The key of a slot: key + RL_SLOT_SUFFIX + slot, binary-safe, into out when it fits (size
  * includes a NUL written after it). Returns the key's length, also when it did not fit. */
 size_t rl_semaphore_slot_key(char *out, size_t size, const char *key, size_t key_len, int64_t slot);
+
+/* The most bytes the slot keys of one resource take together: 1 MiB (docs/guide/options.md#upper-bounds).
+ * Each slot is a key of its own that repeats the whole name, and two calls send every slot's key to
+ * every server: inspect() with a limit (EXISTS of each slot) and a semaphore's waiters
+ * (waitTimeout: SUBSCRIBE to each slot's channel). A 64 KiB name with limit 1024 made each of them
+ * 64 MiB per server, built in malloc'd memory outside memory_limit (inspect(): about 300 MiB of RSS
+ * with 3 servers, 1.3 GiB for a 256 KiB name, and no server answered it within its timeout).
+ * Within it, a limit of 1024 takes keys of 1014 bytes and a limit of 16 keys of 65528 bytes;
+ * other calls take any name (Redis: 512 MB). */
+#define RL_SLOT_KEYS_MAX_BYTES 1048576
+
+/* The longest key (prefix included) whose limit slot keys (slots 0 .. limit - 1, limit >= 1) fit in
+ * RL_SLOT_KEYS_MAX_BYTES: checked for lockSemaphore() and inspect() before anything is built. */
+size_t rl_semaphore_key_max(int64_t limit);
 
 /* --- shared (rl_shared.c) ----------------------------------------------------------------- */
 

@@ -106,6 +106,15 @@ size_t rl_semaphore_slot_key(char *out, size_t size, const char *key, size_t key
 	return len;
 }
 
+size_t rl_semaphore_key_max(int64_t limit)
+{
+	/* every slot key at its longest: the name, the suffix, the last slot's digits */
+	size_t around = rl_semaphore_slot_key(NULL, 0, "", 0, limit - 1);
+	size_t each = RL_SLOT_KEYS_MAX_BYTES / (size_t) limit;
+
+	return each > around ? each - around : 0;
+}
+
 int rl_semaphore_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const char *key, size_t key_len,
 	int64_t limit, int64_t ttl, size_t servers, rl_outcome *outcomes, rl_lock_result *result, int64_t *slot)
 {

@@ -150,8 +150,10 @@ static int host_ok(const char *host, size_t len)
 	return 1;
 }
 
-/* The reply to SENTINEL GET-MASTER-ADDR-BY-NAME: [host, port], or nil for a name it does not know. */
-static int read_address(const rl_reply *reply, char *host, size_t host_size, int *port, rl_outcome *out)
+/* The reply to SENTINEL GET-MASTER-ADDR-BY-NAME: [host, port], or nil for a name it does not know
+ * (the error names the master: a typo in it is the usual cause). */
+static int read_address(const rl_reply *reply, const char *master_name, char *host, size_t host_size, int *port,
+	rl_outcome *out)
 {
 	const rl_reply_item *items = reply->items;
 	long value = 0;
@@ -162,7 +164,10 @@ static int read_address(const rl_reply *reply, char *host, size_t host_size, int
 		return -1;
 	}
 	if (reply->type == RL_REPLY_NIL) {
-		rl_outcome_set(out, RL_OUTCOME_ERROR, "does not know this master name");
+		char message[RL_MESSAGE_MAX];
+
+		snprintf(message, sizeof(message), "does not know the master \"%.80s\"", master_name);
+		rl_outcome_set(out, RL_OUTCOME_ERROR, message);
 		return -1;
 	}
 	if (reply->type != RL_REPLY_ARRAY || reply->integer != 2 || items[0].type != RL_REPLY_STRING
@@ -189,106 +194,187 @@ static int read_address(const rl_reply *reply, char *host, size_t host_size, int
 	return 0;
 }
 
-/* One sentinel, one question, until due. 0 with host and port, or -1 with *out. */
-static int ask_one(const rl_endpoint *one, const char *master_name, double due, char *host, size_t host_size,
-	int *port, rl_outcome *out)
-{
-	const char *argv[3] = {"SENTINEL", "GET-MASTER-ADDR-BY-NAME", master_name};
-	size_t argvlen[3] = {8, 23, strlen(master_name)};
-	rl_conn conn;
-	int status = -1;
+/* The sentinels being asked: one connection and one outcome each; asking: still waited for. */
+typedef struct sentinel_round {
+	rl_conn conns[RL_URI_SENTINELS_MAX];
+	rl_outcome said[RL_URI_SENTINELS_MAX];
+	int asking[RL_URI_SENTINELS_MAX];
+	size_t count, pending;
+} sentinel_round;
 
-	rl_conn_init(&conn);
-	if (rl_conn_open(&conn, one, rl_now_ms(), out) != 0) {
-		goto done;
+static void round_done(sentinel_round *r, size_t i)
+{
+	r->asking[i] = 0;
+	r->pending--;
+}
+
+/* Every sentinel of the member at once, one question each, all until the one due time: the first
+ * address any of them gives. Asked one after the other, silent sentinels cost the sum of their
+ * timeouts (3 x 0.5 s: 1.5 s per call); asked together, one timeout. 0 with host and port, or -1
+ * with each sentinel's reason in r->said. */
+static int ask_all(const rl_sentinel *sentinel, sentinel_round *r, double due, char *host, size_t host_size, int *port)
+{
+	const char *argv[3] = {"SENTINEL", "GET-MASTER-ADDR-BY-NAME", sentinel->master_name};
+	size_t argvlen[3] = {8, 23, strlen(sentinel->master_name)};
+	size_t i;
+
+	r->count = sentinel->count < RL_URI_SENTINELS_MAX ? sentinel->count : RL_URI_SENTINELS_MAX;
+	r->pending = 0;
+	for (i = 0; i < r->count; i++) {
+		const rl_endpoint *one = &sentinel->sentinels[i];
+
+		rl_conn_init(&r->conns[i]);
+		rl_outcome_reset(&r->said[i]);
+		r->asking[i] = 0;
+		if (rl_conn_open(&r->conns[i], one, rl_now_ms(), &r->said[i]) != 0) {
+			continue;
+		}
+		if (rl_conn_append_setup(&r->conns[i], one) != 0 || rl_conn_append(&r->conns[i], 3, argv, argvlen) != 0) {
+			rl_outcome_set(&r->said[i], RL_OUTCOME_IO, "out of memory");
+			continue;
+		}
+		r->asking[i] = 1;
+		r->pending++;
 	}
-	if (rl_conn_append_setup(&conn, one) != 0 || rl_conn_append(&conn, 3, argv, argvlen) != 0) {
-		rl_outcome_set(out, RL_OUTCOME_IO, "out of memory");
-		goto done;
-	}
-	for (;;) {
-		rl_pollfd pfd;
-		size_t owner = 0;
-		rl_reply reply;
+	while (r->pending > 0) {
+		rl_pollfd pfds[RL_URI_SENTINELS_MAX];
+		size_t owner[RL_URI_SENTINELS_MAX], used = 0, k;
 		double now;
-		int got = conn.state == RL_CONN_READY ? rl_conn_next_reply(&conn, &reply, out) : 0;
 		int ready;
 
-		if (got < 0) {
-			goto done;
+		for (i = 0; i < r->count; i++) {
+			rl_reply reply;
+			int got;
+
+			if (!r->asking[i]) {
+				continue;
+			}
+			got = r->conns[i].state == RL_CONN_READY ? rl_conn_next_reply(&r->conns[i], &reply, &r->said[i]) : 0;
+			if (got < 0) {
+				round_done(r, i);
+			} else if (got == 1) {
+				round_done(r, i);
+				if (read_address(&reply, sentinel->master_name, host, host_size, port, &r->said[i]) == 0) {
+					return 0;
+				}
+			}
 		}
-		if (got == 1) {
-			status = read_address(&reply, host, host_size, port, out);
-			goto done;
+		if (r->pending == 0) {
+			break;
 		}
 		now = rl_now_ms();
-		if (now >= due) {
-			rl_outcome_set(out, RL_OUTCOME_TIMEOUT, conn.state == RL_CONN_READY ? "timeout" : "connect: timeout");
-			goto done;
+		for (i = 0; i < r->count; i++) {
+			if (r->asking[i] && now >= due) {
+				rl_outcome_set(&r->said[i], RL_OUTCOME_TIMEOUT,
+					r->conns[i].state == RL_CONN_READY ? "timeout" : "connect: timeout");
+				round_done(r, i);
+			} else if (r->asking[i]) {
+				pfds[used].fd = rl_conn_fd(&r->conns[i]);
+				pfds[used].events = rl_conn_poll_events(&r->conns[i]);
+				pfds[used].revents = 0;
+				owner[used++] = i;
+			}
 		}
-		pfd.fd = rl_conn_fd(&conn);
-		pfd.events = rl_conn_poll_events(&conn);
-		pfd.revents = 0;
-		ready = rl_conn_poll(&pfd, &owner, 1, &conn, due, now);
+		if (used == 0) {
+			break;
+		}
+		ready = rl_conn_poll(pfds, owner, used, r->conns, due, now);
 		if (ready < 0 && !rl_poll_interrupted()) {
-			rl_outcome_set(out, RL_OUTCOME_IO,
-				rl_wait_cancelled(ready) ? "cancelled: the Fiber or coroutine stopped waiting" : "poll failed");
-			goto done;
+			for (k = 0; k < used; k++) {
+				rl_outcome_set(&r->said[owner[k]], RL_OUTCOME_IO,
+					rl_wait_cancelled(ready) ? "cancelled: the Fiber or coroutine stopped waiting" : "poll failed");
+				round_done(r, owner[k]);
+			}
+			break;
 		}
-		if (ready > 0 && pfd.revents != 0 && rl_conn_on_events(&conn, one, pfd.revents, out) != 0) {
-			goto done;
+		for (k = 0; ready > 0 && k < used; k++) {
+			i = owner[k];
+			if (pfds[k].revents != 0
+				&& rl_conn_on_events(&r->conns[i], &sentinel->sentinels[i], pfds[k].revents, &r->said[i]) != 0) {
+				round_done(r, i);
+			}
 		}
 	}
-done:
-	rl_conn_release(&conn);
-	return status;
+	return -1;
+}
+
+/* Why no sentinel gave an address: a sentinel's own answer (an unknown master, an error) says the
+ * most, a silence (reached, no answer in time) more than a refused connection; the first sentinel
+ * of the most telling kind. */
+static int why_rank(rl_outcome_kind kind)
+{
+	return kind == RL_OUTCOME_ERROR ? 2 : kind == RL_OUTCOME_TIMEOUT ? 1 : 0;
+}
+
+static void round_why(const sentinel_round *r, char *why, size_t why_size)
+{
+	size_t i, pick = 0;
+
+	for (i = 1; i < r->count; i++) {
+		if (why_rank(r->said[i].kind) > why_rank(r->said[pick].kind)) {
+			pick = i;
+		}
+	}
+	snprintf(why, why_size, "sentinel #%zu: %.120s", pick, r->said[pick].message); /* fits the outcome message */
 }
 
 int rl_sentinel_resolve(rl_endpoint *endpoint, double call_deadline, rl_outcome *out)
 {
 	rl_sentinel *sentinel = endpoint->sentinel;
 	char host[RL_REPLY_ITEM_HEAD + 1], why[RL_MESSAGE_MAX] = "no sentinel";
+	double now = rl_now_ms(), timeout = 0, due;
+	int cut = 0, port = 0, status = -1;
+	sentinel_round *r;
 	size_t i;
 
-	if (rl_now_ms() < sentinel->quiet_until) {
+	if (now < sentinel->quiet_until) {
 		rl_outcome_set(out, RL_OUTCOME_CONNECT, sentinel->failure);
 		return -1;
 	}
 	for (i = 0; i < sentinel->count; i++) {
-		const rl_endpoint *one = &sentinel->sentinels[i];
-		double now = rl_now_ms();
-		double due = now + (one->timeout_ms > 0 ? one->timeout_ms : RL_SENTINEL_DEFAULT_TIMEOUT_MS);
-		rl_outcome said;
-		int port = 0;
+		double one = sentinel->sentinels[i].timeout_ms > 0 ? sentinel->sentinels[i].timeout_ms
+			: RL_SENTINEL_DEFAULT_TIMEOUT_MS;
+		timeout = one > timeout ? one : timeout;
+	}
+	due = now + timeout;
+	if (call_deadline > 0 && call_deadline < due) {
+		due = call_deadline;
+		cut = 1;
+	}
+	if (cut && now >= call_deadline) {
+		snprintf(why, sizeof(why), "the call's deadline passed");
+	} else if (sentinel->count > 0) {
+		if ((r = malloc(sizeof(*r))) == NULL) {
+			rl_outcome_set(out, RL_OUTCOME_IO, "out of memory");
+			return -1;
+		}
+		status = ask_all(sentinel, r, due, host, sizeof(host), &port);
+		for (i = 0; i < r->count; i++) {
+			rl_conn_release(&r->conns[i]);
+		}
+		if (status != 0) {
+			round_why(r, why, sizeof(why));
+		}
+		free(r);
+	}
+	if (status == 0) {
+		char *copy = strdup(host);
 
-		if (call_deadline > 0 && now >= call_deadline) {
-			snprintf(why, sizeof(why), "the call's deadline passed");
-			break;
+		if (copy == NULL) {
+			rl_outcome_set(out, RL_OUTCOME_IO, "out of memory");
+			return -1;
 		}
-		if (call_deadline > 0 && call_deadline < due) {
-			due = call_deadline;
-		}
-		rl_outcome_reset(&said);
-		if (ask_one(one, sentinel->master_name, due, host, sizeof(host), &port, &said) == 0) {
-			char *copy = strdup(host);
-
-			if (copy == NULL) {
-				rl_outcome_set(out, RL_OUTCOME_IO, "out of memory");
-				return -1;
-			}
-			free(endpoint->host);
-			endpoint->host = copy;
-			endpoint->port = port;
-			sentinel->state = RL_SENTINEL_RESOLVED;
-			return 0;
-		}
-		snprintf(why, sizeof(why), "sentinel #%zu: %.120s", i, said.message); /* fits the outcome message */
+		free(endpoint->host);
+		endpoint->host = copy;
+		endpoint->port = port;
+		sentinel->state = RL_SENTINEL_RESOLVED;
+		return 0;
 	}
 	{
 		char message[RL_MESSAGE_MAX + 64];
 		snprintf(message, sizeof(message), "sentinel: no master address (%s)", why);
 		rl_outcome_set(out, RL_OUTCOME_CONNECT, message);
-		if (i == sentinel->count) { /* every sentinel failed, not the call's deadline */
+		if (!cut || rl_now_ms() < call_deadline) { /* every sentinel failed, not the call's deadline */
 			memcpy(sentinel->failure, out->message, sizeof(sentinel->failure));
 			sentinel->quiet_until = rl_now_ms() + RL_SENTINEL_RETRY_MS;
 		}

@@ -341,6 +341,9 @@ int rl_uri_parse_query(span query, int *db_seen, rl_uri *out, char *error, size_
 			if (parse_seconds(value, &out->timeout_ms) != 0) {
 				return rl_uri_fail(error, error_size, "URI timeout must be a number of seconds >= 0, like 0.5");
 			}
+			if (!rl_timeout_seconds_ok(out->timeout_ms)) {
+				return rl_uri_fail(error, error_size, "URI timeout must be at most 60 seconds");
+			}
 			out->timeout_ms *= 1000.0;
 			out->has_timeout = 1;
 			status = 0;

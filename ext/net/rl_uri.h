@@ -18,6 +18,18 @@
 #define RL_URI_DEFAULT_SENTINEL_PORT 26379
 #define RL_URI_SENTINELS_MAX 16
 
+/* The longest timeout of a server (seconds), however given: a [host, port, timeout] list, a keyed
+ * array, a URI's ?timeout=, a sentinel member's (docs/guide/options.md#upper-bounds). It bounds each
+ * call on the server, connect included, and so how long a silent server holds a call up: PHP's own
+ * default_socket_timeout. 0 keeps meaning "none", which a call bounds by its own deadline. */
+#define RL_TIMEOUT_MAX_SECONDS 60
+
+/* Whether seconds is a server timeout we take: 0 <= seconds <= RL_TIMEOUT_MAX_SECONDS (NAN is not). */
+static inline int rl_timeout_seconds_ok(double seconds)
+{
+	return seconds >= 0 && seconds <= RL_TIMEOUT_MAX_SECONDS;
+}
+
 typedef struct rl_uri {
 	char *host;        /* malloc'd; for unix:// the socket path, which starts with '/' */
 	int port;          /* 0 for unix sockets */

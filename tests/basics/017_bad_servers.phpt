@@ -46,9 +46,9 @@ named keys: accepted
 empty host: ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 host must be a non-empty string without NUL bytes
 port 0: ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 port must be between 1 and 65535
 port 65536: ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 port must be between 1 and 65535
-negative timeout: ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 timeout must be a finite number of seconds >= 0
-NaN timeout: ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 timeout must be a finite number of seconds >= 0
-INF timeout: ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 timeout must be a finite number of seconds >= 0
+negative timeout: ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 timeout must be between 0 and 60 seconds
+NaN timeout: ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 timeout must be between 0 and 60 seconds
+INF timeout: ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 timeout must be between 0 and 60 seconds
 string timeout: TypeError: RedLock::__construct(): Argument #1 ($servers) server #0 timeout must be of type float, string given
 third server bad: ValueError: RedLock::__construct(): Argument #1 ($servers) server #2 port must be between 1 and 65535
 bool(true)

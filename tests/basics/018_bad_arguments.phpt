@@ -30,8 +30,8 @@ foreach ($cases as $name => $call) {
 }
 ?>
 --EXPECT--
-negative retryDelay: ValueError: RedLock::__construct(): Argument #2 ($retryDelay) must be greater than or equal to 0
-negative retryCount: ValueError: RedLock::__construct(): Argument #3 ($retryCount) must be greater than or equal to 0
+negative retryDelay: ValueError: RedLock::__construct(): Argument #2 ($retryDelay) must be between 0 and 3600000 (ms, one hour)
+negative retryCount: ValueError: RedLock::__construct(): Argument #3 ($retryCount) must be between 0 and 1000000 (attempts; waitTimeout waits longer)
 ttl 0: ValueError: RedLock::lock(): Argument #2 ($ttl) must be greater than 0
 ttl -5: ValueError: RedLock::lock(): Argument #2 ($ttl) must be greater than 0
 empty resource: ValueError: RedLock::lock(): Argument #1 ($resource) must not be empty

@@ -213,4 +213,4 @@ ValueError: RedLock::demote(): Argument #1 ($lock) must be a lock() of one resou
 ValueError: RedLock::demote(): Argument #1 ($lock) must be a lock() of one resource (a semaphore's slot cannot be shared)
 ValueError: RedLock::demote(): Argument #1 ($lock) must be a lock() of one resource (lockShared() takes one resource)
 ValueError: RedLock::demote(): Argument #2 ($ttl) must be greater than 0
-ValueError: RedLock::demote(): Argument #2 ($ttl) must be at most 1000000000000000 for a shared lock (ms, about 31,700 years)
+ValueError: RedLock::demote(): Argument #2 ($ttl) must be at most 1000000000000 (ms, about 31.7 years)

@@ -79,8 +79,8 @@ ValueError: Argument #1 ($servers) server #1 port must be between 1 and 65535
 ValueError: Argument #1 ($servers) server #1 port must be a whole number
 TypeError: Argument #1 ($servers) server #1 port must be of type int, null given
 TypeError: Argument #1 ($servers) server #1 timeout must be of type float, string given
-ValueError: Argument #1 ($servers) server #1 timeout must be a finite number of seconds >= 0
-ValueError: Argument #1 ($servers) server #1 timeout must be a finite number of seconds >= 0
+ValueError: Argument #1 ($servers) server #1 timeout must be between 0 and 60 seconds
+ValueError: Argument #1 ($servers) server #1 timeout must be between 0 and 60 seconds
 TypeError: Argument #1 ($servers) server #1 timeout must be of type float, string given
 ValueError: Argument #1 ($servers) server #1 port must be a whole number
 TypeError: Argument #1 ($servers) server #1 timeout must be of type float, string given

@@ -41,7 +41,7 @@ bool(true)
 bool(true)
 ["message","redlock:released:p:%s",""]
 ["message","redlock:released:p:%s",""]
-ValueError: RedLock::__construct(): Argument #4 ($options) option "waitTimeout" must be greater than or equal to 0, or null
+ValueError: RedLock::__construct(): Argument #4 ($options) option "waitTimeout" must be between 0 and 86400000 (ms, one day), or null
 TypeError: RedLock::__construct(): Argument #4 ($options) option "waitTimeout" must be of type ?int, string given
 TypeError: RedLock::__construct(): Argument #4 ($options) option "autoExtend" must be of type bool, int given
 TypeError: RedLock::__construct(): Argument #4 ($options) option "abortOnLoss" must be of type bool, null given

@@ -62,7 +62,7 @@ ValueError: server #1 host must be a non-empty string without NUL bytes
 TypeError: server #1 port must be of type int, string given
 ValueError: server #1 port must be between 1 and 65535
 TypeError: server #1 timeout must be of type float, string given
-ValueError: server #1 timeout must be a finite number of seconds >= 0
+ValueError: server #1 timeout must be between 0 and 60 seconds
 ValueError: server #1 username needs a password
 TypeError: server #1 password must be of type ?string, int given
 ValueError: server #1 password must not contain NUL bytes
@@ -72,5 +72,5 @@ ValueError: server #1 database must be between 0 and 2147483647
 ValueError: server #1 must be a list [host, port, timeout]
 TypeError: server #1 port must be of type int, string given
 ValueError: server #1 port must be between 1 and 65535
-ValueError: server #1 timeout must be a finite number of seconds >= 0
+ValueError: server #1 timeout must be between 0 and 60 seconds
 TypeError: server #1 must be of type array|string, float given
