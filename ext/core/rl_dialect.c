@@ -42,6 +42,7 @@ const rl_dialect rl_dialect_native = {
 	1, /* extend_sets_ttl: SET IFEQ PX */
 	rl_native_attempt_init, rl_native_attempt_rollback, rl_native_attempt_free,
 	rl_native_release, rl_native_extend, rl_native_held, rl_native_force_release,
+	rl_native_extend_prepare,
 };
 
 /* The same commands where a quorum of servers answered NOPERM to a script (rl_dialect_learn): a

@@ -224,7 +224,7 @@ static int renew_batch_locked(rl_leases *w, double now)
 		}
 	}
 	start = rl_now_ms();
-	if (rl_fanout_run_many(w->cluster, requests, (unsigned) j, w->policy.quorum, start + bound, outcomes, votes) != 0) {
+	if (j > 0 && rl_fanout_run_many(w->cluster, requests, (unsigned) j, w->policy.quorum, start + bound, outcomes, votes) != 0) {
 		for (k = 0; k < n; k++) {
 			index[k] = (size_t) -1;
 		}
