@@ -222,6 +222,7 @@ typedef struct wait_attempt {
 	rl_outcome *outcomes;
 	rl_held_lock *held;
 	int no_random;
+	int refused; /* the scripts refused by too many servers for a quorum: waiting cannot help */
 } wait_attempt;
 
 static int attempt_once(void *arg, const rl_lock_io *io)
@@ -231,6 +232,10 @@ static int attempt_once(void *arg, const rl_lock_io *io)
 
 	if (won == 0 && a->held->result.no_random) {
 		a->no_random = 1;
+		return -1;
+	}
+	if (won == 0 && rl_outcomes_scripts_refused(a->outcomes, a->servers, a->policy.quorum)) {
+		a->refused = 1; /* a refusal is not contention (rl_acquire_stop_if_refused): learnt by the caller now */
 		return -1;
 	}
 	return won;
@@ -272,7 +277,7 @@ static int wait_channels(const rl_lock_target *target, rl_lock_keys *channels, c
 
 static int acquire_waiting(rl_client *client, rl_lane *lane, const rl_lock_target *target, int64_t ttl, rl_held_lock *held)
 {
-	wait_attempt attempt = {client->policy, target, ttl, client->cluster->count, lane->outcomes, held, 0};
+	wait_attempt attempt = {client->policy, target, ttl, client->cluster->count, lane->outcomes, held, 0, 0};
 	rl_wait_stats stats;
 	rl_lock_keys channels;
 	const char **keys;
@@ -297,7 +302,7 @@ static int acquire_waiting(rl_client *client, rl_lane *lane, const rl_lock_targe
 		held->result.no_random = 1;
 		return 0;
 	}
-	return won;
+	return won < 0 && attempt.refused ? 0 : won;
 }
 
 /* The keys a held lock occupies: a semaphore's is its slot's, built into slot_key (or a heap
