@@ -490,6 +490,7 @@ typedef struct wait_attempt {
 	rl_outcome *outcomes;
 	rl_held_lock *held;
 	int no_random;
+	int refused; /* the scripts refused by too many servers for a quorum: waiting cannot help */
 } wait_attempt;
 
 static int attempt_once(void *arg, const rl_lock_io *io)
@@ -499,6 +500,10 @@ static int attempt_once(void *arg, const rl_lock_io *io)
 
 	if (won == 0 && a->held->result.no_random) {
 		a->no_random = 1;
+		return -1;
+	}
+	if (won == 0 && rl_outcomes_scripts_refused(a->outcomes, a->servers, a->policy.quorum)) {
+		a->refused = 1; /* a refusal is not contention (rl_acquire_stop_if_refused): learnt by the caller now */
 		return -1;
 	}
 	return won;
@@ -619,7 +624,7 @@ static void sets_unsubscribed(void *arg)
 static int acquire_waiting(rl_client *client, rl_lane **lanep, const rl_lock_target *target, int64_t ttl, rl_held_lock *held)
 {
 	rl_lane *lane = *lanep;
-	wait_attempt attempt = {client->policy, target, ttl, client->cluster->count, lane->outcomes, held, 0};
+	wait_attempt attempt = {client->policy, target, ttl, client->cluster->count, lane->outcomes, held, 0, 0};
 	wait_sets sets = {client, lanep, &attempt, target, 0};
 	rl_wait_sets hooks = {&sets, sets_rest, sets_resume, sets_subscribe, sets_unsubscribed};
 	rl_wait_stats stats;
@@ -647,7 +652,7 @@ static int acquire_waiting(rl_client *client, rl_lane **lanep, const rl_lock_tar
 		held->result.no_random = 1;
 		return 0;
 	}
-	return won;
+	return won < 0 && attempt.refused ? 0 : won;
 }
 
 /* The keys a held lock occupies: a semaphore's is its slot's, built into slot_key (or a heap

@@ -21,6 +21,7 @@ int rl_attempts_run(const rl_lock_io *io, rl_acquire *acquire, const rl_attempt_
 		switch (step) {
 		case RL_STEP_SEND_LOCK:
 			votes = ops->lock(ops->arg, io, acquire, outcomes);
+			rl_acquire_stop_if_refused(acquire, votes, outcomes);
 			continue;
 		case RL_STEP_SEND_RELEASE:
 			ops->rollback(ops->arg, io, acquire);

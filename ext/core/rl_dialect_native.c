@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "core/rl_dialect.h"
-#include "protocol/rl_reply.h" /* rl_outcome_set */
 #include "protocol/rl_resp.h"
 
 /* Without scripts, several keys take one command each (nothing compares-and-deletes or
@@ -236,52 +235,39 @@ int rl_native_release(const rl_lock_io *io, const rl_lock_policy *policy, const 
 	return (int) io->run(io->arg, &request, policy->quorum, deadline, outcomes);
 }
 
-/* Whether the read before an extension found our key living longer than ttl on a server (another
- * holder extended it with a script and a longer ttl): then nothing is written, since SET IFEQ PX
- * would set the expiry outright and cut that extension short. Each server's vote is the read's:
- * yes where our key has at least ttl left (the extension asked for is there already), an error
- * vote saying why where it has less (not written: a quorum of them makes the extend() false, and
- * the lock is not called lost), the others as read. The votes, or -1 when nothing was longer. */
-static int already_longer(const rl_lock_policy *policy, int64_t ttl, rl_outcome *outcomes)
+/* The longest our key has left on a server the read before an extension reached, when that is
+ * longer than ttl (another holder extended the lock with a script and a longer ttl, on a quorum or
+ * on a few servers only); else ttl. */
+static int64_t longest_left(const rl_lock_policy *policy, int64_t ttl, const rl_outcome *outcomes)
 {
 	size_t i;
-	int longer = 0, votes = 0;
+	int64_t longest = ttl;
 
 	for (i = 0; i < policy->servers; i++) {
-		longer |= outcomes[i].kind == RL_OUTCOME_YES && outcomes[i].integer > ttl;
-	}
-	if (!longer) {
-		return -1;
-	}
-	for (i = 0; i < policy->servers; i++) {
-		if (outcomes[i].kind != RL_OUTCOME_YES) {
-			continue;
-		}
-		if (outcomes[i].integer >= ttl) {
-			votes++;
-		} else {
-			rl_outcome_set(&outcomes[i], RL_OUTCOME_ERROR, "not extended: another holder of the lock extended it"
-				" for longer, and SET IFEQ PX would cut that short");
+		if (outcomes[i].kind == RL_OUTCOME_YES && outcomes[i].integer > longest) {
+			longest = (int64_t) outcomes[i].integer;
 		}
 	}
-	return votes;
+	return longest;
 }
 
-/* An extension never shortens a key (docs/guide/script-free.md): the keys are read first
- * (MULTI GET PTTL EXEC, as validity()), and where one of ours lives longer than ttl nothing is
- * written (already_longer). A longer extension that won its quorum is always seen: the read's
- * quorum and its quorum share a server; when too few of the servers read had ours for that long,
- * every server is read again. Otherwise SET key token IFEQ token PX ttl: the key set again to our
- * token, only where it holds it, for the lock's own ttl (the client keeps it the same:
- * rl_dialect.extend_sets_ttl); several keys: once per key, a server's vote yes when every key's was. */
+/* An extension never shortens a key (docs/guide/script-free.md): SET IFEQ PX sets the expiry
+ * outright, so the keys are read first (MULTI GET PTTL EXEC, as validity()) and written for the
+ * longest of ttl and what ours has left on a server read (longest_left). A longer extension that
+ * won its quorum is always seen (the read's quorum and its quorum share a server) and is kept; one
+ * that reached a few servers only is kept too, and never stops the others being extended (nothing
+ * written there would leave the lock to expire on them). Then SET key token IFEQ token PX ttl:
+ * the key set again to our token, only where it holds it (the client keeps the lock's ttl the same:
+ * rl_dialect.extend_sets_ttl); several keys: once per key, a server's vote yes when every key's
+ * was. The validity the caller reckons is the ttl asked's. */
 int rl_native_extend(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
 	const char *token, size_t token_len, const char *ttl_text, size_t ttl_len, double deadline, rl_outcome *outcomes)
 {
 	key_args a = {keys, token, token_len, ttl_text, ttl_len, {0}, {0}};
 	rl_request request;
-	int64_t ttl = 0;
+	char longer_text[24];
+	int64_t ttl = 0, longest;
 	size_t i;
-	int votes;
 
 	for (i = 0; i < ttl_len; i++) {
 		ttl = ttl * 10 + (ttl_text[i] - '0'); /* rl_resp_decimal's digits */
@@ -289,19 +275,10 @@ int rl_native_extend(const rl_lock_io *io, const rl_lock_policy *policy, const r
 	if (rl_native_held(io, policy, keys, token, token_len, deadline, outcomes) < 0) {
 		return -1;
 	}
-	votes = already_longer(policy, ttl, outcomes);
-	if (votes >= 0 && (unsigned) votes < policy->quorum && !policy->await_every_reply) {
-		/* the read stopped at its first quorum: every server's answer decides this one */
-		rl_lock_policy every = *policy;
-
-		every.await_every_reply = 1;
-		if (rl_native_held(io, &every, keys, token, token_len, deadline, outcomes) < 0) {
-			return -1;
-		}
-		votes = already_longer(policy, ttl, outcomes);
-	}
-	if (votes >= 0) {
-		return votes;
+	longest = longest_left(policy, ttl, outcomes);
+	if (longest > ttl) {
+		a.ttl_len = rl_resp_decimal(longer_text, (unsigned long long) longest);
+		a.ttl_text = longer_text;
 	}
 	if (keys->multi) {
 		return per_key_run(io, policy, keys, extend_request, &a, 1, deadline, outcomes);

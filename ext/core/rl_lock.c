@@ -5,6 +5,7 @@
 
 #include "core/rl_lock.h"
 #include "core/rl_dialect.h"
+#include "protocol/rl_reply.h" /* rl_outcomes_scripts_refused */
 #include "protocol/rl_resp.h"
 
 void rl_acquire_init(rl_acquire *acquire, const rl_lock_policy *policy, int64_t ttl)
@@ -15,6 +16,15 @@ void rl_acquire_init(rl_acquire *acquire, const rl_lock_policy *policy, int64_t 
 	acquire->attempts = rl_attempts_for(policy->retry_count);
 	acquire->state = RL_ACQ_START;
 	acquire->token_kind = policy->token_kind;
+}
+
+void rl_acquire_stop_if_refused(rl_acquire *acquire, unsigned votes, const rl_outcome *outcomes)
+{
+	const rl_lock_policy *policy = acquire->policy;
+
+	if (votes < policy->quorum && rl_outcomes_scripts_refused(outcomes, policy->servers, policy->quorum)) {
+		acquire->attempts = acquire->attempt;
+	}
 }
 
 rl_acquire_step rl_acquire_next(rl_acquire *acquire, double now, unsigned votes,
@@ -168,6 +178,7 @@ int rl_lock_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const rl
 		switch (step) {
 		case RL_STEP_SEND_LOCK:
 			votes = io->run(io->arg, cmds.lock, policy->quorum, acquire.step_deadline, outcomes);
+			rl_acquire_stop_if_refused(&acquire, votes, outcomes);
 			continue;
 		case RL_STEP_SEND_RELEASE: {
 			size_t k;

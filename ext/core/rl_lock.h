@@ -123,6 +123,13 @@ typedef struct rl_acquire {
 
 void rl_acquire_init(rl_acquire *acquire, const rl_lock_policy *policy, int64_t ttl);
 
+/* After a SEND_LOCK that did not win: when the servers refusing the script (NOPERM) leave too
+ * few for a quorum (rl_outcomes_scripts_refused), no later attempt can win with it either (a
+ * refusal is not contention), so this attempt is the last: its rollback is sent, no pause follows,
+ * and the caller learns the dialect from these outcomes at once (rl_dialect_learn) rather than
+ * after retryCount pauses of retryDelay. The one rule for every acquisition loop. */
+void rl_acquire_stop_if_refused(rl_acquire *acquire, unsigned votes, const rl_outcome *outcomes);
+
 /* Given what the previous step achieved (votes: the yes votes of a SEND_LOCK; ignored after the
  * other steps) and the time now, says what to do next. random() draws the tokens and pauses. */
 rl_acquire_step rl_acquire_next(rl_acquire *acquire, double now, unsigned votes,

@@ -1,5 +1,5 @@
 --TEST--
-A script-free holder never shortens a longer extension (issue 32, defect 9), on memory:// servers (the native commands): a scripted holder extends a lock taken for 5 s to 60 s; another object with 'scripts' => false extends it with the token's ttl: the keys keep their 60 s (5105392's SET IFEQ PX cut them to 5 s, and a rival won the lock 10 s later), extend() says the lock is held, and its autoExtend renewals leave the keys alone too; once the keys have less than the ttl left, the script-free extend() writes them again; a lock extended longer on two of three servers keeps those two keys (the third, not written, keeps its ttl)
+A script-free holder never shortens a longer extension (issue 32, defect 9), on memory:// servers (the native commands): a scripted holder extends a lock taken for 5 s to 60 s; another object with 'scripts' => false extends it with the token's ttl: the keys keep their 60 s (5105392's SET IFEQ PX cut them to 5 s, and a rival won the lock 10 s later), extend() says the lock is held, and its autoExtend renewals leave the keys alone too; once the keys have less than the ttl left, the script-free extend() writes them again; a lock extended longer on two of three servers keeps those two keys (the third is written for as long as they have left)
 --EXTENSIONS--
 redlock
 --FILE--
@@ -44,7 +44,7 @@ $scripted->extend($lock, 60000); // a568 and b568
 RedLockMemory::recover('c568');
 var_dump(is_array($free->extend($lock, 5000)));
 $m = array_map(fn ($s) => RedLockMemory::keys($s)['m'] ?? -2, $memory);
-var_dump($m[0] > 59000 && $m[1] > 59000 && $m[2] <= 5000, $free->validity($lock) > 50000);
+var_dump($m[0] > 59000 && $m[1] > 59000 && $m[2] > 59000, $free->validity($lock) > 50000);
 ?>
 --EXPECT--
 bool(true)
