@@ -52,7 +52,12 @@ int rl_client_init(rl_client *client, rl_cluster *cluster, const rl_client_confi
 		rl_cluster_destroy(cluster);
 		return -1;
 	}
-	client->outcomes = client->main.outcomes;
+	client->outcomes = calloc(cluster->count ? cluster->count : 1, sizeof(*client->outcomes));
+	if (client->outcomes == NULL) {
+		free(client->main.outcomes);
+		rl_cluster_destroy(cluster);
+		return -1;
+	}
 	client->main.cluster = cluster;
 	client->cluster = cluster;
 	client->lanes = 1;
@@ -95,7 +100,8 @@ void rl_client_destroy(rl_client *client)
 	client->main.bound = NULL;
 	rl_cluster_destroy(client->cluster);
 	client->cluster = NULL;
-	client->outcomes = NULL; /* one of the lanes' */
+	free(client->outcomes);
+	client->outcomes = NULL;
 	free(client->main.outcomes);
 	client->main.outcomes = NULL;
 }
@@ -388,14 +394,15 @@ const rl_call_record *rl_client_last_record(const rl_client *client)
 	return mine != NULL ? &mine->record : &client->last;
 }
 
-/* The call ended: its votes become the object's "last call" (getLastErrors(), the observer), read
- * where they are (no copy: without coroutines, always the main lane's), and, in a coroutine or
- * Fiber, that one's own last call (a copy). */
+/* The call ended: its votes become the object's "last call" (getLastErrors(), the observer) and,
+ * in a coroutine or Fiber, that one's own last call: copies both. Read where they were, they were
+ * the next call's on that lane while it ran, and freed memory once an idle spare was closed
+ * (test 939). */
 void rl_client_give_back(rl_client *client, rl_lane *lane)
 {
 	uintptr_t flow = rl_wait_flow();
 
-	client->outcomes = lane->outcomes;
+	memcpy(client->outcomes, lane->outcomes, (client->cluster->count ? client->cluster->count : 1) * sizeof(*client->outcomes));
 	if (flow != 0) {
 		keep_flow_last(client, flow, lane);
 	}

@@ -114,7 +114,8 @@ typedef struct rl_flow_last {
 
 typedef struct rl_client {
 	rl_cluster *cluster;   /* owned: the servers, and the main lane's connections */
-	rl_outcome *outcomes;  /* per server, of the last call to finish: that call's lane's array */
+	rl_outcome *outcomes;  /* per server, of the last call to finish: a copy, owned (its lane serves
+	                        * other calls next, and a spare lane is freed when idle) */
 	rl_call_record last;   /* the last call to finish (telemetry) */
 	rl_lock_policy policy;
 	rl_lane main;          /* the object's own connections */
