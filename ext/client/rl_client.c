@@ -52,6 +52,12 @@ int rl_client_init(rl_client *client, rl_cluster *cluster, const rl_client_confi
 		rl_cluster_destroy(cluster);
 		return -1;
 	}
+	client->kept = calloc(cluster->count ? cluster->count : 1, sizeof(*client->kept));
+	if (client->kept == NULL) {
+		free(client->main.outcomes);
+		rl_cluster_destroy(cluster);
+		return -1;
+	}
 	client->outcomes = client->main.outcomes;
 	client->main.cluster = cluster;
 	client->cluster = cluster;
@@ -95,12 +101,37 @@ void rl_client_destroy(rl_client *client)
 	client->main.bound = NULL;
 	rl_cluster_destroy(client->cluster);
 	client->cluster = NULL;
-	client->outcomes = NULL; /* one of the lanes' */
+	client->outcomes = NULL; /* one of the lanes', or kept */
+	free(client->kept);
+	client->kept = NULL;
 	free(client->main.outcomes);
 	client->main.outcomes = NULL;
 }
 
 /* --- lanes: one call at a time on a set of connections ----------------------------------------- */
+
+/* The object's last call is read where it is (rl_client_give_back) while nothing can overwrite it: a
+ * lane about to serve a call while other coroutines run (one of them may read it meanwhile), or
+ * about to be closed, gives it to a copy. Before, such a reader got the next call's votes as they
+ * came, or freed memory (test 939). */
+static void keep_last(rl_client *client, const rl_lane *lane)
+{
+	if (client->outcomes == lane->outcomes) {
+		memcpy(client->kept, lane->outcomes, (client->cluster->count ? client->cluster->count : 1) * sizeof(*client->kept));
+		client->outcomes = client->kept;
+	}
+}
+
+/* A spare closed: unlinked from *at, its connections pooled or closed. */
+static void close_spare(rl_client *client, rl_lane **at)
+{
+	rl_lane *lane = *at;
+
+	keep_last(client, lane);
+	*at = lane->next;
+	client->lanes--;
+	lane_free(lane);
+}
 
 static void lane_free(rl_lane *lane)
 {
@@ -142,9 +173,7 @@ static void close_idle_spares(rl_client *client, double now)
 	while (*at != NULL) {
 		rl_lane *lane = *at;
 		if (!lane->lent && lane->wanted == 0 && now - lane->idle_since >= idle) {
-			*at = lane->next;
-			client->lanes--;
-			lane_free(lane);
+			close_spare(client, at);
 		} else {
 			at = &lane->next;
 		}
@@ -277,6 +306,9 @@ rl_lane *rl_client_lend(rl_client *client, const char *token, size_t token_len, 
 	if (lane == NULL) {
 		return NULL;
 	}
+	if (rl_wait_current() != NULL) {
+		keep_last(client, lane); /* other coroutines run while this call does */
+	}
 	lane->lent = 1;
 	lane->started = started;
 	lane->cluster->call_began = 0; /* the fan-outs it makes mark its span */
@@ -389,8 +421,9 @@ const rl_call_record *rl_client_last_record(const rl_client *client)
 }
 
 /* The call ended: its votes become the object's "last call" (getLastErrors(), the observer), read
- * where they are (no copy: without coroutines, always the main lane's), and, in a coroutine or
- * Fiber, that one's own last call (a copy). */
+ * where they are (no copy: without coroutines, always the main lane's) until the lane is lent
+ * again where other calls can run meanwhile or closed (keep_last), and, in a coroutine or Fiber,
+ * that one's own last call (a copy). */
 void rl_client_give_back(rl_client *client, rl_lane *lane)
 {
 	uintptr_t flow = rl_wait_flow();
@@ -590,9 +623,7 @@ static int close_a_free_spare(rl_client *client)
 	for (at = &client->spares; *at != NULL; at = &(*at)->next) {
 		rl_lane *lane = *at;
 		if (!lane->lent && lane->bound_count == 0 && lane->wanted == 0) {
-			*at = lane->next;
-			client->lanes--;
-			lane_free(lane);
+			close_spare(client, at);
 			return 1;
 		}
 	}

@@ -123,7 +123,9 @@ typedef struct rl_flow_last {
 
 typedef struct rl_client {
 	rl_cluster *cluster;   /* owned: the servers, and the main lane's connections */
-	rl_outcome *outcomes;  /* per server, of the last call to finish: that call's lane's array */
+	rl_outcome *outcomes;  /* per server, of the last call to finish: that call's lane's array, or
+	                        * kept once that lane serves a call among coroutines or is closed */
+	rl_outcome *kept;      /* owned: the copy */
 	rl_call_record last;   /* the last call to finish (telemetry) */
 	rl_lock_policy policy;
 	rl_lane main;          /* the object's own connections */
