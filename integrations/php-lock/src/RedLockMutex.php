@@ -25,7 +25,8 @@ namespace RedLock\PhpLock;
  * - Fewer than a majority of servers answered (down, refused, timed out): LockAcquireException
  *   with the library's code for it (REDIS_NOT_ENOUGH_SERVERS on 2.x, CODE_REDLOCK_NOT_ENOUGH_SERVERS
  *   on 3.x), as its RedisMutex (2.x) and DistributedMutex (3.x), with what each server said.
- * - The code ran longer than $timeout seconds: the lock is released all the same (a release of a
+ * - The code ran longer than $timeout seconds (counted from when the lock was won: a wait for the
+ *   holder's release is not counted): the lock is released all the same (a release of a
  *   lock that ran out touches nobody else's), then ExecutionOutsideLockException.
  * - The release did not reach a majority: LockReleaseException.
  */
@@ -100,9 +101,12 @@ final class RedLockMutex extends LockMutexBase
         $pause = 100;
         $redlock = $this->redlock;
         for (;;) {
-            $this->acquiredAt = microtime(true);
             $lock = $redlock->lock($this->key, ($this->timeout + 1) * 1000);
             if ($lock !== false) {
+                // The lease began when the lock was won, not when this attempt began: an attempt of a
+                // RedLock with waitTimeout waits for the release first. Its validity says when the
+                // lease ends ($timeout + 1 s after it began, less the round trip and drift).
+                $this->acquiredAt = microtime(true) + $lock['validity'] / 1000 - ($this->timeout + 1);
                 $this->lock = $lock;
                 return;
             }

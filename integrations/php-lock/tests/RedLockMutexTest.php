@@ -245,6 +245,37 @@ final class RedLockMutexTest extends TestCase
         self::assertLessThan(1.0, $waited, 'woken by the release');
     }
 
+    /**
+     * The time spent waiting for the holder's release (waitTimeout) is no time spent holding the lock:
+     * code that runs well within $timeout after a long wait is no ExecutionOutsideLockException (the
+     * lease of $timeout + 1 s starts when the lock is won, as each attempt of the library's loop).
+     */
+    public function testTimeSpentWaitingForTheReleaseDoesNotCountAsTimeUnderTheLock(): void
+    {
+        $name = self::uniqueName();
+        $holder = new \RedLock(self::servers(), 10, 1, ['waitTimeout' => 0]);
+        $held = $holder->lock(RedLockMutex::keyOf($name), 10000);
+        self::assertIsArray($held);
+        $pid = pcntl_fork();
+        if ($pid === 0) {
+            usleep(1500000);
+            $holder->unlock($held);
+            posix_kill(getmypid(), SIGKILL);
+        }
+        $mutex = RedLockMutex::fromServers(self::servers(), $name, 2, ['waitTimeout' => 2000]);
+        $start = microtime(true);
+        try {
+            $result = $mutex->synchronized(function () use ($start) {
+                $waited = microtime(true) - $start;
+                usleep(700000); // 0.7 s of a 3 s lease, with 1.5 s waited before it
+                return $waited;
+            });
+        } finally {
+            pcntl_waitpid($pid, $status);
+        }
+        self::assertGreaterThan(1.4, $result, 'the mutex did not wait for the release');
+    }
+
     /** A RedLock object given with waitTimeout: its waits end in "the call's deadline passed", which is no server's failure. */
     public function testAWaitTimeoutObjectsWaitThatEndsIsATimeoutNotAMissingQuorum(): void
     {
