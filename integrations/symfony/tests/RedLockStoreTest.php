@@ -11,6 +11,7 @@ use Symfony\Component\Lock\Exception\LockAcquiringException;
 use Symfony\Component\Lock\Exception\LockConflictedException;
 use Symfony\Component\Lock\Exception\LockExpiredException;
 use Symfony\Component\Lock\Exception\LockReleasingException;
+use Symfony\Component\Lock\Exception\LockStorageException;
 use Symfony\Component\Lock\Key;
 use Symfony\Component\Lock\Lock;
 use Symfony\Component\Lock\LockFactory;
@@ -287,6 +288,41 @@ final class RedLockStoreTest extends TestCase
 
         $store->delete($key);
         $this->assertFalse($store->exists($key));
+        $this->assertSame(0, Servers::holders($resource));
+    }
+
+    /**
+     * A refresh the servers could not answer (3 of 5 unreachable) is no conflict: the lock may well
+     * still be ours. It is a LockStorageException (Lock::refresh(): a LockAcquiringException) that
+     * keeps the Key's state, so the Lock stays acquired and releases itself; a conflict would have
+     * told Symfony's Lock that someone else holds it (no auto-release: held until the ttl ran out).
+     */
+    public function testAPutOffTheServersCouldNotAnswerIsAStorageErrorNotAConflict(): void
+    {
+        $resource = self::resource(__METHOD__);
+        $servers = Servers::list();
+        $partial = new RedLockStore(new \RedLock([$servers[0], $servers[1], ...Servers::down(3)], 0, 1));
+        $key = new Key($resource);
+        Servers::store()->save($key);
+        try {
+            $partial->putOffExpiration($key, 30);
+            $this->fail('a put-off that reached 2 of 5 servers passed for done');
+        } catch (LockStorageException $e) {
+            $this->assertStringContainsString('connect: Connection refused', $e->getMessage());
+        }
+        $this->assertTrue($key->hasState(RedLockStore::class));
+
+        // Through Lock: not the LockConflictedException that marks it as no longer ours
+        $lock = new Lock($key, $partial, 30.0, false);
+        try {
+            $lock->refresh();
+            $this->fail('Lock::refresh() passed for done');
+        } catch (LockAcquiringException $e) {
+            $this->assertInstanceOf(LockStorageException::class, $e->getPrevious());
+        }
+        $this->assertTrue($key->hasState(RedLockStore::class));
+        $this->assertTrue(Servers::store()->exists($key), 'the lock is still ours on the servers');
+        Servers::store()->delete($key);
         $this->assertSame(0, Servers::holders($resource));
     }
 
