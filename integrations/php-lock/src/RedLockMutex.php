@@ -22,7 +22,7 @@ namespace RedLock\PhpLock;
  *   may end past the timeout; give it retryCount 1 and a waitTimeout no longer than the timeout.
  * - The lock cannot be had within $timeout seconds: the library's timeout exception
  *   (TimeoutException on 2.x, LockAcquireTimeoutException on 3.x), as its mutexes throw.
- * - Fewer than a majority of servers answered (down, refused, timed out): LockAcquireException
+ * - Fewer than a majority of servers (or fromServers()' 'quorum' option) answered (down, refused, timed out): LockAcquireException
  *   with the library's code for it (REDIS_NOT_ENOUGH_SERVERS on 2.x, CODE_REDLOCK_NOT_ENOUGH_SERVERS
  *   on 3.x), as its RedisMutex (2.x) and DistributedMutex (3.x), with what each server said.
  * - The code ran longer than $timeout seconds (counted from when the lock was won: a wait for the
@@ -150,8 +150,8 @@ final class RedLockMutex extends LockMutexBase
     }
 
     /**
-     * A failed lock() is contention unless the servers that failed leave no majority, as the library
-     * counts it (NOT_FAILURES are none).
+     * A failed lock() is contention unless the servers that failed leave too few for the quorum (a
+     * majority, as the library counts it, or fromServers()' 'quorum' option; NOT_FAILURES are none).
      */
     private function failIfServersAreMissing(\RedLock $redlock): void
     {
@@ -160,7 +160,9 @@ final class RedLockMutex extends LockMutexBase
             $errors,
             fn (?string $e) => $e !== null && !in_array($e, self::NOT_FAILURES, true)
         ));
-        if (count($errors) - $failed <= count($errors) / 2) {
+        // the 'quorum' option given to fromServers(), else a majority (a RedLock object given does not say its own)
+        $quorum = (int) ($this->options['quorum'] ?? intdiv(count($errors), 2) + 1);
+        if (count($errors) - $failed < $quorum) {
             throw self::libraryException('LockAcquireException',
                 "It's not possible to acquire a lock because at least half of the Redis server are not available: "
                 . $this->describeErrors($redlock), self::notEnoughServersCode());

@@ -324,6 +324,25 @@ final class RedLockMutexTest extends TestCase
         RedLockMutex::fromServers(self::servers(), self::uniqueName(), 1, ['waitTimeout' => -1]);
     }
 
+    /**
+     * With a 'quorum' option of all 3 servers, one server refusing leaves too few to lock: the library's
+     * LockAcquireException at once, not a TimeoutException after waiting out the timeout as for contention.
+     */
+    public function testFromServersCountsMissingServersAgainstTheQuorumOption(): void
+    {
+        $servers = self::servers();
+        $servers[2] = ['127.0.0.1', 1, 0.2]; // refused
+        $start = microtime(true);
+        try {
+            RedLockMutex::fromServers($servers, self::uniqueName(), 2, ['quorum' => 3])->synchronized(fn () => self::fail('ran without the quorum'));
+            self::fail('no exception');
+        } catch (LockAcquireException $e) {
+            self::assertSame(RedLockMutex::notEnoughServersCode(), $e->getCode());
+            self::assertStringContainsString('#2 connect: ', $e->getMessage());
+        }
+        self::assertLessThan(1.5, microtime(true) - $start, 'waited out the timeout as for a held lock');
+    }
+
     public function testProcessesContendingThroughSynchronizedNeverLoseAnUpdate(): void
     {
         $name = self::uniqueName();
