@@ -243,6 +243,12 @@ final class RedLockStore implements PersistingStoreInterface, BlockingStoreInter
             // Key keeps its state and it is no conflict (Lock::refresh() would take it for lost
             // and never release it), but a LockStorageException, as RedisStore's Redis failure.
             $errors = $this->redlock->getLastErrors();
+            if (\count(array_keys($errors, null, true)) >= intdiv(\count($errors), 2) + 1) {
+                // A majority granted it, but the new validity (ttl less the round trip and the
+                // drift) is not positive, though the Key's own ttl may not have passed: expired.
+                $key->reduceLifetime(0);
+                $this->checkNotExpired($key);
+            }
             $trouble = self::trouble($errors);
             if (\count($errors) - \count($trouble) < intdiv(\count($errors), 2) + 1) {
                 throw new LockStorageException(sprintf('Failed to put off the expiration of the "%s" lock: too few servers answered (%s).', $key, self::describe($errors)));

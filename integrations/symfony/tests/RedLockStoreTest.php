@@ -200,6 +200,27 @@ final class RedLockStoreTest extends TestCase
         $this->assertSame(0, Servers::holders((string) $key));
     }
 
+    /**
+     * A put-off the servers all grant whose validity is not positive (ttl less the round trip and the
+     * drift: here driftFactor 0.999 leaves 1 s - 999 ms - 2 ms), while the Key's own 1 s has not
+     * passed: that is an expired lock (released, as RedisStore's checkNotExpired() does), not a
+     * conflict. A conflict told Symfony's Lock someone else holds it, and the lock stayed on the
+     * servers for its old ttl. (With the default drift a put-off of 2 ms or less does the same.)
+     */
+    public function testPutOffExpirationBelowTheDriftIsExpiredNotAConflict(): void
+    {
+        $store = new RedLockStore(new \RedLock(Servers::list(), 0, 1, ['driftFactor' => 0.999]));
+        $key = new Key(self::resource(__METHOD__));
+        $store->save($key);
+        try {
+            $store->putOffExpiration($key, 1.0);
+            $this->fail('a put-off with no validity left passed');
+        } catch (LockExpiredException $e) {
+        }
+        $this->assertFalse($key->hasState(RedLockStore::class));
+        $this->assertSame(0, Servers::holders((string) $key), 'the lock was left on the servers');
+    }
+
     public function testAShorterPutOffDoesNotShortenTheServersTtl(): void
     {
         // The documented difference from RedisStore: RedLock::extend() never shortens.
