@@ -6,8 +6,9 @@ namespace RedLock\Laravel;
 
 /**
  * The lock servers could not decide: too few of them answered for a majority, and those that said
- * "taken" were too few to refuse the lock on their own. Thrown by get(), block() and everything built
- * on them (ShouldBeUnique, WithoutOverlapping, the scheduler's mutexes) where Laravel's Redis store
+ * "taken" were too few to refuse the lock on their own. Thrown by get(), block(), release(),
+ * forceRelease() and everything built on them (ShouldBeUnique, WithoutOverlapping, the scheduler's
+ * mutexes) where Laravel's Redis store
  * throws the RedisException of a server it cannot reach; a lock held elsewhere stays false.
  * getErrors() is what each server said (RedLock::getLastErrors(), in the order of 'servers').
  */

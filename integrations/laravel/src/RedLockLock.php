@@ -76,10 +76,21 @@ class RedLockLock extends Lock
         return true;
     }
 
+    /**
+     * True when released; false when our owner does not hold it. LockServersUnavailableException when
+     * too few servers answered to tell (as Laravel's Redis store throws RedisException): the lock may
+     * still be held, and a silent false would leave it for its ttl unnoticed.
+     */
     public function release()
     {
         $lock = $this->lockArray();
-        if ($lock === null || !$this->store->redlocks()->attempts()->unlock($lock)) {
+        if ($lock === null) {
+            return false;
+        }
+        $redlock = $this->store->redlocks()->attempts();
+        if (!$redlock->unlock($lock)) {
+            $this->store->redlocks()->failUnlessDecided($redlock, $this->name, 'release');
+
             return false;
         }
         if ($this->remembered) {
@@ -89,9 +100,13 @@ class RedLockLock extends Lock
         return true;
     }
 
+    /** LockServersUnavailableException when too few servers answered (a finished ShouldBeUnique job's lock would stay). */
     public function forceRelease()
     {
-        $this->store->redlocks()->attempts()->forceUnlock($this->name);
+        $redlock = $this->store->redlocks()->attempts();
+        if (!$redlock->forceUnlock($this->name)) {
+            $this->store->redlocks()->failUnlessDecided($redlock, $this->name, 'force-release');
+        }
     }
 
     /**

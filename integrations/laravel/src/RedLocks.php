@@ -59,7 +59,7 @@ final class RedLocks
     private const NOT_FAILURES = [null, 'taken', 'no reply needed', "timeout: the call's deadline passed"];
 
     /**
-     * After a lock() of $redlock returned false: throws when the servers could not decide, that is
+     * After a lock() (or unlock(), forceUnlock(): $action) of $redlock returned false: throws when the servers could not decide, that is
      * when those that could not answer (refused, timed out, errors) leave too few to make a majority
      * (php-lock's DistributedMutex draws the line there too). Otherwise it is contention, false:
      * "taken" votes, servers the call did not wait for ("no reply needed": the extension stops at
@@ -68,7 +68,7 @@ final class RedLocks
      *
      * @throws LockServersUnavailableException
      */
-    public function failUnlessDecided(\RedLock $redlock, string $name): void
+    public function failUnlessDecided(\RedLock $redlock, string $name, string $action = 'acquire'): void
     {
         $errors = $redlock->getLastErrors();
         $count = count($errors);
@@ -82,8 +82,8 @@ final class RedLocks
             $parts[] = "server $i: " . ($e ?? 'ok');
         }
         throw new LockServersUnavailableException(sprintf(
-            'Could not acquire the "%s" lock: too few lock servers answered to decide (%d of %d needed; %s)',
-            $name, $quorum, $count, implode('; ', $parts)
+            'Could not %s the "%s" lock: too few lock servers answered to decide (%d of %d needed; %s)',
+            $action, $name, $quorum, $count, implode('; ', $parts)
         ), $errors);
     }
 

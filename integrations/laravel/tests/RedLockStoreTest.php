@@ -319,6 +319,42 @@ final class RedLockStoreTest extends TestCase
     }
 
     /**
+     * A release the servers could not confirm (2 of 3 unreachable) throws, as Laravel's Redis store
+     * throws RedisException, instead of passing silently: forceRelease() is what a finished
+     * ShouldBeUnique job calls, and a unique lock left behind silently drops every later dispatch
+     * until it expires; release() is what WithoutOverlapping calls. The lock is still held after.
+     */
+    public function testAReleaseTheServersCouldNotConfirmThrows(): void
+    {
+        $servers = self::servers();
+        $down = $servers;
+        $down[1] = ['127.0.0.1', 1, 0.2];
+        $down[2] = ['127.0.0.1', 9, 0.2];
+        $name = self::uniqueName();
+        $live = self::app()['cache']->store('redlock');
+        $lock = $live->lock($name, 10);
+        self::assertTrue($lock->get());
+        $outage = self::app(['servers' => $down])['cache']->store('redlock');
+        foreach (['forceRelease()' => fn () => $outage->lock($name, 10)->forceRelease(),
+            'release()' => fn () => $outage->restoreLock($name, $lock->owner())->release(),
+        ] as $what => $call) {
+            try {
+                $call();
+                self::fail("$what passed with 2 of 3 servers unreachable");
+            } catch (LockServersUnavailableException $e) {
+                self::assertStringContainsString('too few lock servers answered', $e->getMessage(), $what);
+                self::assertStringStartsWith('connect: ', $e->getErrors()[1]);
+            }
+        }
+        self::assertFalse($live->lock($name, 10)->get(), 'the lock is still held');
+        // with the servers up: another owner's release() stays false, forceRelease() works
+        self::assertFalse($live->restoreLock($name, 'someone-else')->release());
+        $live->lock($name, 10)->forceRelease();
+        self::assertTrue($live->lock($name, 10)->get());
+        $live->lock($name)->forceRelease();
+    }
+
+    /**
      * The lock keys carry the cache prefix exactly as Laravel's own Redis lock names its key: the
      * RedisStore of the Laravel that runs is asked (Laravel 8-10 "app_cache_:report", 11+ "app_cache_report").
      */

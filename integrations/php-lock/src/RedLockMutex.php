@@ -22,10 +22,11 @@ namespace RedLock\PhpLock;
  *   may end past the timeout; give it retryCount 1 and a waitTimeout no longer than the timeout.
  * - The lock cannot be had within $timeout seconds: the library's timeout exception
  *   (TimeoutException on 2.x, LockAcquireTimeoutException on 3.x), as its mutexes throw.
- * - Fewer than a majority of servers answered (down, refused, timed out): LockAcquireException
+ * - Fewer than a majority of servers (or fromServers()' 'quorum' option) answered (down, refused, timed out): LockAcquireException
  *   with the library's code for it (REDIS_NOT_ENOUGH_SERVERS on 2.x, CODE_REDLOCK_NOT_ENOUGH_SERVERS
  *   on 3.x), as its RedisMutex (2.x) and DistributedMutex (3.x), with what each server said.
- * - The code ran longer than $timeout seconds: the lock is released all the same (a release of a
+ * - The code ran longer than $timeout seconds (counted from when the lock was won: a wait for the
+ *   holder's release is not counted): the lock is released all the same (a release of a
  *   lock that ran out touches nobody else's), then ExecutionOutsideLockException.
  * - The release did not reach a majority: LockReleaseException.
  */
@@ -100,9 +101,12 @@ final class RedLockMutex extends LockMutexBase
         $pause = 100;
         $redlock = $this->redlock;
         for (;;) {
-            $this->acquiredAt = microtime(true);
             $lock = $redlock->lock($this->key, ($this->timeout + 1) * 1000);
             if ($lock !== false) {
+                // The lease began when the lock was won, not when this attempt began: an attempt of a
+                // RedLock with waitTimeout waits for the release first. Its validity says when the
+                // lease ends ($timeout + 1 s after it began, less the round trip and drift).
+                $this->acquiredAt = microtime(true) + $lock['validity'] / 1000 - ($this->timeout + 1);
                 $this->lock = $lock;
                 return;
             }
@@ -146,8 +150,8 @@ final class RedLockMutex extends LockMutexBase
     }
 
     /**
-     * A failed lock() is contention unless the servers that failed leave no majority, as the library
-     * counts it (NOT_FAILURES are none).
+     * A failed lock() is contention unless the servers that failed leave too few for the quorum (a
+     * majority, as the library counts it, or fromServers()' 'quorum' option; NOT_FAILURES are none).
      */
     private function failIfServersAreMissing(\RedLock $redlock): void
     {
@@ -156,7 +160,9 @@ final class RedLockMutex extends LockMutexBase
             $errors,
             fn (?string $e) => $e !== null && !in_array($e, self::NOT_FAILURES, true)
         ));
-        if (count($errors) - $failed <= count($errors) / 2) {
+        // the 'quorum' option given to fromServers(), else a majority (a RedLock object given does not say its own)
+        $quorum = (int) ($this->options['quorum'] ?? intdiv(count($errors), 2) + 1);
+        if (count($errors) - $failed < $quorum) {
             throw self::libraryException('LockAcquireException',
                 "It's not possible to acquire a lock because at least half of the Redis server are not available: "
                 . $this->describeErrors($redlock), self::notEnoughServersCode());

@@ -245,6 +245,37 @@ final class RedLockMutexTest extends TestCase
         self::assertLessThan(1.0, $waited, 'woken by the release');
     }
 
+    /**
+     * The time spent waiting for the holder's release (waitTimeout) is no time spent holding the lock:
+     * code that runs well within $timeout after a long wait is no ExecutionOutsideLockException (the
+     * lease of $timeout + 1 s starts when the lock is won, as each attempt of the library's loop).
+     */
+    public function testTimeSpentWaitingForTheReleaseDoesNotCountAsTimeUnderTheLock(): void
+    {
+        $name = self::uniqueName();
+        $holder = new \RedLock(self::servers(), 10, 1, ['waitTimeout' => 0]);
+        $held = $holder->lock(RedLockMutex::keyOf($name), 10000);
+        self::assertIsArray($held);
+        $pid = pcntl_fork();
+        if ($pid === 0) {
+            usleep(1500000);
+            $holder->unlock($held);
+            posix_kill(getmypid(), SIGKILL);
+        }
+        $mutex = RedLockMutex::fromServers(self::servers(), $name, 2, ['waitTimeout' => 2000]);
+        $start = microtime(true);
+        try {
+            $result = $mutex->synchronized(function () use ($start) {
+                $waited = microtime(true) - $start;
+                usleep(700000); // 0.7 s of a 3 s lease, with 1.5 s waited before it
+                return $waited;
+            });
+        } finally {
+            pcntl_waitpid($pid, $status);
+        }
+        self::assertGreaterThan(1.4, $result, 'the mutex did not wait for the release');
+    }
+
     /** A RedLock object given with waitTimeout: its waits end in "the call's deadline passed", which is no server's failure. */
     public function testAWaitTimeoutObjectsWaitThatEndsIsATimeoutNotAMissingQuorum(): void
     {
@@ -291,6 +322,25 @@ final class RedLockMutexTest extends TestCase
         }
         $this->expectException(\ValueError::class);
         RedLockMutex::fromServers(self::servers(), self::uniqueName(), 1, ['waitTimeout' => -1]);
+    }
+
+    /**
+     * With a 'quorum' option of all 3 servers, one server refusing leaves too few to lock: the library's
+     * LockAcquireException at once, not a TimeoutException after waiting out the timeout as for contention.
+     */
+    public function testFromServersCountsMissingServersAgainstTheQuorumOption(): void
+    {
+        $servers = self::servers();
+        $servers[2] = ['127.0.0.1', 1, 0.2]; // refused
+        $start = microtime(true);
+        try {
+            RedLockMutex::fromServers($servers, self::uniqueName(), 2, ['quorum' => 3])->synchronized(fn () => self::fail('ran without the quorum'));
+            self::fail('no exception');
+        } catch (LockAcquireException $e) {
+            self::assertSame(RedLockMutex::notEnoughServersCode(), $e->getCode());
+            self::assertStringContainsString('#2 connect: ', $e->getMessage());
+        }
+        self::assertLessThan(1.5, microtime(true) - $start, 'waited out the timeout as for a held lock');
     }
 
     public function testProcessesContendingThroughSynchronizedNeverLoseAnUpdate(): void

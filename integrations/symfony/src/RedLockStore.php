@@ -11,6 +11,7 @@ use Symfony\Component\Lock\Exception\LockAcquiringException;
 use Symfony\Component\Lock\Exception\LockConflictedException;
 use Symfony\Component\Lock\Exception\LockExpiredException;
 use Symfony\Component\Lock\Exception\LockReleasingException;
+use Symfony\Component\Lock\Exception\LockStorageException;
 use Symfony\Component\Lock\Key;
 use Symfony\Component\Lock\PersistingStoreInterface;
 
@@ -34,6 +35,8 @@ use Symfony\Component\Lock\PersistingStoreInterface;
  *    conflict there, so acquire() is false and cannot be told from a held lock. A blocking
  *    acquire(true) waits through it (waitAndSave() retries, the pause growing to 1 s), as
  *    CombinedStore's does, until the servers answer and the lock is ours.
+ *  - putOffExpiration() that too few servers answer is a LockStorageException that keeps the Key's
+ *    state (the lock may still be ours), not the LockConflictedException of a lock lost.
  *  - save() makes as many attempts as the RedLock's retryCount (retryDelay apart); build the RedLock
  *    with retryCount 1 for a non-blocking acquire() that answers after one round trip.
  *  - Read locks (SharedLockStoreInterface) are RedLock::lockShared() holders. save() of a Key held for
@@ -236,6 +239,20 @@ final class RedLockStore implements PersistingStoreInterface, BlockingStoreInter
             // Either the servers' ttl ran out / someone else holds it, or the new validity
             // (ttl - elapsed - drift) is not positive: the latter is an expired key.
             $this->checkNotExpired($key);
+            // Or too few servers answered to say it is lost: the lock may still be ours, so the
+            // Key keeps its state and it is no conflict (Lock::refresh() would take it for lost
+            // and never release it), but a LockStorageException, as RedisStore's Redis failure.
+            $errors = $this->redlock->getLastErrors();
+            if (\count(array_keys($errors, null, true)) >= intdiv(\count($errors), 2) + 1) {
+                // A majority granted it, but the new validity (ttl less the round trip and the
+                // drift) is not positive, though the Key's own ttl may not have passed: expired.
+                $key->reduceLifetime(0);
+                $this->checkNotExpired($key);
+            }
+            $trouble = self::trouble($errors);
+            if (\count($errors) - \count($trouble) < intdiv(\count($errors), 2) + 1) {
+                throw new LockStorageException(sprintf('Failed to put off the expiration of the "%s" lock: too few servers answered (%s).', $key, self::describe($errors)));
+            }
             throw new LockConflictedException(sprintf('Failed to put off the expiration of the "%s" lock: it is no longer held.', $key));
         }
         $key->setState(__CLASS__, $lock);

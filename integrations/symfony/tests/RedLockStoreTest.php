@@ -11,6 +11,7 @@ use Symfony\Component\Lock\Exception\LockAcquiringException;
 use Symfony\Component\Lock\Exception\LockConflictedException;
 use Symfony\Component\Lock\Exception\LockExpiredException;
 use Symfony\Component\Lock\Exception\LockReleasingException;
+use Symfony\Component\Lock\Exception\LockStorageException;
 use Symfony\Component\Lock\Key;
 use Symfony\Component\Lock\Lock;
 use Symfony\Component\Lock\LockFactory;
@@ -199,6 +200,27 @@ final class RedLockStoreTest extends TestCase
         $this->assertSame(0, Servers::holders((string) $key));
     }
 
+    /**
+     * A put-off the servers all grant whose validity is not positive (ttl less the round trip and the
+     * drift: here driftFactor 0.999 leaves 1 s - 999 ms - 2 ms), while the Key's own 1 s has not
+     * passed: that is an expired lock (released, as RedisStore's checkNotExpired() does), not a
+     * conflict. A conflict told Symfony's Lock someone else holds it, and the lock stayed on the
+     * servers for its old ttl. (With the default drift a put-off of 2 ms or less does the same.)
+     */
+    public function testPutOffExpirationBelowTheDriftIsExpiredNotAConflict(): void
+    {
+        $store = new RedLockStore(new \RedLock(Servers::list(), 0, 1, ['driftFactor' => 0.999]));
+        $key = new Key(self::resource(__METHOD__));
+        $store->save($key);
+        try {
+            $store->putOffExpiration($key, 1.0);
+            $this->fail('a put-off with no validity left passed');
+        } catch (LockExpiredException $e) {
+        }
+        $this->assertFalse($key->hasState(RedLockStore::class));
+        $this->assertSame(0, Servers::holders((string) $key), 'the lock was left on the servers');
+    }
+
     public function testAShorterPutOffDoesNotShortenTheServersTtl(): void
     {
         // The documented difference from RedisStore: RedLock::extend() never shortens.
@@ -287,6 +309,41 @@ final class RedLockStoreTest extends TestCase
 
         $store->delete($key);
         $this->assertFalse($store->exists($key));
+        $this->assertSame(0, Servers::holders($resource));
+    }
+
+    /**
+     * A refresh the servers could not answer (3 of 5 unreachable) is no conflict: the lock may well
+     * still be ours. It is a LockStorageException (Lock::refresh(): a LockAcquiringException) that
+     * keeps the Key's state, so the Lock stays acquired and releases itself; a conflict would have
+     * told Symfony's Lock that someone else holds it (no auto-release: held until the ttl ran out).
+     */
+    public function testAPutOffTheServersCouldNotAnswerIsAStorageErrorNotAConflict(): void
+    {
+        $resource = self::resource(__METHOD__);
+        $servers = Servers::list();
+        $partial = new RedLockStore(new \RedLock([$servers[0], $servers[1], ...Servers::down(3)], 0, 1));
+        $key = new Key($resource);
+        Servers::store()->save($key);
+        try {
+            $partial->putOffExpiration($key, 30);
+            $this->fail('a put-off that reached 2 of 5 servers passed for done');
+        } catch (LockStorageException $e) {
+            $this->assertStringContainsString('connect: Connection refused', $e->getMessage());
+        }
+        $this->assertTrue($key->hasState(RedLockStore::class));
+
+        // Through Lock: not the LockConflictedException that marks it as no longer ours
+        $lock = new Lock($key, $partial, 30.0, false);
+        try {
+            $lock->refresh();
+            $this->fail('Lock::refresh() passed for done');
+        } catch (LockAcquiringException $e) {
+            $this->assertInstanceOf(LockStorageException::class, $e->getPrevious());
+        }
+        $this->assertTrue($key->hasState(RedLockStore::class));
+        $this->assertTrue(Servers::store()->exists($key), 'the lock is still ours on the servers');
+        Servers::store()->delete($key);
         $this->assertSame(0, Servers::holders($resource));
     }
 
