@@ -1,5 +1,5 @@
 --TEST--
-Self-healing awaits a member known to have lost our key: a member restarted without persistence whose replies come after the quorum (behind the fault proxy, 150 ms late) gets our key back from the first explicit extend() after the restart, and under autoExtend within one renewal period; so does a second restarted member (on time) after it; a tracked lock's member that did not answer its lock() is awaited by the first extend(); validity() never counts a member whose key is gone
+Self-healing awaits a member known to have lost our key: a member restarted without persistence whose replies come after the quorum (behind the fault proxy, 150 ms late) gets our key back from the first explicit extend() after the restart (the second when the first met the proxy's stale connection), and under autoExtend within one renewal period; so does a second restarted member (on time) after it; a tracked lock's member that did not answer its lock() is awaited by the first extend(); validity() never counts a member whose key is gone
 --EXTENSIONS--
 redlock
 pcntl
@@ -31,8 +31,17 @@ $lock = $r->lock($key, $ttl);
 var_dump(rt_eventually(fn () => $holds($a, $key, $lock), 2.0 * $s));
 $a = $restart($a);
 var_dump(rf_cmd($a['port'], 'EXISTS', $key));
+/* The proxy keeps its side of the client's connection open when its upstream restarts, and drops it
+ * only when it next forwards: the first extend() can meet that connection in the proxy's hands (a
+ * loaded machine makes it likely) and get an error vote from A, which marks A as lost for the lock's
+ * next extend(). A real restart closes the server's connections first (the reconnect is the restart
+ * seen). So: healed by the first extend(), or the second at the latest, never left (5105392: never). */
 var_dump(is_array($r->extend($lock, $ttl)));
-echo 'healed by that extend(): ', var_export(rt_eventually(fn () => $holds($a, $key, $lock), 0.5 * $s), true), "\n";
+$healed = rt_eventually(fn () => $holds($a, $key, $lock), 0.5 * $s);
+if (!$healed && is_array($r->extend($lock, $ttl))) {
+    $healed = rt_eventually(fn () => $holds($a, $key, $lock), 0.5 * $s);
+}
+echo 'healed by that extend() or the next: ', var_export($healed, true), "\n";
 $pttl = rf_cmd($a['port'], 'PTTL', $key);
 var_dump($pttl > 0 && $pttl <= $ttl);
 $r->unlock($lock);
@@ -85,7 +94,7 @@ $auto->unlock($lock);
 bool(true)
 int(0)
 bool(true)
-healed by that extend(): true
+healed by that extend() or the next: true
 bool(true)
 -- a tracked lock whose late member did not answer its lock(): the first extend() awaits it
 bool(true)
