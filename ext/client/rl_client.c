@@ -691,8 +691,8 @@ static int acquire_waiting(rl_client *client, rl_lane **lanep, const rl_lock_tar
  * as a waiter's (wait_sets): a retrying lock() holds no connection set asleep, so a holder's
  * unlock() on a bounded object is not starved by contenders' pauses. A lane whose lock is won is
  * the one it was won on (bound to it by acquire()). The deadline for a lane is lock()'s own bound
- * from the call's start; none before it, or the pause cancelled: not acquired, no lane
- * (RL_NO_LANE). docs/design/coroutines.md#retrying-lock-holds-no-lane-asleep */
+ * from the call's start; none before it: not acquired, no lane (RL_NO_LANE).
+ * docs/design/coroutines.md, "A retrying lock() holds no lane asleep". */
 static int acquire_retrying(rl_client *client, rl_lane **lanep, const rl_lock_target *target, int64_t ttl,
 	rl_held_lock *held, double bound)
 {
@@ -718,9 +718,10 @@ static int acquire_retrying(rl_client *client, rl_lane **lanep, const rl_lock_ta
 			break;
 		}
 		sets_rest(&sets);
-		if (rl_wait_sleep_ms((int) rl_retry_delay_ms(client->policy.retry_delay, value)) != 0
-			|| sets_resume(&sets, deadline) == NULL) {
-			won = 0; /* cancelled, or no set came back in time: *lanep is NULL */
+		/* a cancelled pause ends early, the attempts go on (as the lane's own pause: rl_fanout_drain_until) */
+		(void) rl_wait_sleep_ms((int) rl_retry_delay_ms(client->policy.retry_delay, value));
+		if (sets_resume(&sets, deadline) == NULL) {
+			won = 0; /* no set came back in time: *lanep is NULL */
 			break;
 		}
 	}
