@@ -743,16 +743,17 @@ static double retries_bound(const rl_client *client)
 
 /* An acquisition's attempts, on the path every kind takes: waitTimeout's wait, or the retries
  * (their pauses without a lane while other coroutines can run and use it; without coroutines nobody
- * could, and the lane's pause reads the rollbacks' replies meanwhile). */
+ * could, and the lane's pause reads the rollbacks' replies meanwhile). once: demote(), its one attempt
+ * (rl_convert_acquire). */
 static int acquire_attempts(rl_client *client, rl_lane **lanep, const rl_lock_target *target, int64_t ttl,
-	rl_held_lock *held, int waits)
+	rl_held_lock *held, int waits, int once)
 {
 	rl_lane *lane = *lanep;
 
 	if (waits) {
 		return acquire_waiting(client, lanep, target, ttl, held);
 	}
-	if (rl_wait_current() != NULL && rl_attempts_for(client->policy.retry_count) > 1) {
+	if (!once && rl_wait_current() != NULL && rl_attempts_for(client->policy.retry_count) > 1) {
 		return acquire_retrying(client, lanep, target, ttl, held, retries_bound(client));
 	}
 	return rl_kind_acquire(&lane->io, &client->policy, target, ttl, client->cluster->count, lane->outcomes, held);
@@ -862,7 +863,8 @@ static rl_acquire_status acquire(rl_client *client, rl_lane **lanep, const rl_lo
 	rl_lock_target asked = *target;
 	int converting = target->from_token != NULL;
 	/* demote() has no contention to wait out: one attempt (rl_convert_acquire) */
-	int waits = client->config.wait_timeout >= 0 && !(converting && target->kind == RL_KIND_SHARED);
+	int once = converting && target->kind == RL_KIND_SHARED;
+	int waits = client->config.wait_timeout >= 0 && !once;
 	int64_t cap_left = -1;
 	int passes_cap = 0, won;
 
@@ -879,12 +881,12 @@ static rl_acquire_status acquire(rl_client *client, rl_lane **lanep, const rl_lo
 		return RL_NOT_ACQUIRED;
 	}
 	held->result.attempts = 0;
-	won = acquire_attempts(client, lanep, &asked, ttl, held, waits);
+	won = acquire_attempts(client, lanep, &asked, ttl, held, waits, once);
 	if (*lanep != NULL
 		&& rl_client_learn_scripts_refused(client, *lanep, asked.kind, converting ? RL_OP_CONVERT : RL_OP_ACQUIRE)
 		&& won == 0) {
 		/* the same lock() again, without the script (several resources: MSETEX) */
-		won = acquire_attempts(client, lanep, &asked, ttl, held, waits);
+		won = acquire_attempts(client, lanep, &asked, ttl, held, waits, once);
 	}
 	if ((lane = *lanep) == NULL) {
 		/* the wait gave its lane back and found none free again before its deadline */
