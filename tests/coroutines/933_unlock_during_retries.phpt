@@ -20,7 +20,7 @@ $unlocked = null;
 $won = [];
 $tries = 0;
 co_run(function () use ($r, $key, &$unlocked, &$won, &$tries) {
-    $lock = $r->lock($key, 5000);
+    $lock = $r->lock($key, 30000);
     if ($lock === false) {
         echo "the holder's lock() failed\n";
         return;
@@ -28,7 +28,7 @@ co_run(function () use ($r, $key, &$unlocked, &$won, &$tries) {
     for ($i = 0; $i < 10; $i++) {
         Coroutine::create(function () use ($r, $key, &$won, &$tries) {
             $tries++;
-            $mine = $r->lock($key, 5000); // contended: retries with pauses of 100-200 ms
+            $mine = $r->lock($key, 30000); // contended: retries with pauses of 100-200 ms; a winner outlives the others' retries (5 x (timeout + retryDelay), scaled)
             if ($mine !== false) {
                 $won[] = $mine;           // held, not released: one winner at most
             }

@@ -16,14 +16,14 @@ $s = rt_revolt_time_scale();
 $servers = rt_servers(3, 0.1 * $s);
 $r = new RedLock($servers, (int) (200 * $s), 5, ['maxConnectionSets' => 2, 'persistent' => false]);
 $key = rt_key('held');
-$lock = $r->lock($key, 5000);
+$lock = $r->lock($key, 30000);
 $won = [];
 $tries = 0;
 $unlocked = null;
 for ($i = 0; $i < 10; $i++) {
     rt_async(function () use ($r, $key, &$won, &$tries) {
         $tries++;
-        $mine = $r->lock($key, 5000); // contended: retries with pauses of 100-200 ms
+        $mine = $r->lock($key, 30000); // contended: retries with pauses of 100-200 ms; a winner outlives the others' retries (5 x (timeout + retryDelay), scaled)
         if ($mine !== false) {
             $won[] = $mine;           // held, not released: one winner at most
         }
