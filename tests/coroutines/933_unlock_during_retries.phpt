@@ -14,7 +14,7 @@ use Swoole\Coroutine;
 
 $s = rt_time_scale();
 $servers = rt_servers(3, 0.1 * $s);
-$r = new RedLock($servers, (int) (200 * $s), 5, ['maxConnectionSets' => 2, 'persistent' => false]);
+$r = new RedLock($servers, (int) (200 * $s), 3, ['maxConnectionSets' => 2, 'persistent' => false]);
 $key = rt_key('held');
 $unlocked = null;
 $won = [];
@@ -28,7 +28,7 @@ co_run(function () use ($r, $key, &$unlocked, &$won, &$tries) {
     for ($i = 0; $i < 10; $i++) {
         Coroutine::create(function () use ($r, $key, &$won, &$tries) {
             $tries++;
-            $mine = $r->lock($key, 30000); // contended: retries with pauses of 100-200 ms; a winner outlives the others' retries (5 x (timeout + retryDelay), scaled)
+            $mine = $r->lock($key, 30000); // contended: retries with pauses of 100-200 ms; a winner outlives the others' retries (3 x (timeout + retryDelay), scaled)
             if ($mine !== false) {
                 $won[] = $mine;           // held, not released: one winner at most
             }

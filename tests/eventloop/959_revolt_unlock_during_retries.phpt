@@ -14,7 +14,7 @@ use Revolt\EventLoop;
 
 $s = rt_revolt_time_scale();
 $servers = rt_servers(3, 0.1 * $s);
-$r = new RedLock($servers, (int) (200 * $s), 5, ['maxConnectionSets' => 2, 'persistent' => false]);
+$r = new RedLock($servers, (int) (200 * $s), 3, ['maxConnectionSets' => 2, 'persistent' => false]);
 $key = rt_key('held');
 $lock = $r->lock($key, 30000);
 $won = [];
@@ -23,7 +23,7 @@ $unlocked = null;
 for ($i = 0; $i < 10; $i++) {
     rt_async(function () use ($r, $key, &$won, &$tries) {
         $tries++;
-        $mine = $r->lock($key, 30000); // contended: retries with pauses of 100-200 ms; a winner outlives the others' retries (5 x (timeout + retryDelay), scaled)
+        $mine = $r->lock($key, 30000); // contended: retries with pauses of 100-200 ms; a winner outlives the others' retries (3 x (timeout + retryDelay), scaled)
         if ($mine !== false) {
             $won[] = $mine;           // held, not released: one winner at most
         }
