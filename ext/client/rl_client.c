@@ -686,6 +686,79 @@ static int acquire_waiting(rl_client *client, rl_lane **lanep, const rl_lock_tar
 	return won < 0 && attempt.refused ? 0 : won;
 }
 
+/* lock() with retries and no waitTimeout, while other coroutines can run: its attempts one at a
+ * time, its lane given back for each pause and borrowed again (maybe another) for the next attempt,
+ * as a waiter's (wait_sets): a retrying lock() holds no connection set asleep, so a holder's
+ * unlock() on a bounded object is not starved by contenders' pauses. A lane whose lock is won is
+ * the one it was won on (bound to it by acquire()). The deadline for a lane is lock()'s own bound
+ * from the call's start; none before it: not acquired, no lane (RL_NO_LANE).
+ * docs/design/coroutines.md, "A retrying lock() holds no lane asleep". */
+static int acquire_retrying(rl_client *client, rl_lane **lanep, const rl_lock_target *target, int64_t ttl,
+	rl_held_lock *held, double bound)
+{
+	rl_lane *lane = *lanep;
+	wait_attempt attempt = {client->policy, target, ttl, client->cluster->count, lane->outcomes, held, 0, 0};
+	wait_sets sets = {client, lanep, &attempt, target, 0};
+	int64_t attempts = rl_attempts_for(client->policy.retry_count), n;
+	double deadline = lane->started + bound;
+	int won = 0;
+
+	attempt.policy.retry_count = 0;
+	for (n = 1;; n++) {
+		uint32_t value = 0;
+		const rl_lock_io *io = &(*lanep)->io;
+
+		won = attempt_once(&attempt, io);
+		if (won != 0 || n >= attempts) {
+			break;
+		}
+		if (io->random(io->arg, &value, sizeof(value)) != 0) {
+			attempt.no_random = 1;
+			won = -1;
+			break;
+		}
+		sets_rest(&sets);
+		/* a cancelled pause ends early, the attempts go on (as the lane's own pause: rl_fanout_drain_until) */
+		(void) rl_wait_sleep_ms((int) rl_retry_delay_ms(client->policy.retry_delay, value));
+		if (sets_resume(&sets, deadline) == NULL) {
+			won = 0; /* no set came back in time: *lanep is NULL */
+			break;
+		}
+	}
+	held->result.attempts = n;
+	if (won < 0 && attempt.no_random) {
+		held->result.no_random = 1;
+		return 0;
+	}
+	return won < 0 && attempt.refused ? 0 : won;
+}
+
+/* lock()'s own bound when it has no waitTimeout: its attempts and pauses. */
+static double retries_bound(const rl_client *client)
+{
+	int64_t attempts = client->config.retry_count > 0 ? client->config.retry_count : 1;
+
+	return (double) attempts * (client->policy.call_bound_ms + (double) client->config.retry_delay);
+}
+
+/* An acquisition's attempts, on the path every kind takes: waitTimeout's wait, or the retries
+ * (their pauses without a lane while other coroutines can run and use it; without coroutines nobody
+ * could, and the lane's pause reads the rollbacks' replies meanwhile). once: demote(), its one attempt
+ * (rl_convert_acquire). */
+static int acquire_attempts(rl_client *client, rl_lane **lanep, const rl_lock_target *target, int64_t ttl,
+	rl_held_lock *held, int waits, int once)
+{
+	rl_lane *lane = *lanep;
+
+	if (waits) {
+		return acquire_waiting(client, lanep, target, ttl, held);
+	}
+	if (!once && rl_wait_current() != NULL && rl_attempts_for(client->policy.retry_count) > 1) {
+		return acquire_retrying(client, lanep, target, ttl, held, retries_bound(client));
+	}
+	return rl_kind_acquire(&lane->io, &client->policy, target, ttl, client->cluster->count, lane->outcomes, held);
+}
+
 /* The keys a held lock occupies: a semaphore's is its slot's, built into slot_key (or a heap
  * buffer returned in *heap, to free). */
 static int held_target(const rl_lock_target *target, const rl_held_lock *held, rl_lock_target *out,
@@ -790,7 +863,8 @@ static rl_acquire_status acquire(rl_client *client, rl_lane **lanep, const rl_lo
 	rl_lock_target asked = *target;
 	int converting = target->from_token != NULL;
 	/* demote() has no contention to wait out: one attempt (rl_convert_acquire) */
-	int waits = client->config.wait_timeout >= 0 && !(converting && target->kind == RL_KIND_SHARED);
+	int once = converting && target->kind == RL_KIND_SHARED;
+	int waits = client->config.wait_timeout >= 0 && !once;
 	int64_t cap_left = -1;
 	int passes_cap = 0, won;
 
@@ -807,17 +881,12 @@ static rl_acquire_status acquire(rl_client *client, rl_lane **lanep, const rl_lo
 		return RL_NOT_ACQUIRED;
 	}
 	held->result.attempts = 0;
-	won = waits
-		? acquire_waiting(client, lanep, &asked, ttl, held)
-		: rl_kind_acquire(&lane->io, &client->policy, &asked, ttl, client->cluster->count, lane->outcomes, held);
+	won = acquire_attempts(client, lanep, &asked, ttl, held, waits, once);
 	if (*lanep != NULL
 		&& rl_client_learn_scripts_refused(client, *lanep, asked.kind, converting ? RL_OP_CONVERT : RL_OP_ACQUIRE)
 		&& won == 0) {
 		/* the same lock() again, without the script (several resources: MSETEX) */
-		lane = *lanep;
-		won = waits
-			? acquire_waiting(client, lanep, &asked, ttl, held)
-			: rl_kind_acquire(&lane->io, &client->policy, &asked, ttl, client->cluster->count, lane->outcomes, held);
+		won = acquire_attempts(client, lanep, &asked, ttl, held, waits, once);
 	}
 	if ((lane = *lanep) == NULL) {
 		/* the wait gave its lane back and found none free again before its deadline */
@@ -906,10 +975,8 @@ static rl_acquire_status acquire_on(rl_client *client, rl_lane **lanep, const rl
 rl_acquire_status rl_client_acquire(rl_client *client, const rl_lock_target *target, int64_t ttl, int pinned,
 	rl_held_lock *held)
 {
-	int64_t attempts = client->config.retry_count > 0 ? client->config.retry_count : 1;
 	/* its own bound: waitTimeout, else its attempts and pauses */
-	double bound = client->config.wait_timeout >= 0 ? (double) client->config.wait_timeout
-		: (double) attempts * (client->policy.call_bound_ms + (double) client->config.retry_delay);
+	double bound = client->config.wait_timeout >= 0 ? (double) client->config.wait_timeout : retries_bound(client);
 	int busy;
 	rl_lane *lane = rl_client_lend(client, target->from_token, target->from_len, bound, &busy);
 	rl_acquire_status status;
