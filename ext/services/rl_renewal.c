@@ -116,6 +116,24 @@ static void renewed_locked(rl_leases *w, lease *e, double start, double validity
 	rl_lease_count_renewal(w);
 }
 
+/* The one bound of the thread's round trips: a server's timeout, and never more than a renewal
+ * period (a third of the ttl) of any lease the thread keeps. The thread renews one round trip at a
+ * time, so a round trip that waited longer (for a member known to have lost one lease's key, which
+ * answers late) would let every other lease run out of validity meanwhile
+ * (docs/design/renewal.md#one-round-trip-for-every-due-lease). The lock held. */
+static double round_trip_bound_locked(rl_leases *w)
+{
+	double bound = rl_cluster_call_bound(w->cluster);
+	const lease *e;
+
+	for (e = w->leases; e; e = e->next) {
+		if (!e->removed && !e->lost) {
+			bound = fmin(bound, (double) e->ttl / 3.0);
+		}
+	}
+	return bound;
+}
+
 /* --- every due lease in one round trip (docs/design/renewal.md#one-round-trip-for-every-due-lease) --- */
 
 /* At most this many leases share a round trip (the pipelined commands of one write per server). */
@@ -159,7 +177,7 @@ static int renew_batch_locked(rl_leases *w, double now)
 	double *validities;
 	size_t *index;
 	lease *e;
-	double start, end, bound = w->policy.call_bound_ms;
+	double start, end, bound = round_trip_bound_locked(w);
 	rl_lock_policy policy;
 
 	for (e = w->leases; e && n < 2; e = e->next) {
@@ -294,6 +312,7 @@ static void renew_locked(rl_leases *w, lease *e)
 		memcpy(w->lost_on, e->lost_on, w->cluster->count);
 	}
 	w->policy.lost_on = e->lost_on != NULL ? w->lost_on : NULL;
+	w->policy.call_bound_ms = round_trip_bound_locked(w);
 	pthread_mutex_unlock(&rl_leases_lock);
 	start = rl_now_ms();
 	/* The kind's own compare-the-token script, as extend(): keys still holding our token get at
