@@ -9,18 +9,37 @@
 /* Every kind, every operation: a script (rl_scripts.h, rl_scripts_kinds.h). */
 const rl_dialect rl_dialect_scripted = {
 	/*                exclusive fenced  shared  semaphore */
-	{/* acquire  */ {OWN,      OWN,    OWN,    OWN},
+	.forms = {/* acquire  */ {OWN,      OWN,    OWN,    OWN},
 	 /* convert  */ {OWN,      OWN,    OWN,    OWN},
 	 /* release  */ {OWN,      OWN,    OWN,    OWN},
 	 /* extend   */ {OWN,      OWN,    OWN,    OWN},
 	 /* validity */ {OWN,      OWN,    OWN,    OWN},
 	 /* force    */ {OWN,      OWN,    OWN,    OWN}},
-	0, /* probes_release */
-	0, /* extend_sets_ttl */
-	rl_scripted_attempt_init, rl_scripted_attempt_rollback, rl_scripted_attempt_free,
-	rl_scripted_release, rl_scripted_extend, rl_scripted_held, rl_scripted_force_release,
-	rl_scripted_extend_prepare,
+	.probes_release = 0,
+	.extend_sets_ttl = 0,
+	.attempt_init = rl_scripted_attempt_init,
+	.attempt_rollback = rl_scripted_attempt_rollback,
+	.attempt_free = rl_scripted_attempt_free,
+	.release = rl_scripted_release,
+	.extend = rl_scripted_extend,
+	.held = rl_scripted_held,
+	.force_release = rl_scripted_force_release,
+	.extend_prepare = rl_scripted_extend_prepare,
 };
+
+/* The servers' own commands, for the native and the learnt dialect alike (named: a builder added to
+ * struct rl_dialect and left out here is a NULL the compiler cannot see in a positional list). */
+#define NATIVE_BUILDERS \
+	.probes_release = 1,  /* DELEX or DELIFEQ */ \
+	.extend_sets_ttl = 1, /* SET IFEQ PX */ \
+	.attempt_init = rl_native_attempt_init, \
+	.attempt_rollback = rl_native_attempt_rollback, \
+	.attempt_free = rl_native_attempt_free, \
+	.release = rl_native_release, \
+	.extend = rl_native_extend, \
+	.held = rl_native_held, \
+	.force_release = rl_native_force_release, \
+	.extend_prepare = rl_native_extend_prepare
 
 /* The servers' own commands (docs/design/acquisition-path.md#locks-without-scripts): SET NX PX,
  * MSETEX NX PX, DELEX/DELIFEQ, SET IFEQ PX, MULTI/GET/PTTL/EXEC, DEL, and never a script
@@ -32,17 +51,13 @@ const rl_dialect rl_dialect_scripted = {
  * refused, a RedLockException naming the option and the kind. */
 const rl_dialect rl_dialect_native = {
 	/*                exclusive fenced   shared   semaphore */
-	{/* acquire  */ {OWN,      NONE,    NONE,    NONE},
+	.forms = {/* acquire  */ {OWN,      NONE,    NONE,    NONE},
 	 /* convert  */ {NONE,     NONE,    NONE,    NONE},
 	 /* release  */ {OWN,      OWN,     NONE,    OWN},
 	 /* extend   */ {OWN,      OWN,     NONE,    OWN},
 	 /* validity */ {OWN,      OWN,     NONE,    OWN},
 	 /* force    */ {OWN,      OWN,     OWN,     OWN}},
-	1, /* probes_release: DELEX or DELIFEQ */
-	1, /* extend_sets_ttl: SET IFEQ PX */
-	rl_native_attempt_init, rl_native_attempt_rollback, rl_native_attempt_free,
-	rl_native_release, rl_native_extend, rl_native_held, rl_native_force_release,
-	rl_native_extend_prepare,
+	NATIVE_BUILDERS,
 };
 
 /* The same commands where a quorum of servers answered NOPERM to a script (rl_dialect_learn): a
@@ -51,17 +66,13 @@ const rl_dialect rl_dialect_native = {
  * tried again after RL_DIALECT_RETRY_MS (rl_dialect_refresh). */
 const rl_dialect rl_dialect_learnt = {
 	/*                exclusive fenced   shared   semaphore */
-	{/* acquire  */ {OWN,      NONE,    NONE,    NONE},
+	.forms = {/* acquire  */ {OWN,      NONE,    NONE,    NONE},
 	 /* convert  */ {NONE,     NONE,    NONE,    NONE},
 	 /* release  */ {OWN,      SCRIPTS, SCRIPTS, SCRIPTS},
 	 /* extend   */ {OWN,      SCRIPTS, SCRIPTS, SCRIPTS},
 	 /* validity */ {OWN,      OWN,     SCRIPTS, OWN},
 	 /* force    */ {OWN,      OWN,     OWN,     OWN}},
-	1, /* probes_release: DELEX or DELIFEQ */
-	1, /* extend_sets_ttl: SET IFEQ PX */
-	rl_native_attempt_init, rl_native_attempt_rollback, rl_native_attempt_free,
-	rl_native_release, rl_native_extend, rl_native_held, rl_native_force_release,
-	rl_native_extend_prepare,
+	NATIVE_BUILDERS,
 };
 
 const rl_dialect *rl_dialect_initial(int no_scripts)
