@@ -284,13 +284,15 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
      * paused at any time; with the default 1, 3 of 5 stay live. */
     $events = ['kills' => 0, 'restarts' => 0, 'pauses' => 0];
     /* Faults into the history: in the model unless they break the algorithm's assumptions (a restart
-     * that forgets keys before their ttl ran out, or K >= 2 of 5 servers lost at once). */
+     * that forgets keys before their ttl ran out, or K >= 2 of 5 servers lost at once). Such a restart's
+     * kill is outside the model too: the keys are lost from the kill on, and the restart is logged only
+     * once the empty server answers, which it may already have done to a lock call. */
     $faultLog = $historyDir !== null ? fopen("$historyDir/$runId-faults.jsonl", 'w') : null;
     $inModel = ($restartDelay > $ttl || $GLOBALS['aof']) && $killCount < 2;
     $fault = function (string $kind, int $port, bool $model = true) use ($faultLog, $runId, $inModel): void {
         if ($faultLog !== null) {
             fwrite($faultLog, json_encode(['op' => 'fault', 'kind' => $kind, 'port' => $port, 't' => hrtime(true),
-                'in_model' => $model && ($kind !== 'restart' || $inModel), 'scope' => "chaos:$runId:"]) . "\n");
+                'in_model' => $model && (($kind !== 'restart' && $kind !== 'kill') || $inModel), 'scope' => "chaos:$runId:"]) . "\n");
         }
     };
     $killed = null;
