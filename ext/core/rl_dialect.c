@@ -27,8 +27,8 @@ const rl_dialect rl_dialect_scripted = {
 	.extend_prepare = rl_scripted_extend_prepare,
 };
 
-/* The servers' own commands, for the native and the learnt dialect alike (named: a builder added to
- * struct rl_dialect and left out here is a NULL the compiler cannot see in a positional list). */
+/* The servers' own commands, for the native and the learnt dialect alike (named fields: a builder
+ * left out is NULL on purpose, never by a slip of position in a list). */
 #define NATIVE_BUILDERS \
 	.probes_release = 1,  /* DELEX or DELIFEQ */ \
 	.extend_sets_ttl = 1, /* SET IFEQ PX */ \
@@ -38,8 +38,8 @@ const rl_dialect rl_dialect_scripted = {
 	.release = rl_native_release, \
 	.extend = rl_native_extend, \
 	.held = rl_native_held, \
-	.force_release = rl_native_force_release, \
-	.extend_prepare = rl_native_extend_prepare
+	.force_release = rl_native_force_release
+	/* no .extend_prepare: an extend reads the keys first (it never shortens one), then writes */
 
 /* The servers' own commands (docs/design/acquisition-path.md#locks-without-scripts): SET NX PX,
  * MSETEX NX PX, DELEX/DELIFEQ, SET IFEQ PX, MULTI/GET/PTTL/EXEC, DEL, and never a script

@@ -90,7 +90,8 @@ struct rl_dialect {
 	int (*force_release)(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
 		rl_outcome *outcomes);
 	/* extend as one command into call, for a batch (rl_lock_extend_prepare): 0, 1 when it is more than
-	 * one command, -1 when out of memory */
+	 * one command, -1 when out of memory; NULL where an extend is never one command (the native
+	 * commands read the keys first, so that an extend never shortens one: renewed alone) */
 	int (*extend_prepare)(const rl_lock_policy *policy, const rl_lock_keys *keys, const char *token, size_t token_len,
 		const char *ttl_text, size_t ttl_len, rl_extend_call *call);
 };
@@ -141,8 +142,6 @@ int rl_scripted_extend(const rl_lock_io *io, const rl_lock_policy *policy, const
 int rl_scripted_held(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
 	const char *token, size_t token_len, double deadline, rl_outcome *outcomes);
 int rl_scripted_extend_prepare(const rl_lock_policy *policy, const rl_lock_keys *keys, const char *token,
-	size_t token_len, const char *ttl_text, size_t ttl_len, rl_extend_call *call);
-int rl_native_extend_prepare(const rl_lock_policy *policy, const rl_lock_keys *keys, const char *token,
 	size_t token_len, const char *ttl_text, size_t ttl_len, rl_extend_call *call);
 int rl_scripted_force_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
 	rl_outcome *outcomes);

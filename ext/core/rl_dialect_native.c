@@ -252,10 +252,10 @@ static int64_t longest_left(const rl_lock_policy *policy, int64_t ttl, const rl_
 }
 
 /* An extension never shortens a key (docs/guide/script-free.md): SET IFEQ PX sets the expiry
- * outright, so the keys are read first (MULTI GET PTTL EXEC, as validity()) and written for the
- * longest of ttl and what ours has left on a server read (longest_left). A longer extension that
- * won its quorum is always seen (the read's quorum and its quorum share a server) and is kept; one
- * that reached a few servers only is kept too, and never stops the others being extended (nothing
+ * outright, so the keys are read first (MULTI GET PTTL EXEC, as validity()), every server's answer
+ * awaited within the call's bound, and written for the longest of ttl and what ours has left on any
+ * of them (longest_left): a longer extension is seen wherever it landed, the server that answers last
+ * included, and is kept; one that reached a few servers only never stops the others being extended (nothing
  * written there would leave the lock to expire on them). Then SET key token IFEQ token PX ttl:
  * the key set again to our token, only where it holds it (the client keeps the lock's ttl the same:
  * rl_dialect.extend_sets_ttl); several keys: once per key, a server's vote yes when every key's
@@ -266,13 +266,18 @@ int rl_native_extend(const rl_lock_io *io, const rl_lock_policy *policy, const r
 	key_args a = {keys, token, token_len, ttl_text, ttl_len, {0}, {0}};
 	rl_request request;
 	char longer_text[24];
+	rl_lock_policy every;
 	int64_t ttl = 0, longest;
 	size_t i;
 
 	for (i = 0; i < ttl_len; i++) {
 		ttl = ttl * 10 + (ttl_text[i] - '0'); /* rl_resp_decimal's digits */
 	}
-	if (rl_native_held(io, policy, keys, token, token_len, deadline, outcomes) < 0) {
+	/* every server's answer, not the first quorum's: a longer key of ours on the one server that
+	 * answered last must be seen, or the write below would shorten it */
+	every = *policy;
+	every.await_every_reply = 1;
+	if (rl_native_held(io, &every, keys, token, token_len, deadline, outcomes) < 0) {
 		return -1;
 	}
 	longest = longest_left(policy, ttl, outcomes);
@@ -335,13 +340,3 @@ int rl_native_force_release(const rl_lock_io *io, const rl_lock_policy *policy, 
 	return (int) votes;
 }
 
-int rl_native_extend_prepare(const rl_lock_policy *policy, const rl_lock_keys *keys, const char *token,
-	size_t token_len, const char *ttl_text, size_t ttl_len, rl_extend_call *call)
-{
-	/* Never batched: an extension without scripts reads the keys first so that it never shortens
-	 * one (rl_native_extend), a second round trip that depends on the first's answers, which the
-	 * batch's one write per server cannot carry. Renewed alone, by rl_native_extend. */
-	(void) policy, (void) keys, (void) token, (void) token_len, (void) ttl_text, (void) ttl_len;
-	call->scripted = 0;
-	return 1;
-}

@@ -292,8 +292,14 @@ double rl_lock_extend_settle(const rl_lock_io *io, const rl_lock_policy *policy,
 int rl_lock_extend_prepare(const rl_lock_policy *policy, const rl_lock_keys *keys, const char *token, size_t token_len,
 	int64_t ttl, rl_extend_call *call)
 {
-	size_t ttl_len = rl_resp_decimal(call->ttl_text, (unsigned long long) ttl);
-	int rc = policy->dialect->extend_prepare(policy, keys, token, token_len, call->ttl_text, ttl_len, call);
+	size_t ttl_len;
+	int rc;
+
+	if (policy->dialect->extend_prepare == NULL) {
+		return 1; /* never one command in this dialect: extended alone */
+	}
+	ttl_len = rl_resp_decimal(call->ttl_text, (unsigned long long) ttl);
+	rc = policy->dialect->extend_prepare(policy, keys, token, token_len, call->ttl_text, ttl_len, call);
 
 	if (rc == 0) {
 		call->request.heals = 1; /* the members known to have lost our key are awaited (rl_request.heals) */

@@ -183,8 +183,8 @@ static int renew_batch_locked(rl_leases *w, double now)
 	for (e = w->leases; e && n < 2; e = e->next) {
 		n += batchable(e, now);
 	}
-	if (n < 2 || w->has_sentinel) {
-		return 0;
+	if (n < 2 || w->has_sentinel || w->policy.dialect->extend_prepare == NULL) {
+		return 0; /* a dialect with no one-command extend (script-free) renews each lease alone */
 	}
 	for (n = 0, e = w->leases; e; e = e->next) {
 		n += batchable(e, now);
@@ -238,7 +238,7 @@ static int renew_batch_locked(rl_leases *w, double now)
 			requests[j] = calls[k].request;
 			index[k] = j++;
 		} else {
-			index[k] = (size_t) -1; /* not one command (several keys without scripts): alone */
+			index[k] = (size_t) -1; /* not one command: alone */
 		}
 	}
 	start = rl_now_ms();
