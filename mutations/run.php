@@ -167,6 +167,8 @@ putenv('NO_INTERACTION=1');
 putenv('REPORT_EXIT_STATUS=1');
 $runTests = is_file("$root/run-tests.php") ? "$root/run-tests.php"
     : trim(shell_exec('php-config --extension-dir')) . '/build/run-tests.php';
+// a copy that never runs a failed test again (scripts/no-retry.sh): a caught mutation's test ran twice before
+$runTests = trim((string) shell_exec('bash scripts/no-retry.sh ' . escapeshellarg($runTests)));
 
 /** The coroutine chapter's tests need Swoole: .ci/swoole.sh --build-only finds its cached build (or builds
  * it, or waits for nothing: a build already under way elsewhere is not joined, another is made). */
