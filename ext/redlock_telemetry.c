@@ -13,7 +13,7 @@ static const char *const kind_names[] = {"exclusive", "fenced", "shared", "semap
 static const char *const outcome_names[] = {"acquired", "contended", "failed", "released", "extended", "valid",
 	"not_held", "lost", "capped"};
 static const char *const metric_names[RL_METRIC_COUNT] = {"acquired", "contended", "failed", "released",
-	"extended", "lost", "renewals", "observer_errors", "on_loss_errors"};
+	"extended", "lost", "renewals", "observer_errors", "on_loss_errors", "clock_jumps_forward", "clock_jumps_backward"};
 static const char *const class_names[RL_SERVER_CLASSES] = {"connect", "timeout", "io", "error"};
 
 /* Each server's vote and latency, in constructor order, as getLastErrors() words them. */
@@ -26,7 +26,7 @@ static void servers_array(zval *into, const rl_client *client)
 		const rl_outcome *out = &rl_client_last_outcomes(client)[i];
 		zval server, warning;
 
-		array_init_size(&server, 3);
+		array_init_size(&server, 4);
 		switch (out->kind) {
 		case RL_OUTCOME_YES:
 			add_assoc_string(&server, "vote", "yes");
@@ -45,6 +45,7 @@ static void servers_array(zval *into, const rl_client *client)
 		}
 		redlock_server_warning(&warning, client->cluster, i);
 		add_assoc_zval(&server, "warning", &warning);
+		add_assoc_long(&server, "clock_jumps", (zend_long) rl_cluster_clock_jumps(client->cluster, i));
 		add_next_index_zval(into, &server);
 	}
 }
@@ -81,9 +82,9 @@ static void record_array(zval *into, const rl_client *client, const char *call, 
 
 void redlock_server_warning(zval *into, const rl_cluster *cluster, size_t i)
 {
-	char warning[RL_MESSAGE_MAX];
+	char warning[2 * RL_MESSAGE_MAX];
 
-	if (rl_eviction_policy_warning((rl_eviction_policy) cluster->policies[i], warning, sizeof(warning)) != NULL) {
+	if (rl_cluster_server_warning(cluster, i, warning, sizeof(warning)) != NULL) {
 		ZVAL_STRING(into, warning);
 	} else {
 		ZVAL_NULL(into);
