@@ -22,7 +22,7 @@
  * (a step of this size is inside what the lock's validity already subtracts for drift on its ttl). */
 #define RL_CLOCK_DRIFT 0.01
 #define RL_CLOCK_SLACK_MS 50.0
-/* lock() sends TIME to a server at most this often per connection; held-lock calls (validity(),
+/* Other calls (lock(), unlock(), ...) send TIME to a server at most this often per connection; held-lock calls (validity(),
  * extend(), renewals) send it every time. */
 #define RL_CLOCK_SAMPLE_MS 1000.0
 
