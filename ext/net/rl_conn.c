@@ -72,6 +72,7 @@ static void reset_stream(rl_conn *conn)
 	conn->stale = 0;
 	conn->expected = 0;
 	conn->time_owed = 0;
+	conn->time_stale_pos = 0;
 	conn->clock_due = 0;
 	conn->clock.server_ms = 0; /* a new stream, maybe another server (a failover): a new reference */
 	conn->clock_jump = 0;
@@ -298,6 +299,24 @@ int rl_conn_queue_time(rl_conn *conn, double now)
 	return 0;
 }
 
+/* TIME's reply, read in its call or later among the stale ones: a sample of the server's clock. */
+static void take_time(rl_conn *conn, const rl_reply *reply)
+{
+	double server_ms;
+
+	if (rl_clock_parse_time(reply, &server_ms)) { /* else (NOPERM, a proxy): no sample */
+		double since, recv = rl_now_ms();
+		double jump = rl_clock_sample(&conn->clock, conn->time_sent, recv, server_ms, &since);
+
+		if (jump != 0) {
+			conn->clock_jump = jump;
+			conn->clock_jump_since = since;
+			conn->clock_jump_seen = recv;
+			conn->policy_flags |= RL_POLICY_FLAG_CLOCK;
+		}
+	}
+}
+
 /* The reply to the probe at index (rl_conn_append_probes' order), taken in. */
 static void take_probe(rl_conn *conn, unsigned index, const rl_reply *reply)
 {
@@ -481,6 +500,10 @@ int rl_conn_sort_reply(rl_conn *conn, int got, rl_reply *reply, rl_outcome *out)
 		}
 		if (conn->stale > 0) {
 			conn->stale--;
+			if (conn->time_stale_pos > 0 && --conn->time_stale_pos == 0) {
+				take_time(conn, reply); /* the TIME an earlier call gave up on */
+				continue;
+			}
 			if (reply->type == RL_REPLY_ERROR) {
 				rl_outcome said; /* made printable, NUL-free, bounded */
 				rl_outcome_set_bytes(&said, RL_OUTCOME_ERROR, reply->str, reply->len);
@@ -489,20 +512,8 @@ int rl_conn_sort_reply(rl_conn *conn, int got, rl_reply *reply, rl_outcome *out)
 			continue;
 		}
 		if (conn->time_owed > 0) {
-			double server_ms;
-
 			conn->time_owed--;
-			if (rl_clock_parse_time(reply, &server_ms)) { /* else (NOPERM, a proxy): no sample */
-				double since, recv = rl_now_ms();
-				double jump = rl_clock_sample(&conn->clock, conn->time_sent, recv, server_ms, &since);
-
-				if (jump != 0) {
-					conn->clock_jump = jump;
-					conn->clock_jump_since = since;
-					conn->clock_jump_seen = recv;
-					conn->policy_flags |= RL_POLICY_FLAG_CLOCK;
-				}
-			}
+			take_time(conn, reply);
 			continue;
 		}
 		if (conn->expected == 0) {

@@ -85,6 +85,7 @@ typedef struct rl_conn {
 	double clock_jump;    /* the jump the last sample showed (RL_POLICY_FLAG_CLOCK until the cluster noted it) */
 	double clock_jump_since; /* our clock after which it happened, and when it was seen */
 	double clock_jump_seen;
+	unsigned time_stale_pos; /* a TIME whose call gave up on it: its place among the stale replies (1: next) */
 	unsigned opens;       /* rl_conn_open() calls on it: the fan-out sees a call open it */
 	unsigned char was_ready;  /* this stream reached READY (since its rl_conn_open) */
 	unsigned char reopened;   /* opened over a stream that had been READY: the server restarted, killed
@@ -370,7 +371,7 @@ static inline int rl_conn_drop_stale(rl_conn *conn)
 	int got;
 
 	while ((got = rl_reader_next(&conn->reader, &reply)) == 1 && conn->stale > 0 && (conn->checked | conn->probes) == 0
-		&& reply.type != RL_REPLY_ERROR) {
+		&& reply.type != RL_REPLY_ERROR && conn->time_stale_pos == 0) {
 		if (--conn->stale == 0) {
 			conn->stale_deadline = HUGE_VAL; /* the last one owed from before has come */
 		}
@@ -392,7 +393,10 @@ static inline void rl_conn_abandon(rl_conn *conn)
 	if (conn->expected > 0 && conn->deadline < conn->stale_deadline) {
 		conn->stale_deadline = conn->deadline;
 	}
-	conn->stale += conn->time_owed + conn->expected; /* a TIME not read in its call: dropped */
+	if (conn->time_owed > 0 && conn->time_stale_pos == 0) {
+		conn->time_stale_pos = conn->stale + 1; /* still sampled when read (a slow server's most of all) */
+	}
+	conn->stale += conn->time_owed + conn->expected;
 	conn->time_owed = 0;
 	conn->expected = 0;
 }
