@@ -12,16 +12,15 @@
 #endif
 
 #include "php_redlock.h"
-#include "redlock_object.h"
-#include "redlock_revolt.h"
-#include "redlock_options.h"
-#include "redlock_loss.h"
-#include "redlock_servers.h"
+#include "runtime/redlock_calls.h"
+#include "runtime/redlock_running.h"
+#include "arguments/redlock_options.h"
+#include "runtime/redlock_loss.h"
+#include "arguments/redlock_servers.h"
 #include "core/rl_scripts.h"
 #include "redlock_arginfo.h"
 
 zend_class_entry *redlock_ce;
-zend_class_entry *redlock_exception_ce;
 static zend_object_handlers redlock_object_handlers;
 
 static zend_object *redlock_create(zend_class_entry *ce)
@@ -47,19 +46,6 @@ static void redlock_free(zend_object *object)
 	zval_ptr_dtor(&intern->observer);
 	zval_ptr_dtor(&intern->on_loss);
 	zend_object_std_dtor(object);
-}
-
-redlock_object *redlock_ready(zval *this_zv)
-{
-	redlock_object *intern = Z_REDLOCK_P(this_zv);
-
-	if (intern->client.cluster == NULL) {
-		zend_throw_error(NULL, "%s object is not initialized: its constructor did not run or failed",
-			ZSTR_VAL(Z_OBJCE_P(this_zv)->name));
-		return NULL;
-	}
-	redlock_revolt_notice_call(); /* every call that may wait starts here */
-	return intern;
 }
 
 /* The driver's randomness: tokens and retry pauses from the CSPRNG. Throws when there is none. */
@@ -161,21 +147,6 @@ PHP_METHOD(RedLock, __construct)
 	}
 	redlock_loss_watch(intern);
 	redlock_outcomes_reset(intern->client.outcomes, cluster->count);
-}
-
-redlock_object *redlock_ready_with_lock(zval *this_zv, HashTable *lock, redlock_resource *resource,
-	zend_string **token)
-{
-	redlock_object *intern = redlock_ready(this_zv);
-
-	if (intern == NULL || redlock_lock_parse(lock, intern->prefix, 1, resource, token) != SUCCESS) {
-		return NULL;
-	}
-	if (redlock_lock_kind_parse(lock, 1, resource, *token) != SUCCESS) {
-		redlock_resource_release(resource);
-		return NULL;
-	}
-	return intern;
 }
 
 /* Per server of the last call, in the constructor's order: null, or why it did not vote yes. */

@@ -3,11 +3,12 @@
 #include "zend_exceptions.h"
 #include "zend_smart_str.h"
 
-#include "redlock_object.h"
-#include "redlock_resource.h"
-#include "redlock_loss.h"
-#include "redlock_callable.h"
-#include "redlock_telemetry.h"
+#include "runtime/redlock_calls.h"
+#include "runtime/redlock_abort.h"
+#include "runtime/redlock_callable.h"
+#include "runtime/redlock_loss.h"
+#include "runtime/redlock_observe.h"
+#include "runtime/redlock_running.h"
 
 /* "a" for one resource, "a", "b" for several, for the exception message. */
 static zend_string *describe_resource(const redlock_resource *resource)
@@ -32,68 +33,6 @@ static zend_string *describe_resource(const redlock_resource *resource)
 	return smart_str_extract(&out);
 }
 
-/* The objects with run() calls in progress on this PHP thread: the end of the request releases
- * what those whose stacks were abandoned still hold (redlock_object.h). */
-ZEND_TLS redlock_object *running_objects;
-
-static void running_enter(redlock_object *intern)
-{
-	if (intern->running++ == 0 && !intern->run_listed) {
-		intern->run_prev = NULL;
-		intern->run_next = running_objects;
-		if (running_objects) {
-			running_objects->run_prev = intern;
-		}
-		running_objects = intern;
-		intern->run_listed = true;
-	}
-}
-
-static void running_unlist(redlock_object *intern)
-{
-	if (!intern->run_listed) {
-		return;
-	}
-	if (intern->run_prev) {
-		intern->run_prev->run_next = intern->run_next;
-	} else {
-		running_objects = intern->run_next;
-	}
-	if (intern->run_next) {
-		intern->run_next->run_prev = intern->run_prev;
-	}
-	intern->run_prev = intern->run_next = NULL;
-	intern->run_listed = false;
-}
-
-static void running_leave(redlock_object *intern)
-{
-	if (--intern->running == 0) {
-		running_unlist(intern);
-	}
-}
-
-/* Abandoned run() calls: their locks, of this process, released on the object's own servers. */
-static void release_abandoned(redlock_object *intern)
-{
-	running_unlist(intern);
-	if (intern->client.cluster != NULL) {
-		(void) rl_client_release_pinned(&intern->client);
-	}
-}
-
-void redlock_run_request_end(void)
-{
-	while (running_objects) {
-		release_abandoned(running_objects);
-	}
-}
-
-void redlock_run_object_free(redlock_object *intern)
-{
-	release_abandoned(intern);
-}
-
 /* After $fn, however it ended: release the lock and what run() holds. The observer is told of the
  * release unless the request is being torn down (a fatal error, exit(): bailing). */
 static void run_finish(redlock_object *intern, redlock_resource *resource, zval *lock, zend_string *token,
@@ -108,7 +47,7 @@ static void run_finish(redlock_object *intern, redlock_resource *resource, zval 
 	if (!bailing) {
 		redlock_observe(intern, "run", &resource->names);
 	}
-	running_leave(intern);
+	redlock_run_leave(intern);
 	zval_ptr_dtor(&args[0]);
 	zval_ptr_dtor(&args[1]);
 	zval_ptr_dtor(lock);
@@ -169,8 +108,8 @@ PHP_METHOD(RedLock, run)
 	 * release never throws, so an exception from $fn is what propagates; a failed release (the lock
 	 * already expired) is not reported. A run() whose stack is abandoned instead (another
 	 * coroutine's fatal error ended the worker, a Fiber never resumed) is released at the end of
-	 * the request: running_enter() lists the object for redlock_run_request_end(). */
-	running_enter(intern);
+	 * the request: redlock_run_enter() lists the object for redlock_run_request_end(). */
+	redlock_run_enter(intern);
 	if (intern->client.config.abort_on_loss) {
 		zend_string *described = describe_resource(&resource);
 		alarm = redlock_abort_arm(intern, Z_STR_P(token), ZSTR_VAL(described));

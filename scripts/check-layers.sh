@@ -1,18 +1,24 @@
 #!/usr/bin/env bash
-# Fails on an include that goes up or sideways in ext/'s layers (the order: scripts/layers.txt).
+# Fails on an include that goes up or sideways in ext/'s layers (the order: scripts/layers.txt), and on a
+# PHP header included below the folders marked (zend) there.
 # Usage: bash scripts/check-layers.sh [ext-dir]   (CI: .ci/run, release check)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 ext="${1:-$root/ext}"
 table="$root/scripts/layers.txt"
 
-declare -A level
+declare -A level zend
 n=0
 while read -r line; do
     line="${line%%#*}"
     [ -z "${line// }" ] && continue
     n=$((n + 1))
-    for folder in $line; do level[$folder]=$n; done
+    for folder in $line; do
+        case "$folder" in
+            '(zend)') for f in $line; do zend[$f]=1; done ;;
+            *) level[$folder]=$n ;;
+        esac
+    done
 done < "$table"
 
 bad=0
@@ -33,6 +39,26 @@ while IFS= read -r hit; do
         bad=1
     fi
 done < <(grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]+"[a-z_]+/' "$ext" --include='*.c' --include='*.h' || true)
+
+# plain C below the (zend) lines: no PHP or Zend header
+while IFS= read -r hit; do
+    file="${hit%%:*}"; rest="${hit#*:}"; lineno="${rest%%:*}"
+    rel="${file#"$ext"/}"
+    case "$rel" in */*) from="${rel%%/*}" ;; *) continue ;; esac
+    [ -n "${zend[$from]:-}" ] && continue
+    echo "ext/$rel:$lineno: $from/ includes a PHP header: only the folders marked (zend) in scripts/layers.txt use the engine"
+    bad=1
+done < <(grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]+[<"](php|zend|main/|Zend/|TSRM|ext/)' "$ext" --include='*.c' --include='*.h' || true)
+
+# a private header (*_private.h) is included only from its own folder
+while IFS= read -r hit; do
+    file="${hit%%:*}"; rest="${hit#*:}"; lineno="${rest%%:*}"
+    rel="${file#"$ext"/}"
+    target="$(sed -E 's/.*#include "([a-z_]+)\/.*/\1/' <<< "$rest")"
+    case "$rel" in "$target"/*) continue ;; esac
+    echo "ext/$rel:$lineno: includes a private header of $target/: only the files of $target/ may"
+    bad=1
+done < <(grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]+"[a-z_]+/[a-z_]+_private\.h"' "$ext" --include='*.c' --include='*.h' || true)
 
 # every folder of ext/ must have its place in the table
 for dir in "$ext"/*/; do

@@ -7,11 +7,27 @@
 #include "zend_exceptions.h"
 
 #include "php_redlock.h"
-#include "redlock_server_fields.h"
+#include "arguments/redlock_server_fields.h"
+#include "arguments/redlock_keys.h"
 #include "net/rl_sentinel.h"
 
-#define KNOWN_SENTINEL_KEYS \
-	"sentinels, master, timeout, username, password, database, tls, sentinel_username, sentinel_password"
+/* A Sentinel member's keys, in the order messages list them; each value is read once all are known. */
+enum {
+	SKEY_SENTINELS, SKEY_MASTER, SKEY_TIMEOUT, SKEY_USERNAME, SKEY_PASSWORD, SKEY_DATABASE, SKEY_TLS,
+	SKEY_SENTINEL_USERNAME, SKEY_SENTINEL_PASSWORD, SKEY_COUNT
+};
+static const redlock_key sentinel_keys[] = {
+	[SKEY_SENTINELS] = {"sentinels", NULL},
+	[SKEY_MASTER] = {"master", NULL},
+	[SKEY_TIMEOUT] = {"timeout", NULL},
+	[SKEY_USERNAME] = {"username", NULL},
+	[SKEY_PASSWORD] = {"password", NULL},
+	[SKEY_DATABASE] = {"database", NULL},
+	[SKEY_TLS] = {"tls", NULL},
+	[SKEY_SENTINEL_USERNAME] = {"sentinel_username", NULL},
+	[SKEY_SENTINEL_PASSWORD] = {"sentinel_password", NULL},
+	[SKEY_COUNT] = {NULL, NULL}
+};
 
 /* Copies the member into endpoint index: the master's credentials, database and TLS in the endpoint,
  * the sentinels' in its rl_sentinel. */
@@ -124,51 +140,30 @@ static zend_result parse_sentinel_list(zval *list, uint32_t arg_num, size_t inde
 
 zend_result redlock_sentinel_from_keyed(rl_cluster *cluster, HashTable *entry, uint32_t arg_num, size_t index)
 {
-	zval *list = NULL, *master = NULL, *timeout = NULL, *username = NULL, *password = NULL, *database = NULL;
-	zval *tls_value = NULL, *sentinel_username = NULL, *sentinel_password = NULL;
+	zval *slots[SKEY_COUNT] = {NULL};
+	zval *list, *master, *timeout, *username, *password, *database, *tls_value, *sentinel_username, *sentinel_password;
 	char *hosts[RL_URI_SENTINELS_MAX] = {NULL};
 	int ports[RL_URI_SENTINELS_MAX] = {0};
 	rl_endpoint_spec spec;
 	rl_sentinel_spec sentinels;
 	rl_tls_config *tls = NULL;
 	zend_result result = FAILURE;
-	zend_string *key;
-	zval *value;
 	size_t count = 0, i;
 
 	memset(&spec, 0, sizeof(spec));
 	memset(&sentinels, 0, sizeof(sentinels));
-	ZEND_HASH_FOREACH_STR_KEY_VAL(entry, key, value) {
-		ZVAL_DEREF(value);
-		if (key == NULL) {
-			zend_argument_value_error(arg_num, "server #%zu must not mix list items with the keys " KNOWN_SENTINEL_KEYS,
-				index);
-			return FAILURE;
-		}
-		if (zend_string_equals_literal(key, "sentinels")) {
-			list = value;
-		} else if (zend_string_equals_literal(key, "master")) {
-			master = value;
-		} else if (zend_string_equals_literal(key, "timeout")) {
-			timeout = value;
-		} else if (zend_string_equals_literal(key, "username")) {
-			username = value;
-		} else if (zend_string_equals_literal(key, "password")) {
-			password = value;
-		} else if (zend_string_equals_literal(key, "database")) {
-			database = value;
-		} else if (zend_string_equals_literal(key, "tls")) {
-			tls_value = value;
-		} else if (zend_string_equals_literal(key, "sentinel_username")) {
-			sentinel_username = value;
-		} else if (zend_string_equals_literal(key, "sentinel_password")) {
-			sentinel_password = value;
-		} else {
-			zend_argument_value_error(arg_num, "server #%zu has an unknown key \"%s\" (known: " KNOWN_SENTINEL_KEYS ")",
-				index, ZSTR_VAL(key));
-			return FAILURE;
-		}
-	} ZEND_HASH_FOREACH_END();
+	if (redlock_keys_read(sentinel_keys, entry, arg_num, index, slots, NULL) != SUCCESS) {
+		return FAILURE;
+	}
+	list = slots[SKEY_SENTINELS];
+	master = slots[SKEY_MASTER];
+	timeout = slots[SKEY_TIMEOUT];
+	username = slots[SKEY_USERNAME];
+	password = slots[SKEY_PASSWORD];
+	database = slots[SKEY_DATABASE];
+	tls_value = slots[SKEY_TLS];
+	sentinel_username = slots[SKEY_SENTINEL_USERNAME];
+	sentinel_password = slots[SKEY_SENTINEL_PASSWORD];
 
 	if (list == NULL || master == NULL) {
 		zend_argument_value_error(arg_num, "server #%zu must have both \"sentinels\" and \"master\"", index);

@@ -9,12 +9,24 @@
 
 #include "php_redlock.h"
 #include "memory/rl_memory_server.h"
-#include "redlock_servers.h"
-#include "redlock_server_fields.h"
+#include "arguments/redlock_servers.h"
+#include "arguments/redlock_keys.h"
+#include "arguments/redlock_server_fields.h"
 #include "net/rl_sentinel.h"
 #include "net/rl_uri.h"
 
-#define KNOWN_KEYS "host, port, timeout, username, password, database, tls"
+/* A keyed entry's keys, in the order messages list them; each value is read once all are known. */
+enum { KEY_HOST, KEY_PORT, KEY_TIMEOUT, KEY_USERNAME, KEY_PASSWORD, KEY_DATABASE, KEY_TLS, KEY_COUNT };
+static const redlock_key server_keys[] = {
+	[KEY_HOST] = {"host", NULL},
+	[KEY_PORT] = {"port", NULL},
+	[KEY_TIMEOUT] = {"timeout", NULL},
+	[KEY_USERNAME] = {"username", NULL},
+	[KEY_PASSWORD] = {"password", NULL},
+	[KEY_DATABASE] = {"database", NULL},
+	[KEY_TLS] = {"tls", NULL},
+	[KEY_COUNT] = {NULL, NULL}
+};
 
 /* One [host, port, timeout] entry, read as the PHP library reads it: elements 0, 1 and (optional) 2;
  * further elements are ignored, as its list($host, $port, $timeout) = $server does. */
@@ -81,37 +93,19 @@ static zend_result reject_duplicates(const rl_cluster *cluster, uint32_t arg_num
 static zend_result parse_keyed_entry(HashTable *entry, uint32_t arg_num, size_t index, rl_endpoint_spec *spec,
 	rl_tls_config **tls)
 {
-	zval *host = NULL, *port = NULL, *timeout = NULL, *username = NULL, *password = NULL, *database = NULL;
-	zval *tls_value = NULL;
-	zend_string *key;
-	zval *value;
+	zval *slots[KEY_COUNT] = {NULL};
+	zval *host, *port, *timeout, *username, *password, *database, *tls_value;
 
-	ZEND_HASH_FOREACH_STR_KEY_VAL(entry, key, value) {
-		ZVAL_DEREF(value);
-		if (key == NULL) {
-			zend_argument_value_error(arg_num, "server #%zu must not mix list items with the keys " KNOWN_KEYS, index);
-			return FAILURE;
-		}
-		if (zend_string_equals_literal(key, "host")) {
-			host = value;
-		} else if (zend_string_equals_literal(key, "port")) {
-			port = value;
-		} else if (zend_string_equals_literal(key, "timeout")) {
-			timeout = value;
-		} else if (zend_string_equals_literal(key, "username")) {
-			username = value;
-		} else if (zend_string_equals_literal(key, "password")) {
-			password = value;
-		} else if (zend_string_equals_literal(key, "database")) {
-			database = value;
-		} else if (zend_string_equals_literal(key, "tls")) {
-			tls_value = value;
-		} else {
-			zend_argument_value_error(arg_num, "server #%zu has an unknown key \"%s\" (known: " KNOWN_KEYS ")",
-				index, ZSTR_VAL(key));
-			return FAILURE;
-		}
-	} ZEND_HASH_FOREACH_END();
+	if (redlock_keys_read(server_keys, entry, arg_num, index, slots, NULL) != SUCCESS) {
+		return FAILURE;
+	}
+	host = slots[KEY_HOST];
+	port = slots[KEY_PORT];
+	timeout = slots[KEY_TIMEOUT];
+	username = slots[KEY_USERNAME];
+	password = slots[KEY_PASSWORD];
+	database = slots[KEY_DATABASE];
+	tls_value = slots[KEY_TLS];
 
 	if (host == NULL) {
 		zend_argument_value_error(arg_num, "server #%zu must have a \"host\"", index);
