@@ -67,6 +67,37 @@ static bool constructed_already(redlock_object *intern)
 	return true;
 }
 
+/* The constructor's retryDelay (argument 2) and retryCount (3), or false with a ValueError. */
+static bool retries_ok(zend_long retry_delay, zend_long retry_count)
+{
+	if (retry_delay < 0 || retry_delay > RL_RETRY_DELAY_MAX_MS) {
+		zend_argument_value_error(2, "must be between 0 and %lld (ms, one hour)", (long long) RL_RETRY_DELAY_MAX_MS);
+		return false;
+	}
+	if (retry_count < 0 || retry_count > RL_RETRY_COUNT_MAX) {
+		zend_argument_value_error(3, "must be between 0 and %lld (attempts; waitTimeout waits longer)",
+			(long long) RL_RETRY_COUNT_MAX);
+		return false;
+	}
+	return true;
+}
+
+/* The object takes the options' prefix and callables (the options keep none of them). */
+static void adopt_options(redlock_object *intern, redlock_options *options)
+{
+	/* A constructor that failed before left nothing to keep (out of memory: its prefix). */
+	if (intern->prefix) {
+		zend_string_release(intern->prefix);
+	}
+	intern->prefix = options->prefix;
+	zval_ptr_dtor(&intern->observer);
+	ZVAL_COPY_VALUE(&intern->observer, &options->observer); /* UNDEF without the option */
+	ZVAL_UNDEF(&options->observer);
+	zval_ptr_dtor(&intern->on_loss);
+	ZVAL_COPY_VALUE(&intern->on_loss, &options->on_loss);
+	ZVAL_UNDEF(&options->on_loss);
+}
+
 PHP_METHOD(RedLock, __construct)
 {
 	HashTable *servers;
@@ -89,17 +120,7 @@ PHP_METHOD(RedLock, __construct)
 	if (constructed_already(intern)) {
 		RETURN_THROWS();
 	}
-	if (retry_delay < 0 || retry_delay > RL_RETRY_DELAY_MAX_MS) {
-		zend_argument_value_error(2, "must be between 0 and %lld (ms, one hour)", (long long) RL_RETRY_DELAY_MAX_MS);
-		RETURN_THROWS();
-	}
-	if (retry_count < 0 || retry_count > RL_RETRY_COUNT_MAX) {
-		zend_argument_value_error(3, "must be between 0 and %lld (attempts; waitTimeout waits longer)",
-			(long long) RL_RETRY_COUNT_MAX);
-		RETURN_THROWS();
-	}
-	cluster = redlock_servers_parse(servers, 1);
-	if (cluster == NULL) {
+	if (!retries_ok(retry_delay, retry_count) || (cluster = redlock_servers_parse(servers, 1)) == NULL) {
 		RETURN_THROWS();
 	}
 	memset(&options, 0, sizeof(options));
@@ -130,17 +151,7 @@ PHP_METHOD(RedLock, __construct)
 		rl_cluster_destroy(cluster);
 		RETURN_THROWS();
 	}
-	/* A constructor that failed before left nothing to keep (out of memory: its prefix). */
-	if (intern->prefix) {
-		zend_string_release(intern->prefix);
-	}
-	intern->prefix = options.prefix;
-	zval_ptr_dtor(&intern->observer);
-	ZVAL_COPY_VALUE(&intern->observer, &options.observer); /* UNDEF without the option */
-	ZVAL_UNDEF(&options.observer);
-	zval_ptr_dtor(&intern->on_loss);
-	ZVAL_COPY_VALUE(&intern->on_loss, &options.on_loss);
-	ZVAL_UNDEF(&options.on_loss);
+	adopt_options(intern, &options);
 	if (rl_client_init(&intern->client, cluster, &options.client) != 0) {
 		zend_throw_error(NULL, "Out of memory");
 		RETURN_THROWS();

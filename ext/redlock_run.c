@@ -54,6 +54,44 @@ static void run_finish(redlock_object *intern, redlock_resource *resource, zval 
 	redlock_resource_release(resource);
 }
 
+/* run() could not take its lock (contention or no quorum, no exception already). */
+static void throw_not_locked(const redlock_resource *resource, int64_t attempts)
+{
+	zend_string *described = describe_resource(resource);
+
+	zend_throw_exception_ex(redlock_exception_ce, 0,
+		"Could not lock %s %s within %" PRId64 " attempt%s", resource->multi ? "the resources" : "the resource",
+		ZSTR_VAL(described), attempts, attempts == 1 ? "" : "s");
+	zend_string_release(described);
+}
+
+/* abortOnLoss: the alarm of run()'s lock, or NULL without the option. */
+static void *arm_alarm(redlock_object *intern, const redlock_resource *resource, zend_string *token)
+{
+	zend_string *described;
+	void *alarm;
+
+	if (!intern->client.config.abort_on_loss) {
+		return NULL;
+	}
+	described = describe_resource(resource);
+	alarm = redlock_abort_arm(intern, token, ZSTR_VAL(described));
+	zend_string_release(described);
+	return alarm;
+}
+
+/* The lock was not ours all through $fn. */
+static void throw_lost(const redlock_object *intern, const redlock_resource *resource)
+{
+	zend_string *described = describe_resource(resource);
+
+	zend_throw_exception_ex(redlock_exception_ce, 0,
+		"The lock on %s was lost during the work: %s", ZSTR_VAL(described), intern->client.config.auto_extend
+			? "a renewal did not reach a quorum, or maxExtensions was reached"
+			: "its validity ran out (no autoExtend)");
+	zend_string_release(described);
+}
+
 PHP_METHOD(RedLock, run)
 {
 	HashTable *names = NULL;
@@ -83,11 +121,7 @@ PHP_METHOD(RedLock, run)
 	}
 	if (!redlock_acquire(intern, &resource, NULL, ttl, 2, true, &lock, &attempts, "run")) {
 		if (!EG(exception)) {
-			zend_string *described = describe_resource(&resource);
-			zend_throw_exception_ex(redlock_exception_ce, 0,
-				"Could not lock %s %s within %" PRId64 " attempt%s", resource.multi ? "the resources" : "the resource",
-				ZSTR_VAL(described), attempts, attempts == 1 ? "" : "s");
-			zend_string_release(described);
+			throw_not_locked(&resource, attempts);
 		}
 		redlock_resource_release(&resource);
 		RETURN_THROWS();
@@ -110,11 +144,7 @@ PHP_METHOD(RedLock, run)
 	 * coroutine's fatal error ended the worker, a Fiber never resumed) is released at the end of
 	 * the request: redlock_run_enter() lists the object for redlock_run_request_end(). */
 	redlock_run_enter(intern);
-	if (intern->client.config.abort_on_loss) {
-		zend_string *described = describe_resource(&resource);
-		alarm = redlock_abort_arm(intern, Z_STR_P(token), ZSTR_VAL(described));
-		zend_string_release(described);
-	}
+	alarm = arm_alarm(intern, &resource, Z_STR_P(token));
 	/* $fn's frame: where the alarm may land (redlock_callable.c), the observer's call included,
 	 * which holds it until the observer returns. */
 	redlock_callable_enter(&frame, REDLOCK_CALLABLE_FN, intern, alarm);
@@ -138,12 +168,7 @@ PHP_METHOD(RedLock, run)
 	lost = rl_client_lease(&intern->client, Z_STRVAL_P(token), Z_STRLEN_P(token)) == RL_LEASE_LOST;
 	redlock_callable_tell_losses(); /* 'onLoss' at run()'s end at the latest, before its exception */
 	if (lost && !EG(exception)) {
-		zend_string *described = describe_resource(&resource);
-		zend_throw_exception_ex(redlock_exception_ce, 0,
-			"The lock on %s was lost during the work: %s", ZSTR_VAL(described), intern->client.config.auto_extend
-				? "a renewal did not reach a quorum, or maxExtensions was reached"
-				: "its validity ran out (no autoExtend)");
-		zend_string_release(described);
+		throw_lost(intern, &resource);
 		zval_ptr_dtor(return_value);
 		ZVAL_UNDEF(return_value);
 	}

@@ -22,43 +22,36 @@ while read -r line; do
 done < "$table"
 
 bad=0
+# Every include of ext/ (file:line, the folder it names). The API face (from: none) may include any folder
+# but another's private header.
 while IFS= read -r hit; do
-    file="${hit%%:*}"; rest="${hit#*:}"; lineno="${rest%%:*}"
-    target="$(sed -E 's/.*#include "([a-z_]+)\/.*/\1/' <<< "$rest")"
+    file="${hit%%:*}"; rest="${hit#*:}"; lineno="${rest%%:*}"; line="${rest#*:}"
     rel="${file#"$ext"/}"
-    case "$rel" in */*) from="${rel%%/*}" ;; *) continue ;; esac   # the glue may include anything below it
-    if [ -z "${level[$from]:-}" ]; then
+    case "$rel" in */*) from="${rel%%/*}" ;; *) from="" ;; esac
+    if [ -n "$from" ] && [ -z "${level[$from]:-}" ]; then
         echo "ext/$rel: folder '$from' is not in scripts/layers.txt"; bad=1; continue
     fi
+    if [[ "$line" =~ \#[[:space:]]*include[[:space:]]+[\<\"](php|zend|main/|Zend/|TSRM|ext/) ]]; then
+        # plain C below the (zend) lines: no PHP or Zend header
+        [ -z "$from" ] || [ -n "${zend[$from]:-}" ] && continue
+        echo "ext/$rel:$lineno: $from/ includes a PHP header: only the folders marked (zend) in scripts/layers.txt use the engine"
+        bad=1; continue
+    fi
+    [[ "$line" =~ \#[[:space:]]*include[[:space:]]+\"([a-z_]+)/([a-z_]+)\.h ]] || continue
+    target="${BASH_REMATCH[1]}"
     if [ -z "${level[$target]:-}" ]; then
         echo "ext/$rel:$lineno: includes '$target/', which is not a folder of scripts/layers.txt"; bad=1; continue
     fi
-    [ "$target" = "$from" ] && continue
+    if [ "$target" != "$from" ] && [[ "${BASH_REMATCH[2]}" == *_private ]]; then
+        echo "ext/$rel:$lineno: includes a private header of $target/: only the files of $target/ may"
+        bad=1; continue
+    fi
+    [ -z "$from" ] || [ "$target" = "$from" ] && continue
     if [ "${level[$target]}" -le "${level[$from]}" ]; then
         echo "ext/$rel:$lineno: $from/ includes $target/: a folder includes only itself and the folders below it (scripts/layers.txt)"
         bad=1
     fi
-done < <(grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]+"[a-z_]+/' "$ext" --include='*.c' --include='*.h' || true)
-
-# plain C below the (zend) lines: no PHP or Zend header
-while IFS= read -r hit; do
-    file="${hit%%:*}"; rest="${hit#*:}"; lineno="${rest%%:*}"
-    rel="${file#"$ext"/}"
-    case "$rel" in */*) from="${rel%%/*}" ;; *) continue ;; esac
-    [ -n "${zend[$from]:-}" ] && continue
-    echo "ext/$rel:$lineno: $from/ includes a PHP header: only the folders marked (zend) in scripts/layers.txt use the engine"
-    bad=1
-done < <(grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]+[<"](php|zend|main/|Zend/|TSRM|ext/)' "$ext" --include='*.c' --include='*.h' || true)
-
-# a private header (*_private.h) is included only from its own folder
-while IFS= read -r hit; do
-    file="${hit%%:*}"; rest="${hit#*:}"; lineno="${rest%%:*}"
-    rel="${file#"$ext"/}"
-    target="$(sed -E 's/.*#include "([a-z_]+)\/.*/\1/' <<< "$rest")"
-    case "$rel" in "$target"/*) continue ;; esac
-    echo "ext/$rel:$lineno: includes a private header of $target/: only the files of $target/ may"
-    bad=1
-done < <(grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]+"[a-z_]+/[a-z_]+_private\.h"' "$ext" --include='*.c' --include='*.h' || true)
+done < <(grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]+[<"]' "$ext" --include='*.c' --include='*.h' || true)
 
 # every folder of ext/ must have its place in the table
 for dir in "$ext"/*/; do

@@ -141,7 +141,6 @@ static zend_result parse_sentinel_list(zval *list, uint32_t arg_num, size_t inde
 zend_result redlock_sentinel_from_keyed(rl_cluster *cluster, HashTable *entry, uint32_t arg_num, size_t index)
 {
 	zval *slots[SKEY_COUNT] = {NULL};
-	zval *list, *master, *timeout, *username, *password, *database, *tls_value, *sentinel_username, *sentinel_password;
 	char *hosts[RL_URI_SENTINELS_MAX] = {NULL};
 	int ports[RL_URI_SENTINELS_MAX] = {0};
 	rl_endpoint_spec spec;
@@ -155,36 +154,27 @@ zend_result redlock_sentinel_from_keyed(rl_cluster *cluster, HashTable *entry, u
 	if (redlock_keys_read(sentinel_keys, entry, arg_num, index, slots, NULL) != SUCCESS) {
 		return FAILURE;
 	}
-	list = slots[SKEY_SENTINELS];
-	master = slots[SKEY_MASTER];
-	timeout = slots[SKEY_TIMEOUT];
-	username = slots[SKEY_USERNAME];
-	password = slots[SKEY_PASSWORD];
-	database = slots[SKEY_DATABASE];
-	tls_value = slots[SKEY_TLS];
-	sentinel_username = slots[SKEY_SENTINEL_USERNAME];
-	sentinel_password = slots[SKEY_SENTINEL_PASSWORD];
 
-	if (list == NULL || master == NULL) {
+	if (slots[SKEY_SENTINELS] == NULL || slots[SKEY_MASTER] == NULL) {
 		zend_argument_value_error(arg_num, "server #%zu must have both \"sentinels\" and \"master\"", index);
 		return FAILURE;
 	}
-	if (Z_TYPE_P(master) != IS_STRING) {
+	if (Z_TYPE_P(slots[SKEY_MASTER]) != IS_STRING) {
 		zend_argument_type_error(arg_num, "server #%zu master must be of type string, %s given", index,
-			zend_zval_type_name(master));
+			zend_zval_type_name(slots[SKEY_MASTER]));
 		return FAILURE;
 	}
-	if (!rl_uri_master_name_ok(Z_STRVAL_P(master), Z_STRLEN_P(master))) {
+	if (!rl_uri_master_name_ok(Z_STRVAL_P(slots[SKEY_MASTER]), Z_STRLEN_P(slots[SKEY_MASTER]))) {
 		zend_argument_value_error(arg_num, "server #%zu master must be 1 to 128 letters, digits, '.', '_' or '-'", index);
 		return FAILURE;
 	}
-	if (parse_sentinel_list(list, arg_num, index, hosts, ports, &count) != SUCCESS
-		|| redlock_server_parse_timeout(timeout, arg_num, index, &spec.timeout_ms) != SUCCESS
-		|| redlock_server_parse_credential(username, "username", arg_num, index, &spec.username, &spec.username_len) != SUCCESS
-		|| redlock_server_parse_credential(password, "password", arg_num, index, &spec.password, &spec.password_len) != SUCCESS
-		|| redlock_server_parse_credential(sentinel_username, "sentinel_username", arg_num, index, &sentinels.username, &i) != SUCCESS
-		|| redlock_server_parse_credential(sentinel_password, "sentinel_password", arg_num, index, &sentinels.password, &i) != SUCCESS
-		|| (tls_value != NULL && redlock_server_parse_tls(tls_value, arg_num, index, &tls) != SUCCESS)) {
+	if (parse_sentinel_list(slots[SKEY_SENTINELS], arg_num, index, hosts, ports, &count) != SUCCESS
+		|| redlock_server_parse_timeout(slots[SKEY_TIMEOUT], arg_num, index, &spec.timeout_ms) != SUCCESS
+		|| redlock_server_parse_credential(slots[SKEY_USERNAME], "username", arg_num, index, &spec.username, &spec.username_len) != SUCCESS
+		|| redlock_server_parse_credential(slots[SKEY_PASSWORD], "password", arg_num, index, &spec.password, &spec.password_len) != SUCCESS
+		|| redlock_server_parse_credential(slots[SKEY_SENTINEL_USERNAME], "sentinel_username", arg_num, index, &sentinels.username, &i) != SUCCESS
+		|| redlock_server_parse_credential(slots[SKEY_SENTINEL_PASSWORD], "sentinel_password", arg_num, index, &sentinels.password, &i) != SUCCESS
+		|| (slots[SKEY_TLS] != NULL && redlock_server_parse_tls(slots[SKEY_TLS], arg_num, index, &tls) != SUCCESS)) {
 		goto done;
 	}
 	if (spec.username != NULL && spec.password == NULL) {
@@ -195,10 +185,10 @@ zend_result redlock_sentinel_from_keyed(rl_cluster *cluster, HashTable *entry, u
 		zend_argument_value_error(arg_num, "server #%zu sentinel_username needs a sentinel_password", index);
 		goto done;
 	}
-	if (database != NULL) {
+	if (slots[SKEY_DATABASE] != NULL) {
 		zend_long number;
 
-		if (redlock_server_parse_whole_number(database, "database", 0, INT_MAX, arg_num, index, &number) != SUCCESS) {
+		if (redlock_server_parse_whole_number(slots[SKEY_DATABASE], "database", 0, INT_MAX, arg_num, index, &number) != SUCCESS) {
 			goto done;
 		}
 		spec.database = (int) number;
@@ -207,7 +197,7 @@ zend_result redlock_sentinel_from_keyed(rl_cluster *cluster, HashTable *entry, u
 	sentinels.count = count;
 	sentinels.hosts = (const char *const *) hosts;
 	sentinels.ports = ports;
-	sentinels.master_name = Z_STRVAL_P(master);
+	sentinels.master_name = Z_STRVAL_P(slots[SKEY_MASTER]);
 	sentinels.timeout_ms = spec.timeout_ms;
 	sentinels.tls = tls;
 	result = store(cluster, index, &spec, &sentinels);

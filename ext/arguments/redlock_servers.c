@@ -94,55 +94,47 @@ static zend_result parse_keyed_entry(HashTable *entry, uint32_t arg_num, size_t 
 	rl_tls_config **tls)
 {
 	zval *slots[KEY_COUNT] = {NULL};
-	zval *host, *port, *timeout, *username, *password, *database, *tls_value;
 
 	if (redlock_keys_read(server_keys, entry, arg_num, index, slots, NULL) != SUCCESS) {
 		return FAILURE;
 	}
-	host = slots[KEY_HOST];
-	port = slots[KEY_PORT];
-	timeout = slots[KEY_TIMEOUT];
-	username = slots[KEY_USERNAME];
-	password = slots[KEY_PASSWORD];
-	database = slots[KEY_DATABASE];
-	tls_value = slots[KEY_TLS];
 
-	if (host == NULL) {
+	if (slots[KEY_HOST] == NULL) {
 		zend_argument_value_error(arg_num, "server #%zu must have a \"host\"", index);
 		return FAILURE;
 	}
 	spec->port = RL_URI_DEFAULT_PORT;
-	if (redlock_server_check_host(host, arg_num, index) != SUCCESS
-		|| (port != NULL && redlock_server_parse_port(port, Z_STRVAL_P(host)[0] == '/', arg_num, index, &spec->port) != SUCCESS)
-		|| redlock_server_parse_timeout(timeout, arg_num, index, &spec->timeout_ms) != SUCCESS
-		|| redlock_server_parse_credential(username, "username", arg_num, index, &spec->username, &spec->username_len) != SUCCESS
-		|| redlock_server_parse_credential(password, "password", arg_num, index, &spec->password, &spec->password_len) != SUCCESS) {
+	if (redlock_server_check_host(slots[KEY_HOST], arg_num, index) != SUCCESS
+		|| (slots[KEY_PORT] != NULL && redlock_server_parse_port(slots[KEY_PORT], Z_STRVAL_P(slots[KEY_HOST])[0] == '/', arg_num, index, &spec->port) != SUCCESS)
+		|| redlock_server_parse_timeout(slots[KEY_TIMEOUT], arg_num, index, &spec->timeout_ms) != SUCCESS
+		|| redlock_server_parse_credential(slots[KEY_USERNAME], "username", arg_num, index, &spec->username, &spec->username_len) != SUCCESS
+		|| redlock_server_parse_credential(slots[KEY_PASSWORD], "password", arg_num, index, &spec->password, &spec->password_len) != SUCCESS) {
 		return FAILURE;
 	}
 	if (spec->username != NULL && spec->password == NULL) {
 		zend_argument_value_error(arg_num, "server #%zu username needs a password", index);
 		return FAILURE;
 	}
-	if (tls_value != NULL) {
-		if (redlock_server_parse_tls(tls_value, arg_num, index, tls) != SUCCESS) {
+	if (slots[KEY_TLS] != NULL) {
+		if (redlock_server_parse_tls(slots[KEY_TLS], arg_num, index, tls) != SUCCESS) {
 			return FAILURE;
 		}
-		if (*tls != NULL && Z_STRVAL_P(host)[0] == '/') {
+		if (*tls != NULL && Z_STRVAL_P(slots[KEY_HOST])[0] == '/') {
 			zend_argument_value_error(arg_num, "server #%zu tls is not available over a unix socket", index);
 			return FAILURE;
 		}
 		spec->tls = *tls;
 	}
-	if (database != NULL) {
+	if (slots[KEY_DATABASE] != NULL) {
 		zend_long value;
 
-		if (redlock_server_parse_whole_number(database, "database", 0, INT_MAX, arg_num, index, &value) != SUCCESS) {
+		if (redlock_server_parse_whole_number(slots[KEY_DATABASE], "database", 0, INT_MAX, arg_num, index, &value) != SUCCESS) {
 			return FAILURE;
 		}
 		spec->database = (int) value;
 	}
-	spec->host = Z_STRVAL_P(host);
-	spec->host_len = Z_STRLEN_P(host);
+	spec->host = Z_STRVAL_P(slots[KEY_HOST]);
+	spec->host_len = Z_STRLEN_P(slots[KEY_HOST]);
 	return SUCCESS;
 }
 
