@@ -2,7 +2,7 @@
 # Builds the extension with ASan + UBSan in .run/asan-build (a copy; modules/ is untouched) and runs
 # the phpt suite under it, or a PHP script given after "php".
 #   scripts/sanitize.sh                      the whole suite; ends with "N passed, N failed"
-#   scripts/sanitize.sh php fuzz/php_fuzz.php 20000 300
+#   scripts/sanitize.sh php verify/fuzz/php_fuzz.php 20000 300
 #   REDLOCK_TEST_PORT=7341                   first port of the 5 servers
 # How: PHP's dlopen() uses RTLD_DEEPBIND, which the ASan runtime refuses, so a tiny preloaded shim
 # strips that flag; libasan is preloaded into the (uninstrumented) php binary; USE_ZEND_ALLOC=0
