@@ -300,13 +300,13 @@ int rl_conn_queue_time(rl_conn *conn, double now)
 }
 
 /* TIME's reply, read in its call or later among the stale ones: a sample of the server's clock. */
-static void take_time(rl_conn *conn, const rl_reply *reply)
+static void take_time(rl_conn *conn, const rl_reply *reply, double sent)
 {
 	double server_ms;
 
 	if (rl_clock_parse_time(reply, &server_ms)) { /* else (NOPERM, a proxy): no sample */
 		double since, recv = rl_now_ms();
-		double jump = rl_clock_sample(&conn->clock, conn->time_sent, recv, server_ms, &since);
+		double jump = rl_clock_sample(&conn->clock, sent, recv, server_ms, &since);
 
 		if (jump != 0) {
 			conn->clock_jump = jump;
@@ -501,7 +501,7 @@ int rl_conn_sort_reply(rl_conn *conn, int got, rl_reply *reply, rl_outcome *out)
 		if (conn->stale > 0) {
 			conn->stale--;
 			if (conn->time_stale_pos > 0 && --conn->time_stale_pos == 0) {
-				take_time(conn, reply); /* the TIME an earlier call gave up on */
+				take_time(conn, reply, conn->time_stale_sent); /* the TIME an earlier call gave up on */
 				continue;
 			}
 			if (reply->type == RL_REPLY_ERROR) {
@@ -513,7 +513,7 @@ int rl_conn_sort_reply(rl_conn *conn, int got, rl_reply *reply, rl_outcome *out)
 		}
 		if (conn->time_owed > 0) {
 			conn->time_owed--;
-			take_time(conn, reply);
+			take_time(conn, reply, conn->time_sent);
 			continue;
 		}
 		if (conn->expected == 0) {

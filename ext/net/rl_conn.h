@@ -86,6 +86,7 @@ typedef struct rl_conn {
 	double clock_jump_since; /* our clock after which it happened, and when it was seen */
 	double clock_jump_seen;
 	unsigned time_stale_pos; /* a TIME whose call gave up on it: its place among the stale replies (1: next) */
+	double time_stale_sent;  /* and when it was queued */
 	unsigned opens;       /* rl_conn_open() calls on it: the fan-out sees a call open it */
 	unsigned char was_ready;  /* this stream reached READY (since its rl_conn_open) */
 	unsigned char reopened;   /* opened over a stream that had been READY: the server restarted, killed
@@ -388,6 +389,7 @@ static inline void rl_conn_abandon(rl_conn *conn)
 	}
 	if (conn->time_owed > 0 && conn->time_stale_pos == 0) {
 		conn->time_stale_pos = conn->stale + 1; /* still sampled when read (a slow server's most of all) */
+		conn->time_stale_sent = conn->time_sent;
 	}
 	conn->stale += conn->time_owed + conn->expected;
 	conn->time_owed = 0;

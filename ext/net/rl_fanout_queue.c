@@ -94,7 +94,7 @@ int rl_fanout_prepare_any(rl_cluster *cluster, size_t i, const rl_encoded *lua, 
 			goto out_of_memory;
 		}
 	}
-	if (!queue_behind_silent && conn->time_stale_pos == 0 && (now >= conn->clock_due || cluster->clock_every_call)) {
+	if (!queue_behind_silent && (now >= conn->clock_due || cluster->clock_every_call)) {
 		/* The server's clock, sampled with the command: its reply comes first on the stream
 		 * (docs/design/verification.md#clock-jumps). Not on a memory:// server (the test clock). */
 		if (endpoint->test_double) {
