@@ -244,7 +244,7 @@ int rl_conn_append_setup(rl_conn *conn, const rl_endpoint *endpoint)
 		}
 		conn->checked++;
 	}
-	if (endpoint->sentinel != NULL) {
+	if (endpoint->sentinel != NULL || endpoint->shards != NULL) {
 		static const char *const role[] = {"ROLE"};
 		static const size_t role_len[] = {4};
 

@@ -67,7 +67,8 @@ void rl_fanout_probe_idle(const rl_cluster *cluster, short seen[RL_SMALL_CLUSTER
 /* prepare() beyond its common case: takes in what arrived, opens or checks out the connection,
  * queues command and flushes. */
 int rl_fanout_prepare_any(rl_cluster *cluster, size_t i, const rl_encoded *lua, rl_natives *natives, double now,
-	double call_deadline, rl_outcome *out, int queue_behind_silent, short seen, int lua_forbidden, unsigned leading)
+	double call_deadline, rl_outcome *out, int queue_behind_silent, short seen, int lua_forbidden, unsigned leading,
+	int asking)
 {
 	rl_conn *conn = &cluster->conns[i];
 	const rl_endpoint *endpoint = &cluster->endpoints[i];
@@ -100,6 +101,15 @@ int rl_fanout_prepare_any(rl_cluster *cluster, size_t i, const rl_encoded *lua, 
 			? "no script sent ('scripts' => false): this server has not yet said whether it has DELEX or DELIFEQ"
 			: "no script sent ('scripts' => false): this server has neither DELEX (Redis >= 8.4) nor DELIFEQ (Valkey >= 9)");
 		return -1;
+	}
+	if (asking) {
+		static const char asking_command[] = "*1\r\n$6\r\nASKING\r\n";
+
+		if (rl_conn_append_encoded(conn, asking_command, sizeof(asking_command) - 1) != 0) {
+			goto out_of_memory;
+		}
+		leading++; /* its +OK is passed over as a batch's first replies are */
+		conn->expected--;
 	}
 	if (command->bytes == NULL || rl_conn_append_encoded(conn, command->bytes, command->len) != 0) {
 		goto out_of_memory;

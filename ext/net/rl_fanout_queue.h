@@ -10,6 +10,7 @@
 
 #include "net/rl_cluster.h"
 #include "net/rl_sentinel.h"
+#include "net/rl_shards.h"
 #include "protocol/rl_request.h"
 
 /* Up to this many servers, a fan-out polls and probes from the stack. */
@@ -88,13 +89,18 @@ static inline void rl_fanout_begin_call(rl_cluster *cluster, size_t i, short see
 {
 	if (rl_conn_begin_call(&cluster->conns[i], &cluster->endpoints[i], seen, now, call_deadline)) {
 		rl_sentinel_note_closed(&cluster->endpoints[i]);
+		if (cluster->endpoints[i].shards != NULL) { /* the node closed it: a failover may have demoted it */
+			cluster->endpoints[i].shards->state = RL_SHARDS_STALE;
+		}
 	}
 }
 
 /* rl_fanout_prepare beyond its common case: takes in what arrived, opens or checks out the
- * connection, queues command and flushes. */
+ * connection, queues command (behind ASKING when asking: a cluster member's ASK redirection) and
+ * flushes. */
 int rl_fanout_prepare_any(rl_cluster *cluster, size_t i, const rl_encoded *lua, rl_natives *natives, double now,
-	double call_deadline, rl_outcome *out, int queue_behind_silent, short seen, int lua_forbidden, unsigned leading);
+	double call_deadline, rl_outcome *out, int queue_behind_silent, short seen, int lua_forbidden, unsigned leading,
+	int asking);
 
 /* Opens the connection if needed and queues command. Returns 0, or -1 with *out filled.
  * queue_behind_silent: a release queues behind a silent server's SET rather than start afresh,
@@ -127,7 +133,7 @@ static RL_ALWAYS_INLINE int rl_fanout_prepare(rl_cluster *cluster, size_t i, con
 		}
 	}
 	return rl_fanout_prepare_any(cluster, i, lua, natives, now, call_deadline, out, queue_behind_silent, seen,
-		lua_forbidden, leading);
+		lua_forbidden, leading, 0);
 }
 
 #endif

@@ -296,7 +296,7 @@ static int take_tls_setting(span key, span value, rl_uri *out, char *error, size
 	if (span_equals(key, "verify_peer") || span_equals(key, "verify_peer_name")) {
 		int *flag = span_equals(key, "verify_peer") ? &tls->verify_peer : &tls->verify_peer_name;
 		if (!out->tls) {
-			return rl_uri_fail(error, error_size, "URI TLS parameters need the rediss:// or sentinels:// scheme");
+			return rl_uri_fail(error, error_size, "URI TLS parameters need the rediss://, sentinels:// or clusters:// scheme");
 		}
 		if (span_equals(value, "1") || span_equals(value, "true") || span_equals(value, "yes")) {
 			*flag = 1;
@@ -310,7 +310,7 @@ static int take_tls_setting(span key, span value, rl_uri *out, char *error, size
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		if (span_equals(key, names[i])) {
 			if (!out->tls) {
-				return rl_uri_fail(error, error_size, "URI TLS parameters need the rediss:// or sentinels:// scheme");
+				return rl_uri_fail(error, error_size, "URI TLS parameters need the rediss://, sentinels:// or clusters:// scheme");
 			}
 			/* take_secret: decoded, not empty, not twice; the passphrase is wiped when freed. */
 			return rl_uri_take_secret(value, slots[i], names[i], error, error_size);
@@ -473,10 +473,12 @@ int rl_uri_parse(const char *text, size_t len, rl_uri *out, char *error, size_t 
 		rest.len = len - 7;
 	} else if (rl_span_has_prefix_nocase(all, "sentinel://") || rl_span_has_prefix_nocase(all, "sentinels://")) {
 		return rl_uri_parse_sentinel(all, out, error, error_size);
+	} else if (rl_span_has_prefix_nocase(all, "cluster://") || rl_span_has_prefix_nocase(all, "clusters://")) {
+		return rl_uri_parse_cluster(all, out, error, error_size);
 	} else if (rl_span_has_prefix_nocase(all, "memory://")) {
 		return parse_memory(text + 9, len - 9, out, error, error_size);
 	} else {
-		return rl_uri_fail(error, error_size, "URI must start with redis://, rediss://, unix://, sentinel://, sentinels:// or memory://");
+		return rl_uri_fail(error, error_size, "URI must start with redis://, rediss://, unix://, sentinel://, sentinels://, cluster://, clusters:// or memory://");
 	}
 	question = rl_span_find(rest, '?');
 	if (question != NULL) {
