@@ -143,7 +143,9 @@ static void take_replies(rl_cluster *cluster, size_t i, const rl_request *reques
 		} else {
 			rl_reply_classify(&reply, request->expect, out);
 		}
-		if (out->kind == RL_OUTCOME_ERROR && cluster->endpoints[i].shards != NULL && rl_shards_redirection(out->message)) {
+		/* (a fromCluster member's MOVED is its error for this call: its placement is recomputed at the next) */
+		if (out->kind == RL_OUTCOME_ERROR && cluster->endpoints[i].shards != NULL && cluster->endpoints[i].shards->pin == 0
+			&& rl_shards_redirection(out->message)) {
 			int resent = follow_redirect(cluster, i, request, again, out);
 
 			if (resent > 0) {
@@ -249,6 +251,18 @@ static void settle_overdue(rl_cluster *cluster, double now, double deadline_ms, 
 	}
 }
 
+static void free_own(rl_encoded *own, size_t count)
+{
+	size_t i;
+
+	for (i = 0; own != NULL && i < count; i++) {
+		if (own[i].bytes != NULL) {
+			rl_encoded_free(&own[i]);
+		}
+	}
+	free(own);
+}
+
 unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned quorum,
 	double deadline_ms, rl_outcome *outcomes)
 {
@@ -262,6 +276,7 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 	unsigned char awaited_small[RL_SMALL_CLUSTER], *awaited = NULL;
 	struct resend again;
 	int slot = RL_SLOT_NONE - 1; /* not computed yet */
+	rl_encoded *own = NULL; /* fromCluster members: each its own keys (rl_fanout_encode_tagged) */
 	size_t i, k;
 
 	rl_cluster_leave_parent(cluster);
@@ -283,7 +298,23 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 			if (slot == RL_SLOT_NONE - 1) {
 				slot = rl_request_slot(request);
 			}
-			rl_shards_route(&cluster->endpoints[i], &cluster->conns[i], cluster->pool, slot, 0, deadline_ms, &outcomes[i]);
+			if (rl_shards_route(&cluster->endpoints[i], &cluster->conns[i], cluster->pool, slot, 0, deadline_ms, &outcomes[i]) == 0
+				&& cluster->endpoints[i].shards->pin > 0) {
+				const rl_shards *shards = cluster->endpoints[i].shards;
+
+				if (own == NULL && (own = calloc(cluster->count, sizeof(*own))) == NULL) {
+					rl_outcome_set(&outcomes[i], RL_OUTCOME_IO, "out of memory");
+					continue;
+				}
+				if (request->batch_len > 0) {
+					rl_fanout_encode_tagged(request->batch, request->batch_len, shards->tag, shards->tag_len, &own[i]);
+				} else {
+					rl_fanout_encode_tagged(&request->command, 1, shards->tag, shards->tag_len, &own[i]);
+				}
+				if (own[i].bytes == NULL) {
+					rl_outcome_set(&outcomes[i], RL_OUTCOME_IO, "out of memory");
+				}
+			}
 		}
 	}
 	again.command = &command;
@@ -297,7 +328,11 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 
 		if (outcomes[i].kind != RL_OUTCOME_PENDING) {
 			settle(&outcomes[i], &yes, &answered, 0); /* no route: failed before sending */
-		} else if (rl_fanout_prepare(cluster, i, &command, &natives, now, deadline_ms, &outcomes[i], 0,
+		} else if (own != NULL && own[i].bytes != NULL
+			? rl_fanout_prepare(cluster, i, &own[i], NULL, now, deadline_ms, &outcomes[i], 0,
+				i < RL_SMALL_CLUSTER ? seen[i] : RL_NOT_PROBED, request->lua_forbidden,
+				request->batch_len > 0 ? request->batch_len - 1 : 0) != 0
+			: rl_fanout_prepare(cluster, i, &command, &natives, now, deadline_ms, &outcomes[i], 0,
 				i < RL_SMALL_CLUSTER ? seen[i] : RL_NOT_PROBED, request->lua_forbidden,
 				request->batch_len > 0 ? request->batch_len - 1 : 0) != 0) {
 			settle(&outcomes[i], &yes, &answered, 0); /* failed before sending */
@@ -311,6 +346,7 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 	if (poll_set_init(&set, cluster->count) != 0) {
 		rl_encoded_free(&command);
 		rl_natives_free(&natives);
+		free_own(own, cluster->count);
 		for (i = 0; i < cluster->count; i++) {
 			if (outcomes[i].kind == RL_OUTCOME_PENDING) {
 				rl_outcome_set(&outcomes[i], RL_OUTCOME_IO, "out of memory");
@@ -382,6 +418,7 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 	poll_set_free(&set);
 	rl_encoded_free(&command);
 	rl_natives_free(&natives);
+	free_own(own, cluster->count);
 	if (awaited != awaited_small) {
 		free(awaited);
 	}
@@ -643,27 +680,37 @@ void rl_fanout_send(rl_cluster *cluster, const rl_command *command)
 	/* Nobody waits for these replies; a server without a timeout still gets a bound, after
 	 * which a connection that stayed silent is replaced. */
 	double call_deadline = now + rl_cluster_call_bound(cluster);
-	rl_encoded encoded;
+	rl_encoded encoded, *own;
 	short seen[RL_SMALL_CLUSTER];
 	size_t i;
 
 	rl_cluster_leave_parent(cluster);
 	rl_fanout_encode(command, &encoded);
+	own = NULL;
 	for (i = 0; i < cluster->count; i++) {
 		rl_outcome ignored;
-		if (cluster->endpoints[i].shards != NULL) { /* never asks for the map: sent without waiting */
-			rl_shards_route(&cluster->endpoints[i], &cluster->conns[i], cluster->pool, rl_command_slot(command), 1,
-				call_deadline, &ignored);
+		const rl_shards *shards = cluster->endpoints[i].shards;
+
+		if (shards != NULL) { /* never asks for the map: sent without waiting */
+			if (rl_shards_route(&cluster->endpoints[i], &cluster->conns[i], cluster->pool, rl_command_slot(command), 1,
+					call_deadline, &ignored) == 0 && shards->pin > 0 && (own != NULL || (own = calloc(cluster->count, sizeof(*own))) != NULL)) {
+				rl_fanout_encode_tagged(command, 1, shards->tag, shards->tag_len, &own[i]);
+			}
 		}
 	}
 	rl_fanout_probe_idle(cluster, seen);
 	for (i = 0; i < cluster->count; i++) {
 		rl_outcome ignored;
-		if (rl_fanout_prepare(cluster, i, &encoded, NULL, now, call_deadline, &ignored, 1,
+		const rl_shards *shards = cluster->endpoints[i].shards;
+		const rl_encoded *mine = shards != NULL && shards->pin > 0 ? (own != NULL && own[i].bytes != NULL ? &own[i] : NULL)
+			: &encoded;
+
+		if (mine != NULL && rl_fanout_prepare(cluster, i, mine, NULL, now, call_deadline, &ignored, 1,
 				i < RL_SMALL_CLUSTER ? seen[i] : RL_NOT_PROBED, 0, 0) == 0) {
 			rl_conn_abandon(&cluster->conns[i]);
 		}
 	}
+	free_own(own, cluster->count);
 	rl_encoded_free(&encoded);
 }
 

@@ -36,6 +36,10 @@ typedef struct rl_natives {
 void rl_fanout_encode(const rl_command *command, rl_encoded *enc);
 void rl_fanout_encode_all(const rl_command *commands, unsigned count, rl_encoded *enc);
 
+/* The same, each key given the hash tag tag first ("{tag}key"): a RedLock::fromCluster member's
+ * (net/rl_shards.h). bytes NULL when out of memory. */
+void rl_fanout_encode_tagged(const rl_command *commands, unsigned count, const char *tag, size_t tag_len, rl_encoded *enc);
+
 static inline void rl_encoded_free(rl_encoded *enc)
 {
 	if (enc->bytes != enc->small) {

@@ -63,28 +63,37 @@ static int merge(int slot, int one)
 	return slot == one ? slot : RL_SLOT_CROSS;
 }
 
-int rl_command_slot(const rl_command *command)
+int rl_command_keys(const rl_command *command, int *first, int *last)
 {
-	int slot = RL_SLOT_NONE, k, first = 1, last = 1;
-
+	*first = *last = 1;
 	if (command->argc < 2) {
-		return RL_SLOT_NONE; /* MULTI, EXEC, PING */
+		return 0; /* MULTI, EXEC, PING */
 	}
 	if (name_is(command, "EVAL") || name_is(command, "EVALSHA") || name_is(command, "FCALL")) {
 		long keys = command->argc > 2 ? strtol(command->argv[2], NULL, 10) : 0;
 
 		if (keys <= 0) {
-			return RL_SLOT_NONE;
+			return 0;
 		}
-		first = 3;
-		last = 3 + (int) keys - 1;
-		if (last >= command->argc) {
-			last = command->argc - 1;
+		*first = 3;
+		*last = 3 + (int) keys - 1;
+		if (*last >= command->argc) {
+			*last = command->argc - 1;
 		}
 	} else if (name_is(command, "DEL") || name_is(command, "EXISTS") || name_is(command, "UNLINK")) {
-		last = command->argc - 1;
+		*last = command->argc - 1;
 	} else if (name_is(command, "SUBSCRIBE") || name_is(command, "PUBLISH")) {
-		return RL_SLOT_NONE; /* a channel, not a key */
+		return 0; /* a channel, not a key */
+	}
+	return 1;
+}
+
+int rl_command_slot(const rl_command *command)
+{
+	int slot = RL_SLOT_NONE, k, first, last;
+
+	if (!rl_command_keys(command, &first, &last)) {
+		return RL_SLOT_NONE;
 	}
 	for (k = first; k <= last; k++) {
 		slot = merge(slot, rl_key_slot(command->argv[k], command->argvlen[k]));
@@ -155,7 +164,7 @@ void rl_shards_free(rl_shards *shards)
 
 static char *make_identity(const rl_shards *shards)
 {
-	size_t i, len = 1, at = 0;
+	size_t i, len = 16, at = 0;
 	char *text;
 
 	for (i = 0; i < shards->seed_count; i++) {
@@ -170,6 +179,9 @@ static char *make_identity(const rl_shards *shards)
 		at += (size_t) snprintf(text + at, len - at, strchr(one->host, ':') ? "%s[%s]:%d" : "%s%s:%d",
 			i ? "," : "", one->host, one->port);
 	}
+	if (shards->pin > 0) {
+		snprintf(text + at, len - at, "#%u", shards->pin - 1);
+	}
 	return text;
 }
 
@@ -182,6 +194,7 @@ rl_shards *rl_shards_create(const rl_shards_spec *spec)
 		return NULL;
 	}
 	shards->seed_count = spec->count;
+	shards->pin = spec->pin;
 	shards->seeds = calloc(spec->count ? spec->count : 1, sizeof(*shards->seeds));
 	shards->owner = calloc(RL_SHARDS_SLOTS, sizeof(*shards->owner));
 	if (shards->seeds == NULL || shards->owner == NULL) {
@@ -231,6 +244,7 @@ rl_shards *rl_shards_copy(const rl_shards *from)
 		spec.timeout_ms = from->seeds[0].timeout_ms;
 		spec.tls = from->seeds[0].tls;
 	}
+	spec.pin = from->pin;
 	/* the copy learns the map itself (the renewal thread's): nothing shared between threads */
 	return rl_shards_create(&spec);
 }
@@ -649,6 +663,70 @@ static int refresh(rl_shards *shards, double call_deadline, rl_outcome *out)
 	return -1;
 }
 
+/* --- RedLock::fromCluster: one member per master ---------------------------------------------- */
+
+/* The masters by the lowest slot each owns (stable across failovers, which keep a master's slots, and
+ * across most reshardings): the index in nodes of the n-th (0-based), or -1. */
+static int nth_master(const rl_shards *shards, unsigned n)
+{
+	unsigned char seen[256] = {0};
+	unsigned found = 0;
+	int slot;
+
+	for (slot = 0; slot < RL_SHARDS_SLOTS; slot++) {
+		unsigned owner = shards->owner[slot];
+
+		if (owner == 0 || owner > 256 || seen[owner - 1]) {
+			continue;
+		}
+		seen[owner - 1] = 1;
+		if (found++ == n) {
+			return (int) owner - 1;
+		}
+	}
+	return -1;
+}
+
+int rl_shards_masters(rl_shards *shards, double call_deadline, rl_outcome *out)
+{
+	int n = 0;
+
+	if (shards->state != RL_SHARDS_RESOLVED && refresh(shards, call_deadline, out) != 0) {
+		return -1;
+	}
+	while (nth_master(shards, (unsigned) n) >= 0) {
+		n++;
+	}
+	return n;
+}
+
+/* The pinned member's tag, from the current map: "rl<i>.<k>" with the least k whose slot its master
+ * owns. The same in every process that sees the same map. Its slot, or -1 with *out. */
+static int place(rl_shards *shards, rl_outcome *out)
+{
+	int master = nth_master(shards, shards->pin - 1);
+	unsigned k;
+
+	if (master < 0) {
+		char message[RL_MESSAGE_MAX];
+
+		snprintf(message, sizeof(message), "cluster: member %u has no master (fewer masters own slots now)", shards->pin - 1);
+		rl_outcome_set(out, RL_OUTCOME_CONNECT, message);
+		return -1;
+	}
+	for (k = 0; k < 10000000; k++) {
+		int len = snprintf(shards->tag, sizeof(shards->tag), "rl%u.%u", shards->pin - 1, k);
+		int slot = rl_key_slot(shards->tag, (size_t) len);
+
+		if (shards->owner[slot] == (uint16_t) (master + 1)) {
+			shards->tag_len = (size_t) len;
+			return slot;
+		}
+	}
+	rl_outcome_set(out, RL_OUTCOME_CONNECT, "cluster: no hash tag found for the member's master");
+	return -1;
+}
+
 /* --- where a call goes ------------------------------------------------------------------------- */
 
 /* Points the endpoint at host:port; conn, open to another node, goes back to the pool (under the
@@ -692,10 +770,23 @@ int rl_shards_route(rl_endpoint *endpoint, rl_conn *conn, struct rl_pool *pool, 
 	const rl_shards_node *node;
 
 	conn->redirects = 0;
-	if (slot == RL_SLOT_CROSS) {
+	if (slot == RL_SLOT_CROSS && shards->pin == 0) {
 		rl_outcome_set(out, RL_OUTCOME_ERROR, "cluster: the keys of this call hash to different slots: give the "
 			"resources one hash tag, like {order}:a and {order}:b");
 		return -1;
+	}
+	if (shards->pin > 0) { /* fromCluster: the slot of the member's tag, whatever the keys */
+		if (sending && shards->state != RL_SHARDS_RESOLVED) {
+			rl_outcome_set(out, RL_OUTCOME_CONNECT, "cluster: the member's master is not known");
+			return -1;
+		}
+		if (shards->state != RL_SHARDS_RESOLVED && refresh(shards, call_deadline, out) != 0) {
+			return -1;
+		}
+		if ((slot = place(shards, out)) < 0) {
+			shards->state = RL_SHARDS_STALE;
+			return -1;
+		}
 	}
 	if (slot == RL_SLOT_NONE) {
 		return 0; /* whichever node the member last used */

@@ -29,6 +29,7 @@ typedef struct rl_shards_spec {
 	const char *password;
 	double timeout_ms;
 	const rl_tls_config *tls; /* NULL: plain TCP */
+	unsigned pin;             /* RedLock::fromCluster's member pin - 1 (see rl_shards.pin); 0: a cluster member */
 } rl_shards_spec;
 
 typedef struct rl_shards_node {
@@ -53,6 +54,12 @@ typedef struct rl_shards {
 	/* After every node asked failed, the member fails at once with the same reason until then. */
 	double quiet_until;
 	char failure[RL_MESSAGE_MAX];
+	/* RedLock::fromCluster (docs/design/cluster.md#placement): 1 + the member's index i. Its master is
+	 * the i-th by lowest slot owned; its keys carry the hash tag tag ("rl<i>.<k>", k the least whose slot
+	 * that master owns), recomputed with the map. 0: a cluster member (each key to its own slot). */
+	unsigned pin;
+	char tag[32];
+	size_t tag_len;
 } rl_shards;
 
 #define RL_SHARDS_RETRY_MS 1000.0
@@ -87,6 +94,13 @@ int rl_shards_route(rl_endpoint *endpoint, rl_conn *conn, struct rl_pool *pool, 
  * usable address. */
 int rl_shards_redirect(rl_endpoint *endpoint, rl_conn *conn, struct rl_pool *pool, const char *message, int slot_of_call,
 	double call_deadline, int *asking);
+
+/* How many masters own slots, asked of the seeds now (RedLock::fromCluster counts its members). The
+ * count, or -1 with *out. */
+int rl_shards_masters(rl_shards *shards, double call_deadline, rl_outcome *out);
+
+/* Where a command's keys are: argv[*first..*last] (EVAL: the declared ones); 0 when it has none. */
+int rl_command_keys(const rl_command *command, int *first, int *last);
 
 /* Whether message is a redirection a resend may cure: MOVED, ASK, or EXECABORT (a transaction
  * whose command was MOVED when queued: the map is asked again). */

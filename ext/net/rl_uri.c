@@ -353,6 +353,21 @@ int rl_uri_parse_query(span query, int *db_seen, rl_uri *out, char *error, size_
 			status = rl_uri_take_secret(value, &out->password, "password", error, error_size);
 		} else if (span_equals(key, "username")) {
 			status = rl_uri_take_secret(value, &out->username, "user name", error, error_size);
+		} else if (out->cluster && span_equals(key, "member")) {
+			size_t d;
+			unsigned member = 0;
+
+			if (out->cluster_member != 0) {
+				return rl_uri_fail(error, error_size, "URI gives the member twice");
+			}
+			for (d = 0; d < value.len && value.p[d] >= '0' && value.p[d] <= '9' && member < 1000; d++) {
+				member = member * 10 + (unsigned) (value.p[d] - '0');
+			}
+			if (value.len == 0 || d != value.len || member > 255) {
+				return rl_uri_fail(error, error_size, "URI member must be a whole number from 0 to 255");
+			}
+			out->cluster_member = member + 1;
+			status = 0;
 		} else if (out->sentinel && span_equals(key, "sentinel_password")) {
 			status = rl_uri_take_secret(value, &out->sentinel_password, "sentinel_password", error, error_size);
 		} else if (out->sentinel && span_equals(key, "sentinel_username")) {
@@ -367,6 +382,7 @@ int rl_uri_parse_query(span query, int *db_seen, rl_uri *out, char *error, size_
 				  "local_cert, local_pk, passphrase, peer_name, verify_peer, verify_peer_name)")
 				: out->sentinel ? "URI has an unknown query parameter (known: timeout, db, password, username, "
 				  "sentinel_username, sentinel_password)"
+				: out->cluster ? "URI has an unknown query parameter (known: timeout, password, username, member)"
 				: "URI has an unknown query parameter (known: timeout, db, password, username)");
 		}
 		if (status != 0) {

@@ -55,6 +55,7 @@ typedef struct rl_uri {
 	/* cluster:// and clusters://: host is NULL; the seeds are in sentinel_hosts/sentinel_ports
 	 * (sentinel_count of them), the credentials and TLS are every node's */
 	int cluster;
+	unsigned cluster_member; /* ?member=I (what RedLock::fromCluster builds): I + 1; 0 when absent */
 } rl_uri;
 
 /* Parses len bytes of text (need not be NUL-terminated). Returns 0 with *out filled (release
