@@ -357,7 +357,7 @@ int rl_cluster_expect_masters(rl_cluster *cluster, const uint32_t *masters)
 			&& (endpoint->sentinel->state != RL_SENTINEL_RESOLVED || rl_master_mark(endpoint->host, endpoint->port) != masters[i]);
 		/* a cluster member: its slot may have moved (the map not current, or its node not the one recorded) */
 		suspected |= masters[i] != 0 && endpoint->shards != NULL
-			&& (endpoint->shards->state != RL_SHARDS_RESOLVED || rl_master_mark(endpoint->host, endpoint->port) != masters[i]);
+			&& (endpoint->shards->state != RL_SHARDS_RESOLVED || rl_shards_mark(endpoint) != masters[i]);
 	}
 	return suspected;
 }

@@ -8,6 +8,7 @@
 #include <hiredis/hiredis.h> /* only for its version: the I/O is ours */
 
 #include "net/rl_conn.h"
+#include "net/rl_shards.h"
 #include "protocol/rl_resp.h"
 
 void rl_hiredis_version(char *out, size_t size)
@@ -253,7 +254,7 @@ int rl_conn_append_setup(rl_conn *conn, const rl_endpoint *endpoint)
 		}
 		conn->checked++;
 		conn->role_checked = 1;
-		conn->master_mark = rl_master_mark(endpoint->host, endpoint->port);
+		conn->master_mark = endpoint->shards != NULL ? rl_shards_mark(endpoint) : rl_master_mark(endpoint->host, endpoint->port);
 		conn->policy_flags |= RL_POLICY_FLAG_MASTER;
 	}
 	return 0;

@@ -79,6 +79,7 @@ struct resend {
 	int slot;
 	double deadline_ms;
 	unsigned leading;
+	rl_encoded *own; /* fromCluster members' own commands (their keys tagged), or NULL */
 };
 
 /* A cluster member's MOVED or ASK (or a transaction's EXECABORT: its command was redirected when
@@ -100,6 +101,41 @@ static int follow_redirect(rl_cluster *cluster, size_t i, const rl_request *requ
 		return 0;
 	}
 	memcpy(message, out->message, sizeof(message));
+	if (cluster->endpoints[i].shards->pin > 0) {
+		/* a fromCluster member: the map is asked again and the member placed anew (its tag may change: a
+		 * new placement is a restart for it, docs/design/cluster.md#placement), its command encoded again */
+		rl_shards *shards = cluster->endpoints[i].shards;
+		rl_outcome why;
+
+		if (again->own == NULL) {
+			return 0;
+		}
+		shards->state = RL_SHARDS_STALE;
+		rl_outcome_reset(&why);
+		if (rl_shards_route(&cluster->endpoints[i], conn, cluster->pool, again->slot, 0, again->deadline_ms, &why) != 0) {
+			conn->redirects = (unsigned char) (redirects + 1);
+			return 0;
+		}
+		rl_encoded_free(&again->own[i]);
+		if (request->batch_len > 0) {
+			rl_fanout_encode_tagged(request->batch, request->batch_len, shards->tag, shards->tag_len, &again->own[i]);
+		} else {
+			rl_fanout_encode_tagged(&request->command, 1, shards->tag, shards->tag_len, &again->own[i]);
+		}
+		rl_outcome_reset(out);
+		if (again->own[i].bytes == NULL) {
+			rl_outcome_set(out, RL_OUTCOME_IO, "out of memory");
+			conn->redirects = (unsigned char) (redirects + 1);
+			return -1;
+		}
+		if (rl_fanout_prepare_any(cluster, i, &again->own[i], NULL, now, again->deadline_ms, out, 0, RL_NOT_PROBED,
+				request->lua_forbidden, again->leading, 0) != 0) {
+			conn->redirects = (unsigned char) (redirects + 1);
+			return -1;
+		}
+		conn->redirects = (unsigned char) (redirects + 1);
+		return 1;
+	}
 	if (!rl_shards_redirect(&cluster->endpoints[i], conn, cluster->pool, message, again->slot, again->deadline_ms, &asking)) {
 		return 0;
 	}
@@ -143,9 +179,7 @@ static void take_replies(rl_cluster *cluster, size_t i, const rl_request *reques
 		} else {
 			rl_reply_classify(&reply, request->expect, out);
 		}
-		/* (a fromCluster member's MOVED is its error for this call: its placement is recomputed at the next) */
-		if (out->kind == RL_OUTCOME_ERROR && cluster->endpoints[i].shards != NULL && cluster->endpoints[i].shards->pin == 0
-			&& rl_shards_redirection(out->message)) {
+		if (out->kind == RL_OUTCOME_ERROR && cluster->endpoints[i].shards != NULL && rl_shards_redirection(out->message)) {
 			int resent = follow_redirect(cluster, i, request, again, out);
 
 			if (resent > 0) {
@@ -322,6 +356,7 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 	again.slot = slot;
 	again.deadline_ms = deadline_ms;
 	again.leading = request->batch_len > 0 ? request->batch_len - 1 : 0;
+	again.own = own;
 	rl_fanout_probe_idle(cluster, seen);
 	for (i = 0; i < cluster->count; i++) {
 		unsigned opens = cluster->conns[i].opens;

@@ -727,6 +727,20 @@ static int place(rl_shards *shards, rl_outcome *out)
 	return -1;
 }
 
+uint32_t rl_shards_mark(const rl_endpoint *endpoint)
+{
+	uint32_t mark = rl_master_mark(endpoint->host, endpoint->port);
+	size_t i;
+
+	if (endpoint->shards == NULL || endpoint->shards->pin == 0) {
+		return mark;
+	}
+	for (i = 0; i < endpoint->shards->tag_len; i++) {
+		mark = (mark ^ (unsigned char) endpoint->shards->tag[i]) * 16777619u;
+	}
+	return mark != 0 ? mark : 1;
+}
+
 /* --- where a call goes ------------------------------------------------------------------------- */
 
 /* Points the endpoint at host:port; conn, open to another node, goes back to the pool (under the
@@ -738,8 +752,8 @@ static int retarget(rl_endpoint *endpoint, rl_conn *conn, struct rl_pool *pool, 
 		&& memcmp(endpoint->host, host, host_len) == 0;
 	char *copy;
 
-	if (conn->state != RL_CONN_DOWN && (!same || conn->master_mark != rl_master_mark(endpoint->host, endpoint->port))) {
-		if (pool != NULL && endpoint->pool_key != NULL && conn->master_mark == rl_master_mark(endpoint->host, endpoint->port)) {
+	if (conn->state != RL_CONN_DOWN && (!same || conn->master_mark != rl_shards_mark(endpoint))) {
+		if (pool != NULL && endpoint->pool_key != NULL && conn->master_mark == rl_shards_mark(endpoint)) {
 			rl_pool_checkin(pool, endpoint->pool_key, conn); /* closes what it cannot keep */
 		} else {
 			rl_conn_close(conn);

@@ -95,6 +95,11 @@ int rl_shards_route(rl_endpoint *endpoint, rl_conn *conn, struct rl_pool *pool, 
 int rl_shards_redirect(rl_endpoint *endpoint, rl_conn *conn, struct rl_pool *pool, const char *message, int slot_of_call,
 	double call_deadline, int *asking);
 
+/* The mark of the master a cluster member's connection reaches (rl_master_mark of the endpoint's
+ * address), for a fromCluster member mixed with its hash tag: a new placement on the same master is a
+ * change of master too (a restart for that member, healed by renewal: docs/design/cluster.md). */
+uint32_t rl_shards_mark(const rl_endpoint *endpoint);
+
 /* How many masters own slots, asked of the seeds now (RedLock::fromCluster counts its members). The
  * count, or -1 with *out. */
 int rl_shards_masters(rl_shards *shards, double call_deadline, rl_outcome *out);

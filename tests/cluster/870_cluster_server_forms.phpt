@@ -38,6 +38,10 @@ $bad = [
     ['cluster' => [1]],
     ['cluster' => ['10.0.0.1'], 'username' => 'S3CRET'],
     ['cluster' => ['10.0.0.1'], 'timeout' => -1],
+    'cluster://:S3CRET@10.0.0.1?member=x',
+    'cluster://:S3CRET@10.0.0.1?member=256',
+    'cluster://:S3CRET@10.0.0.1?member=1&member=2',
+    ['cluster' => ['10.0.0.1'], 'member' => -1],
 ];
 foreach ($bad as $entry) {
     try {
@@ -67,11 +71,11 @@ ValueError: RedLock::__construct(): Argument #1 ($servers) server #1 URI port mu
 ValueError: RedLock::__construct(): Argument #1 ($servers) server #1 URI host must not be empty
 ValueError: RedLock::__construct(): Argument #1 ($servers) server #1 cluster URI takes no path: a cluster has database 0 only
 ValueError: RedLock::__construct(): Argument #1 ($servers) server #1 cluster URI database must be 0: a cluster has database 0 only
-ValueError: RedLock::__construct(): Argument #1 ($servers) server #1 URI has an unknown query parameter (known: timeout, db, password, username)
+ValueError: RedLock::__construct(): Argument #1 ($servers) server #1 URI has an unknown query parameter (known: timeout, password, username, member)
 ValueError: RedLock::__construct(): Argument #1 ($servers) server #1 URI TLS parameters need the rediss://, sentinels:// or clusters:// scheme
 ValueError: RedLock::__construct(): Argument #1 ($servers) server #1 URI user info needs a password: use redis://user:password@host, or redis://:password@host for a password alone
 ValueError: RedLock::__construct(): Argument #1 ($servers) server #1 URI names more than 16 seeds
-ValueError: RedLock::__construct(): Argument #1 ($servers) server #1 has an unknown key "passwd" (known: cluster, timeout, username, password, tls)
+ValueError: RedLock::__construct(): Argument #1 ($servers) server #1 has an unknown key "passwd" (known: cluster, timeout, username, password, tls, member)
 ValueError: RedLock::__construct(): Argument #1 ($servers) server #1: a cluster has database 0 only (no "database" key)
 ValueError: RedLock::__construct(): Argument #1 ($servers) server #1 cluster must list 1 to 16 seeds
 TypeError: RedLock::__construct(): Argument #1 ($servers) server #1 cluster must be of type array, string given
@@ -81,4 +85,8 @@ ValueError: RedLock::__construct(): Argument #1 ($servers) server #1 seed #0 mus
 TypeError: RedLock::__construct(): Argument #1 ($servers) server #1 seed #0 must be of type string|array, int given
 ValueError: RedLock::__construct(): Argument #1 ($servers) server #1 username needs a password
 ValueError: RedLock::__construct(): Argument #1 ($servers) server #1 timeout must be between 0 and 60 seconds
+ValueError: RedLock::__construct(): Argument #1 ($servers) server #1 URI member must be a whole number from 0 to 255
+ValueError: RedLock::__construct(): Argument #1 ($servers) server #1 URI member must be a whole number from 0 to 255
+ValueError: RedLock::__construct(): Argument #1 ($servers) server #1 URI gives the member twice
+ValueError: RedLock::__construct(): Argument #1 ($servers) server #1 member must be between 0 and 255
 RedLock::__construct(): Argument #1 ($servers) server #1 repeats server #0 (cluster 10.0.0.1:7000,10.0.0.2:6379): a server may vote only once
