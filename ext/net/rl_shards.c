@@ -88,6 +88,32 @@ int rl_command_keys(const rl_command *command, int *first, int *last)
 	return 1;
 }
 
+/* Whether key has a hash tag (a '{' and, after it, a '}' with something between). */
+static int has_tag(const char *key, size_t len)
+{
+	const char *open = memchr(key, '{', len), *close;
+
+	return open != NULL && (close = memchr(open + 1, '}', len - (size_t) (open - key) - 1)) != NULL && close > open + 1;
+}
+
+/* A script that builds keys from its KEYS (a semaphore's slots, a fence counter: KEYS[i] .. 'suffix'): on
+ * a cluster they share the slot of KEYS[i] only through a hash tag. */
+static int derives_keys(const rl_command *command)
+{
+	static const char pattern[] = "] .. '";
+	size_t len = command->argvlen[1], at;
+
+	if (!name_is(command, "EVAL") || command->argc < 2) {
+		return 0;
+	}
+	for (at = 0; at + sizeof(pattern) - 1 <= len; at++) {
+		if (memcmp(command->argv[1] + at, pattern, sizeof(pattern) - 1) == 0) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
 int rl_command_slot(const rl_command *command)
 {
 	int slot = RL_SLOT_NONE, k, first, last;
@@ -96,6 +122,9 @@ int rl_command_slot(const rl_command *command)
 		return RL_SLOT_NONE;
 	}
 	for (k = first; k <= last; k++) {
+		if (derives_keys(command) && !has_tag(command->argv[k], command->argvlen[k])) {
+			return RL_SLOT_CROSS; /* its other keys hash elsewhere */
+		}
 		slot = merge(slot, rl_key_slot(command->argv[k], command->argvlen[k]));
 	}
 	return slot;
@@ -785,8 +814,8 @@ int rl_shards_route(rl_endpoint *endpoint, rl_conn *conn, struct rl_pool *pool, 
 
 	conn->redirects = 0;
 	if (slot == RL_SLOT_CROSS && shards->pin == 0) {
-		rl_outcome_set(out, RL_OUTCOME_ERROR, "cluster: the keys of this call hash to different slots: give the "
-			"resources one hash tag, like {order}:a and {order}:b");
+		rl_outcome_set(out, RL_OUTCOME_ERROR, "cluster: keys on different slots (several resources, or a kind's keys beside "
+			"one: semaphore, fencing, inspect()): give them a hash tag, like {order}");
 		return -1;
 	}
 	if (shards->pin > 0) { /* fromCluster: the slot of the member's tag, whatever the keys */
