@@ -744,11 +744,16 @@ static int place(rl_shards *shards, rl_outcome *out)
 		return -1;
 	}
 	for (k = 0; k < 10000000; k++) {
-		int len = snprintf(shards->tag, sizeof(shards->tag), "rl%u.%u", shards->pin - 1, k);
-		int slot = rl_key_slot(shards->tag, (size_t) len);
+		char tag[sizeof(shards->tag)];
+		int len = snprintf(tag, sizeof(tag), "rl%u.%u", shards->pin - 1, k);
+		int slot = rl_key_slot(tag, (size_t) len);
 
 		if (shards->owner[slot] == (uint16_t) (master + 1)) {
-			shards->tag_len = (size_t) len;
+			if ((size_t) len != shards->tag_len || memcmp(tag, shards->tag, (size_t) len) != 0) {
+				memcpy(shards->tag, tag, (size_t) len + 1);
+				shards->tag_len = (size_t) len;
+				shards->tag_changed = 1;
+			}
 			return slot;
 		}
 	}
@@ -788,17 +793,20 @@ static int retarget(rl_endpoint *endpoint, rl_conn *conn, struct rl_pool *pool, 
 			rl_conn_close(conn);
 		}
 	}
-	if (same) {
+	if (same && !(endpoint->shards->tag_changed && pool != NULL)) {
 		return 0;
 	}
-	if ((copy = malloc(host_len + 1)) == NULL) {
-		return -1;
+	if (!same) {
+		if ((copy = malloc(host_len + 1)) == NULL) {
+			return -1;
+		}
+		memcpy(copy, host, host_len);
+		copy[host_len] = '\0';
+		free(endpoint->host);
+		endpoint->host = copy;
+		endpoint->port = port;
 	}
-	memcpy(copy, host, host_len);
-	copy[host_len] = '\0';
-	free(endpoint->host);
-	endpoint->host = copy;
-	endpoint->port = port;
+	endpoint->shards->tag_changed = 0;
 	if (pool != NULL) {
 		free(endpoint->pool_key);
 		endpoint->pool_key = rl_pool_key(pool, endpoint); /* NULL: private connections */

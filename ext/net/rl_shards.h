@@ -60,6 +60,7 @@ typedef struct rl_shards {
 	unsigned pin;
 	char tag[32];
 	size_t tag_len;
+	unsigned char tag_changed; /* since the endpoint's pool key was made: the key names the tag */
 } rl_shards;
 
 #define RL_SHARDS_RETRY_MS 1000.0

@@ -22,17 +22,20 @@ echo 'one key per master, distinct tags: ', count(array_unique(array_filter($key
 echo 'each holds our token: ', json_encode(array_map(fn ($p, $k) => rt_redis($p, 'GET', $k) === $l['token'], $masters, $keys)), "\n";
 echo 'rival: ', $rival->lock($resource, 1000) ? 'TOOK IT' : 'refused', "\n";
 
+// which member keeps each key: its tag "{rl<i>.<k>}" (members go by lowest slot, masters[] by port)
+$member = fn (string $key) => (int) substr($key, 3, strpos($key, '.') - 3);
 // the slot of the first master's member tag moves to the second master
 $slot = cl_slot($keys[0]);
+$moved = $member($keys[0]);
 cl_move_slot($slot, $masters[0], $masters[1]);
-$first = $r->validity($l) > 0;                   // member 0 meets MOVED: the map asked again, placed anew
-foreach (array_slice($masters, 1) as $port) {    // member 0 answers first (its placement is asked anew)
+$first = $r->validity($l) > 0;                   // the moved member meets MOVED: the map asked again, placed anew
+foreach (array_slice($masters, 1) as $port) {    // the moved member answers first (its placement is asked anew)
     rt_redis($port, 'CLIENT', 'PAUSE', (string) (int) (400 * rt_time_scale()));
 }
 $second = $r->validity($l) > 0;                  // placed again on its own master: a new placement, not counted
 echo 'valid across the move: ', json_encode([$first, $second]), "\n";
-echo 'member 0 then: ', json_encode($r->getLastErrors()[0]), "\n";
-var_dump(is_array($r->extend($l, 30000)));      // awaits member 0 (its placement changed): healed under a new tag
+echo 'the moved member then: ', json_encode($r->getLastErrors()[$moved]), "\n";
+var_dump(is_array($r->extend($l, 30000)));      // awaits that member (its placement changed): healed under a new tag
 $healed = cl_member_key($masters[0], $resource);
 echo 'healed on its own master under a new tag: ', $healed !== null && $healed !== $keys[0]
     && rt_redis($masters[0], 'GET', $healed) === $l['token'] ? 'yes' : json_encode($healed), "\n";
@@ -45,7 +48,7 @@ foreach (array_slice($masters, 0, 2) as $port) {
     rt_redis($port, 'CLIENT', 'PAUSE', (string) (int) (400 * rt_time_scale()));
 }
 var_dump($r->validity($l) > 0);
-echo 'member 2 after the failover: ', $r->getLastErrors()[2], "\n";
+echo 'the failed-over member: ', $r->getLastErrors()[$member($keys[2])], "\n";
 var_dump(is_array($r->extend($l, 30000)));
 echo 'rival: ', $rival->lock($resource, 1000) ? 'TOOK IT' : 'refused', "\n";
 var_dump($r->unlock($l));
@@ -71,12 +74,12 @@ one key per master, distinct tags: yes
 each holds our token: [true,true,true]
 rival: refused
 valid across the move: [true,true]
-member 0 then: "taken"
+the moved member then: "taken"
 bool(true)
 healed on its own master under a new tag: yes
 rival: refused
 bool(true)
-member 2 after the failover: the master changed since the lock was taken: not counted until healed
+the failed-over member: the master changed since the lock was taken: not counted until healed
 bool(true)
 rival: refused
 bool(true)
