@@ -677,6 +677,7 @@ static int refresh(rl_shards *shards, double call_deadline, rl_outcome *out)
 		shards->nodes = nodes;
 		shards->node_count = count;
 		shards->state = RL_SHARDS_RESOLVED;
+		shards->map_version++;
 		return 0;
 	}
 	free(owner);
@@ -733,8 +734,13 @@ int rl_shards_masters(rl_shards *shards, double call_deadline, rl_outcome *out)
  * owns. The same in every process that sees the same map. Its slot, or -1 with *out. */
 static int place(rl_shards *shards, rl_outcome *out)
 {
-	int master = nth_master(shards, shards->pin - 1);
+	int master;
 	unsigned k;
+
+	if (shards->tag_len > 0 && shards->placed_version == shards->map_version) {
+		return shards->placed_slot; /* the map did not change since */
+	}
+	master = nth_master(shards, shards->pin - 1);
 
 	if (master < 0) {
 		char message[RL_MESSAGE_MAX];
@@ -754,6 +760,8 @@ static int place(rl_shards *shards, rl_outcome *out)
 				shards->tag_len = (size_t) len;
 				shards->tag_changed = 1;
 			}
+			shards->placed_version = shards->map_version;
+			shards->placed_slot = slot;
 			return slot;
 		}
 	}
@@ -922,6 +930,7 @@ int rl_shards_redirect(rl_endpoint *endpoint, rl_conn *conn, struct rl_pool *poo
 
 		if (index >= 0) {
 			shards->owner[slot] = (uint16_t) (index + 1);
+			shards->map_version++;
 		}
 		shards->state = RL_SHARDS_STALE; /* a resharding moves more than one slot: asked before the next call */
 	}

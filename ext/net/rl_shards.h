@@ -61,6 +61,9 @@ typedef struct rl_shards {
 	char tag[32];
 	size_t tag_len;
 	unsigned char tag_changed; /* since the endpoint's pool key was made: the key names the tag */
+	unsigned map_version;      /* bumped whenever the map changes; the tag was placed at placed_version */
+	unsigned placed_version;
+	int placed_slot;
 } rl_shards;
 
 #define RL_SHARDS_RETRY_MS 1000.0
