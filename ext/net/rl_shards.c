@@ -336,6 +336,8 @@ static int node_index(rl_shards_node **nodes, size_t *count, const char *host, s
 	memcpy(grown[*count].host, host, host_len);
 	grown[*count].host[host_len] = '\0';
 	grown[*count].port = port;
+	grown[*count].shard[0] = '\0';
+	grown[*count].id[0] = '\0';
 	return (int) (*count)++;
 }
 
@@ -354,6 +356,38 @@ static int has_flag(const char *flags, size_t len, const char *flag)
 		at += one + 1;
 	}
 	return 0;
+}
+
+/* Each master's shard name: the least id among it and its replicas (lines whose 4th field is its id). */
+static void shard_names(const char *text, size_t len, rl_shards_node *nodes, size_t count)
+{
+	size_t at = 0, i;
+
+	while (at < len) {
+		const char *line = text + at, *end = memchr(line, '\n', len - at);
+		size_t line_len = end != NULL ? (size_t) (end - line) : len - at;
+		const char *field[4];
+		size_t field_len[4], f = 0, pos = 0;
+
+		at += line_len + 1;
+		while (pos < line_len && f < 4) {
+			const char *space = memchr(line + pos, ' ', line_len - pos);
+			field[f] = line + pos;
+			field_len[f] = space != NULL ? (size_t) (space - (line + pos)) : line_len - pos;
+			pos += field_len[f] + 1;
+			f++;
+		}
+		if (f < 4 || field_len[0] == 0 || field_len[0] >= sizeof(nodes[0].id) || field_len[3] < 2) {
+			continue; /* "-": a master's line */
+		}
+		for (i = 0; i < count; i++) {
+			if (strlen(nodes[i].id) == field_len[3] && memcmp(nodes[i].id, field[3], field_len[3]) == 0
+				&& (strlen(nodes[i].shard) != field_len[0] || memcmp(field[0], nodes[i].shard, field_len[0]) < 0)) {
+				memcpy(nodes[i].shard, field[0], field_len[0]);
+				nodes[i].shard[field_len[0]] = '\0';
+			}
+		}
+	}
 }
 
 /* CLUSTER NODES' text: one line per node, "id host:port@cport[,hostname] flags master ping pong epoch
@@ -413,6 +447,12 @@ static int parse_nodes(const char *text, size_t len, const char *asked_host, rl_
 				*why = "out of memory";
 				return -1;
 			}
+			if (field_len[0] < sizeof((*nodes)[index].shard)) {
+				memcpy((*nodes)[index].shard, field[0], field_len[0]);
+				(*nodes)[index].shard[field_len[0]] = '\0';
+				memcpy((*nodes)[index].id, field[0], field_len[0]);
+				(*nodes)[index].id[field_len[0]] = '\0';
+			}
 			while (pos < line_len) { /* the slots */
 				const char *range = line + pos, *space = memchr(range, ' ', line_len - pos), *dash;
 				size_t range_len = space != NULL ? (size_t) (space - range) : line_len - pos;
@@ -447,6 +487,7 @@ static int parse_nodes(const char *text, size_t len, const char *asked_host, rl_
 		*why = "the slot map is empty: no master owns a slot (a cluster not set up yet?)";
 		return -1;
 	}
+	shard_names(text, len, *nodes, *count);
 	return 0;
 }
 
@@ -695,26 +736,40 @@ static int refresh(rl_shards *shards, double call_deadline, rl_outcome *out)
 
 /* --- RedLock::fromCluster: one member per master ---------------------------------------------- */
 
-/* The masters by the lowest slot each owns (stable across failovers, which keep a master's slots, and
- * across most reshardings): the index in nodes of the n-th (0-based), or -1. */
+/* The masters that own slots, by their shard's name (the least node id among a master and its
+ * replicas): a failover within a shard keeps it, a resharding changes no node, so the order, and with it
+ * which master is member i, survives both. Masters learnt from a MOVED (no name yet) are left out until
+ * the map is asked again. The index in nodes of the n-th (0-based), or -1. */
 static int nth_master(const rl_shards *shards, unsigned n)
 {
-	unsigned char seen[256] = {0};
-	unsigned found = 0;
+	unsigned char owns[1024] = {0};
+	const char *after = "";
+	int pick = -1;
+	size_t i;
+	unsigned rank;
 	int slot;
 
 	for (slot = 0; slot < RL_SHARDS_SLOTS; slot++) {
-		unsigned owner = shards->owner[slot];
-
-		if (owner == 0 || owner > 256 || seen[owner - 1]) {
-			continue;
-		}
-		seen[owner - 1] = 1;
-		if (found++ == n) {
-			return (int) owner - 1;
+		if (shards->owner[slot] != 0 && shards->owner[slot] <= sizeof(owns)) {
+			owns[shards->owner[slot] - 1] = 1;
 		}
 	}
-	return -1;
+	for (rank = 0; rank <= n; rank++) { /* the (n+1)-th smallest name, by selection: a few masters */
+		pick = -1;
+		for (i = 0; i < shards->node_count && i < sizeof(owns); i++) {
+			const char *name = shards->nodes[i].shard;
+
+			if (owns[i] && name[0] != '\0' && strcmp(name, after) > 0
+				&& (pick < 0 || strcmp(name, shards->nodes[pick].shard) < 0)) {
+				pick = (int) i;
+			}
+		}
+		if (pick < 0) {
+			return -1;
+		}
+		after = shards->nodes[pick].shard;
+	}
+	return pick;
 }
 
 int rl_shards_masters(rl_shards *shards, double call_deadline, rl_outcome *out)
@@ -730,31 +785,46 @@ int rl_shards_masters(rl_shards *shards, double call_deadline, rl_outcome *out)
 	return n;
 }
 
-/* The pinned member's tag, from the current map: "rl<i>.<k>" with the least k whose slot its master
- * owns. The same in every process that sees the same map. Its slot, or -1 with *out. */
+/* The pinned member's tag, from the current map (docs/design/cluster.md#fromcluster-placement): members
+ * are placed in order, member m on the master owning the slot of the first "rl<m>.<k>" whose master no
+ * member before it took; that tag is member m's. A function of the map alone: the same in every process
+ * that sees the same map. A failover keeps every tag (the promoted replica owns the same slots); a
+ * resharding changes a member's tag only when its tag's slot (or a slot it skipped) moves. Its slot, or
+ * -1 with *out. */
 static int place(rl_shards *shards, rl_outcome *out)
 {
-	int master;
-	unsigned k;
+	uint16_t used[256];
+	unsigned m, k, n_used = 0;
 
 	if (shards->tag_len > 0 && shards->placed_version == shards->map_version) {
 		return shards->placed_slot; /* the map did not change since */
 	}
-	master = nth_master(shards, shards->pin - 1);
-
-	if (master < 0) {
-		char message[RL_MESSAGE_MAX];
-
-		snprintf(message, sizeof(message), "cluster: member %u has no master (fewer masters own slots now)", shards->pin - 1);
-		rl_outcome_set(out, RL_OUTCOME_CONNECT, message);
-		return -1;
-	}
-	for (k = 0; k < 10000000; k++) {
+	for (m = 0; m < shards->pin && m < 256; m++) {
 		char tag[sizeof(shards->tag)];
-		int len = snprintf(tag, sizeof(tag), "rl%u.%u", shards->pin - 1, k);
-		int slot = rl_key_slot(tag, (size_t) len);
+		int len = 0, slot = -1;
 
-		if (shards->owner[slot] == (uint16_t) (master + 1)) {
+		for (k = 0; k < 100000; k++) {
+			unsigned u;
+			uint16_t owner;
+
+			len = snprintf(tag, sizeof(tag), "rl%u.%u", m, k);
+			slot = rl_key_slot(tag, (size_t) len);
+			owner = shards->owner[slot];
+			for (u = 0; owner != 0 && u < n_used && used[u] != owner; u++) {
+			}
+			if (owner != 0 && u == n_used) {
+				break;
+			}
+		}
+		if (k == 100000) {
+			char message[RL_MESSAGE_MAX];
+
+			snprintf(message, sizeof(message), "cluster: member %u has no master of its own (fewer masters own slots now)",
+				shards->pin - 1);
+			rl_outcome_set(out, RL_OUTCOME_CONNECT, message);
+			return -1;
+		}
+		if (m + 1 == shards->pin) {
 			if ((size_t) len != shards->tag_len || memcmp(tag, shards->tag, (size_t) len) != 0) {
 				memcpy(shards->tag, tag, (size_t) len + 1);
 				shards->tag_len = (size_t) len;
@@ -764,8 +834,9 @@ static int place(rl_shards *shards, rl_outcome *out)
 			shards->placed_slot = slot;
 			return slot;
 		}
+		used[n_used++] = shards->owner[slot];
 	}
-	rl_outcome_set(out, RL_OUTCOME_CONNECT, "cluster: no hash tag found for the member's master");
+	rl_outcome_set(out, RL_OUTCOME_CONNECT, "cluster: member index out of range");
 	return -1;
 }
 

@@ -35,6 +35,10 @@ typedef struct rl_shards_spec {
 typedef struct rl_shards_node {
 	char *host;
 	int port;
+	/* The shard's name: the least node id among the master and its replicas (CLUSTER NODES), the same
+	 * before and after a failover within the shard and across reshardings; "" when learnt from a MOVED. */
+	char shard[41];
+	char id[41];
 } rl_shards_node;
 
 typedef enum {

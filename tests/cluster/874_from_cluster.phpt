@@ -22,7 +22,7 @@ echo 'one key per master, distinct tags: ', count(array_unique(array_filter($key
 echo 'each holds our token: ', json_encode(array_map(fn ($p, $k) => rt_redis($p, 'GET', $k) === $l['token'], $masters, $keys)), "\n";
 echo 'rival: ', $rival->lock($resource, 1000) ? 'TOOK IT' : 'refused', "\n";
 
-// which member keeps each key: its tag "{rl<i>.<k>}" (members go by lowest slot, masters[] by port)
+// which member keeps each key: its tag "{rl<i>.<k>}" (masters[] go by port)
 $member = fn (string $key) => (int) substr($key, 3, strpos($key, '.') - 3);
 // the slot of the first master's member tag moves to the second master
 $slot = cl_slot($keys[0]);
