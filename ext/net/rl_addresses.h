@@ -1,4 +1,4 @@
-/* What rl_resolve.c and rl_addresses.c share (and fuzz/resolve_test.c, which includes both): the
+/* What rl_resolve.c and rl_addresses.c share (and verify/unit/resolve_test.c, which includes both): the
  * address list's layout and how one is made. Not for the connection layer: it uses rl_resolve.h. */
 #ifndef RL_ADDRESSES_H
 #define RL_ADDRESSES_H
@@ -29,9 +29,6 @@ struct rl_addresses {
 	size_t count;
 	rl_sockaddr items[];
 };
-
-/* count slots, one reference. shared: released under rl_resolve_lock() (the cache hands it out). */
-rl_addresses *rl_addresses_new(size_t count, int shared);
 
 /* getaddrinfo()'s list as we try it (see rl_addresses.c), with port set on each. NULL when it holds
  * no IPv4/IPv6 address, or out of memory. */

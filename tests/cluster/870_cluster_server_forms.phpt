@@ -76,7 +76,7 @@ ValueError: RedLock::__construct(): Argument #1 ($servers) server #1 URI TLS par
 ValueError: RedLock::__construct(): Argument #1 ($servers) server #1 URI user info needs a password: use redis://user:password@host, or redis://:password@host for a password alone
 ValueError: RedLock::__construct(): Argument #1 ($servers) server #1 URI names more than 16 seeds
 ValueError: RedLock::__construct(): Argument #1 ($servers) server #1 has an unknown key "passwd" (known: cluster, timeout, username, password, tls, member)
-ValueError: RedLock::__construct(): Argument #1 ($servers) server #1: a cluster has database 0 only (no "database" key)
+ValueError: RedLock::__construct(): Argument #1 ($servers) server #1 has an unknown key "database" (known: cluster, timeout, username, password, tls, member)
 ValueError: RedLock::__construct(): Argument #1 ($servers) server #1 cluster must list 1 to 16 seeds
 TypeError: RedLock::__construct(): Argument #1 ($servers) server #1 cluster must be of type array, string given
 ValueError: RedLock::__construct(): Argument #1 ($servers) server #1 seed #0 must be "host:port" (URI port must be an integer between 1 and 65535)

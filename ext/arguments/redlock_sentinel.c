@@ -1,0 +1,210 @@
+/* Sentinel-managed members in $servers: a sentinel:// URI or a keyed array with "sentinels" and
+ * "master", into an endpoint whose master the sentinels name (net/rl_sentinel.h). Zend glue: reads
+ * and checks the fields, decides nothing. Credentials are never quoted. */
+#include <limits.h>
+
+#include "php.h"
+#include "zend_exceptions.h"
+
+#include "php_redlock.h"
+#include "arguments/redlock_server_fields.h"
+#include "arguments/redlock_keys.h"
+#include "net/rl_sentinel.h"
+
+/* A Sentinel member's keys, in the order messages list them; each value is read once all are known. */
+enum {
+	SKEY_SENTINELS, SKEY_MASTER, SKEY_TIMEOUT, SKEY_USERNAME, SKEY_PASSWORD, SKEY_DATABASE, SKEY_TLS,
+	SKEY_SENTINEL_USERNAME, SKEY_SENTINEL_PASSWORD, SKEY_COUNT
+};
+static const redlock_key sentinel_keys[] = {
+	[SKEY_SENTINELS] = {"sentinels", NULL},
+	[SKEY_MASTER] = {"master", NULL},
+	[SKEY_TIMEOUT] = {"timeout", NULL},
+	[SKEY_USERNAME] = {"username", NULL},
+	[SKEY_PASSWORD] = {"password", NULL},
+	[SKEY_DATABASE] = {"database", NULL},
+	[SKEY_TLS] = {"tls", NULL},
+	[SKEY_SENTINEL_USERNAME] = {"sentinel_username", NULL},
+	[SKEY_SENTINEL_PASSWORD] = {"sentinel_password", NULL},
+	[SKEY_COUNT] = {NULL, NULL}
+};
+
+/* Copies the member into endpoint index: the master's credentials, database and TLS in the endpoint,
+ * the sentinels' in its rl_sentinel. */
+static zend_result store(rl_cluster *cluster, size_t index, rl_endpoint_spec *spec, const rl_sentinel_spec *sentinels)
+{
+	rl_sentinel *sentinel = rl_sentinel_create(sentinels);
+	int status;
+
+	if (sentinel == NULL) {
+		zend_throw_error(NULL, "RedLock: out of memory");
+		return FAILURE;
+	}
+	spec->host = ""; /* the master's, once a sentinel named it */
+	spec->host_len = 0;
+	spec->port = 0;
+	spec->sentinel = sentinel;
+	status = rl_cluster_set_endpoint_spec(cluster, index, spec);
+	rl_sentinel_free(sentinel);
+	if (status != 0) {
+		zend_throw_error(NULL, "RedLock: out of memory");
+		return FAILURE;
+	}
+	return SUCCESS;
+}
+
+zend_result redlock_sentinel_from_uri(rl_cluster *cluster, size_t index, const rl_uri *uri)
+{
+	rl_endpoint_spec spec;
+	rl_sentinel_spec sentinels;
+
+	memset(&spec, 0, sizeof(spec));
+	memset(&sentinels, 0, sizeof(sentinels));
+	spec.timeout_ms = uri->has_timeout ? uri->timeout_ms : REDLOCK_DEFAULT_TIMEOUT_SECONDS * 1000.0;
+	spec.username = uri->username;
+	spec.username_len = uri->username ? strlen(uri->username) : 0;
+	spec.password = uri->password;
+	spec.password_len = uri->password ? strlen(uri->password) : 0;
+	spec.database = (int) uri->database;
+	spec.tls = uri->tls ? &uri->tls_config : NULL;
+	sentinels.count = uri->sentinel_count;
+	sentinels.hosts = (const char *const *) uri->sentinel_hosts;
+	sentinels.ports = uri->sentinel_ports;
+	sentinels.master_name = uri->master_name;
+	sentinels.username = uri->sentinel_username;
+	sentinels.password = uri->sentinel_password;
+	sentinels.timeout_ms = spec.timeout_ms;
+	sentinels.tls = spec.tls;
+	return store(cluster, index, &spec, &sentinels);
+}
+
+bool redlock_sentinel_keyed(HashTable *entry)
+{
+	return zend_hash_str_exists(entry, "sentinels", sizeof("sentinels") - 1)
+		|| zend_hash_str_exists(entry, "master", sizeof("master") - 1);
+}
+
+/* "sentinels": a non-empty list of "host[:port]" strings or [host, port] lists (port 26379 when
+ * absent). hosts[] are malloc'd, for the caller to free. */
+static zend_result parse_sentinel_list(zval *list, uint32_t arg_num, size_t index, char **hosts, int *ports,
+	size_t *count)
+{
+	zval *one;
+
+	if (Z_TYPE_P(list) != IS_ARRAY) {
+		zend_argument_type_error(arg_num, "server #%zu sentinels must be of type array, %s given", index,
+			zend_zval_type_name(list));
+		return FAILURE;
+	}
+	if (zend_hash_num_elements(Z_ARRVAL_P(list)) == 0 || zend_hash_num_elements(Z_ARRVAL_P(list)) > RL_URI_SENTINELS_MAX) {
+		zend_argument_value_error(arg_num, "server #%zu sentinels must list 1 to %d sentinels", index, RL_URI_SENTINELS_MAX);
+		return FAILURE;
+	}
+	ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(list), one) {
+		ZVAL_DEREF(one);
+		if (Z_TYPE_P(one) == IS_STRING) {
+			char error[RL_URI_ERROR_MAX];
+
+			if (rl_uri_parse_host_port(Z_STRVAL_P(one), Z_STRLEN_P(one), RL_URI_DEFAULT_SENTINEL_PORT, &hosts[*count],
+					&ports[*count], error, sizeof(error)) != 0) {
+				zend_argument_value_error(arg_num, "server #%zu sentinel #%zu must be \"host:port\" (%s)", index, *count,
+					error);
+				return FAILURE;
+			}
+		} else if (Z_TYPE_P(one) == IS_ARRAY) {
+			zval *host = zend_hash_index_find_deref(Z_ARRVAL_P(one), 0);
+			zval *port = zend_hash_index_find_deref(Z_ARRVAL_P(one), 1);
+
+			ports[*count] = RL_URI_DEFAULT_SENTINEL_PORT;
+			if (host == NULL) {
+				zend_argument_value_error(arg_num, "server #%zu sentinel #%zu must be a list [host, port]", index, *count);
+				return FAILURE;
+			}
+			if (redlock_server_check_host(host, arg_num, index) != SUCCESS
+				|| (port != NULL && redlock_server_parse_port(port, false, arg_num, index, &ports[*count]) != SUCCESS)) {
+				return FAILURE;
+			}
+			if ((hosts[*count] = strdup(Z_STRVAL_P(host))) == NULL) {
+				zend_throw_error(NULL, "RedLock: out of memory");
+				return FAILURE;
+			}
+		} else {
+			zend_argument_type_error(arg_num, "server #%zu sentinel #%zu must be of type string|array, %s given", index,
+				*count, zend_zval_type_name(one));
+			return FAILURE;
+		}
+		(*count)++;
+	} ZEND_HASH_FOREACH_END();
+	return SUCCESS;
+}
+
+zend_result redlock_sentinel_from_keyed(rl_cluster *cluster, HashTable *entry, uint32_t arg_num, size_t index)
+{
+	zval *slots[SKEY_COUNT] = {NULL};
+	char *hosts[RL_URI_SENTINELS_MAX] = {NULL};
+	int ports[RL_URI_SENTINELS_MAX] = {0};
+	rl_endpoint_spec spec;
+	rl_sentinel_spec sentinels;
+	rl_tls_config *tls = NULL;
+	zend_result result = FAILURE;
+	size_t count = 0, i;
+
+	memset(&spec, 0, sizeof(spec));
+	memset(&sentinels, 0, sizeof(sentinels));
+	if (redlock_keys_read(sentinel_keys, entry, arg_num, index, slots, NULL) != SUCCESS) {
+		return FAILURE;
+	}
+
+	if (slots[SKEY_SENTINELS] == NULL || slots[SKEY_MASTER] == NULL) {
+		zend_argument_value_error(arg_num, "server #%zu must have both \"sentinels\" and \"master\"", index);
+		return FAILURE;
+	}
+	if (Z_TYPE_P(slots[SKEY_MASTER]) != IS_STRING) {
+		zend_argument_type_error(arg_num, "server #%zu master must be of type string, %s given", index,
+			zend_zval_type_name(slots[SKEY_MASTER]));
+		return FAILURE;
+	}
+	if (!rl_uri_master_name_ok(Z_STRVAL_P(slots[SKEY_MASTER]), Z_STRLEN_P(slots[SKEY_MASTER]))) {
+		zend_argument_value_error(arg_num, "server #%zu master must be 1 to 128 letters, digits, '.', '_' or '-'", index);
+		return FAILURE;
+	}
+	if (parse_sentinel_list(slots[SKEY_SENTINELS], arg_num, index, hosts, ports, &count) != SUCCESS
+		|| redlock_server_parse_timeout(slots[SKEY_TIMEOUT], arg_num, index, &spec.timeout_ms) != SUCCESS
+		|| redlock_server_parse_credential(slots[SKEY_USERNAME], "username", arg_num, index, &spec.username, &spec.username_len) != SUCCESS
+		|| redlock_server_parse_credential(slots[SKEY_PASSWORD], "password", arg_num, index, &spec.password, &spec.password_len) != SUCCESS
+		|| redlock_server_parse_credential(slots[SKEY_SENTINEL_USERNAME], "sentinel_username", arg_num, index, &sentinels.username, &i) != SUCCESS
+		|| redlock_server_parse_credential(slots[SKEY_SENTINEL_PASSWORD], "sentinel_password", arg_num, index, &sentinels.password, &i) != SUCCESS
+		|| (slots[SKEY_TLS] != NULL && redlock_server_parse_tls(slots[SKEY_TLS], arg_num, index, &tls) != SUCCESS)) {
+		goto done;
+	}
+	if (spec.username != NULL && spec.password == NULL) {
+		zend_argument_value_error(arg_num, "server #%zu username needs a password", index);
+		goto done;
+	}
+	if (sentinels.username != NULL && sentinels.password == NULL) {
+		zend_argument_value_error(arg_num, "server #%zu sentinel_username needs a sentinel_password", index);
+		goto done;
+	}
+	if (slots[SKEY_DATABASE] != NULL) {
+		zend_long number;
+
+		if (redlock_server_parse_whole_number(slots[SKEY_DATABASE], "database", 0, INT_MAX, arg_num, index, &number) != SUCCESS) {
+			goto done;
+		}
+		spec.database = (int) number;
+	}
+	spec.tls = tls;
+	sentinels.count = count;
+	sentinels.hosts = (const char *const *) hosts;
+	sentinels.ports = ports;
+	sentinels.master_name = Z_STRVAL_P(slots[SKEY_MASTER]);
+	sentinels.timeout_ms = spec.timeout_ms;
+	sentinels.tls = tls;
+	result = store(cluster, index, &spec, &sentinels);
+done:
+	for (i = 0; i < count; i++) {
+		free(hosts[i]);
+	}
+	rl_tls_config_free(tls);
+	return result;
+}

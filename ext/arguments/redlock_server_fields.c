@@ -1,0 +1,257 @@
+/* The fields of one $servers entry, each read from one zval with a ValueError/TypeError naming the server
+ * and the field: shared by redlock_servers.c and redlock_sentinel.c. See redlock_server_fields.h. */
+#include <limits.h>
+#include <math.h>
+#include <strings.h>
+
+#include "php.h"
+#include "zend_exceptions.h"
+
+#include "php_redlock.h"
+#include "arguments/redlock_server_fields.h"
+#include "net/rl_uri.h"
+
+#define KNOWN_TLS_KEYS "cafile, capath, local_cert, local_pk, passphrase, peer_name, verify_peer, verify_peer_name"
+
+zend_result redlock_server_check_host(zval *host, uint32_t arg_num, size_t index)
+{
+	if (Z_TYPE_P(host) != IS_STRING) {
+		zend_argument_type_error(arg_num, "server #%zu host must be of type string, %s given",
+			index, zend_zval_type_name(host));
+		return FAILURE;
+	}
+	if (Z_STRLEN_P(host) == 0 || memchr(Z_STRVAL_P(host), '\0', Z_STRLEN_P(host)) != NULL) {
+		zend_argument_value_error(arg_num, "server #%zu host must be a non-empty string without NUL bytes", index);
+		return FAILURE;
+	}
+	return SUCCESS;
+}
+
+/* A number as PHP's coercive mode reads it for an int or float parameter: an int, a float, a bool
+ * (0 or 1), or a numeric string: leading and trailing whitespace allowed, "1e3" and ".5" too, but not
+ * "6379abc", "0x18EB" or "". IS_LONG with *lval, IS_DOUBLE with *dval, or 0 for anything else
+ * (null included: the caller decides what null means). */
+static zend_uchar coerce_number(zval *value, zend_long *lval, double *dval)
+{
+	switch (Z_TYPE_P(value)) {
+		case IS_LONG:
+			*lval = Z_LVAL_P(value);
+			return IS_LONG;
+		case IS_DOUBLE:
+			*dval = Z_DVAL_P(value);
+			return IS_DOUBLE;
+		case IS_FALSE:
+		case IS_TRUE:
+			*lval = Z_TYPE_P(value) == IS_TRUE;
+			return IS_LONG;
+		case IS_STRING:
+			return is_numeric_string(Z_STRVAL_P(value), Z_STRLEN_P(value), lval, dval, false);
+		default:
+			return 0;
+	}
+}
+
+/* port and database: a whole number in [min, max]. Unlike coercive mode, a fraction (6379.5 or
+ * "6379.5") is refused rather than truncated: no server is meant by it. */
+zend_result redlock_server_parse_whole_number(zval *value, const char *field, zend_long min, zend_long max,
+	uint32_t arg_num, size_t index, zend_long *out)
+{
+	zend_long lval = 0;
+	double dval = 0;
+
+	switch (coerce_number(value, &lval, &dval)) {
+		case IS_LONG:
+			break;
+		case IS_DOUBLE:
+			if (!zend_finite(dval) || dval != floor(dval)) {
+				zend_argument_value_error(arg_num, "server #%zu %s must be a whole number", index, field);
+				return FAILURE;
+			}
+			if (dval < (double) min || dval > (double) max) {
+				lval = min - 1; /* out of range: reported below */
+			} else {
+				lval = (zend_long) dval;
+			}
+			break;
+		default:
+			zend_argument_type_error(arg_num, "server #%zu %s must be of type int, %s given",
+				index, field, zend_zval_type_name(value));
+			return FAILURE;
+	}
+	if (lval < min || lval > max) {
+		zend_argument_value_error(arg_num, "server #%zu %s must be between " ZEND_LONG_FMT " and " ZEND_LONG_FMT,
+			index, field, min, max);
+		return FAILURE;
+	}
+	*out = lval;
+	return SUCCESS;
+}
+
+zend_result redlock_server_parse_port(zval *port, bool unix_socket, uint32_t arg_num, size_t index, int *out)
+{
+	zend_long value;
+	double ignored;
+
+	if (unix_socket) {
+		/* A unix socket path needs no port; whatever number is given there is ignored. */
+		if (coerce_number(port, &value, &ignored) == 0) {
+			zend_argument_type_error(arg_num, "server #%zu port must be of type int, %s given",
+				index, zend_zval_type_name(port));
+			return FAILURE;
+		}
+		*out = 0;
+		return SUCCESS;
+	}
+	if (redlock_server_parse_whole_number(port, "port", 1, 65535, arg_num, index, &value) != SUCCESS) {
+		return FAILURE;
+	}
+	*out = (int) value;
+	return SUCCESS;
+}
+
+/* timeout may be NULL (absent); null keeps the default. */
+zend_result redlock_server_parse_timeout(zval *timeout, uint32_t arg_num, size_t index, double *timeout_ms)
+{
+	zend_long lval = 0;
+	double seconds = 0;
+
+	*timeout_ms = REDLOCK_DEFAULT_TIMEOUT_SECONDS * 1000.0;
+	if (timeout == NULL || Z_TYPE_P(timeout) == IS_NULL) {
+		return SUCCESS;
+	}
+	switch (coerce_number(timeout, &lval, &seconds)) {
+		case IS_LONG:
+			seconds = (double) lval;
+			break;
+		case IS_DOUBLE:
+			break;
+		default:
+			zend_argument_type_error(arg_num, "server #%zu timeout must be of type float, %s given",
+				index, zend_zval_type_name(timeout));
+			return FAILURE;
+	}
+	if (!rl_timeout_seconds_ok(seconds)) { /* also NAN and INF */
+		zend_argument_value_error(arg_num, "server #%zu timeout must be between 0 and %d seconds", index,
+			RL_TIMEOUT_MAX_SECONDS);
+		return FAILURE;
+	}
+	*timeout_ms = seconds * 1000.0;
+	return SUCCESS;
+}
+
+/* username/password: string or null; an empty string means none, as in most configuration files. */
+zend_result redlock_server_parse_credential(zval *value, const char *field, uint32_t arg_num, size_t index,
+	const char **out, size_t *out_len)
+{
+	*out = NULL;
+	*out_len = 0;
+	if (value == NULL || Z_TYPE_P(value) == IS_NULL) {
+		return SUCCESS;
+	}
+	if (Z_TYPE_P(value) != IS_STRING) {
+		zend_argument_type_error(arg_num, "server #%zu %s must be of type ?string, %s given",
+			index, field, zend_zval_type_name(value));
+		return FAILURE;
+	}
+	if (memchr(Z_STRVAL_P(value), '\0', Z_STRLEN_P(value)) != NULL) {
+		zend_argument_value_error(arg_num, "server #%zu %s must not contain NUL bytes", index, field);
+		return FAILURE;
+	}
+	if (Z_STRLEN_P(value) > 0) {
+		*out = Z_STRVAL_P(value);
+		*out_len = Z_STRLEN_P(value);
+	}
+	return SUCCESS;
+}
+
+/* A string TLS setting: a non-empty string without NUL bytes, or null. */
+static zend_result tls_string(zval *value, const char *field, uint32_t arg_num, size_t index, char **slot)
+{
+	if (Z_TYPE_P(value) == IS_NULL) {
+		return SUCCESS;
+	}
+	if (Z_TYPE_P(value) != IS_STRING) {
+		zend_argument_type_error(arg_num, "server #%zu tls %s must be of type ?string, %s given",
+			index, field, zend_zval_type_name(value));
+		return FAILURE;
+	}
+	if (Z_STRLEN_P(value) == 0 || memchr(Z_STRVAL_P(value), '\0', Z_STRLEN_P(value)) != NULL) {
+		zend_argument_value_error(arg_num, "server #%zu tls %s must be a non-empty string without NUL bytes",
+			index, field);
+		return FAILURE;
+	}
+	*slot = strdup(Z_STRVAL_P(value));
+	if (*slot == NULL) {
+		zend_throw_error(NULL, "RedLock: out of memory");
+		return FAILURE;
+	}
+	return SUCCESS;
+}
+
+/* 'tls' => true, false/null (none), or an array of settings named as PHP's ssl stream context
+ * options. *out is NULL for none; else a config the caller frees. */
+zend_result redlock_server_parse_tls(zval *value, uint32_t arg_num, size_t index, rl_tls_config **out)
+{
+	static const char *const names[] = {"cafile", "capath", "local_cert", "local_pk", "peer_name", "passphrase"};
+	rl_tls_config *tls;
+	zend_string *key;
+	zval *item;
+
+	*out = NULL;
+	if (Z_TYPE_P(value) == IS_NULL || Z_TYPE_P(value) == IS_FALSE) {
+		return SUCCESS;
+	}
+	if (Z_TYPE_P(value) != IS_TRUE && Z_TYPE_P(value) != IS_ARRAY) {
+		zend_argument_type_error(arg_num, "server #%zu tls must be of type array|bool, %s given",
+			index, zend_zval_type_name(value));
+		return FAILURE;
+	}
+	tls = rl_tls_config_new();
+	if (tls == NULL) {
+		zend_throw_error(NULL, "RedLock: out of memory");
+		return FAILURE;
+	}
+	*out = tls;
+	if (Z_TYPE_P(value) == IS_TRUE) {
+		return SUCCESS;
+	}
+	ZEND_HASH_FOREACH_STR_KEY_VAL(Z_ARRVAL_P(value), key, item) {
+		char **slots[] = {&tls->ca_file, &tls->ca_path, &tls->cert_file, &tls->key_file, &tls->peer_name,
+			&tls->passphrase};
+		size_t i;
+
+		ZVAL_DEREF(item);
+		if (key == NULL) {
+			zend_argument_value_error(arg_num, "server #%zu tls must be an array with the keys " KNOWN_TLS_KEYS, index);
+			return FAILURE;
+		}
+		if (zend_string_equals_literal(key, "verify_peer") || zend_string_equals_literal(key, "verify_peer_name")) {
+			if (Z_TYPE_P(item) != IS_TRUE && Z_TYPE_P(item) != IS_FALSE) {
+				zend_argument_type_error(arg_num, "server #%zu tls %s must be of type bool, %s given",
+					index, ZSTR_VAL(key), zend_zval_type_name(item));
+				return FAILURE;
+			}
+			*(zend_string_equals_literal(key, "verify_peer") ? &tls->verify_peer : &tls->verify_peer_name)
+				= Z_TYPE_P(item) == IS_TRUE;
+			continue;
+		}
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+			if (zend_string_equals_cstr(key, names[i], strlen(names[i]))) {
+				break;
+			}
+		}
+		if (i == sizeof(names) / sizeof(names[0])) {
+			zend_argument_value_error(arg_num, "server #%zu tls has an unknown key \"%s\" (known: " KNOWN_TLS_KEYS ")",
+				index, ZSTR_VAL(key));
+			return FAILURE;
+		}
+		if (tls_string(item, names[i], arg_num, index, slots[i]) != SUCCESS) {
+			return FAILURE;
+		}
+	} ZEND_HASH_FOREACH_END();
+	if (tls->key_file != NULL && tls->cert_file == NULL) {
+		zend_argument_value_error(arg_num, "server #%zu tls local_pk needs local_cert", index);
+		return FAILURE;
+	}
+	return SUCCESS;
+}
