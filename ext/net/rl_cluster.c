@@ -9,6 +9,7 @@
 
 #include "net/rl_cluster.h"
 #include "net/rl_sentinel.h"
+#include "net/rl_shards.h"
 #include "net/rl_uri.h"
 
 rl_cluster *rl_cluster_create(size_t count)
@@ -91,6 +92,7 @@ static void endpoint_free(rl_endpoint *endpoint)
 	free(endpoint->pool_key);
 	rl_tls_config_free(endpoint->tls);
 	rl_sentinel_free(endpoint->sentinel);
+	rl_shards_free(endpoint->shards);
 	memset(endpoint, 0, sizeof(*endpoint));
 }
 
@@ -116,9 +118,12 @@ int rl_cluster_set_endpoint_spec(rl_cluster *cluster, size_t index, const rl_end
 	if (spec->sentinel != NULL) {
 		endpoint->sentinel = rl_sentinel_copy(spec->sentinel);
 	}
+	if (spec->shards != NULL) {
+		endpoint->shards = rl_shards_copy(spec->shards);
+	}
 	if (endpoint->host == NULL || (spec->username && endpoint->username == NULL)
 		|| (spec->password && endpoint->password == NULL) || (spec->tls && endpoint->tls == NULL)
-		|| (spec->sentinel && endpoint->sentinel == NULL)) {
+		|| (spec->sentinel && endpoint->sentinel == NULL) || (spec->shards && endpoint->shards == NULL)) {
 		/* A NULL host makes the server fail with "connect: out of memory" rather than connect
 		 * without the credentials (or the TLS) it was given. */
 		endpoint_free(endpoint);
@@ -463,6 +468,9 @@ int rl_cluster_expect_masters(rl_cluster *cluster, const uint32_t *masters)
 		cluster->lock_masters[i] = masters[i];
 		suspected |= masters[i] != 0 && endpoint->sentinel != NULL
 			&& (endpoint->sentinel->state != RL_SENTINEL_RESOLVED || rl_master_mark(endpoint->host, endpoint->port) != masters[i]);
+		/* a cluster member: its slot may have moved (the map not current, or its node not the one recorded) */
+		suspected |= masters[i] != 0 && endpoint->shards != NULL
+			&& (endpoint->shards->state != RL_SHARDS_RESOLVED || rl_shards_mark(endpoint) != masters[i]);
 	}
 	return suspected;
 }

@@ -72,6 +72,7 @@ typedef struct rl_endpoint_spec {
 	const rl_tls_config *tls; /* NULL: plain TCP; copied */
 	int test_double;          /* a memory:// server */
 	const struct rl_sentinel *sentinel; /* a Sentinel-managed member (host is then ""); copied */
+	const struct rl_shards *shards;     /* a Redis Cluster member (host is then the first seed); copied */
 } rl_endpoint_spec;
 
 /* Allocates count endpoints and connections (hosts are copied). NULL on allocation failure. */

@@ -8,6 +8,7 @@
 #include <hiredis/hiredis.h> /* only for its version: the I/O is ours */
 
 #include "net/rl_conn_private.h"
+#include "net/rl_shards.h"
 #include "protocol/rl_resp.h"
 
 void rl_hiredis_version(char *out, size_t size)
@@ -249,7 +250,7 @@ int rl_conn_append_setup(rl_conn *conn, const rl_endpoint *endpoint)
 		}
 		conn->checked++;
 	}
-	if (endpoint->sentinel != NULL) {
+	if (endpoint->sentinel != NULL || endpoint->shards != NULL) {
 		static const char *const role[] = {"ROLE"};
 		static const size_t role_len[] = {4};
 
@@ -258,7 +259,7 @@ int rl_conn_append_setup(rl_conn *conn, const rl_endpoint *endpoint)
 		}
 		conn->checked++;
 		conn->role_checked = 1;
-		conn->master_mark = rl_master_mark(endpoint->host, endpoint->port);
+		conn->master_mark = endpoint->shards != NULL ? rl_shards_mark(endpoint) : rl_master_mark(endpoint->host, endpoint->port);
 		conn->policy_flags |= RL_POLICY_FLAG_MASTER;
 	}
 	return 0;

@@ -48,6 +48,8 @@ typedef struct rl_endpoint {
 	int test_double;    /* a memory:// server: its keys expire on the test clock */
 	struct rl_sentinel *sentinel; /* a Sentinel-managed member (rl_sentinel.h): host and port are its
 	                               * master's as last learnt; NULL for a fixed address */
+	struct rl_shards *shards;     /* a Redis Cluster member (rl_shards.h): host and port are the node
+	                               * its last call went to; NULL otherwise */
 } rl_endpoint;
 
 /* A Sentinel-managed member's connection whose ROLE is not master: it never votes. */
@@ -75,7 +77,8 @@ typedef struct rl_conn {
 	unsigned char role_checked;   /* the last of the checked replies is ROLE's (Sentinel members) */
 	unsigned char eviction_policy; /* its maxmemory-policy (rl_eviction_policy), learnt from the probes */
 	unsigned char policy_flags;    /* RL_POLICY_FLAG_*: what the fan-out's eviction guard must look at */
-	uint32_t master_mark; /* Sentinel members: the master this connection reached (rl_master_mark); 0: fixed */
+	uint32_t master_mark; /* Sentinel and cluster members: the master this connection reached (rl_master_mark); 0: fixed */
+	unsigned char redirects; /* cluster members: MOVED and ASK followed in the current call */
 	unsigned stale;       /* replies owed to an earlier call: read and dropped before ours */
 	unsigned expected;    /* replies the current call still waits for */
 	unsigned time_owed;   /* TIME replies owed (rl_conn_queue_time): read after the stale ones, before ours */

@@ -486,6 +486,7 @@ static rl_cluster *copy_servers(const rl_cluster *from)
 		spec.database = src->database;
 		spec.tls = src->tls; /* copied: the thread owns its own */
 		spec.sentinel = src->sentinel; /* copied: the thread asks the sentinels itself */
+		spec.shards = src->shards;     /* copied: the thread learns the slot map itself */
 		(void) rl_cluster_set_endpoint_spec(cluster, i, &spec);
 		/* These connections carry on the object's, which took the lock: their first open is a
 		 * reopen, and its member is awaited by the extend that opens it (rl_request.heals). */
@@ -513,7 +514,8 @@ int rl_renewal_init(rl_leases *w, const rl_leases_config *config)
 	}
 	w->policy = *config->policy;
 	for (i = 0; i < config->servers->count; i++) {
-		w->has_sentinel |= config->servers->endpoints[i].sentinel != NULL;
+		/* members that move (a cluster member's node depends on each lock's key): no batches */
+		w->has_sentinel |= config->servers->endpoints[i].sentinel != NULL || config->servers->endpoints[i].shards != NULL;
 	}
 	w->policy.call_bound_ms = rl_cluster_call_bound(w->cluster);
 	rl_fanout_bind(w->cluster, &w->io);

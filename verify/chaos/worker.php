@@ -66,7 +66,9 @@ if ($hist->on()) {
         };
     }
 }
-$redlock = new RedLock($servers, $cfg['retry_delay'], $cfg['retry_count'], $options);
+$redlock = ($cfg['from_cluster'] ?? null) !== null /* verify/chaos/cluster.php */
+    ? RedLock::fromCluster($cfg['from_cluster'], $cfg['retry_delay'], $cfg['retry_count'], $options)
+    : new RedLock($servers, $cfg['retry_delay'], $cfg['retry_count'], $options);
 $guard = Resp::connect($cfg['guard_port']);
 if ($guard === null) {
     fwrite(STDERR, "$id: cannot reach the guard server\n");
