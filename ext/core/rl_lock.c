@@ -27,6 +27,20 @@ void rl_acquire_stop_if_refused(rl_acquire *acquire, unsigned votes, const rl_ou
 	}
 }
 
+int rl_acquire_stop_if_hopeless(rl_acquire *acquire, unsigned votes, const rl_outcome *outcomes)
+{
+	const rl_lock_policy *policy = acquire->policy;
+	unsigned i;
+
+	for (i = 0; votes < policy->quorum && i < policy->servers; i++) {
+		if (outcomes[i].kind == RL_OUTCOME_TAKEN && outcomes[i].integer < 0) {
+			acquire->attempts = acquire->attempt;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 rl_acquire_step rl_acquire_next(rl_acquire *acquire, double now, unsigned votes,
 	int (*random)(void *arg, void *into, size_t len), void *random_arg)
 {
@@ -179,6 +193,7 @@ int rl_lock_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const rl
 		case RL_STEP_SEND_LOCK:
 			votes = io->run(io->arg, cmds.lock, policy->quorum, acquire.step_deadline, outcomes);
 			rl_acquire_stop_if_refused(&acquire, votes, outcomes);
+			result->hopeless |= rl_acquire_stop_if_hopeless(&acquire, votes, outcomes);
 			continue;
 		case RL_STEP_SEND_RELEASE: {
 			size_t k;
@@ -192,6 +207,9 @@ int rl_lock_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const rl
 			continue;
 		}
 		case RL_STEP_PAUSE:
+			if (policy->writer_mark != NULL) {
+				rl_writer_mark_send(policy->writer_mark, io, acquire.step_deadline - io->now(io->arg));
+			}
 			io->pause(io->arg, acquire.step_deadline);
 			continue;
 		case RL_STEP_WON:

@@ -69,6 +69,26 @@ static int same_script(const char *src, size_t len, const rl_script *script)
 	return len == script->length && memcmp(src, script->source, len) == 0;
 }
 
+/* The live members of a set of waiting writers (RL_WRITERS_SUFFIX: a hash of member -> expiry here). */
+static size_t live_writers(rl_memory_store *s, const char *name, size_t len, int64_t now)
+{
+	rl_mkey *w = rl_mkey_find(s, name, len);
+	size_t j, n = 0;
+
+	for (j = 0; w != NULL && w->hash && j < w->nfields; j++) {
+		n += w->fields[j].number > now;
+	}
+	return n;
+}
+
+/* Lua's a < b on strings of bytes (the C locale): memcmp, then the shorter first. */
+static int bytes_before(const char *a, size_t alen, const char *b, size_t blen)
+{
+	int c = memcmp(a, b, alen < blen ? alen : blen);
+
+	return c < 0 || (c == 0 && alen < blen);
+}
+
 #define NOT_OURS "-ERR memory:// runs only the extension's own scripts\r\n"
 #define WRONGTYPE "-WRONGTYPE Operation against a key holding the wrong kind of value\r\n"
 
@@ -183,8 +203,13 @@ static int eval(rl_memory_store *s, int argc, const char **argv, const size_t *l
 		return reply_int(out, least);
 	}
 	if (same_script(src, srclen, &sc->shared_lock)) {
-		rl_mkey *k = rl_mkey_find(s, argv[first], lens[first]);
+		rl_mkey *k;
 		int64_t deadline = now + ARGV_N(2), latest = deadline;
+		klen = derived(key, sizeof(key), argv[first], lens[first], RL_WRITERS_SUFFIX, -1);
+		if (live_writers(s, key, klen, now) > 0) {
+			return reply_int(out, 0); /* a writer waits (RL_SCRIPT_SHARED_LOCK) */
+		}
+		k = rl_mkey_find(s, argv[first], lens[first]);
 		if (k != NULL && !k->hash) {
 			return reply_int(out, 0);
 		}
@@ -249,23 +274,34 @@ static int eval(rl_memory_store *s, int argc, const char **argv, const size_t *l
 		return reply_int(out, left);
 	}
 	if (same_script(src, srclen, &sc->promote) && HAS_ARGV(3)) {
-		rl_mkey *k = rl_mkey_find(s, argv[first], lens[first]);
+		rl_mkey *k, *writers;
 		const char *ours = argv[argi + 2];
 		size_t ours_len = lens[argi + 2];
-		int mine = 0;
+		int mine = 0, others = 0;
 		size_t j;
+		klen = derived(key, sizeof(key), argv[first], lens[first], RL_WRITERS_SUFFIX, -1);
+		(void) rl_mkey_find(s, key, klen); /* an expired set goes now: the lookups below move no key */
+		k = rl_mkey_find(s, argv[first], lens[first]);
+		writers = rl_mkey_find(s, key, klen);
 		if (k == NULL || !k->hash) {
 			return reply_int(out, 0);
 		}
 		for (j = 0; j < k->nfields; j++) {
 			if (k->fields[j].number > now) {
 				if (k->fields[j].len != ours_len || memcmp(k->fields[j].name, ours, ours_len) != 0) {
-					return reply_int(out, 0);
+					/* another reader: a waiting promoter with a smaller token makes this one give up */
+					rl_mfield *w = writers != NULL && writers->hash
+						? rl_mkey_field(writers, k->fields[j].name, k->fields[j].len) : NULL;
+					if (w != NULL && w->number > now && bytes_before(k->fields[j].name, k->fields[j].len, ours, ours_len)) {
+						return reply_int(out, -1);
+					}
+					others = 1;
+				} else {
+					mine = 1;
 				}
-				mine = 1;
 			}
 		}
-		if (!mine) {
+		if (others || !mine) {
 			return reply_int(out, 0);
 		}
 		if (rl_mkey_set_string(s, argv[first], lens[first], token, tlen, ARGV_N(2)) != 0) {
@@ -311,6 +347,42 @@ static int eval(rl_memory_store *s, int argc, const char **argv, const size_t *l
 			}
 		}
 		return reply_int(out, gone);
+	}
+	if (same_script(src, srclen, &sc->writer_mark)) {
+		int64_t ms = ARGV_N(2);
+		for (i = first; i < argi; i++) {
+			rl_mkey *k, *writers;
+			rl_mfield *f;
+			int64_t latest;
+			klen = derived(key, sizeof(key), argv[i], lens[i], RL_WRITERS_SUFFIX, -1);
+			(void) rl_mkey_find(s, key, klen); /* as in promote: no key moves below but by fresh() */
+			k = rl_mkey_find(s, argv[i], lens[i]);
+			writers = rl_mkey_find(s, key, klen);
+			f = writers != NULL && writers->hash ? rl_mkey_field(writers, token, tlen) : NULL;
+			if (ms > 0 && (f != NULL || (k != NULL && k->hash))) {
+				if (writers == NULL || !writers->hash) {
+					if ((writers = rl_mkey_fresh(s, key, klen)) == NULL) {
+						return -1;
+					}
+					writers->hash = 1;
+				}
+				if (rl_mkey_field_set(writers, token, tlen, now + ms) != 0) {
+					return -1;
+				}
+			} else if (ms <= 0 && f != NULL) {
+				rl_mkey_field_del(writers, f);
+			}
+			if (writers == NULL || !writers->hash) {
+				continue;
+			}
+			latest = rl_mkey_prune_fields(writers, now);
+			if (latest <= now) {
+				rl_mkey_del(s, writers);
+			} else {
+				writers->expire_at = latest;
+			}
+		}
+		return reply_int(out, 1);
 	}
 	if (same_script(src, srclen, &sc->semaphore_lock) && HAS_ARGV(3)) {
 		long long limit = ARGV_N(3), start, slot;
