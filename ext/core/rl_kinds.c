@@ -35,7 +35,11 @@ void rl_kind_writer_mark(rl_writer_mark *mark, const rl_lock_policy *policy, con
 		return; /* readers, slots, demote(); and without scripts, where no reader can be taken either */
 	}
 	mark->script = &policy->scripts->writer_mark;
+	mark->rollback = &policy->scripts->rollback_mark;
 	mark->keys = &target->keys;
+	/* lock() of one resource: its rollback (a script anyway) carries the mark, so a contended
+	 * lock() sends no command more than before; the other writers send it at their pauses */
+	mark->in_rollback = target->kind == RL_KIND_EXCLUSIVE && !converting && !target->keys.multi;
 	if (converting && target->from_len <= RL_TOKEN_LEN) {
 		/* a promoting reader is named by its shared token: RL_SCRIPT_PROMOTE sees two promotions
 		 * waiting for each other by it */
@@ -61,7 +65,7 @@ int rl_kind_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const rl
 	marked = *policy;
 	marked.writer_mark = mark;
 	won = kind_acquire(io, &marked, target, ttl, servers, outcomes, held);
-	if (won == 0 && mark->then_ms > 0 && !held->result.hopeless) {
+	if (won == 0 && mark->then_ms > 0 && !held->result.hopeless && !mark->in_rollback) {
 		rl_writer_mark_send(mark, io, mark->then_ms);
 	}
 	return won;

@@ -196,8 +196,17 @@ int rl_lock_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const rl
 			result->hopeless |= rl_acquire_stop_if_hopeless(&acquire, votes, outcomes);
 			continue;
 		case RL_STEP_SEND_RELEASE: {
+			rl_writer_mark *mark = policy->writer_mark;
 			size_t k;
 
+			if (mark != NULL && mark->in_rollback) {
+				/* the writer's mark rides on the rollback, for the pause that follows (at most
+				 * retryDelay, or the caller's own), or is taken back after the last attempt */
+				int last = acquire.attempt >= acquire.attempts && mark->then_ms <= 0;
+				rl_writer_mark_rollback(mark, io, acquire.token,
+					last ? 0 : fmax((double) policy->retry_delay, mark->then_ms) + RL_WRITER_MARK_SLACK_MS);
+				continue;
+			}
 			if (cmds.rollback == NULL) {
 				dialect->attempt_rollback(&cmds);
 			}
@@ -207,7 +216,7 @@ int rl_lock_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const rl
 			continue;
 		}
 		case RL_STEP_PAUSE:
-			if (policy->writer_mark != NULL) {
+			if (policy->writer_mark != NULL && !policy->writer_mark->in_rollback) {
 				rl_writer_mark_send(policy->writer_mark, io, acquire.step_deadline - io->now(io->arg));
 			}
 			io->pause(io->arg, acquire.step_deadline);

@@ -42,6 +42,7 @@ typedef struct rl_script_set {
 	/* validity and shared_validity without their no-writes shebang, for Redis < 7 (rl_scripts.h) */
 	rl_script validity_plain, shared_validity_plain;
 	rl_script writer_mark; /* a waiting writer's mark: readers wait (rl_writer_mark) */
+	rl_script rollback_mark; /* a lock() attempt's rollback carrying it (one resource) */
 } rl_script_set;
 
 /* An EVAL of a script over keys with args after them. Small calls keep their argument arrays
@@ -140,7 +141,7 @@ int rl_acquire_stop_if_hopeless(rl_acquire *acquire, unsigned votes, const rl_ou
 /* --- Writer preference (docs/design/primitives.md#writer-preference) ----------------------- */
 
 /* A writer (lock(), a fenced lock(), promote()) that waits for readers marks each of its keys on
- * the servers (RL_SCRIPT_WRITER_MARK); lockShared() is refused where a live mark is, so readers
+ * the servers (RL_SCRIPT_WRITER_MARK, or RL_SCRIPT_ROLLBACK_MARK as a lock()'s rollback); lockShared() is refused where a live mark is, so readers
  * already in keep their hold and no new one enters while a quorum carries a mark. The mark expires
  * RL_WRITER_MARK_SLACK_MS after the pause the writer takes before its next attempt, and is sent
  * again after every failed attempt: a writer that dies stops keeping readers out at most its pause
@@ -149,16 +150,21 @@ int rl_acquire_stop_if_hopeless(rl_acquire *acquire, unsigned votes, const rl_ou
 
 typedef struct rl_writer_mark {
 	const rl_script *script;        /* NULL: this acquisition leaves no mark (rl_kind_writer_mark) */
+	const rl_script *rollback;      /* the rollback carrying it (in_rollback) */
 	const struct rl_lock_keys *keys;
 	char member[RL_TOKEN_LEN + 1];  /* who waits: a promoting reader's token, else random (drawn once) */
 	size_t member_len;
 	double then_ms;                 /* the pause a caller's own loop takes after a failed call (0: none) */
+	int in_rollback;                /* lock() of one resource: each attempt's rollback carries the mark */
 	int sent;                       /* a mark went out: taken back by rl_writer_mark_clear */
 } rl_writer_mark;
 
 /* After a failed attempt, before a pause of pause_ms: the mark, for pause_ms + the slack, sent
  * without waiting. */
 void rl_writer_mark_send(rl_writer_mark *mark, const rl_lock_io *io, double pause_ms);
+/* The rollback of a failed attempt (mark->in_rollback) with the mark for ms more, or taken back (ms 0:
+ * after the last attempt of a call that no loop of the caller's follows). */
+void rl_writer_mark_rollback(rl_writer_mark *mark, const rl_lock_io *io, const char *token, double ms);
 /* At the end of the acquisition, won or not: the mark taken back (waking readers left waiting). */
 void rl_writer_mark_clear(rl_writer_mark *mark, const rl_lock_io *io);
 

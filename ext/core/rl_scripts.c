@@ -35,6 +35,7 @@ static rl_script_set scripts = {
 	SCRIPT(RL_SCRIPT_VALIDITY_PLAIN),
 	SCRIPT(RL_SCRIPT_SHARED_VALIDITY_PLAIN),
 	SCRIPT(RL_SCRIPT_WRITER_MARK),
+	SCRIPT(RL_SCRIPT_ROLLBACK_MARK),
 };
 
 const rl_script_set *rl_scripts(void)

@@ -204,35 +204,59 @@
 
 /* --- writer preference: a waiting lock() or promote() keeps new readers out ------------------- */
 
-/* KEYS = resources, ARGV[1] = the waiting writer (the first attempt's token of a lock(), the shared
- * token of a promote()), ARGV[2] = ms. ms > 0: the writer's mark in each key's set of waiting writers,
- * expiring ms from now (server time); only where the key holds readers (a hash) or the mark is
- * there already, so that writers waiting for writers leave nothing. ms = 0: the mark goes; when no
- * live mark is left and no lock() holds the key, readers waiting on it are woken (as RL_SCRIPT_UNLOCK
- * wakes them). Expired marks are dropped and the set lives as long as its latest mark. Sent without
- * waiting; 1. */
+/* One key's mark (key, member, ms and now set before): ms > 0: the writer's mark in the key's set of
+ * waiting writers, expiring ms from now (server time); only where the key holds readers (a hash) or
+ * the mark is there already, so that writers waiting for writers leave nothing. ms = 0: the mark
+ * goes; when no live mark is left and no lock() holds the key, readers waiting on it are woken (as
+ * RL_SCRIPT_UNLOCK wakes them). Expired marks are dropped and the set lives as long as its latest. */
+#define RL_LUA_WRITER_MARK_ONE \
+	"local w = key .. '" RL_WRITERS_SUFFIX "'\n" \
+	"local gone = 0\n" \
+	"if ms > 0 then\n" \
+	"    if redis.call('TYPE', key)['ok'] == 'hash' or redis.call('ZSCORE', w, member) then\n" \
+	"        redis.call('ZADD', w, now + ms, member)\n" \
+	"    end\n" \
+	"else\n" \
+	"    gone = redis.call('ZREM', w, member)\n" \
+	"end\n" \
+	"redis.call('ZREMRANGEBYSCORE', w, '-inf', now)\n" \
+	"local last = redis.call('ZRANGE', w, -1, -1, 'WITHSCORES')\n" \
+	"if last[2] then\n" \
+	"    redis.call('PEXPIRE', w, tonumber(last[2]) - now)\n" \
+	"elseif gone == 1 and redis.call('TYPE', key)['ok'] ~= 'string' then\n" \
+	"    redis.pcall('PUBLISH', '" RL_NOTIFY_CHANNEL_PREFIX "' .. key, '')\n" \
+	"end\n"
+
+/* KEYS = resources, ARGV[1] = the waiting writer (random bytes of a lock(), the shared token of a
+ * promote()), ARGV[2] = ms: RL_LUA_WRITER_MARK_ONE on each key. Sent without waiting; 1. */
 #define RL_SCRIPT_WRITER_MARK \
 	RL_LUA_NOW \
 	"local ms = tonumber(ARGV[2])\n" \
+	"local member = ARGV[1]\n" \
 	"for i = 1, #KEYS do\n" \
-	"    local w = KEYS[i] .. '" RL_WRITERS_SUFFIX "'\n" \
-	"    local gone = 0\n" \
-	"    if ms > 0 then\n" \
-	"        if redis.call('TYPE', KEYS[i])['ok'] == 'hash' or redis.call('ZSCORE', w, ARGV[1]) then\n" \
-	"            redis.call('ZADD', w, now + ms, ARGV[1])\n" \
-	"        end\n" \
-	"    else\n" \
-	"        gone = redis.call('ZREM', w, ARGV[1])\n" \
-	"    end\n" \
-	"    redis.call('ZREMRANGEBYSCORE', w, '-inf', now)\n" \
-	"    local last = redis.call('ZRANGE', w, -1, -1, 'WITHSCORES')\n" \
-	"    if last[2] then\n" \
-	"        redis.call('PEXPIRE', w, tonumber(last[2]) - now)\n" \
-	"    elseif gone == 1 and redis.call('TYPE', KEYS[i])['ok'] ~= 'string' then\n" \
-	"        redis.pcall('PUBLISH', '" RL_NOTIFY_CHANNEL_PREFIX "' .. KEYS[i], '')\n" \
-	"    end\n" \
+	"    local key = KEYS[i]\n" \
+	RL_LUA_WRITER_MARK_ONE \
 	"end\n" \
 	"return 1\n"
+
+/* KEYS[1] = resource, ARGV[1] = the attempt's token, ARGV[2] = the waiting writer, ARGV[3] = ms. The
+ * rollback of a failed lock() attempt of one resource that carries the writer's mark (no command
+ * more than without it): RL_SCRIPT_UNLOCK's release of our key, then RL_LUA_WRITER_MARK_ONE. 1 when
+ * our key was there. */
+#define RL_SCRIPT_ROLLBACK_MARK \
+	"local released = 0\n" \
+	"local held = redis.pcall('GET', KEYS[1])\n" \
+	"if held == ARGV[1] then\n" \
+	"    redis.call('DEL', KEYS[1])\n" \
+	"    redis.pcall('PUBLISH', '" RL_NOTIFY_CHANNEL_PREFIX "' .. KEYS[1], '')\n" \
+	"    released = 1\n" \
+	"end\n" \
+	RL_LUA_NOW \
+	"local ms = tonumber(ARGV[3])\n" \
+	"local member = ARGV[2]\n" \
+	"local key = KEYS[1]\n" \
+	RL_LUA_WRITER_MARK_ONE \
+	"return released\n"
 
 /* --- semaphore: slots "<key>:slot:0" .. "<key>:slot:<limit-1>", each an ordinary lock key ------- */
 

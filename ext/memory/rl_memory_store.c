@@ -81,6 +81,47 @@ static size_t live_writers(rl_memory_store *s, const char *name, size_t len, int
 	return n;
 }
 
+/* RL_LUA_WRITER_MARK_ONE on the key name: member's mark for ms more (only beside readers, or to renew
+ * it), or taken back (ms 0); expired marks dropped, the set living as long as its latest. -1 when out
+ * of memory. (No PUBLISH: the memory servers have no subscribers.) */
+static int mark_one(rl_memory_store *s, const char *name, size_t len, const char *member, size_t mlen, int64_t ms,
+	int64_t now)
+{
+	char key[512];
+	size_t klen = derived(key, sizeof(key), name, len, RL_WRITERS_SUFFIX, -1);
+	rl_mkey *k, *writers;
+	rl_mfield *f;
+	int64_t latest;
+
+	(void) rl_mkey_find(s, key, klen); /* an expired set goes now: the lookups below move no key */
+	k = rl_mkey_find(s, name, len);
+	writers = rl_mkey_find(s, key, klen);
+	f = writers != NULL && writers->hash ? rl_mkey_field(writers, member, mlen) : NULL;
+	if (ms > 0 && (f != NULL || (k != NULL && k->hash))) {
+		if (writers == NULL || !writers->hash) {
+			if ((writers = rl_mkey_fresh(s, key, klen)) == NULL) {
+				return -1;
+			}
+			writers->hash = 1;
+		}
+		if (rl_mkey_field_set(writers, member, mlen, now + ms) != 0) {
+			return -1;
+		}
+	} else if (ms <= 0 && f != NULL) {
+		rl_mkey_field_del(writers, f);
+	}
+	if (writers == NULL || !writers->hash) {
+		return 0;
+	}
+	latest = rl_mkey_prune_fields(writers, now);
+	if (latest <= now) {
+		rl_mkey_del(s, writers);
+	} else {
+		writers->expire_at = latest;
+	}
+	return 0;
+}
+
 /* Lua's a < b on strings of bytes (the C locale): memcmp, then the shorter first. */
 static int bytes_before(const char *a, size_t alen, const char *b, size_t blen)
 {
@@ -348,41 +389,23 @@ static int eval(rl_memory_store *s, int argc, const char **argv, const size_t *l
 		}
 		return reply_int(out, gone);
 	}
-	if (same_script(src, srclen, &sc->writer_mark)) {
-		int64_t ms = ARGV_N(2);
+	if (same_script(src, srclen, &sc->writer_mark) && HAS_ARGV(2)) {
 		for (i = first; i < argi; i++) {
-			rl_mkey *k, *writers;
-			rl_mfield *f;
-			int64_t latest;
-			klen = derived(key, sizeof(key), argv[i], lens[i], RL_WRITERS_SUFFIX, -1);
-			(void) rl_mkey_find(s, key, klen); /* as in promote: no key moves below but by fresh() */
-			k = rl_mkey_find(s, argv[i], lens[i]);
-			writers = rl_mkey_find(s, key, klen);
-			f = writers != NULL && writers->hash ? rl_mkey_field(writers, token, tlen) : NULL;
-			if (ms > 0 && (f != NULL || (k != NULL && k->hash))) {
-				if (writers == NULL || !writers->hash) {
-					if ((writers = rl_mkey_fresh(s, key, klen)) == NULL) {
-						return -1;
-					}
-					writers->hash = 1;
-				}
-				if (rl_mkey_field_set(writers, token, tlen, now + ms) != 0) {
-					return -1;
-				}
-			} else if (ms <= 0 && f != NULL) {
-				rl_mkey_field_del(writers, f);
-			}
-			if (writers == NULL || !writers->hash) {
-				continue;
-			}
-			latest = rl_mkey_prune_fields(writers, now);
-			if (latest <= now) {
-				rl_mkey_del(s, writers);
-			} else {
-				writers->expire_at = latest;
+			if (mark_one(s, argv[i], lens[i], token, tlen, ARGV_N(2), now) != 0) {
+				return -1;
 			}
 		}
 		return reply_int(out, 1);
+	}
+	if (same_script(src, srclen, &sc->rollback_mark) && HAS_ARGV(3) && argi > first) {
+		int released = rl_mkey_holds(s, argv[first], lens[first], token, tlen);
+		if (released) {
+			rl_mkey_del(s, rl_mkey_find(s, argv[first], lens[first]));
+		}
+		if (mark_one(s, argv[first], lens[first], argv[argi + 1], lens[argi + 1], ARGV_N(3), now) != 0) {
+			return -1;
+		}
+		return reply_int(out, released);
 	}
 	if (same_script(src, srclen, &sc->semaphore_lock) && HAS_ARGV(3)) {
 		long long limit = ARGV_N(3), start, slot;

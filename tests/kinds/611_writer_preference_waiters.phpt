@@ -106,6 +106,17 @@ if (is_array($rc)) {
 }
 $a->unlock($ra);
 
+echo "a lock() with retries that gives up takes its mark back with its last rollback\n";
+$key = rt_key('wp');
+$a = new RedLock($servers, 10, 1);
+$ra = $a->lockShared($key, 10000);
+$w = new RedLock($servers, 100, 3);
+var_dump($w->lock($key, 1000));
+/* its first two rollbacks marked (for retryDelay + 500 ms), its last took the mark back */
+var_dump(rt_eventually(fn () => marked($key) === 0, 0.3 * $scale), is_array($rb = $a->lockShared($key, 1000)));
+$a->unlock($rb);
+$a->unlock($ra);
+
 echo "without scripts: no mark is left, the reader still enters; lockShared() is refused\n";
 $key = rt_key('wp');
 $a = new RedLock($servers, 10, 1);
@@ -144,6 +155,10 @@ bool(true)
 a writer that gives up wakes the readers it kept waiting
 bool(true)
 int(0)
+bool(true)
+bool(true)
+a lock() with retries that gives up takes its mark back with its last rollback
+bool(false)
 bool(true)
 bool(true)
 without scripts: no mark is left, the reader still enters; lockShared() is refused
