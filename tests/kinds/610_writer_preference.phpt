@@ -12,7 +12,7 @@ $scale = rt_time_scale();
 
 /* Readers in other processes, hand over hand: each takes its next read lock before it lets the last
  * one go, so on their own they hold the resource without a gap; until $stop exists (bounded). */
-function reader_stream(string $key, string $stop, int $n = 3): array
+function reader_stream(string $key, string $stop, int $n = 2): array
 {
     $pids = [];
     for ($i = 0; $i < $n; $i++) {
