@@ -101,7 +101,7 @@ static void take_replies(rl_cluster *cluster, size_t i, const rl_request *reques
 		} else {
 			rl_reply_classify(&reply, request->expect, out);
 		}
-		if (conn->policy_flags != 0) {
+		if ((conn->policy_flags | cluster->clock_rule) != 0) {
 			rl_cluster_eviction_guard(cluster, i, out); /* the rule every vote passes */
 		}
 		if (out->kind == RL_OUTCOME_ERROR && out->message[0] == 'N' && strncmp(out->message, "NOPERM", 6) == 0) {
@@ -410,7 +410,7 @@ static void many_take_replies(many_state *m, size_t i, double latency)
 			return;
 		}
 		rl_reply_classify(&reply, m->requests[m->got[i]].expect, out);
-		if (conn->policy_flags != 0) {
+		if ((conn->policy_flags | m->cluster->clock_rule) != 0) {
 			rl_cluster_eviction_guard(m->cluster, i, out); /* the rule every vote passes */
 		}
 		many_settle(m, m->got[i]++, i, latency);

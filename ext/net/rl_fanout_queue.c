@@ -94,6 +94,15 @@ int rl_fanout_prepare_any(rl_cluster *cluster, size_t i, const rl_encoded *lua, 
 			goto out_of_memory;
 		}
 	}
+	if (!queue_behind_silent && (now >= conn->clock_due || cluster->clock_every_call)) {
+		/* The server's clock, sampled with the command: its reply comes first on the stream
+		 * (docs/design/verification.md#clock-jumps). Not on a memory:// server (the test clock). */
+		if (endpoint->test_double) {
+			conn->clock_due = HUGE_VAL;
+		} else if (rl_conn_queue_time(conn, now) != 0) {
+			goto out_of_memory;
+		}
+	}
 	command = rl_fanout_pick(conn, lua, natives); /* a pooled connection may have come in */
 	if (lua_forbidden && command == lua) {
 		rl_outcome_set(out, RL_OUTCOME_ERROR, rl_conn_natives_pending(conn)

@@ -112,7 +112,11 @@ static RL_ALWAYS_INLINE int rl_fanout_prepare(rl_cluster *cluster, size_t i, con
 		seen = conn->state == RL_CONN_READY && rl_conn_owed(conn) == 0 && !rl_conn_has_unsent(conn)
 			&& rl_reader_idle(&conn->reader) ? 0 : RL_CALL_BEGUN;
 	}
-	if (seen == 0 && rl_conn_owed(conn) == 0 && !rl_conn_has_unsent(conn) && rl_reader_idle(&conn->reader)) {
+	/* a server's clock sampled (rl_conn_queue_time) goes the other way: at most every
+	 * RL_CLOCK_SAMPLE_MS per connection, every call on a held lock; never with a command whose
+	 * replies nobody awaits (queue_behind_silent: rl_fanout_send) */
+	if (seen == 0 && rl_conn_owed(conn) == 0 && !rl_conn_has_unsent(conn) && rl_reader_idle(&conn->reader)
+		&& (queue_behind_silent || (now < conn->clock_due && !cluster->clock_every_call))) {
 		const rl_encoded *command = rl_fanout_pick(conn, lua, natives);
 
 		if (command->bytes != NULL && !(lua_forbidden && command == lua)) {
