@@ -531,12 +531,13 @@ typedef struct wait_attempt {
 	rl_held_lock *held;
 	int no_random;
 	int refused; /* the scripts refused by too many servers for a quorum: waiting cannot help */
+	rl_writer_mark *mark; /* a writer's: sent after each failed attempt (rl_kind_acquire) */
 } wait_attempt;
 
 static int attempt_once(void *arg, const rl_lock_io *io)
 {
 	wait_attempt *a = arg;
-	int won = rl_kind_acquire(io, &a->policy, a->target, a->ttl, a->servers, a->outcomes, a->held);
+	int won = rl_kind_acquire(io, &a->policy, a->target, a->ttl, a->servers, a->outcomes, a->held, a->mark);
 
 	if (won == 0 && a->held->result.no_random) {
 		a->no_random = 1;
@@ -544,6 +545,10 @@ static int attempt_once(void *arg, const rl_lock_io *io)
 	}
 	if (won == 0 && rl_outcomes_scripts_refused(a->outcomes, a->servers, a->policy.quorum)) {
 		a->refused = 1; /* a refusal is not contention (rl_acquire_stop_if_refused): learnt by the caller now */
+		return -1;
+	}
+	if (won == 0 && a->held->result.hopeless) {
+		a->refused = 1; /* no wait can help (rl_acquire_stop_if_hopeless) */
 		return -1;
 	}
 	return won;
@@ -659,10 +664,11 @@ static void sets_unsubscribed(void *arg)
 	}
 }
 
-static int acquire_waiting(rl_client *client, rl_lane **lanep, const rl_lock_target *target, int64_t ttl, rl_held_lock *held)
+static int acquire_waiting(rl_client *client, rl_lane **lanep, const rl_lock_target *target, int64_t ttl, rl_held_lock *held,
+	rl_writer_mark *mark)
 {
 	rl_lane *lane = *lanep;
-	wait_attempt attempt = {client->policy, target, ttl, client->cluster->count, lane->outcomes, held, 0, 0};
+	wait_attempt attempt = {client->policy, target, ttl, client->cluster->count, lane->outcomes, held, 0, 0, mark};
 	wait_sets sets = {client, lanep, &attempt, target, 0};
 	rl_wait_sets hooks = {&sets, sets_rest, sets_resume, sets_subscribe, sets_unsubscribed};
 	rl_wait_stats stats;
@@ -701,10 +707,10 @@ static int acquire_waiting(rl_client *client, rl_lane **lanep, const rl_lock_tar
  * from the call's start; none before it: not acquired, no lane (RL_NO_LANE).
  * docs/design/coroutines.md, "A retrying lock() holds no lane asleep". */
 static int acquire_retrying(rl_client *client, rl_lane **lanep, const rl_lock_target *target, int64_t ttl,
-	rl_held_lock *held, double bound)
+	rl_held_lock *held, double bound, rl_writer_mark *mark)
 {
 	rl_lane *lane = *lanep;
-	wait_attempt attempt = {client->policy, target, ttl, client->cluster->count, lane->outcomes, held, 0, 0};
+	wait_attempt attempt = {client->policy, target, ttl, client->cluster->count, lane->outcomes, held, 0, 0, mark};
 	wait_sets sets = {client, lanep, &attempt, target, 0};
 	int64_t attempts = rl_attempts_for(client->policy.retry_count), n;
 	double deadline = lane->started + bound;
@@ -753,17 +759,22 @@ static double retries_bound(const rl_client *client)
  * could, and the lane's pause reads the rollbacks' replies meanwhile). once: demote(), its one attempt
  * (rl_convert_acquire). */
 static int acquire_attempts(rl_client *client, rl_lane **lanep, const rl_lock_target *target, int64_t ttl,
-	rl_held_lock *held, int waits, int once)
+	rl_held_lock *held, int waits, int once, rl_writer_mark *mark)
 {
 	rl_lane *lane = *lanep;
 
+	/* a writer's mark lasts until its next attempt: these loops pause up to retryDelay after a
+	 * failed one-attempt call; the driver's own attempts mark at each of their pauses */
+	mark->then_ms = 0;
 	if (waits) {
-		return acquire_waiting(client, lanep, target, ttl, held);
+		mark->then_ms = (double) client->config.retry_delay;
+		return acquire_waiting(client, lanep, target, ttl, held, mark);
 	}
 	if (!once && rl_wait_current() != NULL && rl_attempts_for(client->policy.retry_count) > 1) {
-		return acquire_retrying(client, lanep, target, ttl, held, retries_bound(client));
+		mark->then_ms = (double) client->config.retry_delay;
+		return acquire_retrying(client, lanep, target, ttl, held, retries_bound(client), mark);
 	}
-	return rl_kind_acquire(&lane->io, &client->policy, target, ttl, client->cluster->count, lane->outcomes, held);
+	return rl_kind_acquire(&lane->io, &client->policy, target, ttl, client->cluster->count, lane->outcomes, held, mark);
 }
 
 /* The keys a held lock occupies: a semaphore's is its slot's, built into slot_key (or a heap
@@ -874,6 +885,7 @@ static rl_acquire_status acquire(rl_client *client, rl_lane **lanep, const rl_lo
 	int waits = client->config.wait_timeout >= 0 && !once;
 	int64_t cap_left = -1;
 	int passes_cap = 0, won;
+	rl_writer_mark mark;
 
 	if (asked.kind == RL_KIND_EXCLUSIVE && client->config.fencing) {
 		asked.kind = RL_KIND_FENCED;
@@ -888,12 +900,17 @@ static rl_acquire_status acquire(rl_client *client, rl_lane **lanep, const rl_lo
 		return RL_NOT_ACQUIRED;
 	}
 	held->result.attempts = 0;
-	won = acquire_attempts(client, lanep, &asked, ttl, held, waits, once);
+	/* a waiting writer keeps new readers out (docs/design/primitives.md#writer-preference) */
+	rl_kind_writer_mark(&mark, &client->policy, &asked);
+	won = acquire_attempts(client, lanep, &asked, ttl, held, waits, once, &mark);
 	if (*lanep != NULL
 		&& rl_client_learn_scripts_refused(client, *lanep, asked.kind, converting ? RL_OP_CONVERT : RL_OP_ACQUIRE)
 		&& won == 0) {
 		/* the same lock() again, without the script (several resources: MSETEX) */
-		won = acquire_attempts(client, lanep, &asked, ttl, held, waits, once);
+		won = acquire_attempts(client, lanep, &asked, ttl, held, waits, once, &mark);
+	}
+	if (*lanep != NULL) {
+		rl_writer_mark_clear(&mark, &(*lanep)->io); /* won or not: readers may come in again */
 	}
 	if ((lane = *lanep) == NULL) {
 		/* the wait gave its lane back and found none free again before its deadline */

@@ -22,11 +22,15 @@ int rl_attempts_run(const rl_lock_io *io, rl_acquire *acquire, const rl_attempt_
 		case RL_STEP_SEND_LOCK:
 			votes = ops->lock(ops->arg, io, acquire, outcomes);
 			rl_acquire_stop_if_refused(acquire, votes, outcomes);
+			result->hopeless |= rl_acquire_stop_if_hopeless(acquire, votes, outcomes);
 			continue;
 		case RL_STEP_SEND_RELEASE:
 			ops->rollback(ops->arg, io, acquire);
 			continue;
 		case RL_STEP_PAUSE:
+			if (acquire->policy->writer_mark != NULL) {
+				rl_writer_mark_send(acquire->policy->writer_mark, io, acquire->step_deadline - io->now(io->arg));
+			}
 			io->pause(io->arg, acquire->step_deadline);
 			continue;
 		case RL_STEP_WON:

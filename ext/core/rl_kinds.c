@@ -24,7 +24,54 @@ static const rl_lock_policy *policy_of(const rl_lock_policy *base, rl_lock_kind 
 	return copy;
 }
 
+void rl_kind_writer_mark(rl_writer_mark *mark, const rl_lock_policy *policy, const rl_lock_target *target)
+{
+	int converting = target->from_token != NULL;
+
+	memset(mark, 0, sizeof(*mark));
+	if ((target->kind != RL_KIND_EXCLUSIVE && target->kind != RL_KIND_FENCED)
+		|| rl_dialect_for(policy->dialect, target->kind, converting ? RL_OP_CONVERT : RL_OP_ACQUIRE)
+			!= &rl_dialect_scripted) {
+		return; /* readers, slots, demote(); and without scripts, where no reader can be taken either */
+	}
+	mark->script = &policy->scripts->writer_mark;
+	mark->rollback = &policy->scripts->rollback_mark;
+	mark->keys = &target->keys;
+	/* lock() of one resource: its rollback (a script anyway) carries the mark, so a contended
+	 * lock() sends no command more than before; the other writers send it at their pauses */
+	mark->in_rollback = target->kind == RL_KIND_EXCLUSIVE && !converting && !target->keys.multi;
+	if (converting && target->from_len <= RL_TOKEN_LEN) {
+		/* a promoting reader is named by its shared token: RL_SCRIPT_PROMOTE sees two promotions
+		 * waiting for each other by it */
+		memcpy(mark->member, target->from_token, target->from_len);
+		mark->member[target->from_len] = '\0';
+		mark->member_len = target->from_len;
+	}
+}
+
+/* The acquisition's own driver (rl_lock_acquire, rl_fence_acquire, rl_convert_acquire). */
+static int kind_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_target *target, int64_t ttl,
+	size_t servers, rl_outcome *outcomes, rl_held_lock *held);
+
 int rl_kind_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_target *target, int64_t ttl,
+	size_t servers, rl_outcome *outcomes, rl_held_lock *held, rl_writer_mark *mark)
+{
+	rl_lock_policy marked;
+	int won;
+
+	if (mark == NULL || mark->script == NULL) {
+		return kind_acquire(io, policy, target, ttl, servers, outcomes, held);
+	}
+	marked = *policy;
+	marked.writer_mark = mark;
+	won = kind_acquire(io, &marked, target, ttl, servers, outcomes, held);
+	if (won == 0 && mark->then_ms > 0 && !held->result.hopeless && !mark->in_rollback) {
+		rl_writer_mark_send(mark, io, mark->then_ms);
+	}
+	return won;
+}
+
+static int kind_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_target *target, int64_t ttl,
 	size_t servers, rl_outcome *outcomes, rl_held_lock *held)
 {
 	rl_lock_policy kind_policy;

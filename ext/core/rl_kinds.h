@@ -52,9 +52,16 @@ typedef struct rl_held_lock {
 #define RL_TTL_MAX_MS 1000000000000LL
 
 /* One acquisition of target with policy's attempts: 1 won (held filled), 0 not (held->result
- * says whether randomness failed), -1 out of memory. servers: the length of outcomes. */
+ * says whether randomness failed), -1 out of memory. servers: the length of outcomes. mark: from
+ * rl_kind_writer_mark, or NULL; sent at each of the attempts' pauses, and once more when the call
+ * fails and mark->then_ms is set (the caller's own loop pauses then); the caller clears it. */
 int rl_kind_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_target *target, int64_t ttl,
-	size_t servers, rl_outcome *outcomes, rl_held_lock *held);
+	size_t servers, rl_outcome *outcomes, rl_held_lock *held, rl_writer_mark *mark);
+
+/* Whether an acquisition of target waits as a writer (docs/design/primitives.md#writer-preference):
+ * lock() (fenced or not, one resource or several) and promote(), with scripts (the mark is a script,
+ * and so is every reader's check). mark is set up for it (mark->script NULL: no mark). */
+void rl_kind_writer_mark(rl_writer_mark *mark, const rl_lock_policy *policy, const rl_lock_target *target);
 
 /* release, extend and validity of a held lock (target as it is held: a semaphore's slot key),
  * as rl_lock_release(), rl_lock_extend() and rl_lock_validity() (rl_lock.h) with the kind's scripts. */

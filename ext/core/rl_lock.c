@@ -27,6 +27,20 @@ void rl_acquire_stop_if_refused(rl_acquire *acquire, unsigned votes, const rl_ou
 	}
 }
 
+int rl_acquire_stop_if_hopeless(rl_acquire *acquire, unsigned votes, const rl_outcome *outcomes)
+{
+	const rl_lock_policy *policy = acquire->policy;
+	unsigned i;
+
+	for (i = 0; votes < policy->quorum && i < policy->servers; i++) {
+		if (outcomes[i].kind == RL_OUTCOME_TAKEN && outcomes[i].integer < 0) {
+			acquire->attempts = acquire->attempt;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 rl_acquire_step rl_acquire_next(rl_acquire *acquire, double now, unsigned votes,
 	int (*random)(void *arg, void *into, size_t len), void *random_arg)
 {
@@ -179,10 +193,20 @@ int rl_lock_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const rl
 		case RL_STEP_SEND_LOCK:
 			votes = io->run(io->arg, cmds.lock, policy->quorum, acquire.step_deadline, outcomes);
 			rl_acquire_stop_if_refused(&acquire, votes, outcomes);
+			result->hopeless |= rl_acquire_stop_if_hopeless(&acquire, votes, outcomes);
 			continue;
 		case RL_STEP_SEND_RELEASE: {
+			rl_writer_mark *mark = policy->writer_mark;
 			size_t k;
 
+			if (mark != NULL && mark->in_rollback) {
+				/* the writer's mark rides on the rollback, for the pause that follows (at most
+				 * retryDelay, or the caller's own), or is taken back after the last attempt */
+				int last = acquire.attempt >= acquire.attempts && mark->then_ms <= 0;
+				rl_writer_mark_rollback(mark, io, acquire.token,
+					last ? 0 : fmax((double) policy->retry_delay, mark->then_ms) + RL_WRITER_MARK_SLACK_MS);
+				continue;
+			}
 			if (cmds.rollback == NULL) {
 				dialect->attempt_rollback(&cmds);
 			}
@@ -192,6 +216,9 @@ int rl_lock_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const rl
 			continue;
 		}
 		case RL_STEP_PAUSE:
+			if (policy->writer_mark != NULL && !policy->writer_mark->in_rollback) {
+				rl_writer_mark_send(policy->writer_mark, io, acquire.step_deadline - io->now(io->arg));
+			}
 			io->pause(io->arg, acquire.step_deadline);
 			continue;
 		case RL_STEP_WON:

@@ -41,6 +41,8 @@ typedef struct rl_script_set {
 	rl_script promote, demote, demote_rollback; /* promote(), demote() (rl_convert.c) */
 	/* validity and shared_validity without their no-writes shebang, for Redis < 7 (rl_scripts.h) */
 	rl_script validity_plain, shared_validity_plain;
+	rl_script writer_mark; /* a waiting writer's mark: readers wait (rl_writer_mark) */
+	rl_script rollback_mark; /* a lock() attempt's rollback carrying it (one resource) */
 } rl_script_set;
 
 /* An EVAL of a script over keys with args after them. Small calls keep their argument arrays
@@ -95,6 +97,9 @@ typedef struct rl_lock_policy {
 	/* extend(): per server, the members known to have lost this lock's key (its last extend found
 	 * it missing there), awaited within the call's bound (rl_request.heals); NULL: none known */
 	const unsigned char *lost_on;
+	/* an acquisition that waits as a writer: its mark keeps new readers out (rl_writer_mark); NULL
+	 * for every other call */
+	struct rl_writer_mark *writer_mark;
 } rl_lock_policy;
 
 /* --- The acquisition state machine ---------------------------------------------------- */
@@ -129,6 +134,39 @@ void rl_acquire_init(rl_acquire *acquire, const rl_lock_policy *policy, int64_t 
  * and the caller learns the dialect from these outcomes at once (rl_dialect_learn) rather than
  * after retryCount pauses of retryDelay. The one rule for every acquisition loop. */
 void rl_acquire_stop_if_refused(rl_acquire *acquire, unsigned votes, const rl_outcome *outcomes);
+/* The same for an answer no wait can change: a negative integer (RL_SCRIPT_PROMOTE's -1, two
+ * promotions waiting for each other) from any server ends the attempts after this one; 1 then. */
+int rl_acquire_stop_if_hopeless(rl_acquire *acquire, unsigned votes, const rl_outcome *outcomes);
+
+/* --- Writer preference (docs/design/primitives.md#writer-preference) ----------------------- */
+
+/* A writer (lock(), a fenced lock(), promote()) that waits for readers marks each of its keys on
+ * the servers (RL_SCRIPT_WRITER_MARK, or RL_SCRIPT_ROLLBACK_MARK as a lock()'s rollback); lockShared() is refused where a live mark is, so readers
+ * already in keep their hold and no new one enters while a quorum carries a mark. The mark expires
+ * RL_WRITER_MARK_SLACK_MS after the pause the writer takes before its next attempt, and is sent
+ * again after every failed attempt: a writer that dies stops keeping readers out at most its pause
+ * (retryDelay) + RL_WRITER_MARK_SLACK_MS after its last attempt. */
+#define RL_WRITER_MARK_SLACK_MS 500
+
+typedef struct rl_writer_mark {
+	const rl_script *script;        /* NULL: this acquisition leaves no mark (rl_kind_writer_mark) */
+	const rl_script *rollback;      /* the rollback carrying it (in_rollback) */
+	const struct rl_lock_keys *keys;
+	char member[RL_TOKEN_LEN + 1];  /* who waits: a promoting reader's token, else random (drawn once) */
+	size_t member_len;
+	double then_ms;                 /* the pause a caller's own loop takes after a failed call (0: none) */
+	int in_rollback;                /* lock() of one resource: each attempt's rollback carries the mark */
+	int sent;                       /* a mark went out: taken back by rl_writer_mark_clear */
+} rl_writer_mark;
+
+/* After a failed attempt, before a pause of pause_ms: the mark, for pause_ms + the slack, sent
+ * without waiting. */
+void rl_writer_mark_send(rl_writer_mark *mark, const rl_lock_io *io, double pause_ms);
+/* The rollback of a failed attempt (mark->in_rollback) with the mark for ms more, or taken back (ms 0:
+ * after the last attempt of a call that no loop of the caller's follows). */
+void rl_writer_mark_rollback(rl_writer_mark *mark, const rl_lock_io *io, const char *token, double ms);
+/* At the end of the acquisition, won or not: the mark taken back (waking readers left waiting). */
+void rl_writer_mark_clear(rl_writer_mark *mark, const rl_lock_io *io);
 
 /* Given what the previous step achieved (votes: the yes votes of a SEND_LOCK; ignored after the
  * other steps) and the time now, says what to do next. random() draws the tokens and pauses. */
@@ -142,6 +180,7 @@ typedef struct rl_lock_result {
 	double validity;
 	int64_t attempts; /* attempts made, won or not */
 	int no_random;    /* failed because no random bytes could be had */
+	int hopeless;     /* a server said no attempt can win (a promotion deadlocked): no more were made */
 } rl_lock_result;
 
 /* One lock() call. 1 when won (result filled), 0 when not, -1 when out of memory. */

@@ -11,6 +11,9 @@
  * "<key>:fence". Also built in C (the slot key of unlock()/extend()/validity()). */
 #define RL_SLOT_SUFFIX ":slot:"
 #define RL_FENCE_SUFFIX ":fence"
+/* The waiting writers of a resource: a sorted set "<key>:writers", member -> its expiry (server ms).
+ * See RL_SCRIPT_WRITER_MARK. */
+#define RL_WRITERS_SUFFIX ":writers"
 
 /* Server time in ms, for the shared holders' deadlines. */
 #define RL_LUA_NOW \
@@ -20,12 +23,16 @@
 /* --- shared: the key is a hash token -> deadline (server ms); its PEXPIRE is the latest one ---- */
 
 /* KEYS[1] = resource, ARGV[1] = token, ARGV[2] = ttl ms. Refuses (0) when the key is anything
- * but a hash (a lock() holder's string); drops expired holders, adds ours, and makes the key live
+ * but a hash (a lock() holder's string), or while a writer waits (a live member of the resource's
+ * RL_WRITERS_SUFFIX set: writer preference, docs/design/primitives.md); drops expired holders, adds ours, and makes the key live
  * until the latest holder's deadline. 1 when added. */
 #define RL_SCRIPT_SHARED_LOCK \
 	RL_LUA_NOW \
 	"local kind = redis.call('TYPE', KEYS[1])['ok']\n" \
 	"if kind ~= 'none' and kind ~= 'hash' then\n" \
+	"    return 0\n" \
+	"end\n" \
+	"if redis.call('ZCOUNT', KEYS[1] .. '" RL_WRITERS_SUFFIX "', '(' .. now, '+inf') > 0 then\n" \
 	"    return 0\n" \
 	"end\n" \
 	"local deadline = now + tonumber(ARGV[2])\n" \
@@ -123,24 +130,33 @@
 /* KEYS[1] = resource, ARGV[1] = the new exclusive token, ARGV[2] = ttl ms, ARGV[3] = our shared
  * token, ARGV[4] = '1' to count a fence. Only where our holder is the one live holder of the hash
  * (0 elsewhere: another reader, or ours gone): the hash becomes our exclusive key, as lock()'s SET
- * PX, and with a fence the resource's counter is INCRed as a fenced lock()'s is. 1, or the fence. */
+ * PX, and with a fence the resource's counter is INCRed as a fenced lock()'s is. 1, or the fence.
+ * -1 when another live reader is itself a waiting promoter (its token a live member of the
+ * writers' set) with a smaller token: the two would wait for each other, so the larger gives up at
+ * once (rl_acquire_stop_if_refused) and the smaller goes on waiting. */
 #define RL_SCRIPT_PROMOTE \
 	"if redis.call('TYPE', KEYS[1])['ok'] ~= 'hash' then\n" \
 	"    return 0\n" \
 	"end\n" \
 	RL_LUA_NOW \
 	"local mine = false\n" \
+	"local others = false\n" \
 	"local all = redis.call('HGETALL', KEYS[1])\n" \
 	"for i = 1, #all, 2 do\n" \
 	"    local d = tonumber(all[i + 1])\n" \
 	"    if d ~= nil and d > now then\n" \
 	"        if all[i] ~= ARGV[3] then\n" \
-	"            return 0\n" \
+	"            local w = tonumber(redis.call('ZSCORE', KEYS[1] .. '" RL_WRITERS_SUFFIX "', all[i]))\n" \
+	"            if w ~= nil and w > now and all[i] < ARGV[3] then\n" \
+	"                return -1\n" \
+	"            end\n" \
+	"            others = true\n" \
+	"        else\n" \
+	"            mine = true\n" \
 	"        end\n" \
-	"        mine = true\n" \
 	"    end\n" \
 	"end\n" \
-	"if not mine then\n" \
+	"if others or not mine then\n" \
 	"    return 0\n" \
 	"end\n" \
 	"redis.call('DEL', KEYS[1])\n" \
@@ -185,6 +201,62 @@
 	"    redis.pcall('PUBLISH', '" RL_NOTIFY_CHANNEL_PREFIX "' .. KEYS[1], '')\n" \
 	"end\n" \
 	"return gone\n"
+
+/* --- writer preference: a waiting lock() or promote() keeps new readers out ------------------- */
+
+/* One key's mark (key, member, ms and now set before): ms > 0: the writer's mark in the key's set of
+ * waiting writers, expiring ms from now (server time); only where the key holds readers (a hash) or
+ * the mark is there already, so that writers waiting for writers leave nothing. ms = 0: the mark
+ * goes; when no live mark is left and no lock() holds the key, readers waiting on it are woken (as
+ * RL_SCRIPT_UNLOCK wakes them). Expired marks are dropped and the set lives as long as its latest. */
+#define RL_LUA_WRITER_MARK_ONE \
+	"local w = key .. '" RL_WRITERS_SUFFIX "'\n" \
+	"local gone = 0\n" \
+	"if ms > 0 then\n" \
+	"    if redis.call('TYPE', key)['ok'] == 'hash' or redis.call('ZSCORE', w, member) then\n" \
+	"        redis.call('ZADD', w, now + ms, member)\n" \
+	"    end\n" \
+	"else\n" \
+	"    gone = redis.call('ZREM', w, member)\n" \
+	"end\n" \
+	"redis.call('ZREMRANGEBYSCORE', w, '-inf', now)\n" \
+	"local last = redis.call('ZRANGE', w, -1, -1, 'WITHSCORES')\n" \
+	"if last[2] then\n" \
+	"    redis.call('PEXPIRE', w, tonumber(last[2]) - now)\n" \
+	"elseif gone == 1 and redis.call('TYPE', key)['ok'] ~= 'string' then\n" \
+	"    redis.pcall('PUBLISH', '" RL_NOTIFY_CHANNEL_PREFIX "' .. key, '')\n" \
+	"end\n"
+
+/* KEYS = resources, ARGV[1] = the waiting writer (random bytes of a lock(), the shared token of a
+ * promote()), ARGV[2] = ms: RL_LUA_WRITER_MARK_ONE on each key. Sent without waiting; 1. */
+#define RL_SCRIPT_WRITER_MARK \
+	RL_LUA_NOW \
+	"local ms = tonumber(ARGV[2])\n" \
+	"local member = ARGV[1]\n" \
+	"for i = 1, #KEYS do\n" \
+	"    local key = KEYS[i]\n" \
+	RL_LUA_WRITER_MARK_ONE \
+	"end\n" \
+	"return 1\n"
+
+/* KEYS[1] = resource, ARGV[1] = the attempt's token, ARGV[2] = the waiting writer, ARGV[3] = ms. The
+ * rollback of a failed lock() attempt of one resource that carries the writer's mark (no command
+ * more than without it): RL_SCRIPT_UNLOCK's release of our key, then RL_LUA_WRITER_MARK_ONE. 1 when
+ * our key was there. */
+#define RL_SCRIPT_ROLLBACK_MARK \
+	"local released = 0\n" \
+	"local held = redis.pcall('GET', KEYS[1])\n" \
+	"if held == ARGV[1] then\n" \
+	"    redis.call('DEL', KEYS[1])\n" \
+	"    redis.pcall('PUBLISH', '" RL_NOTIFY_CHANNEL_PREFIX "' .. KEYS[1], '')\n" \
+	"    released = 1\n" \
+	"end\n" \
+	RL_LUA_NOW \
+	"local ms = tonumber(ARGV[3])\n" \
+	"local member = ARGV[2]\n" \
+	"local key = KEYS[1]\n" \
+	RL_LUA_WRITER_MARK_ONE \
+	"return released\n"
 
 /* --- semaphore: slots "<key>:slot:0" .. "<key>:slot:<limit-1>", each an ordinary lock key ------- */
 

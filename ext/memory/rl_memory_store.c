@@ -219,12 +219,30 @@ static int run_validity(const script_call *c, int variant)
 	return reply_int(c->out, least);
 }
 
+/* The live members of KEYS[1]'s set of waiting writers (RL_WRITERS_SUFFIX: a hash member -> expiry here). */
+static size_t live_writers(const script_call *c)
+{
+	char key[512];
+	size_t klen = derived(key, sizeof(key), c->argv[c->first], c->lens[c->first], RL_WRITERS_SUFFIX, -1);
+	rl_mkey *w = rl_mkey_find(c->s, key, klen);
+	size_t j, n = 0;
+
+	for (j = 0; w != NULL && w->hash && j < w->nfields; j++) {
+		n += w->fields[j].number > c->now;
+	}
+	return n;
+}
+
 static int run_shared_lock(const script_call *c, int variant)
 {
-	rl_mkey *k = rl_mkey_find(c->s, c->argv[c->first], c->lens[c->first]);
+	rl_mkey *k;
 	int64_t deadline = c->now + argv_n(c, 2), latest = deadline;
 
 	(void) variant;
+	if (live_writers(c) > 0) {
+		return reply_int(c->out, 0); /* a writer waits (RL_SCRIPT_SHARED_LOCK) */
+	}
+	k = rl_mkey_find(c->s, c->argv[c->first], c->lens[c->first]);
 	if (k != NULL && !k->hash) {
 		return reply_int(c->out, 0);
 	}
@@ -318,12 +336,44 @@ static int only_reader(const rl_mkey *k, const char *ours, size_t ours_len, int6
 	return mine;
 }
 
+/* Lua's a < b on strings of bytes (the C locale): memcmp, then the shorter first. */
+static int bytes_before(const char *a, size_t alen, const char *b, size_t blen)
+{
+	int c = memcmp(a, b, alen < blen ? alen : blen);
+
+	return c < 0 || (c == 0 && alen < blen);
+}
+
+/* Another live reader of the hash k that is itself a waiting promoter (a live member of writers) with a
+ * token below ours: the two would wait for each other (RL_SCRIPT_PROMOTE's -1). */
+static int promoter_below(const rl_mkey *k, rl_mkey *writers, const char *ours, size_t ours_len, int64_t now)
+{
+	size_t j;
+
+	for (j = 0; writers != NULL && writers->hash && j < k->nfields; j++) {
+		const rl_mfield *f = &k->fields[j];
+		const rl_mfield *w = f->number > now ? rl_mkey_field(writers, f->name, f->len) : NULL;
+
+		if (w != NULL && w->number > now && bytes_before(f->name, f->len, ours, ours_len)) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
 static int run_promote(const script_call *c, int variant)
 {
-	rl_mkey *k = rl_mkey_find(c->s, c->argv[c->first], c->lens[c->first]);
+	rl_mkey *k, *writers;
 	char key[512];
+	size_t wlen = derived(key, sizeof(key), c->argv[c->first], c->lens[c->first], RL_WRITERS_SUFFIX, -1);
 
 	(void) variant;
+	(void) rl_mkey_find(c->s, key, wlen); /* an expired set goes now: the lookups below move no key */
+	k = rl_mkey_find(c->s, c->argv[c->first], c->lens[c->first]);
+	writers = rl_mkey_find(c->s, key, wlen);
+	if (k != NULL && k->hash && promoter_below(k, writers, c->argv[c->argi + 2], c->lens[c->argi + 2], c->now)) {
+		return reply_int(c->out, -1);
+	}
 	if (k == NULL || !k->hash || !only_reader(k, c->argv[c->argi + 2], c->lens[c->argi + 2], c->now)) {
 		return reply_int(c->out, 0);
 	}
@@ -424,6 +474,81 @@ static int run_semaphore_release(const script_call *c, int variant)
 	return reply_int(c->out, released);
 }
 
+/* RL_LUA_WRITER_MARK_ONE on the key name: member's mark for ms more (only beside readers, or to renew
+ * it), or taken back (ms 0); expired marks dropped, the set living as long as its latest. -1 when out
+ * of memory. (No PUBLISH: the memory servers have no subscribers.) */
+static int mark_one(rl_memory_store *s, const char *name, size_t len, const char *member, size_t mlen, int64_t ms,
+	int64_t now)
+{
+	char key[512];
+	size_t klen = derived(key, sizeof(key), name, len, RL_WRITERS_SUFFIX, -1);
+	rl_mkey *k, *writers;
+	rl_mfield *f;
+	int64_t latest;
+
+	(void) rl_mkey_find(s, key, klen); /* an expired set goes now: the lookups below move no key */
+	k = rl_mkey_find(s, name, len);
+	writers = rl_mkey_find(s, key, klen);
+	f = writers != NULL && writers->hash ? rl_mkey_field(writers, member, mlen) : NULL;
+	if (ms > 0 && (f != NULL || (k != NULL && k->hash))) {
+		if (writers == NULL || !writers->hash) {
+			if ((writers = rl_mkey_fresh(s, key, klen)) == NULL) {
+				return -1;
+			}
+			writers->hash = 1;
+		}
+		if (rl_mkey_field_set(writers, member, mlen, now + ms) != 0) {
+			return -1;
+		}
+	} else if (ms <= 0 && f != NULL) {
+		rl_mkey_field_del(writers, f);
+	}
+	if (writers == NULL || !writers->hash) {
+		return 0;
+	}
+	latest = rl_mkey_prune_fields(writers, now);
+	if (latest <= now) {
+		rl_mkey_del(s, writers);
+	} else {
+		writers->expire_at = latest;
+	}
+	return 0;
+}
+
+/* writer_mark: ARGV[1] member, ARGV[2] ms, on every key. */
+static int run_writer_mark(const script_call *c, int variant)
+{
+	int i;
+
+	(void) variant;
+	for (i = c->first; i < c->argi; i++) {
+		if (mark_one(c->s, c->argv[i], c->lens[i], c->token, c->tlen, argv_n(c, 2), c->now) != 0) {
+			return -1;
+		}
+	}
+	return reply_int(c->out, 1);
+}
+
+/* rollback_mark: unlock's release of KEYS[1] for ARGV[1], then ARGV[2]'s mark for ARGV[3] ms. */
+static int run_rollback_mark(const script_call *c, int variant)
+{
+	int released;
+
+	(void) variant;
+	if (c->argi <= c->first) {
+		return reply_int(c->out, 0);
+	}
+	released = rl_mkey_holds(c->s, c->argv[c->first], c->lens[c->first], c->token, c->tlen);
+	if (released) {
+		rl_mkey_del(c->s, rl_mkey_find(c->s, c->argv[c->first], c->lens[c->first]));
+	}
+	if (mark_one(c->s, c->argv[c->first], c->lens[c->first], c->argv[c->argi + 1], c->lens[c->argi + 1],
+			argv_n(c, 3), c->now) != 0) {
+		return -1;
+	}
+	return reply_int(c->out, released);
+}
+
 /* The scripts this store runs: the script (its place in rl_script_set), how many ARGV it needs (at least,
  * and at most: -1 for any), the handler and the variant it is given. A script it does not know, or one
  * with too few ARGV, is NOT_OURS. */
@@ -452,6 +577,8 @@ static const struct {
 	{offsetof(rl_script_set, demote_rollback), 3, -1, run_demote_rollback, 0},
 	{offsetof(rl_script_set, semaphore_lock), 3, -1, run_semaphore_lock, 0},
 	{offsetof(rl_script_set, semaphore_release), 3, -1, run_semaphore_release, 0},
+	{offsetof(rl_script_set, writer_mark), 2, -1, run_writer_mark, 0},
+	{offsetof(rl_script_set, rollback_mark), 3, -1, run_rollback_mark, 0},
 };
 
 /* EVAL: KEYS are argv[3 .. 3+numkeys-1], ARGV[j] is argv[3+numkeys+j-1]. */
