@@ -140,7 +140,7 @@ static zend_result parse_max_sets(zval *value, uint32_t arg_num, redlock_options
 	return SUCCESS;
 }
 
-#define KNOWN_OPTIONS "quorum, driftFactor, prefix, persistent, maxExtensions, fencing, autoExtend, abortOnLoss, waitTimeout, observer, onLoss, scripts, evictingServers, maxConnectionSets"
+#define KNOWN_OPTIONS "quorum, driftFactor, prefix, persistent, maxExtensions, fencing, autoExtend, abortOnLoss, waitTimeout, fair, observer, onLoss, scripts, evictingServers, maxConnectionSets"
 
 static zend_result parse_bool(zval *value, uint32_t arg_num, const char *name, int *into)
 {
@@ -204,6 +204,8 @@ zend_result redlock_options_parse(HashTable *options_array, uint32_t arg_num, un
 			result = parse_bool(value, arg_num, "abortOnLoss", &options->client.abort_on_loss);
 		} else if (zend_string_equals_literal(name, "waitTimeout")) {
 			result = parse_wait_timeout(value, arg_num, options);
+		} else if (zend_string_equals_literal(name, "fair")) {
+			result = parse_bool(value, arg_num, "fair", &options->client.fair);
 		} else if (zend_string_equals_literal(name, "observer")) {
 			result = parse_callable(value, arg_num, "observer", &options->observer);
 		} else if (zend_string_equals_literal(name, "scripts")) {

@@ -41,6 +41,8 @@ typedef struct rl_script_set {
 	rl_script promote, demote, demote_rollback; /* promote(), demote() (rl_convert.c) */
 	/* validity and shared_validity without their no-writes shebang, for Redis < 7 (rl_scripts.h) */
 	rl_script validity_plain, shared_validity_plain;
+	/* fair waiting (rl_scripts_kinds.h, core/rl_fair.c) */
+	rl_script fair_ticket, fair_lock, fair_unlock, fair_leave;
 } rl_script_set;
 
 /* An EVAL of a script over keys with args after them. Small calls keep their argument arrays
