@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 92abc0f2ee25ac9d6c71c295e7cffffbfab5dc4d */
+ * Stub hash: e1050d0fc5f122c0be26aca2b92f1b2f78e59777 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_RedLock___construct, 0, 0, 1)
 	ZEND_ARG_TYPE_INFO(0, servers, IS_ARRAY, 0)
