@@ -450,9 +450,6 @@ int rl_memory_store_execute(rl_memory_store *s, int argc, const char **argv, con
 		}
 		return reply_int(out, k == NULL ? 0 : (long long) k->nfields);
 	}
-	if (is(cmd, len, "ZCARD") && argc == 2) { /* inspect(): fair waiting's queue, never kept here */
-		return rl_mkey_find(s, argv[1], lens[1]) != NULL ? reply_text(out, WRONGTYPE) : reply_int(out, 0);
-	}
 	if (is(cmd, len, "PTTL") && argc == 2) {
 		rl_mkey *k = rl_mkey_find(s, argv[1], lens[1]);
 		return reply_int(out, k == NULL ? -2 : rl_mkey_pttl(s, k));

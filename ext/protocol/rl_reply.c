@@ -171,6 +171,8 @@ void rl_reply_classify_inspect(const rl_reply *reply, rl_outcome *out, rl_inspec
 	inspected->pttl = pttl->integer;
 	inspected->holders = hlen->type == RL_REPLY_INTEGER ? hlen->integer : 0;
 	inspected->fence = fence->type == RL_REPLY_STRING ? item_decimal(fence) : -1;
+	/* an error here (a key of another type there, or a server without ZCARD: the memory servers, which
+	 * keep no queue) is no queue */
 	inspected->waiters = queue->type == RL_REPLY_INTEGER ? queue->integer : 0;
 	inspected->slots = reply->integer > 6 && slots->type == RL_REPLY_INTEGER ? slots->integer : 0;
 	/* a string's integer is its whole length: kept only when its head is all of it */
