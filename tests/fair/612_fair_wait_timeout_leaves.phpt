@@ -22,7 +22,8 @@ echo 'queue emptied at once: ', var_export(rt_eventually(fn () => fr_queue_lengt
 
 // ahead of another waiter: it gives up, the other one is the head, the release hands it the lock
 @unlink($log);
-$quitter = fr_spawn($key, 'quitter', $log, 900);
+// long enough for the second one to be queued behind it (a process started under valgrind takes seconds)
+$quitter = fr_spawn($key, 'quitter', $log, (int) (900 * rt_time_scale()));
 fr_until_waiters($holder, $key, 1);
 $patient = fr_spawn($key, 'patient', $log, 8000);
 fr_until_waiters($holder, $key, 2);
