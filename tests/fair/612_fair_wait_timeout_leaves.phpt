@@ -11,7 +11,7 @@ $key = rt_key();
 $log = sys_get_temp_dir() . '/redlock-612-' . getmypid();
 @unlink($log);
 $holder = fr_object();
-$lock = $holder->lock($key, 10000);
+$lock = $holder->lock($key, (int) (10000 * rt_time_scale())); // held through both parts, also under valgrind
 
 // alone: it gives up while the lock is held, and its place is gone from every server
 $quitter = fr_spawn($key, 'quitter', $log, 600);

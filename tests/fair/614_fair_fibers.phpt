@@ -12,14 +12,14 @@ use Revolt\EventLoop;
 
 $key = rt_key();
 $holder = new RedLock(rt_servers(5, 1.0), 200, 3, ['fair' => true, 'waitTimeout' => 8000]);
-$held = $holder->lock($key, 10000);
+$held = $holder->lock($key, (int) (10000 * rt_revolt_time_scale())); // held until the unlock below, also under valgrind
 $order = [];
 $ticker = rt_ticker();
 foreach (['a', 'b', 'c', 'd'] as $i => $name) {
     // 150 ms apart: each is queued (two round trips) long before the next one arrives
     EventLoop::delay(0.15 * ($i + 1) * rt_revolt_time_scale(), function () use ($name, $key, &$order) {
         rt_async(function () use ($name, $key, &$order) {
-            $r = new RedLock(rt_servers(5, 1.0), 200, 3, ['fair' => true, 'waitTimeout' => 8000]);
+            $r = new RedLock(rt_servers(5, 1.0), 200, 3, ['fair' => true, 'waitTimeout' => (int) (8000 * rt_revolt_time_scale())]);
             $lock = $r->lock($key, 5000);
             $order[] = $name . ($lock ? '' : ':none');
             if ($lock) {
