@@ -63,6 +63,7 @@ export REDLOCK_TEST_SERVERS="$REDLOCK_NATIVE_REDIS,127.0.0.1:$((port + 3)),127.0
 export NO_INTERACTION=1 REPORT_EXIT_STATUS=1
 log=$PWD/.run/native-tests.log
 run_tests=$(ls /usr/lib/php/*/build/run-tests.php | head -n 1)
+run_tests=$(bash scripts/no-retry.sh "$run_tests") # never retried: scripts/no-retry.sh
 php "$run_tests" -q --show-diff -d extension="$PWD/modules/redlock.so" -P tests/native/ 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 passed=$(sed -n 's/^Tests passed *: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Fails on an include that goes up or sideways in ext/'s layers (the order: scripts/layers.txt).
 # Usage: bash scripts/check-layers.sh [ext-dir]   (CI: .ci/run, release check)
+# Then the house's other structural rule: the one list of checks (verify/README.md) says what .ci/run runs
+# (php verify/checks.php).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 ext="${1:-$root/ext}"
@@ -39,6 +41,9 @@ for dir in "$ext"/*/; do
     folder="$(basename "$dir")"
     [ -n "${level[$folder]:-}" ] || { echo "ext/$folder/: not in scripts/layers.txt"; bad=1; }
 done
+
+# the list of checks against CI
+php "$root/verify/checks.php" || bad=1
 
 if [ "$bad" -ne 0 ]; then echo "check-layers: FAILED"; exit 1; fi
 echo "check-layers: ok ($(grep -rlE '#include "[a-z_]+/' "$ext" --include='*.c' --include='*.h' | wc -l) files, $n levels)"

@@ -11,12 +11,12 @@
 #   trixie-frameworks  the Laravel, Symfony and php-lock integrations on Debian 13's frameworks
 #   php8.5         experimental: PHP 8.5, Redis 8.6 (on sid: hiredis 1.2)
 #   php8.6         experimental: PHP 8.6 RC, Redis 8.6; allowed to fail: reported, not counted
-#   zts            thread-safe PHP (zts/build-php.sh) on this machine: the suite, then the
-#                  threaded embed test (zts/run-threads.sh)
+#   zts            thread-safe PHP (verify/zts/build-php.sh) on this machine: the suite, then the
+#                  threaded embed test (verify/zts/run-threads.sh)
 # Environment:
 #   REDLOCK_MATRIX_DIR=/var/cache/redlock-matrix   roots and logs, kept for the next run
 #   REDLOCK_TEST_PORT=7301                         first port of every leg (legs run one at a time)
-#   REDLOCK_MATRIX_CHAOS="--preset=short"          chaos/run.php arguments per leg; empty: no chaos
+#   REDLOCK_MATRIX_CHAOS="--preset=short"          verify/chaos/run.php arguments per leg; empty: no chaos
 # Each leg prints "[leg] N passed, N failed, N skipped"; the summary lists every leg with its
 # time. Exits non-zero when a leg that must pass failed.
 set -uo pipefail
@@ -104,7 +104,7 @@ run_leg() {
   case $line in *passed*) ;; *) line="0 passed, 1 failed (no summary: see $log)"; status=1 ;; esac
   echo "[$leg] $line"
   if [ -n "$chaos" ]; then
-    if leg_sh "$root" "cd $src && $env php\${REDLOCK_PHP_VERSION:-} chaos/run.php $chaos --port-base=$((port + 50))" \
+    if leg_sh "$root" "cd $src && $env php\${REDLOCK_PHP_VERSION:-} verify/chaos/run.php $chaos --port-base=$((port + 50))" \
         > "$dir/logs/$leg-chaos.log" 2>&1; then
       note="; chaos ok"
     else
@@ -179,13 +179,13 @@ for leg in $legs; do
       fi
       run_leg "$leg" "$root" "/src/redlock-$leg" "REDLOCK_TEST_PORT=$port REDLOCK_PHP_VERSION=$v" "$optional" ;;
     zts)
-      prefix=$(bash zts/build-php.sh 2> "$dir/logs/zts-build.log") \
+      prefix=$(bash verify/zts/build-php.sh 2> "$dir/logs/zts-build.log") \
         || { echo "[zts] 0 passed, 1 failed: the ZTS build failed (see $dir/logs/zts-build.log)"; results+=("zts: build failed"); failed_legs=$((failed_legs + 1)); continue; }
       echo "[zts] PHP built or reused in $prefix ($((SECONDS - start)) s)"
       copy_tree "$dir/zts-src"
       run_leg zts "" "$dir/zts-src" "PATH=$prefix/bin:$prefix/sbin:\$PATH REDLOCK_TEST_PORT=$port" no
       start=$SECONDS
-      if (cd "$dir/zts-src" && PATH=$prefix/bin:$prefix/sbin:$PATH REDLOCK_TEST_PORT=$port bash zts/run-threads.sh) > "$dir/logs/zts-threads.log" 2>&1; then
+      if (cd "$dir/zts-src" && PATH=$prefix/bin:$prefix/sbin:$PATH REDLOCK_TEST_PORT=$port bash verify/zts/run-threads.sh) > "$dir/logs/zts-threads.log" 2>&1; then
         line=$(tail -n 1 "$dir/logs/zts-threads.log")
       else
         line="FAILED: $(tail -n 1 "$dir/logs/zts-threads.log") (see $dir/logs/zts-threads.log)"; failed_legs=$((failed_legs + 1))

@@ -2,7 +2,7 @@
 # Builds the extension with ASan + UBSan in .run/asan-build (a copy; modules/ is untouched) and runs
 # the phpt suite under it, or a PHP script given after "php".
 #   scripts/sanitize.sh                      the whole suite; ends with "N passed, N failed"
-#   scripts/sanitize.sh php fuzz/php_fuzz.php 20000 300
+#   scripts/sanitize.sh php verify/fuzz/php_fuzz.php 20000 300
 #   REDLOCK_TEST_PORT=7341                   first port of the 5 servers
 # How: PHP's dlopen() uses RTLD_DEEPBIND, which the ASan runtime refuses, so a tiny preloaded shim
 # strips that flag; libasan is preloaded into the (uninstrumented) php binary; USE_ZEND_ALLOC=0
@@ -57,6 +57,7 @@ fi
 log=$root/.run/asan-tests.log
 export NO_INTERACTION=1 REPORT_EXIT_STATUS=1
 run_tests=$(ls /usr/lib/php/*/build/run-tests.php | head -n 1)
+run_tests=$(bash scripts/no-retry.sh "$run_tests") # never retried: scripts/no-retry.sh
 LD_PRELOAD=$preload php "$run_tests" -q --show-diff -d extension="$build/modules/redlock.so" -P tests/ 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 passed=$(sed -n 's/^Tests passed *: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)

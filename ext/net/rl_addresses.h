@@ -1,4 +1,4 @@
-/* What rl_resolve.c and rl_addresses.c share (and fuzz/resolve_test.c, which includes both): the
+/* What rl_resolve.c and rl_addresses.c share (and verify/unit/resolve_test.c, which includes both): the
  * address list's layout and how one is made. Not for the connection layer: it uses rl_resolve.h. */
 #ifndef RL_ADDRESSES_H
 #define RL_ADDRESSES_H

@@ -32,7 +32,7 @@
 # include <signal.h>
 #endif
 
-/* Tests substitute a slow, failing or reordering resolver here (tests/unit/resolve_test.c). Numeric
+/* Tests substitute a slow, failing or reordering resolver here (verify/unit/resolve_test.c). Numeric
  * addresses never reach it: they use the system's getaddrinfo with AI_NUMERICHOST. */
 #ifndef RL_RESOLVE_GETADDRINFO
 # define RL_RESOLVE_GETADDRINFO getaddrinfo

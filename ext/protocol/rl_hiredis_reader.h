@@ -4,7 +4,7 @@
  * A socket read lands in hiredis' buffer directly (rl_reader_space). A reply still incomplete
  * after RL_READER_MAX_PENDING bytes fails the stream: a lock's replies are a few bytes, and
  * hiredis would otherwise buffer a hostile server's bulk string whole. Plain C, no I/O, so the
- * fuzzers drive it (fuzz/reader_diff.c compares it with hiredis' own reply objects). */
+ * fuzzers drive it (verify/fuzz/reader_diff.c compares it with hiredis' own reply objects). */
 #ifndef RL_HIREDIS_READER_H
 #define RL_HIREDIS_READER_H
 

@@ -1,7 +1,7 @@
 /* The vocabulary between the driver (core/) and the network (net/): a command, a request to every
  * server with the vote it expects, each server's outcome, when a fan-out is settled, and the
  * rl_lock_io interface through which the driver reaches the servers (net/rl_fanout.c on sockets,
- * sim/ on a virtual clock). Types only: no sockets, no zvals. */
+ * verify/sim/ on a virtual clock). Types only: no sockets, no zvals. */
 #ifndef RL_REQUEST_H
 #define RL_REQUEST_H
 

@@ -6,7 +6,7 @@ redlock
 <?php
 require __DIR__ . '/../inc/redlock_test.inc';
 $servers = rt_servers(5, 2.0);
-$ttl = (int) (600 * rt_time_scale());
+$ttl = (int) (1200 * rt_time_scale()); // renewed every ttl/3: a loaded machine's stall of a few hundred ms is no loss
 $losses = [];
 $r = new RedLock(array_slice($servers, 0, 3), 0, 1, [
     'autoExtend' => true,
@@ -23,7 +23,8 @@ echo rt_throws(fn () => $r->__construct(array_slice($servers, 0, 3), -1)), "\n";
 // Three ttls later the lock is still held: renewed all along on its 3 servers.
 usleep(3 * $ttl * 1000);
 var_dump(rt_values($key, 3) === array_fill(0, 3, $lock['token']), $r->validity($lock) > 0, $losses);
-var_dump(count($r->getLastErrors()), $r->unlock($lock), rt_values($key) === array_fill(0, 5, null));
+var_dump(count($r->getLastErrors()), $r->unlock($lock),
+    rt_eventually(fn () => rt_values($key) === array_fill(0, 5, null))); // unlock() returns on a quorum of DELs
 ?>
 --EXPECT--
 bool(true)

@@ -1,5 +1,5 @@
 --TEST--
-Native release and lockShared(): unlock() of a shared holder goes by its script even where DELEX/DELIFEQ exist (the key is a hash: DELEX/DELIFEQ answer WRONGTYPE and the holder stayed until its deadline, so unlock() was false and a lock() waited for the expiry); lock(), a semaphore slot and a fenced lock keep the native release. Found by the simulation on the real connection code (sim/run.sh --calm)
+Native release and lockShared(): unlock() of a shared holder goes by its script even where DELEX/DELIFEQ exist (the key is a hash: DELEX/DELIFEQ answer WRONGTYPE and the holder stayed until its deadline, so unlock() was false and a lock() waited for the expiry); lock(), a semaphore slot and a fenced lock keep the native release. Found by the simulation on the real connection code (verify/sim/run.sh --calm)
 --EXTENSIONS--
 redlock
 --INI--

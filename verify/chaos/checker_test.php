@@ -1,0 +1,156 @@
+<?php
+/* The checker's own test: small hand-written histories, each with the verdict it must get.
+ *   php verify/chaos/checker_test.php     (about 0.1 s; CI runs it beside the short checked chaos run)
+ * Times in the records are nanoseconds; ms() keeps the cases readable. */
+
+declare(strict_types=1);
+require __DIR__ . '/checker.php';
+
+function ms(float $m): int
+{
+    return (int) round($m * 1e6);
+}
+function lock_rec(string $w, string $tok, float $t0, ?float $t1, string $out, ?float $validity = null, ?int $fence = null, string $res = 'r'): array
+{
+    return array_filter(['w' => $w, 'op' => 'lock', 'res' => $res, 't0' => ms($t0), 't1' => $t1 === null ? null : ms($t1),
+        'out' => $out, 'token' => $tok, 'validity' => $validity, 'fence' => $fence], fn ($v) => $v !== null);
+}
+function call_rec(string $op, string $w, string $tok, float $t0, float $t1, string $out, ?float $validity = null, string $res = 'r'): array
+{
+    return array_filter(['w' => $w, 'op' => $op, 'res' => $res, 't0' => ms($t0), 't1' => ms($t1), 'out' => $out,
+        'token' => $tok, 'validity' => $validity], fn ($v) => $v !== null);
+}
+function write_rec(string $w, string $tok, int $seq, int $fence, bool $accepted, float $t = 0.0): array
+{
+    return ['w' => $w, 'op' => 'write', 'res' => 'r', 't0' => ms($t), 't1' => ms($t), 'out' => 'ok', 'token' => $tok,
+        'fence' => $fence, 'accepted' => $accepted, 'seq' => $seq];
+}
+
+$cases = [
+    'valid: two holders one after the other' => [[
+        lock_rec('a', 'A', 0, 1, 'ok', 50), call_rec('unlock', 'a', 'A', 20, 21, 'ok'),
+        lock_rec('b', 'B', 10, 30, 'ok', 50), call_rec('unlock', 'b', 'B', 60, 61, 'ok'),
+    ], 0, 0],
+    'valid: the rival acquires after the promise ran out (never unlocked)' => [[
+        lock_rec('a', 'A', 0, 1, 'ok', 50), lock_rec('b', 'B', 40, 52, 'ok', 50),
+    ], 0, 0],
+    'overlap: the rival acquires inside the promise' => [[
+        lock_rec('a', 'A', 0, 1, 'ok', 50), lock_rec('b', 'B', 5, 30, 'ok', 50),
+        call_rec('unlock', 'a', 'A', 40, 41, 'ok'),
+    ], 1, 0],
+    'overlap: an extend stretches the promise' => [[
+        lock_rec('a', 'A', 0, 1, 'ok', 10), call_rec('extend', 'a', 'A', 5, 6, 'ok', 50),
+        lock_rec('b', 'B', 20, 30, 'ok', 50),
+    ], 1, 0],
+    'valid: a refused or indeterminate extend promises nothing' => [[
+        lock_rec('a', 'A', 0, 1, 'ok', 10), call_rec('extend', 'a', 'A', 5, 6, 'fail'),
+        call_rec('extend', 'a', 'A', 7, 9, 'info'), lock_rec('b', 'B', 12, 14, 'ok', 50),
+    ], 0, 0],
+    'overlap: validity() promises from its invoke' => [[
+        lock_rec('a', 'A', 0, 1, 'ok', 10), call_rec('validity', 'a', 'A', 8, 9, 'ok', 20),
+        lock_rec('b', 'B', 20, 27, 'ok', 50),
+    ], 1, 0],
+    'valid: validity() measured at invoke, the rival after it' => [[
+        lock_rec('a', 'A', 0, 1, 'ok', 10), call_rec('validity', 'a', 'A', 8, 9, 'ok', 20),
+        lock_rec('b', 'B', 20, 28.5, 'ok', 50),
+    ], 0, 0],
+    'valid: an indeterminate lock (exception, crash) is possibly acquired, never a holder' => [[
+        lock_rec('a', 'A', 0, 100, 'info'), lock_rec('c', 'C', 0, null, 'info'),
+        lock_rec('b', 'B', 5, 30, 'ok', 50), call_rec('unlock', 'b', 'B', 40, 41, 'info'),
+        lock_rec('d', 'D', 35, 39, 'fail'),
+    ], 0, 0],
+    'valid: an unlock whose outcome is unknown still ends the holder\'s use' => [[
+        lock_rec('a', 'A', 0, 1, 'ok', 50), call_rec('unlock', 'a', 'A', 10, 30, 'info'),
+        lock_rec('b', 'B', 12, 14, 'ok', 50),
+    ], 0, 0],
+    'fence regression: the resource accepted a lower fence' => [[
+        write_rec('a', 'A', 1, 5, true), write_rec('b', 'B', 2, 7, true), write_rec('a', 'A', 3, 6, true),
+    ], 0, 1],
+    'valid: the resource refused the lower fence (a stale holder)' => [[
+        write_rec('a', 'A', 1, 5, true), write_rec('b', 'B', 2, 7, true), write_rec('a', 'A', 3, 6, false),
+        write_rec('b', 'B', 4, 7, true),
+    ], 0, 0],
+    'fence regression: a later lock got a smaller fence' => [[
+        lock_rec('a', 'A', 0, 1, 'ok', 10, 5), lock_rec('b', 'B', 20, 22, 'ok', 10, 4),
+    ], 0, 1],
+    'valid: concurrent acquisitions may take fences in either order' => [[
+        lock_rec('a', 'A', 0, 10, 'ok', 10, 5), lock_rec('b', 'B', 5, 30, 'ok', 10, 4),
+        call_rec('unlock', 'a', 'A', 12, 13, 'ok'),
+    ], 0, 0],
+    'outside the model: an overlap across a server clock jump is counted apart' => [[
+        lock_rec('a', 'A', 0, 1, 'ok', 50), ['op' => 'fault', 'kind' => 'clock-jump', 'in_model' => false, 't' => ms(3), 'scope' => ''],
+        lock_rec('b', 'B', 5, 30, 'ok', 50),
+    ], 0, 0, 1],
+    'in the model: a fault on another run\'s scope does not excuse an overlap' => [[
+        lock_rec('a', 'A', 0, 1, 'ok', 50), ['op' => 'fault', 'kind' => 'clock-jump', 'in_model' => false, 't' => ms(3), 'scope' => 'other:'],
+        lock_rec('b', 'B', 5, 30, 'ok', 50),
+    ], 1, 0, 0],
+    'outside the model: the holder invoked before a restart without persistence completes after its rival' => [[
+        lock_rec('a', 'A', 0, 40, 'ok', 50), ['op' => 'fault', 'kind' => 'restart', 'in_model' => false, 't' => ms(20), 'scope' => ''],
+        lock_rec('b', 'B', 35, 36, 'ok', 50),
+    ], 0, 0, 1],
+    'in the model: both invoked after the restart without persistence' => [[
+        ['op' => 'fault', 'kind' => 'restart', 'in_model' => false, 't' => ms(20), 'scope' => ''],
+        lock_rec('a', 'A', 25, 40, 'ok', 50), lock_rec('b', 'B', 35, 36, 'ok', 50),
+    ], 1, 0, 0],
+    'in the model: an in-model fault (a kill, a pause) excuses nothing' => [[
+        lock_rec('a', 'A', 0, 1, 'ok', 50), ['op' => 'fault', 'kind' => 'kill', 'in_model' => true, 't' => ms(3), 'scope' => ''],
+        lock_rec('b', 'B', 5, 30, 'ok', 50),
+    ], 1, 0, 0],
+];
+
+/* Outside the model: was the stale holder told? Its first call completing after the rival acquired. */
+$jump = ['op' => 'fault', 'kind' => 'clock-jump', 'in_model' => false, 't' => ms(3), 'scope' => ''];
+$signals = [
+    'signalled: the stale holder\'s next extend() fails' => [[lock_rec('a', 'A', 0, 1, 'ok', 50), $jump,
+        lock_rec('b', 'B', 5, 30, 'ok', 50), call_rec('extend', 'a', 'A', 32, 33, 'fail'), call_rec('extend', 'a', 'A', 34, 35, 'ok', 50)],
+        'signalled'],
+    'signalled: onLoss before its next call' => [[lock_rec('a', 'A', 0, 1, 'ok', 50), $jump,
+        lock_rec('b', 'B', 5, 30, 'ok', 50), ['w' => 'a', 'op' => 'loss', 'res' => 'r', 't0' => ms(31), 't1' => ms(31), 'out' => 'ok', 'token' => 'A'],
+        call_rec('validity', 'a', 'A', 32, 33, 'ok', 5)], 'signalled'],
+    'not signalled: its next validity() still promises' => [[lock_rec('a', 'A', 0, 1, 'ok', 50), $jump,
+        lock_rec('b', 'B', 5, 30, 'ok', 50), call_rec('extend', 'a', 'A', 2, 3, 'fail'), call_rec('validity', 'a', 'A', 31, 32, 'ok', 10)],
+        'not_signalled'],
+    'no later call: the stale holder made none' => [[lock_rec('a', 'A', 0, 1, 'ok', 50), $jump,
+        lock_rec('b', 'B', 5, 30, 'ok', 50)], 'no_later_call'],
+];
+
+$failed = 0;
+foreach ($signals as $name => [$records, $want]) {
+    $o = checker_check($records)['outside_model'];
+    $ok = $o['overlaps'] === 1 && $o[$want] === 1 && $o['signalled'] + $o['not_signalled'] + $o['no_later_call'] === 1;
+    $failed += $ok ? 0 : 1;
+    printf("%s %s%s\n", $ok ? 'ok  ' : 'FAIL', $name, $ok ? '' : ' (got ' . json_encode($o) . ')');
+}
+foreach ($cases as $name => $case) {
+    [$records, $overlaps, $fences] = $case;
+    $outside = $case[3] ?? 0;
+    $v = checker_check($records);
+    $got = [$v['violations']['overlaps'], $v['violations']['fence_accepted_below'] + $v['violations']['fence_not_increasing'],
+        $v['outside_model']['overlaps']];
+    $want = [$overlaps, $fences, $outside];
+    $ok = $got === $want && $v['ok'] === ($overlaps + $fences === 0);
+    $failed += $ok ? 0 : 1;
+    printf("%s %s%s\n", $ok ? 'ok  ' : 'FAIL', $name, $ok ? '' : ' (overlaps, fences, outside: got ' . json_encode($got) . ', want ' . json_encode($want) . ')');
+}
+
+/* Files: a directory of histories, a torn last line (a worker SIGKILLed mid-write) skipped, the CLI's exit status. */
+$dir = sys_get_temp_dir() . '/checker-test-' . getmypid();
+@mkdir($dir);
+file_put_contents("$dir/w0.jsonl", json_encode(lock_rec('a', 'A', 0, 1, 'ok', 50)) . "\n" . '{"w":"a","op":"unl');
+file_put_contents("$dir/w1.jsonl", json_encode(lock_rec('b', 'B', 5, 30, 'ok', 50)) . "\n");
+exec(escapeshellarg(PHP_BINARY) . ' ' . escapeshellarg(__DIR__ . '/checker.php') . ' --quiet ' . escapeshellarg($dir), $out, $status);
+$ok = $status === 1 && str_contains(implode("\n", $out), 'CHECKER: VIOLATION (overlaps 1');
+$failed += $ok ? 0 : 1;
+printf("%s a directory with a torn last line: exit 1, one overlap%s\n", $ok ? 'ok  ' : 'FAIL', $ok ? '' : ' (got ' . $status . ': ' . implode(' ', $out) . ')');
+unlink("$dir/w1.jsonl");
+exec(escapeshellarg(PHP_BINARY) . ' ' . escapeshellarg(__DIR__ . '/checker.php') . ' --quiet ' . escapeshellarg($dir), $out2, $status);
+$ok = $status === 0;
+$failed += $ok ? 0 : 1;
+printf("%s one holder alone: exit 0\n", $ok ? 'ok  ' : 'FAIL');
+array_map('unlink', glob("$dir/*") ?: []);
+rmdir($dir);
+
+$n = count($cases) + count($signals) + 2;
+echo $failed === 0 ? "checker test: $n of $n\n" : "checker test: FAIL, $failed of $n\n";
+exit($failed === 0 ? 0 : 1);

@@ -1,0 +1,137 @@
+<?php
+/* Planted faults against the checker (issue 33): each fault is a record of verify/mutations/list planted in a
+ * scratch copy of the tree (built once, then only the mutated object), a short seeded chaos run with
+ * histories on the mutant, and verify/chaos/checker.php over those histories, which must report a violation.
+ *
+ *   php verify/chaos/planted.php [--port-base=8750] [--duration=S] [--seed=N] [NAME...]
+ *   ends with "planted: N caught, M missed, of K"; exit 1 when one was missed
+ *
+ * The scratch tree is .run/planted/tree (REDLOCK_PLANTED_TREE), apart from the mutation chapter's. */
+
+declare(strict_types=1);
+$root = dirname(__DIR__, 2);
+chdir($root);
+$opts = getopt('', ['port-base:', 'duration:', 'seed:'], $rest);
+$names = array_slice($argv, $rest);
+$portBase = (int) ($opts['port-base'] ?? 8750);
+$duration = (int) ($opts['duration'] ?? 15);
+$seed = (int) ($opts['seed'] ?? 33);
+
+/* Each fault: the mutation, and the chaos that lets it show (verify/chaos/run.php options). */
+const FAULTS = [
+    'quorum-minus-one' => ['why' => 'quorum off by one (N/2 servers)', 'chaos' => []],
+    'validity-ignores-elapsed' => ['why' => 'validity not subtracting the time spent acquiring',
+        'chaos' => ['--hold-to-validity', '--ttl=100']],
+    /* Not in verify/mutations/list (no phpt test names it yet): the fence taken from the first server that said
+     * yes instead of the largest counter of the quorum. Counters drift apart whenever a server misses a
+     * vote (killed, paused, a split vote), so the fences of successive holders go backwards. */
+    'fence-first-vote' => ['why' => 'fence not monotonic (the first yes, not the largest counter)', 'chaos' => ['--fencing'],
+        'file' => 'ext/core/rl_attempts.c', 'from' => 'outcomes[i].kind == RL_OUTCOME_YES && outcomes[i].integer > fence',
+        'to' => 'outcomes[i].kind == RL_OUTCOME_YES && fence == 0'],
+    'fence-writeback-lowers' => ['why' => 'fence not written back to every server we hold', 'chaos' => ['--fencing']],
+    /* The script keeps the smallest counter: 0, which is also the script's "taken": the mutant never
+     * acquires a fenced lock. A liveness fault, no history can show a safety violation; listed to say so. */
+    'fence-not-max' => ['why' => 'fence script keeps the smallest counter (0: never acquires)', 'chaos' => ['--fencing']],
+];
+
+function read_mutations(string $path): array
+{
+    $list = [];
+    $current = null;
+    foreach (file($path, FILE_IGNORE_NEW_LINES) as $line) {
+        if (preg_match('/^mutation\s+(\S+)\s*$/', $line, $m)) {
+            $current = $m[1];
+            $list[$current] = [];
+        } elseif ($current !== null && preg_match('/^\s+(file|from|to)\s(.*)$/', $line, $m)) {
+            $list[$current][$m[1]] = $m[1] === 'file' ? trim($m[2]) : stripcslashes(trim($m[2]));
+        }
+    }
+    return $list;
+}
+
+function sh(string $cmd): int
+{
+    passthru($cmd, $status);
+    return $status;
+}
+
+$mutations = read_mutations("$root/verify/mutations/list");
+$names = $names ?: array_keys(FAULTS);
+$never = 0;
+foreach ($names as $n) {
+    if (isset(FAULTS[$n]['file'])) {
+        $mutations[$n] = array_intersect_key(FAULTS[$n], array_flip(['file', 'from', 'to']));
+    }
+    if (!isset(FAULTS[$n], $mutations[$n])) {
+        fwrite(STDERR, "planted: unknown fault $n (known: " . implode(', ', array_keys(FAULTS)) . ")\n");
+        exit(2);
+    }
+}
+$tree = getenv('REDLOCK_PLANTED_TREE') ?: "$root/.run/planted/tree";
+$out = dirname($tree);
+@mkdir($tree, 0777, true);
+/* Copy the tracked and new files whose bytes differ (make then rebuilds only what changed). */
+exec('git ls-files -co --exclude-standard', $files);
+foreach ($files as $f) {
+    if (!is_file("$root/$f") || str_starts_with($f, '.run/')) {
+        continue;
+    }
+    $to = "$tree/$f";
+    if (!is_file($to) || md5_file($to) !== md5_file("$root/$f")) {
+        @mkdir(dirname($to), 0777, true);
+        copy("$root/$f", $to);
+    }
+}
+$make = 'cd ' . escapeshellarg($tree) . ' && nice -n 10 make -j2 >> build.log 2>&1';
+if (!is_file("$tree/Makefile")) {
+    echo "planted: building the scratch tree ($tree)\n";
+    if (sh('cd ' . escapeshellarg($tree) . ' && (phpize && ./configure) > build.log 2>&1') !== 0) {
+        fwrite(STDERR, "planted: configure failed: $tree/build.log\n");
+        exit(2);
+    }
+}
+$caught = $missed = 0;
+$rows = [];
+foreach ($names as $name) {
+    $m = $mutations[$name];
+    $path = "$tree/{$m['file']}";
+    $orig = file_get_contents($path);
+    if (substr_count($orig, $m['from']) !== 1) {
+        fwrite(STDERR, "planted: $name: its text is not found exactly once in {$m['file']}\n");
+        exit(2);
+    }
+    file_put_contents($path, str_replace($m['from'], $m['to'], $orig));
+    $built = sh($make) === 0;
+    $so = "$out/$name.so";
+    if ($built) {
+        copy("$tree/modules/redlock.so", $so);
+    }
+    file_put_contents($path, $orig);
+    if (!$built) {
+        fwrite(STDERR, "planted: $name does not build: $tree/build.log\n");
+        exit(2);
+    }
+    $hist = "$out/history-$name";
+    array_map('unlink', glob("$hist/*") ?: []);
+    $cmd = array_merge([PHP_BINARY, 'verify/chaos/run.php', '--preset=short', '--runs=delayed', "--duration=$duration",
+        "--port-base=$portBase", "--seed=$seed", "--history=$hist", "--extension=$so"], FAULTS[$name]['chaos']);
+    $t = microtime(true);
+    exec(implode(' ', array_map('escapeshellarg', $cmd)) . ' 2>&1', $chaosOut, $chaosStatus);
+    exec(escapeshellarg(PHP_BINARY) . ' verify/chaos/checker.php ' . escapeshellarg($hist) . ' 2>&1', $checkOut, $status);
+    $verdict = (string) end($checkOut);
+    $acq = preg_match('/records, (\d+) acquisitions/', implode("\n", $checkOut), $mm) ? (int) $mm[1] : 0;
+    $found = $status === 1;
+    $liveness = !$found && $acq === 0; /* nothing acquired: not a fault of safety, nothing to judge */
+    $found ? $caught++ : ($liveness ? $never++ : $missed++);
+    printf("planted %-26s %s: %s; %d acquisitions checked, %.0f s; run.php's verdict (with the checker's): %s\n", $name,
+        $found ? 'CAUGHT' : ($liveness ? 'NEVER ACQUIRES (liveness)' : 'MISSED'), $verdict, $acq, microtime(true) - $t,
+        $chaosStatus === 0 ? 'ok' : 'FAIL');
+    foreach (array_slice($checkOut, 1, 2) as $line) {
+        echo "    $line\n";
+    }
+    $chaosOut = $checkOut = [];
+}
+sh($make); /* the scratch tree back to unmutated */
+$total = $caught + $missed + $never;
+echo "planted: $caught caught, $missed missed, $never never acquired (liveness), of $total\n";
+exit($missed === 0 ? 0 : 1);

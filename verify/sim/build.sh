@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Builds the simulation: verify/sim/build.sh OUT [SRC_ROOT] [extra cc flags...]
+# SRC_ROOT (default: this tree) is where ext/ is taken from: a mutated copy for the mutation runs.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+out=$1
+src=${2:-.}
+shift $(( $# >= 2 ? 2 : 1 ))
+ext_sources=$(cd "$src" && ls ext/client/*.c ext/core/*.c ext/net/*.c ext/protocol/*.c ext/services/*.c ext/memory/rl_memory_keyspace.c ext/memory/rl_memory_resp.c ext/memory/rl_memory_store.c)
+objdir=$(mktemp -d)
+trap 'rm -rf "$objdir"' EXIT
+flags="-O1 -g -Wall -U_FORTIFY_SOURCE -D_FORTIFY_SOURCE=0 $*"
+for f in $ext_sources; do
+  ${CC:-cc} $flags -include verify/sim/seam.h -I"$src/ext" -c "$src/$f" -o "$objdir/$(echo "$f" | tr / _).o"
+done
+${CC:-cc} $flags -I"$src/ext" -c verify/sim/kernel.c -o "$objdir/kernel.o"
+${CC:-cc} $flags -I"$src/ext" -c verify/sim/main.c -o "$objdir/main.o"
+${CC:-cc} $flags -o "$out" "$objdir"/*.o -lhiredis -lssl -lcrypto -lpthread -lm

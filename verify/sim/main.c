@@ -1,0 +1,349 @@
+/* The real-code simulation: clients that are the extension's own plain-C RedLock (client/,
+ * core/, net/: rl_client_acquire(), rl_client_extend(), rl_client_release(), the fan-out, the
+ * connections and their owed and stale replies, the pool, hiredis' reader) against simulated
+ * servers over simulated TCP (kernel.c), under a virtual clock. Nothing of the connection layer
+ * is copied: ext/ is compiled as it is, with its system calls turned into the simulation's
+ * (seam.h). Each schedule draws a mode:
+ *   exclusive  lock() of one resource, alone or with a second key in one lock, some clients with
+ *              fencing: no two holders at once; fences grow with every holder;
+ *   shared     lockShared() and lock() of one resource: lock() holders alone, readers together;
+ *   semaphore  lockSemaphore() with a limit of 1 to 3: never more holders than the limit.
+ * A client holds for a while (sometimes past its validity: it stops using the lock there),
+ * sometimes extends, releases or lets the lock expire, and sometimes frees its object (its
+ * connections go to the pool with the replies they still owe). A hold lasts from the return of
+ * the acquisition to the end of the validity it (or the last extend()) promised, or to the start
+ * of the release.
+ * --calm: no delay spikes, slow links or paused servers, so every release of a hold still valid
+ * must succeed (counted as refused_releases otherwise).
+ * Mutations of the configuration (the code's are built by verify/sim/run.sh from patched copies):
+ * --quorum-minus-one (floor(N/2)), --no-drift (drift factor 0 while the servers' clocks drift),
+ * --shared-token (every attempt of a call reuses the call's first token: defect 1),
+ * --fast-restart (a crashed server, its keys lost, accepts connections again at once: Redlock's
+ * known hole; by default a crash waits out the longest ttl).
+ *
+ *   sim_real [--seconds S] [--seed X] [--schedules N] [--stop-after V] [--calm] [mutations]
+ * Prints "RESULT schedules=N ... violations=N first=SEED"; exits 1 on a violation. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "client/rl_client.h"
+#include "core/rl_scripts.h"
+#include "kernel.h"
+
+enum { MODE_EXCLUSIVE, MODE_SHARED, MODE_SEMAPHORE };
+enum { HOLD_EXCLUSIVE, HOLD_SHARED, HOLD_SLOT };
+
+typedef struct hold {
+	int client, kind;
+	double start, end;
+	int64_t fence; /* 0: not fenced */
+} hold;
+
+static hold *holds;
+static size_t nholds, capholds;
+static k_params params;
+static int mode, limit, calm, quorum_minus_one, no_drift, shared_token, fast_restart;
+static int64_t ttl_lo = 60, ttl_hi = 400;
+static int calls_per_client = 12;
+static uint64_t locks_won, extends_won, releases_refused, refused_by_kind[3];
+static char why[256];
+
+static void add_hold(int client, int kind, double start, double end, int64_t fence)
+{
+	if (end <= start) {
+		return;
+	}
+	if (nholds == capholds) {
+		capholds = capholds ? capholds * 2 : 64;
+		holds = realloc(holds, capholds * sizeof(*holds));
+	}
+	holds[nholds++] = (hold) {client, kind, start, end, fence};
+}
+
+/* 1 with why set when the schedule broke a rule. */
+static int violated(void)
+{
+	size_t i, j;
+
+	for (i = 0; i < nholds; i++) {
+		const hold *a = &holds[i];
+		int at_once = 1;
+
+		for (j = 0; j < nholds; j++) {
+			const hold *b = &holds[j];
+			if (i == j || a->client == b->client || !(a->start < b->end && b->start < a->end)) {
+				continue;
+			}
+			if (mode == MODE_SEMAPHORE) {
+				if (b->start <= a->start) {
+					at_once++; /* holders already in when a came in */
+				}
+				continue;
+			}
+			if (a->kind == HOLD_SHARED && b->kind == HOLD_SHARED) {
+				continue;
+			}
+			snprintf(why, sizeof(why), "client %d held [%.3f, %.3f] (%s) and client %d [%.3f, %.3f] (%s)", a->client,
+				a->start, a->end, a->kind == HOLD_SHARED ? "shared" : "exclusive", b->client, b->start, b->end,
+				b->kind == HOLD_SHARED ? "shared" : "exclusive");
+			return 1;
+		}
+		if (mode == MODE_SEMAPHORE && at_once > limit) {
+			snprintf(why, sizeof(why), "%d holders at %.3f, limit %d", at_once, a->start, limit);
+			return 1;
+		}
+		for (j = 0; j < nholds; j++) {
+			const hold *b = &holds[j];
+			if (a->fence > 0 && b->fence > 0 && b->start > a->start && b->fence <= a->fence) {
+				snprintf(why, sizeof(why), "fence %" PRId64 " at %.3f after fence %" PRId64 " at %.3f", b->fence, b->start,
+					a->fence, a->start);
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* The CSPRNG the client is given; with --shared-token, the first token of a call again. */
+static unsigned char call_token[64];
+static int call_token_set;
+
+static int draw_random(void *arg, void *into, size_t len)
+{
+	unsigned char *p = into;
+	size_t i;
+
+	(void) arg;
+	if (shared_token && call_token_set && len <= sizeof(call_token)) {
+		memcpy(into, call_token, len);
+		return 0;
+	}
+	for (i = 0; i < len; i++) {
+		p[i] = (unsigned char) (k_rand() >> 56);
+	}
+	if (shared_token && len <= sizeof(call_token)) {
+		memcpy(call_token, into, len);
+		call_token_set = 1;
+	}
+	return 0;
+}
+
+static void draw_secret(unsigned char secret[16])
+{
+	unsigned i;
+
+	for (i = 0; i < 16; i++) {
+		secret[i] = (unsigned char) (k_rand() >> 56);
+	}
+}
+
+static rl_client *new_object(rl_pool *pool, double timeout_ms, int fencing)
+{
+	rl_client *client = calloc(1, sizeof(*client));
+	rl_cluster *cluster = rl_cluster_create(params.servers);
+	rl_client_config config;
+	unsigned i;
+
+	if (client == NULL || cluster == NULL) {
+		abort();
+	}
+	for (i = 0; i < params.servers; i++) {
+		rl_endpoint_spec spec = {"127.0.0.1", 9, (int) (K_BASE_PORT + i), timeout_ms, NULL, 0, NULL, 0, 0, NULL};
+		if (rl_cluster_set_endpoint_spec(cluster, i, &spec) != 0) {
+			abort();
+		}
+	}
+	rl_cluster_use_pool(cluster, pool);
+	rl_client_config_init(&config, params.servers);
+	config.retry_delay = (int64_t) (1 + k_rand() % 40);
+	config.retry_count = (int64_t) (1 + k_rand() % 3);
+	config.random = draw_random;
+	config.scripts = rl_scripts();
+	config.fencing = fencing;
+	if (quorum_minus_one) {
+		config.quorum = params.servers / 2;
+	}
+	if (no_drift) {
+		config.drift_factor = 0;
+	}
+	if (rl_client_init(client, cluster, &config) != 0) {
+		abort();
+	}
+	return client;
+}
+
+static void client_main(int id)
+{
+	static const char *keys[] = {"res", "res:other"};
+	static const size_t lens[] = {3, 9};
+	rl_pool pool;
+	double timeout_ms = 5 + (double) (k_rand() % 60);
+	int fencing = mode == MODE_EXCLUSIVE && k_rand() % 2 == 0;
+	rl_client *object;
+	int call;
+
+	rl_pool_init(&pool, 16, draw_secret);
+	object = new_object(&pool, timeout_ms, fencing);
+	for (call = 0; call < calls_per_client; call++) {
+		rl_lock_target target = {RL_KIND_EXCLUSIVE, {1, keys, lens, 0}, 0};
+		rl_lock_target held_target;
+		int64_t ttl = ttl_lo + (int64_t) (k_rand() % (uint64_t) (ttl_hi - ttl_lo + 1));
+		int kind = HOLD_EXCLUSIVE;
+		char slot_key[64];
+		const char *slot_keys[1] = {slot_key};
+		size_t slot_lens[1];
+		rl_held_lock held;
+
+		k_sleep(k_unit() * 80);
+		if (mode == MODE_SEMAPHORE) {
+			target.kind = RL_KIND_SEMAPHORE;
+			target.limit = limit;
+			kind = HOLD_SLOT;
+		} else if (mode == MODE_SHARED && k_rand() % 3 != 0) {
+			target.kind = RL_KIND_SHARED;
+			kind = HOLD_SHARED;
+		} else if (k_rand() % 4 == 0) {
+			target.keys.count = 2; /* a multi-resource lock that includes the resource */
+			target.keys.multi = 1;
+		}
+		call_token_set = 0;
+		if (rl_client_acquire(object, &target, ttl, 0, &held) == RL_ACQUIRED) {
+			double start = k_now, end = k_now + held.result.validity;
+			int extends = (int) (k_rand() % 3);
+
+			locks_won++;
+			held_target = target;
+			if (held.kind == RL_KIND_SEMAPHORE) { /* held: the slot's key, an ordinary lock key */
+				slot_lens[0] = rl_semaphore_slot_key(slot_key, sizeof(slot_key), "res", 3, held.slot);
+				held_target.keys = (rl_lock_keys) {1, slot_keys, slot_lens, 0};
+			}
+			held_target.kind = held.kind;
+			for (;;) {
+				double work = k_unit() * (end - k_now) * (calm ? 0.8 : 1.3); /* sometimes past the validity */
+				double validity;
+
+				k_sleep(work);
+				if (extends-- <= 0 || k_now >= end) {
+					break;
+				}
+				validity = rl_client_extend(object, &held_target, held.result.token, strlen(held.result.token), ttl);
+				if (validity <= 0) {
+					break; /* lost: stop using it */
+				}
+				extends_won++;
+				if (k_now + validity > end) {
+					end = k_now + validity;
+				}
+			}
+			add_hold(id, kind, start, fmin(end, k_now), held.kind == RL_KIND_FENCED ? held.fence : 0);
+			if (k_rand() % 5 != 0) {
+				int valid = end - k_now > 0.5 * (double) ttl;
+				if (!rl_client_release(object, &held_target, held.result.token, strlen(held.result.token)) && valid) {
+					releases_refused++;
+					refused_by_kind[kind]++;
+				}
+			}
+		}
+		if (k_rand() % 4 == 0) {
+			rl_client_destroy(object); /* a request ends: the next object takes pooled connections */
+			free(object);
+			object = new_object(&pool, timeout_ms, fencing);
+		}
+	}
+	rl_client_destroy(object);
+	free(object);
+	rl_pool_destroy(&pool);
+}
+
+int main(int argc, char **argv)
+{
+	double seconds = 10;
+	uint64_t seed = (uint64_t) time(NULL), schedules = 0, max_schedules = UINT64_MAX, first_bad = 0, violations = 0;
+	uint64_t stop_after = UINT64_MAX, connects = 0, dropped = 0, events = 0, commands = 0, crashes = 0, by_mode[3] = {0, 0, 0};
+	int quiet = 0, i, fixed_seed = 0;
+	clock_t begin = clock();
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--seconds") == 0 && i + 1 < argc) {
+			seconds = atof(argv[++i]);
+		} else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
+			seed = strtoull(argv[++i], NULL, 0);
+			fixed_seed = 1;
+		} else if (strcmp(argv[i], "--base-seed") == 0 && i + 1 < argc) {
+			seed = strtoull(argv[++i], NULL, 0);
+		} else if (strcmp(argv[i], "--schedules") == 0 && i + 1 < argc) {
+			max_schedules = strtoull(argv[++i], NULL, 0);
+		} else if (strcmp(argv[i], "--stop-after") == 0 && i + 1 < argc) {
+			stop_after = strtoull(argv[++i], NULL, 0);
+		} else if (strcmp(argv[i], "--calm") == 0) {
+			calm = 1;
+		} else if (strcmp(argv[i], "--quorum-minus-one") == 0) {
+			quorum_minus_one = 1;
+		} else if (strcmp(argv[i], "--no-drift") == 0) {
+			no_drift = 1;
+		} else if (strcmp(argv[i], "--shared-token") == 0) {
+			shared_token = 1;
+		} else if (strcmp(argv[i], "--fast-restart") == 0) {
+			fast_restart = 1;
+		} else if (strcmp(argv[i], "--quiet") == 0) {
+			quiet = 1;
+		} else {
+			fprintf(stderr, "usage: sim_real [--seconds S] [--seed X | --base-seed X] [--schedules N] [--stop-after V]"
+				" [--calm] [--quorum-minus-one] [--no-drift] [--shared-token] [--fast-restart] [--quiet]\n");
+			return 2;
+		}
+	}
+	while (schedules < max_schedules && violations < stop_after
+		&& (fixed_seed || (double) (clock() - begin) / CLOCKS_PER_SEC < seconds)) {
+		uint64_t this_seed = fixed_seed ? seed : seed + schedules * 0x9E3779B97F4A7C15ULL;
+
+		/* crashes lose the keys; the restart waits out the longest ttl (Redlock's delayed restart) */
+		params = (k_params) {3 + (unsigned) (this_seed % 2) * 2, 2 + (unsigned) (this_seed >> 8) % 4,
+			0.05, 0.5, 2, 30, 0.15, 0.05, 150, 0.3, 300, 0.009, 0.2, (double) ttl_hi + 50};
+		if (fast_restart) {
+			params.crash_p = 0.6;
+			params.restart_after = 1;
+		}
+		if (calm) {
+			params.slow_p = params.spike_p = params.pause_p = params.crash_p = 0;
+		}
+		mode = (int) ((this_seed >> 16) % 3);
+		limit = 1 + (int) ((this_seed >> 24) % 3);
+		by_mode[mode]++;
+		k_init(this_seed, &params);
+		nholds = 0;
+		if (k_run(client_main, 600000) != 0) {
+			fprintf(stderr, "sim_real: schedule 0x%016" PRIx64 " did not finish in its virtual time\n", this_seed);
+			return 1;
+		}
+		connects += k_st.connects;
+		dropped += k_st.replies_dropped;
+		events += k_st.events;
+		commands += k_st.commands;
+		crashes += k_st.crashes;
+		if (violated()) {
+			violations++;
+			if (first_bad == 0) {
+				first_bad = this_seed;
+			}
+			if (!quiet) {
+				printf("VIOLATION seed=0x%016" PRIx64 " mode=%d: %s\n", this_seed, mode, why);
+			}
+		}
+		schedules++;
+		if (fixed_seed) {
+			break;
+		}
+	}
+	k_free();
+	printf("RESULT schedules=%" PRIu64 " exclusive=%" PRIu64 " shared=%" PRIu64 " semaphore=%" PRIu64 " locks=%" PRIu64
+		" extends=%" PRIu64 " refused_releases=%" PRIu64 " (exclusive %" PRIu64 ", shared %" PRIu64 ", slot %" PRIu64 ") connects=%" PRIu64 " replies_dropped=%" PRIu64
+		" events=%" PRIu64 " commands=%" PRIu64 " crashes=%" PRIu64 " violations=%" PRIu64 " first=0x%016" PRIx64 "\n",
+		schedules, by_mode[0], by_mode[1], by_mode[2], locks_won, extends_won, releases_refused, refused_by_kind[0], refused_by_kind[1], refused_by_kind[2], connects, dropped,
+		events, commands, crashes, violations, first_bad);
+	return violations > 0 ? 1 : 0;
+}
