@@ -25,7 +25,7 @@ echo 'queue emptied at once: ', var_export(rt_eventually(fn () => fr_queue_lengt
 // long enough for the second one to be queued behind it (a process started under valgrind takes seconds)
 $quitter = fr_spawn($key, 'quitter', $log, (int) (900 * rt_time_scale()));
 fr_until_waiters($holder, $key, 1);
-$patient = fr_spawn($key, 'patient', $log, 8000);
+$patient = fr_spawn($key, 'patient', $log, (int) (8000 * rt_time_scale())); // outlasts the quitter
 fr_until_waiters($holder, $key, 2);
 pcntl_waitpid($quitter, $status);
 echo 'waiters after the quitter left: ', fr_waiters($holder, $key), "\n";
