@@ -17,11 +17,12 @@
 #include "net/rl_conn.h"
 #include "net/rl_resolve.h"
 #include "net/rl_wait.h"
-#include "redlock_abort.h"
-#include "redlock_callable.h"
-#include "redlock_object.h"
+#include "runtime/redlock_abort.h"
+#include "runtime/redlock_callable.h"
+#include "runtime/redlock_object.h"
+#include "runtime/redlock_running.h"
 #include "redlock_memory.h"
-#include "redlock_revolt.h"
+#include "runtime/redlock_revolt.h"
 #include "redlock_telemetry.h"
 
 ZEND_DECLARE_MODULE_GLOBALS(redlock)

@@ -12,16 +12,15 @@
 #endif
 
 #include "php_redlock.h"
-#include "redlock_object.h"
-#include "redlock_revolt.h"
-#include "redlock_options.h"
-#include "redlock_loss.h"
-#include "redlock_servers.h"
+#include "runtime/redlock_calls.h"
+#include "runtime/redlock_running.h"
+#include "arguments/redlock_options.h"
+#include "runtime/redlock_loss.h"
+#include "arguments/redlock_servers.h"
 #include "core/rl_scripts.h"
 #include "redlock_arginfo.h"
 
 zend_class_entry *redlock_ce;
-zend_class_entry *redlock_exception_ce;
 static zend_object_handlers redlock_object_handlers;
 
 static zend_object *redlock_create(zend_class_entry *ce)
@@ -49,19 +48,6 @@ static void redlock_free(zend_object *object)
 	zend_object_std_dtor(object);
 }
 
-redlock_object *redlock_ready(zval *this_zv)
-{
-	redlock_object *intern = Z_REDLOCK_P(this_zv);
-
-	if (intern->client.cluster == NULL) {
-		zend_throw_error(NULL, "%s object is not initialized: its constructor did not run or failed",
-			ZSTR_VAL(Z_OBJCE_P(this_zv)->name));
-		return NULL;
-	}
-	redlock_revolt_notice_call(); /* every call that may wait starts here */
-	return intern;
-}
-
 /* The driver's randomness: tokens and retry pauses from the CSPRNG. Throws when there is none. */
 static int driver_random(void *arg, void *into, size_t len)
 {
@@ -79,6 +65,37 @@ static bool constructed_already(redlock_object *intern)
 	}
 	zend_throw_error(NULL, "Cannot call constructor twice");
 	return true;
+}
+
+/* The constructor's retryDelay (argument 2) and retryCount (3), or false with a ValueError. */
+static bool retries_ok(zend_long retry_delay, zend_long retry_count)
+{
+	if (retry_delay < 0 || retry_delay > RL_RETRY_DELAY_MAX_MS) {
+		zend_argument_value_error(2, "must be between 0 and %lld (ms, one hour)", (long long) RL_RETRY_DELAY_MAX_MS);
+		return false;
+	}
+	if (retry_count < 0 || retry_count > RL_RETRY_COUNT_MAX) {
+		zend_argument_value_error(3, "must be between 0 and %lld (attempts; waitTimeout waits longer)",
+			(long long) RL_RETRY_COUNT_MAX);
+		return false;
+	}
+	return true;
+}
+
+/* The object takes the options' prefix and callables (the options keep none of them). */
+static void adopt_options(redlock_object *intern, redlock_options *options)
+{
+	/* A constructor that failed before left nothing to keep (out of memory: its prefix). */
+	if (intern->prefix) {
+		zend_string_release(intern->prefix);
+	}
+	intern->prefix = options->prefix;
+	zval_ptr_dtor(&intern->observer);
+	ZVAL_COPY_VALUE(&intern->observer, &options->observer); /* UNDEF without the option */
+	ZVAL_UNDEF(&options->observer);
+	zval_ptr_dtor(&intern->on_loss);
+	ZVAL_COPY_VALUE(&intern->on_loss, &options->on_loss);
+	ZVAL_UNDEF(&options->on_loss);
 }
 
 PHP_METHOD(RedLock, __construct)
@@ -103,17 +120,7 @@ PHP_METHOD(RedLock, __construct)
 	if (constructed_already(intern)) {
 		RETURN_THROWS();
 	}
-	if (retry_delay < 0 || retry_delay > RL_RETRY_DELAY_MAX_MS) {
-		zend_argument_value_error(2, "must be between 0 and %lld (ms, one hour)", (long long) RL_RETRY_DELAY_MAX_MS);
-		RETURN_THROWS();
-	}
-	if (retry_count < 0 || retry_count > RL_RETRY_COUNT_MAX) {
-		zend_argument_value_error(3, "must be between 0 and %lld (attempts; waitTimeout waits longer)",
-			(long long) RL_RETRY_COUNT_MAX);
-		RETURN_THROWS();
-	}
-	cluster = redlock_servers_parse(servers, 1);
-	if (cluster == NULL) {
+	if (!retries_ok(retry_delay, retry_count) || (cluster = redlock_servers_parse(servers, 1)) == NULL) {
 		RETURN_THROWS();
 	}
 	memset(&options, 0, sizeof(options));
@@ -144,38 +151,13 @@ PHP_METHOD(RedLock, __construct)
 		rl_cluster_destroy(cluster);
 		RETURN_THROWS();
 	}
-	/* A constructor that failed before left nothing to keep (out of memory: its prefix). */
-	if (intern->prefix) {
-		zend_string_release(intern->prefix);
-	}
-	intern->prefix = options.prefix;
-	zval_ptr_dtor(&intern->observer);
-	ZVAL_COPY_VALUE(&intern->observer, &options.observer); /* UNDEF without the option */
-	ZVAL_UNDEF(&options.observer);
-	zval_ptr_dtor(&intern->on_loss);
-	ZVAL_COPY_VALUE(&intern->on_loss, &options.on_loss);
-	ZVAL_UNDEF(&options.on_loss);
+	adopt_options(intern, &options);
 	if (rl_client_init(&intern->client, cluster, &options.client) != 0) {
 		zend_throw_error(NULL, "Out of memory");
 		RETURN_THROWS();
 	}
 	redlock_loss_watch(intern);
 	redlock_outcomes_reset(intern->client.outcomes, cluster->count);
-}
-
-redlock_object *redlock_ready_with_lock(zval *this_zv, HashTable *lock, redlock_resource *resource,
-	zend_string **token)
-{
-	redlock_object *intern = redlock_ready(this_zv);
-
-	if (intern == NULL || redlock_lock_parse(lock, intern->prefix, 1, resource, token) != SUCCESS) {
-		return NULL;
-	}
-	if (redlock_lock_kind_parse(lock, 1, resource, *token) != SUCCESS) {
-		redlock_resource_release(resource);
-		return NULL;
-	}
-	return intern;
 }
 
 /* Per server of the last call, in the constructor's order: null, or why it did not vote yes. */

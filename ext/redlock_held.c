@@ -5,34 +5,10 @@
 #include "php.h"
 #include "zend_exceptions.h"
 
-#include "redlock_object.h"
-#include "redlock_resource.h"
-#include "redlock_loss.h"
-#include "redlock_telemetry.h"
+#include "runtime/redlock_calls.h"
+#include "runtime/redlock_loss.h"
+#include "runtime/redlock_observe.h"
 #include "core/rl_token.h"
-
-/* RL_CALL_NEEDS_SCRIPTS: the lock's kind has no form in the object's dialect ('scripts' => false and
- * a shared holder). A RedLockException naming the call, the kind and the option. */
-static void throw_needs_scripts(const redlock_resource *resource, const char *call)
-{
-	zend_throw_exception_ex(redlock_exception_ce, 0, "%s() of %s needs Lua scripts on the servers, which"
-		" \"scripts\" => false forbids: nothing was sent (docs/guide/script-free.md)", call,
-		resource->kind.shared ? "a shared lock" : resource->kind.limit ? "a semaphore" : "a fenced lock");
-}
-
-bool redlock_release(redlock_object *intern, const redlock_resource *resource, zend_string *token)
-{
-	rl_lock_target held = redlock_resource_target(resource);
-	int released;
-
-	redlock_loss_forget(intern, token);
-	released = rl_client_release(&intern->client, &held, ZSTR_VAL(token), ZSTR_LEN(token));
-	if (released == RL_CALL_NEEDS_SCRIPTS) {
-		throw_needs_scripts(resource, "unlock");
-		return false;
-	}
-	return released > 0;
-}
 
 PHP_METHOD(RedLock, unlock)
 {
@@ -116,7 +92,7 @@ PHP_METHOD(RedLock, extend)
 		redlock_lock_result(return_value, validity, &resource, ZSTR_VAL(token), ZSTR_LEN(token));
 	}
 	if (validity == RL_CALL_NEEDS_SCRIPTS) {
-		throw_needs_scripts(&resource, "extend");
+		redlock_throw_needs_scripts(&resource, "extend");
 		redlock_resource_release(&resource);
 		RETURN_THROWS();
 	}
@@ -161,7 +137,7 @@ PHP_METHOD(RedLock, validity)
 	validity = rl_client_validity(&intern->client, &held, ZSTR_VAL(token), ZSTR_LEN(token));
 	redlock_observe(intern, "validity", &resource.names);
 	if (validity == RL_CALL_NEEDS_SCRIPTS) {
-		throw_needs_scripts(&resource, "validity");
+		redlock_throw_needs_scripts(&resource, "validity");
 		redlock_resource_release(&resource);
 		RETURN_THROWS();
 	}

@@ -3,8 +3,7 @@
 #include "php.h"
 #include "zend_exceptions.h"
 
-#include "redlock_object.h"
-#include "redlock_resource.h"
+#include "runtime/redlock_calls.h"
 
 static const char *kind_name(rl_inspect_kind kind)
 {

@@ -3,11 +3,12 @@
 #include "zend_exceptions.h"
 #include "zend_smart_str.h"
 
-#include "redlock_object.h"
-#include "redlock_resource.h"
-#include "redlock_loss.h"
-#include "redlock_callable.h"
-#include "redlock_telemetry.h"
+#include "runtime/redlock_calls.h"
+#include "runtime/redlock_abort.h"
+#include "runtime/redlock_callable.h"
+#include "runtime/redlock_loss.h"
+#include "runtime/redlock_observe.h"
+#include "runtime/redlock_running.h"
 
 /* "a" for one resource, "a", "b" for several, for the exception message. */
 static zend_string *describe_resource(const redlock_resource *resource)
@@ -32,68 +33,6 @@ static zend_string *describe_resource(const redlock_resource *resource)
 	return smart_str_extract(&out);
 }
 
-/* The objects with run() calls in progress on this PHP thread: the end of the request releases
- * what those whose stacks were abandoned still hold (redlock_object.h). */
-ZEND_TLS redlock_object *running_objects;
-
-static void running_enter(redlock_object *intern)
-{
-	if (intern->running++ == 0 && !intern->run_listed) {
-		intern->run_prev = NULL;
-		intern->run_next = running_objects;
-		if (running_objects) {
-			running_objects->run_prev = intern;
-		}
-		running_objects = intern;
-		intern->run_listed = true;
-	}
-}
-
-static void running_unlist(redlock_object *intern)
-{
-	if (!intern->run_listed) {
-		return;
-	}
-	if (intern->run_prev) {
-		intern->run_prev->run_next = intern->run_next;
-	} else {
-		running_objects = intern->run_next;
-	}
-	if (intern->run_next) {
-		intern->run_next->run_prev = intern->run_prev;
-	}
-	intern->run_prev = intern->run_next = NULL;
-	intern->run_listed = false;
-}
-
-static void running_leave(redlock_object *intern)
-{
-	if (--intern->running == 0) {
-		running_unlist(intern);
-	}
-}
-
-/* Abandoned run() calls: their locks, of this process, released on the object's own servers. */
-static void release_abandoned(redlock_object *intern)
-{
-	running_unlist(intern);
-	if (intern->client.cluster != NULL) {
-		(void) rl_client_release_pinned(&intern->client);
-	}
-}
-
-void redlock_run_request_end(void)
-{
-	while (running_objects) {
-		release_abandoned(running_objects);
-	}
-}
-
-void redlock_run_object_free(redlock_object *intern)
-{
-	release_abandoned(intern);
-}
-
 /* After $fn, however it ended: release the lock and what run() holds. The observer is told of the
  * release unless the request is being torn down (a fatal error, exit(): bailing). */
 static void run_finish(redlock_object *intern, redlock_resource *resource, zval *lock, zend_string *token,
@@ -108,11 +47,49 @@ static void run_finish(redlock_object *intern, redlock_resource *resource, zval 
 	if (!bailing) {
 		redlock_observe(intern, "run", &resource->names);
 	}
-	running_leave(intern);
+	redlock_run_leave(intern);
 	zval_ptr_dtor(&args[0]);
 	zval_ptr_dtor(&args[1]);
 	zval_ptr_dtor(lock);
 	redlock_resource_release(resource);
+}
+
+/* run() could not take its lock (contention or no quorum, no exception already). */
+static void throw_not_locked(const redlock_resource *resource, int64_t attempts)
+{
+	zend_string *described = describe_resource(resource);
+
+	zend_throw_exception_ex(redlock_exception_ce, 0,
+		"Could not lock %s %s within %" PRId64 " attempt%s", resource->multi ? "the resources" : "the resource",
+		ZSTR_VAL(described), attempts, attempts == 1 ? "" : "s");
+	zend_string_release(described);
+}
+
+/* abortOnLoss: the alarm of run()'s lock, or NULL without the option. */
+static void *arm_alarm(redlock_object *intern, const redlock_resource *resource, zend_string *token)
+{
+	zend_string *described;
+	void *alarm;
+
+	if (!intern->client.config.abort_on_loss) {
+		return NULL;
+	}
+	described = describe_resource(resource);
+	alarm = redlock_abort_arm(intern, token, ZSTR_VAL(described));
+	zend_string_release(described);
+	return alarm;
+}
+
+/* The lock was not ours all through $fn. */
+static void throw_lost(const redlock_object *intern, const redlock_resource *resource)
+{
+	zend_string *described = describe_resource(resource);
+
+	zend_throw_exception_ex(redlock_exception_ce, 0,
+		"The lock on %s was lost during the work: %s", ZSTR_VAL(described), intern->client.config.auto_extend
+			? "a renewal did not reach a quorum, or maxExtensions was reached"
+			: "its validity ran out (no autoExtend)");
+	zend_string_release(described);
 }
 
 PHP_METHOD(RedLock, run)
@@ -144,11 +121,7 @@ PHP_METHOD(RedLock, run)
 	}
 	if (!redlock_acquire(intern, &resource, NULL, ttl, 2, true, &lock, &attempts, "run")) {
 		if (!EG(exception)) {
-			zend_string *described = describe_resource(&resource);
-			zend_throw_exception_ex(redlock_exception_ce, 0,
-				"Could not lock %s %s within %" PRId64 " attempt%s", resource.multi ? "the resources" : "the resource",
-				ZSTR_VAL(described), attempts, attempts == 1 ? "" : "s");
-			zend_string_release(described);
+			throw_not_locked(&resource, attempts);
 		}
 		redlock_resource_release(&resource);
 		RETURN_THROWS();
@@ -169,13 +142,9 @@ PHP_METHOD(RedLock, run)
 	 * release never throws, so an exception from $fn is what propagates; a failed release (the lock
 	 * already expired) is not reported. A run() whose stack is abandoned instead (another
 	 * coroutine's fatal error ended the worker, a Fiber never resumed) is released at the end of
-	 * the request: running_enter() lists the object for redlock_run_request_end(). */
-	running_enter(intern);
-	if (intern->client.config.abort_on_loss) {
-		zend_string *described = describe_resource(&resource);
-		alarm = redlock_abort_arm(intern, Z_STR_P(token), ZSTR_VAL(described));
-		zend_string_release(described);
-	}
+	 * the request: redlock_run_enter() lists the object for redlock_run_request_end(). */
+	redlock_run_enter(intern);
+	alarm = arm_alarm(intern, &resource, Z_STR_P(token));
 	/* $fn's frame: where the alarm may land (redlock_callable.c), the observer's call included,
 	 * which holds it until the observer returns. */
 	redlock_callable_enter(&frame, REDLOCK_CALLABLE_FN, intern, alarm);
@@ -199,12 +168,7 @@ PHP_METHOD(RedLock, run)
 	lost = rl_client_lease(&intern->client, Z_STRVAL_P(token), Z_STRLEN_P(token)) == RL_LEASE_LOST;
 	redlock_callable_tell_losses(); /* 'onLoss' at run()'s end at the latest, before its exception */
 	if (lost && !EG(exception)) {
-		zend_string *described = describe_resource(&resource);
-		zend_throw_exception_ex(redlock_exception_ce, 0,
-			"The lock on %s was lost during the work: %s", ZSTR_VAL(described), intern->client.config.auto_extend
-				? "a renewal did not reach a quorum, or maxExtensions was reached"
-				: "its validity ran out (no autoExtend)");
-		zend_string_release(described);
+		throw_lost(intern, &resource);
 		zval_ptr_dtor(return_value);
 		ZVAL_UNDEF(return_value);
 	}

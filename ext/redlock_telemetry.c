@@ -4,91 +4,15 @@
 #include "zend_exceptions.h"
 #include "ext/standard/info.h"
 
-#include "redlock_object.h"
 #include "redlock_telemetry.h"
-#include "redlock_callable.h"
+#include "runtime/redlock_calls.h"
+#include "runtime/redlock_callable.h"
+#include "runtime/redlock_observe.h"
 #include "services/rl_metrics.h"
 
-static const char *const kind_names[] = {"exclusive", "fenced", "shared", "semaphore"};
-static const char *const outcome_names[] = {"acquired", "contended", "failed", "released", "extended", "valid",
-	"not_held", "lost", "capped"};
 static const char *const metric_names[RL_METRIC_COUNT] = {"acquired", "contended", "failed", "released",
 	"extended", "lost", "renewals", "observer_errors", "on_loss_errors"};
 static const char *const class_names[RL_SERVER_CLASSES] = {"connect", "timeout", "io", "error"};
-
-/* Each server's vote and latency, in constructor order, as getLastErrors() words them. */
-static void servers_array(zval *into, const rl_client *client)
-{
-	size_t i;
-
-	array_init_size(into, (uint32_t) client->cluster->count);
-	for (i = 0; i < client->cluster->count; i++) {
-		const rl_outcome *out = &rl_client_last_outcomes(client)[i];
-		zval server, warning;
-
-		array_init_size(&server, 3);
-		switch (out->kind) {
-		case RL_OUTCOME_YES:
-			add_assoc_string(&server, "vote", "yes");
-			break;
-		case RL_OUTCOME_PENDING:
-			add_assoc_string(&server, "vote", "no reply needed");
-			break;
-		default:
-			add_assoc_string(&server, "vote", out->message[0] ? out->message : "error");
-			break;
-		}
-		if (out->latency_ms >= 0 && out->kind != RL_OUTCOME_PENDING) {
-			add_assoc_double(&server, "ms", out->latency_ms);
-		} else {
-			add_assoc_null(&server, "ms");
-		}
-		redlock_server_warning(&warning, client->cluster, i);
-		add_assoc_zval(&server, "warning", &warning);
-		add_next_index_zval(into, &server);
-	}
-}
-
-static void record_array(zval *into, const rl_client *client, const char *call, const zval *names)
-{
-	const rl_call_record *r = rl_client_last_record(client);
-	zval servers;
-
-	array_init_size(into, 10);
-	add_assoc_string(into, "call", (char *) call);
-	add_assoc_string(into, "kind", (char *) kind_names[r->kind]);
-	zval resource;
-
-	ZVAL_COPY(&resource, names);
-	add_assoc_zval(into, "resource", &resource);
-	add_assoc_string(into, "outcome", (char *) outcome_names[r->outcome]);
-	add_assoc_long(into, "attempts", (zend_long) r->attempts);
-	add_assoc_double(into, "waited_ms", r->waited_ms);
-	if (r->validity_ms > 0) {
-		add_assoc_double(into, "validity_ms", r->validity_ms);
-	} else {
-		add_assoc_null(into, "validity_ms");
-	}
-	if (r->asked) {
-		servers_array(&servers, client);
-	} else {
-		array_init(&servers);
-	}
-	add_assoc_zval(into, "servers", &servers);
-	add_assoc_long(into, "renewals", (zend_long) r->renewals);
-	add_assoc_long(into, "lost", (zend_long) r->lost);
-}
-
-void redlock_server_warning(zval *into, const rl_cluster *cluster, size_t i)
-{
-	char warning[RL_MESSAGE_MAX];
-
-	if (rl_eviction_policy_warning((rl_eviction_policy) cluster->policies[i], warning, sizeof(warning)) != NULL) {
-		ZVAL_STRING(into, warning);
-	} else {
-		ZVAL_NULL(into);
-	}
-}
 
 PHP_METHOD(RedLock, getServerWarnings)
 {
@@ -107,21 +31,6 @@ PHP_METHOD(RedLock, getServerWarnings)
 		redlock_server_warning(&warning, intern->client.cluster, i);
 		add_next_index_zval(return_value, &warning);
 	}
-}
-
-void redlock_observe(redlock_object *intern, const char *call, const zval *names)
-{
-	zval observer, arg;
-
-	if (EXPECTED(Z_ISUNDEF(intern->observer)) || intern->client.cluster == NULL
-		|| redlock_callable_inside(intern, REDLOCK_CALLABLE_OBSERVER)) {
-		return; /* the observer's own calls on its object are not observed */
-	}
-	record_array(&arg, &intern->client, call, names);
-	ZVAL_COPY(&observer, &intern->observer); /* setObserver() from inside it may replace the object's */
-	redlock_callable_call(intern, REDLOCK_CALLABLE_OBSERVER, &observer, 1, &arg);
-	zval_ptr_dtor(&observer);
-	zval_ptr_dtor(&arg);
 }
 
 PHP_METHOD(RedLock, setObserver)

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Fails on an include that goes up or sideways in ext/'s layers (the order: scripts/layers.txt).
+# Fails on an include that goes up or sideways in ext/'s layers (the order: scripts/layers.txt), and on a
+# PHP header included below the folders marked (zend) there.
 # Usage: bash scripts/check-layers.sh [ext-dir]   (CI: .ci/run, release check)
 # Then the house's other structural rule: the one list of checks (verify/README.md) says what .ci/run runs
 # (php verify/checks.php).
@@ -8,33 +9,51 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 ext="${1:-$root/ext}"
 table="$root/scripts/layers.txt"
 
-declare -A level
+declare -A level zend
 n=0
 while read -r line; do
     line="${line%%#*}"
     [ -z "${line// }" ] && continue
     n=$((n + 1))
-    for folder in $line; do level[$folder]=$n; done
+    for folder in $line; do
+        case "$folder" in
+            '(zend)') for f in $line; do zend[$f]=1; done ;;
+            *) level[$folder]=$n ;;
+        esac
+    done
 done < "$table"
 
 bad=0
+# Every include of ext/ (file:line, the folder it names). The API face (from: none) may include any folder
+# but another's private header.
 while IFS= read -r hit; do
-    file="${hit%%:*}"; rest="${hit#*:}"; lineno="${rest%%:*}"
-    target="$(sed -E 's/.*#include "([a-z_]+)\/.*/\1/' <<< "$rest")"
+    file="${hit%%:*}"; rest="${hit#*:}"; lineno="${rest%%:*}"; line="${rest#*:}"
     rel="${file#"$ext"/}"
-    case "$rel" in */*) from="${rel%%/*}" ;; *) continue ;; esac   # the glue may include anything below it
-    if [ -z "${level[$from]:-}" ]; then
+    case "$rel" in */*) from="${rel%%/*}" ;; *) from="" ;; esac
+    if [ -n "$from" ] && [ -z "${level[$from]:-}" ]; then
         echo "ext/$rel: folder '$from' is not in scripts/layers.txt"; bad=1; continue
     fi
+    if [[ "$line" =~ \#[[:space:]]*include[[:space:]]+[\<\"](php|zend|main/|Zend/|TSRM|ext/) ]]; then
+        # plain C below the (zend) lines: no PHP or Zend header
+        [ -z "$from" ] || [ -n "${zend[$from]:-}" ] && continue
+        echo "ext/$rel:$lineno: $from/ includes a PHP header: only the folders marked (zend) in scripts/layers.txt use the engine"
+        bad=1; continue
+    fi
+    [[ "$line" =~ \#[[:space:]]*include[[:space:]]+\"([a-z_]+)/([a-z_]+)\.h ]] || continue
+    target="${BASH_REMATCH[1]}"
     if [ -z "${level[$target]:-}" ]; then
         echo "ext/$rel:$lineno: includes '$target/', which is not a folder of scripts/layers.txt"; bad=1; continue
     fi
-    [ "$target" = "$from" ] && continue
+    if [ "$target" != "$from" ] && [[ "${BASH_REMATCH[2]}" == *_private ]]; then
+        echo "ext/$rel:$lineno: includes a private header of $target/: only the files of $target/ may"
+        bad=1; continue
+    fi
+    [ -z "$from" ] || [ "$target" = "$from" ] && continue
     if [ "${level[$target]}" -le "${level[$from]}" ]; then
         echo "ext/$rel:$lineno: $from/ includes $target/: a folder includes only itself and the folders below it (scripts/layers.txt)"
         bad=1
     fi
-done < <(grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]+"[a-z_]+/' "$ext" --include='*.c' --include='*.h' || true)
+done < <(grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]+[<"]' "$ext" --include='*.c' --include='*.h' || true)
 
 # every folder of ext/ must have its place in the table
 for dir in "$ext"/*/; do

@@ -257,32 +257,132 @@ static int flush(mclient *c)
 	return 0;
 }
 
+/* Unlinks c from the clients and frees it. Under the lock. */
+static void drop_client(mclient *c)
+{
+	mclient **at;
+
+	for (at = &clients; *at != c; at = &(*at)->next) {
+	}
+	*at = c->next;
+	client_free(c);
+}
+
+/* The wake pipe: drained, and what a server that recovered held is answered. Under the lock. */
+static void on_wake(void)
+{
+	char drain[64];
+	mclient **at = &clients;
+
+	while (read(wake_pipe[0], drain, sizeof(drain)) > 0) {
+	}
+	while (*at) { /* a server that recovered answers what it held */
+		mclient *c = *at;
+		if (c->in.len > 0 && (serve(c) != 0 || flush(c) != 0)) {
+			*at = c->next;
+			client_free(c);
+		} else {
+			at = &c->next;
+		}
+	}
+}
+
+/* A connection on s's socket: a new client, non-blocking. Under the lock. */
+static void accept_client(mserver *s)
+{
+	int fd = accept(s->listen_fd, NULL, NULL);
+	mclient *nc;
+
+	if (fd < 0) {
+		return;
+	}
+	fcntl(fd, F_SETFD, FD_CLOEXEC);
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+	if ((nc = calloc(1, sizeof(*nc))) == NULL) {
+		close(fd);
+		return;
+	}
+	nc->fd = fd;
+	nc->server = s;
+	nc->queued = -1;
+	nc->next = clients;
+	clients = nc;
+}
+
+/* Client c's events: its bytes read and served, its replies flushed; dropped on an error or EOF.
+ * Under the lock. */
+static void on_client(mclient *c, short revents)
+{
+	if (revents & (POLLIN | POLLHUP | POLLERR)) {
+		char chunk[16384];
+		ssize_t got = recv(c->fd, chunk, sizeof(chunk), 0);
+		if (got == 0 || (got < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+			|| (got > 0 && (rl_memory_buf_add(&c->in, chunk, (size_t) got) != 0 || serve(c) != 0))) {
+			drop_client(c);
+			return;
+		}
+	}
+	if (flush(c) != 0) {
+		drop_client(c);
+	}
+}
+
+#define POLL_MAX (1 + 64 + 1024)
+
+/* The descriptors to poll: the wake pipe first, then the servers' sockets, then the clients. Under
+ * the lock. Their count. */
+static size_t poll_set(struct pollfd *fds, void **owner)
+{
+	size_t n = 0;
+	mserver *s;
+	mclient *c;
+
+	fds[n].fd = wake_pipe[0];
+	fds[n].events = POLLIN;
+	owner[n++] = NULL;
+	for (s = servers; s && n < 1 + 64; s = s->next) {
+		if (s->listen_fd >= 0) {
+			fds[n].fd = s->listen_fd;
+			fds[n].events = POLLIN;
+			owner[n++] = s;
+		}
+	}
+	for (c = clients; c && n < POLL_MAX; c = c->next) {
+		fds[n].fd = c->fd;
+		fds[n].events = (short) (POLLIN | (c->out.len > 0 ? POLLOUT : 0));
+		owner[n++] = c;
+	}
+	return n;
+}
+
+/* The descriptor of owner turned ready: a server's socket or a client still open. Under the lock. */
+static void on_ready(void *owner, short revents)
+{
+	mserver *s;
+	mclient *c;
+
+	for (s = servers; s; s = s->next) {
+		if (owner == s) {
+			accept_client(s);
+			return;
+		}
+	}
+	for (c = clients; c && c != owner; c = c->next) {
+	}
+	if (c != NULL) { /* else closed meanwhile */
+		on_client(c, revents);
+	}
+}
+
 static void *server_thread(void *arg)
 {
 	(void) arg;
 	pthread_mutex_lock(&lock);
 	while (!stopping) {
-		struct pollfd fds[1 + 64 + 1024];
-		void *owner[1 + 64 + 1024];
-		size_t n = 0, i;
-		mserver *s;
-		mclient *c;
+		struct pollfd fds[POLL_MAX];
+		void *owner[POLL_MAX];
+		size_t n = poll_set(fds, owner), i;
 
-		fds[n].fd = wake_pipe[0];
-		fds[n].events = POLLIN;
-		owner[n++] = NULL;
-		for (s = servers; s && n < 1 + 64; s = s->next) {
-			if (s->listen_fd >= 0) {
-				fds[n].fd = s->listen_fd;
-				fds[n].events = POLLIN;
-				owner[n++] = s;
-			}
-		}
-		for (c = clients; c && n < sizeof(fds) / sizeof(fds[0]); c = c->next) {
-			fds[n].fd = c->fd;
-			fds[n].events = (short) (POLLIN | (c->out.len > 0 ? POLLOUT : 0));
-			owner[n++] = c;
-		}
 		pthread_mutex_unlock(&lock);
 		if (poll(fds, (nfds_t) n, 1000) < 0 && errno != EINTR) {
 			pthread_mutex_lock(&lock);
@@ -290,75 +390,12 @@ static void *server_thread(void *arg)
 		}
 		pthread_mutex_lock(&lock);
 		if (fds[0].revents) {
-			char drain[64];
-			mclient **at = &clients;
-			while (read(wake_pipe[0], drain, sizeof(drain)) > 0) {
-			}
-			while (*at) { /* a server that recovered answers what it held */
-				c = *at;
-				if (c->in.len > 0 && (serve(c) != 0 || flush(c) != 0)) {
-					*at = c->next;
-					client_free(c);
-				} else {
-					at = &c->next;
-				}
-			}
+			on_wake();
 			continue; /* the lists may have changed: build the set again */
 		}
 		for (i = 1; i < n && !stopping; i++) {
-			int is_server = 0;
-			if (fds[i].revents == 0) {
-				continue;
-			}
-			for (s = servers; s; s = s->next) {
-				if (owner[i] == s) {
-					is_server = 1;
-					break;
-				}
-			}
-			if (is_server) {
-				int fd = accept(s->listen_fd, NULL, NULL);
-				mclient *nc;
-				if (fd < 0) {
-					continue;
-				}
-				fcntl(fd, F_SETFD, FD_CLOEXEC);
-				fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-				if ((nc = calloc(1, sizeof(*nc))) == NULL) {
-					close(fd);
-					continue;
-				}
-				nc->fd = fd;
-				nc->server = s;
-				nc->queued = -1;
-				nc->next = clients;
-				clients = nc;
-				continue;
-			}
-			for (c = clients; c && c != owner[i]; c = c->next) {
-			}
-			if (c == NULL) {
-				continue; /* closed meanwhile */
-			}
-			if (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) {
-				char chunk[16384];
-				ssize_t got = recv(c->fd, chunk, sizeof(chunk), 0);
-				if (got == 0 || (got < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
-					|| (got > 0 && (rl_memory_buf_add(&c->in, chunk, (size_t) got) != 0 || serve(c) != 0))) {
-					mclient **at;
-					for (at = &clients; *at != c; at = &(*at)->next) {
-					}
-					*at = c->next;
-					client_free(c);
-					continue;
-				}
-			}
-			if (flush(c) != 0) {
-				mclient **at;
-				for (at = &clients; *at != c; at = &(*at)->next) {
-				}
-				*at = c->next;
-				client_free(c);
+			if (fds[i].revents != 0) {
+				on_ready(owner[i], fds[i].revents);
 			}
 		}
 	}

@@ -17,7 +17,8 @@
 # include <netinet/in.h>
 #endif
 
-rl_addresses *rl_addresses_new(size_t count, int shared)
+/* count slots, one reference. shared: released under rl_resolve_lock() (the cache hands it out). */
+static rl_addresses *rl_addresses_new(size_t count, int shared)
 {
 	rl_addresses *a = malloc(sizeof(*a) + count * sizeof(a->items[0]));
 

@@ -30,9 +30,6 @@ struct rl_addresses {
 	rl_sockaddr items[];
 };
 
-/* count slots, one reference. shared: released under rl_resolve_lock() (the cache hands it out). */
-rl_addresses *rl_addresses_new(size_t count, int shared);
-
 /* getaddrinfo()'s list as we try it (see rl_addresses.c), with port set on each. NULL when it holds
  * no IPv4/IPv6 address, or out of memory. */
 rl_addresses *rl_addresses_from(const struct addrinfo *list, int port, int shared);

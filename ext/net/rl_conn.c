@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <hiredis/hiredis.h> /* only for its version: the I/O is ours */
 
-#include "net/rl_conn.h"
+#include "net/rl_conn_private.h"
 #include "protocol/rl_resp.h"
 
 void rl_hiredis_version(char *out, size_t size)

@@ -107,13 +107,6 @@ void rl_conn_init(rl_conn *conn);
 /* Starts resolving or connecting, without blocking. Returns 0, or -1 with the reason in *out. */
 int rl_conn_open(rl_conn *conn, const rl_endpoint *endpoint, double now, rl_outcome *out);
 
-/* rl_connect.c: RESOLVING and the lookup's descriptor turned readable: connect to what it found;
- * CONNECTING and the socket turned writable (or failed): READY, or the next address. 0, or -1 with
- * the reason in *out. And the lookup and addresses a connection holds while opening, let go. */
-int rl_conn_finish_lookup(rl_conn *conn, rl_outcome *out);
-int rl_conn_finish_connect(rl_conn *conn, rl_outcome *out);
-void rl_conn_drop_connect_state(rl_conn *conn);
-
 /* Closes the socket (bytes already written are still delivered by the kernel: safe, since every
  * command carries a token of its own) and wipes the output buffer. conn is DOWN afterwards. */
 void rl_conn_close(rl_conn *conn);

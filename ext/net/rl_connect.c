@@ -15,7 +15,7 @@
 # include <ws2tcpip.h>
 #endif
 
-#include "net/rl_conn.h"
+#include "net/rl_conn_private.h"
 #include "net/rl_resolve.h"
 
 void rl_conn_drop_connect_state(rl_conn *conn)

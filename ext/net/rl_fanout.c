@@ -563,7 +563,8 @@ int rl_fanout_run_many(rl_cluster *cluster, const rl_request *requests, unsigned
 	return 0;
 }
 
-void rl_fanout_send(rl_cluster *cluster, const rl_command *command)
+/* Queues command everywhere it can and sends it without waiting for replies. */
+static void rl_fanout_send(rl_cluster *cluster, const rl_command *command)
 {
 	double now = rl_now_ms();
 	/* Nobody waits for these replies; a server without a timeout still gets a bound, after

@@ -23,9 +23,6 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 int rl_fanout_run_many(rl_cluster *cluster, const rl_request *requests, unsigned n, unsigned quorum,
 	double deadline_ms, rl_outcome *outcomes, unsigned *votes);
 
-/* Queues command everywhere it can and sends it without waiting for replies. */
-void rl_fanout_send(rl_cluster *cluster, const rl_command *command);
-
 /* Reads and drops stale replies until until_ms: a sleep that keeps the connections in step. */
 void rl_fanout_drain_until(rl_cluster *cluster, double until_ms);
 

@@ -212,7 +212,8 @@ static void round_done(sentinel_round *r, size_t i)
  * address any of them gives. Asked one after the other, silent sentinels cost the sum of their
  * timeouts (3 x 0.5 s: 1.5 s per call); asked together, one timeout. 0 with host and port, or -1
  * with each sentinel's reason in r->said. */
-static int ask_all(const rl_sentinel *sentinel, sentinel_round *r, double due, char *host, size_t host_size, int *port)
+/* The round's connections opened, each with the question queued (r->asking, r->pending). */
+static void open_round(const rl_sentinel *sentinel, sentinel_round *r)
 {
 	const char *argv[3] = {"SENTINEL", "GET-MASTER-ADDR-BY-NAME", sentinel->master_name};
 	size_t argvlen[3] = {8, 23, strlen(sentinel->master_name)};
@@ -236,6 +237,13 @@ static int ask_all(const rl_sentinel *sentinel, sentinel_round *r, double due, c
 		r->asking[i] = 1;
 		r->pending++;
 	}
+}
+
+static int ask_all(const rl_sentinel *sentinel, sentinel_round *r, double due, char *host, size_t host_size, int *port)
+{
+	size_t i;
+
+	open_round(sentinel, r);
 	while (r->pending > 0) {
 		rl_pollfd pfds[RL_URI_SENTINELS_MAX];
 		size_t owner[RL_URI_SENTINELS_MAX], used = 0, k;
@@ -318,7 +326,11 @@ static void round_why(const sentinel_round *r, char *why, size_t why_size)
 	snprintf(why, why_size, "sentinel #%zu: %.120s", pick, r->said[pick].message); /* fits the outcome message */
 }
 
-int rl_sentinel_resolve(rl_endpoint *endpoint, double call_deadline, rl_outcome *out)
+/* Asks the sentinels in order for the master of endpoint->sentinel, each within its timeout and
+ * all before call_deadline (absolute; 0: none), and points endpoint->host/port at the answer. 0, or
+ * -1 with *out filled ("sentinel: ..."), the endpoint unchanged; then, for RL_SENTINEL_RETRY_MS,
+ * -1 at once with the same reason. */
+static int rl_sentinel_resolve(rl_endpoint *endpoint, double call_deadline, rl_outcome *out)
 {
 	rl_sentinel *sentinel = endpoint->sentinel;
 	char host[RL_REPLY_ITEM_HEAD + 1], why[RL_MESSAGE_MAX] = "no sentinel";

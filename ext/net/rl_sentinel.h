@@ -45,12 +45,6 @@ rl_sentinel *rl_sentinel_create(const rl_sentinel_spec *spec);
 rl_sentinel *rl_sentinel_copy(const rl_sentinel *from);
 void rl_sentinel_free(rl_sentinel *sentinel);
 
-/* Asks the sentinels in order for the master of endpoint->sentinel, each within its timeout and
- * all before call_deadline (absolute; 0: none), and points endpoint->host/port at the answer. 0, or
- * -1 with *out filled ("sentinel: ..."), the endpoint unchanged; then, for RL_SENTINEL_RETRY_MS,
- * -1 at once with the same reason. */
-int rl_sentinel_resolve(rl_endpoint *endpoint, double call_deadline, rl_outcome *out);
-
 /* For a call about to open a connection to the member (docs/design/sentinel.md): asks the sentinels
  * unless the master is known. 0 at once for a server of fixed address. A rollback sent without waiting
  * (sending) never asks, it fails: it would connect to whatever just refused the write, and the call

@@ -1,11 +1,11 @@
 --TEST--
-The option list agrees everywhere it is written: the parser (its unknown-option message and, with the source tree, its branches in ext/redlock_options.c), the stub's @param $options, docs/guide/options.md's table, test 300's expected message and the combination generator (a dimension of cx_combinations() or in CX_OPTIONS_ELSEWHERE)
+The option list agrees everywhere it is written: the parser (its unknown-option message and, with the source tree, its table in ext/arguments/redlock_options.c), the stub's @param $options, docs/guide/options.md's table, test 300's expected message and the combination generator (a dimension of cx_combinations() or in CX_OPTIONS_ELSEWHERE)
 --EXTENSIONS--
 redlock
 --SKIPIF--
 <?php
 $root = dirname(__DIR__, 2);
-foreach (['ext/redlock_options.c', 'ext/redlock.stub.php', 'docs/guide/options.md'] as $f) {
+foreach (['ext/arguments/redlock_options.c', 'ext/redlock.stub.php', 'docs/guide/options.md'] as $f) {
     if (!is_file("$root/$f")) {
         die("skip needs the source tree ($f is absent: an installed package ships no sources)");
     }
@@ -35,9 +35,9 @@ try {
     preg_match('/\(known: ([^)]*)\)/', $e->getMessage(), $m) or die('no (known: ...) in: ' . $e->getMessage());
     $lists['parser message'] = explode(', ', $m[1]);
 }
-// 2. The parser's branches.
-$src = file_get_contents("$root/ext/redlock_options.c");
-preg_match_all('/zend_string_equals_literal\(name, "(\w+)"\)/', $src, $m);
+// 2. The parser's table: a row {"name", parser} each.
+$src = file_get_contents("$root/ext/arguments/redlock_options.c");
+preg_match_all('/^\s*\{"(\w+)", parse_\w+\},$/m', $src, $m);
 $lists['parser branches'] = $m[1];
 // 3. The stub's @param array $options, up to the combinations it refuses.
 $stub = file_get_contents("$root/ext/redlock.stub.php");

@@ -8,7 +8,7 @@
 #include "zend_exceptions.h"
 
 #include "php_redlock.h"
-#include "redlock_server_fields.h"
+#include "arguments/redlock_server_fields.h"
 #include "net/rl_uri.h"
 
 #define KNOWN_TLS_KEYS "cafile, capath, local_cert, local_pk, passphrase, peer_name, verify_peer, verify_peer_name"

@@ -4,8 +4,8 @@
 #include "php.h"
 #include "zend_exceptions.h"
 
-#include "redlock_options.h"
-#include "redlock_callable.h"
+#include "arguments/redlock_options.h"
+#include "arguments/redlock_keys.h"
 
 void redlock_options_release(redlock_options *options)
 {
@@ -19,10 +19,13 @@ void redlock_options_release(redlock_options *options)
 	ZVAL_UNDEF(&options->on_loss);
 }
 
-/* A callable or null (none): copied into *into. */
+/* A callable or null (none): copied into *into; a TypeError naming argument arg_num and the option
+ * otherwise. */
 static zend_result parse_callable(zval *value, uint32_t arg_num, const char *name, zval *into)
 {
-	if (redlock_callable_check(value, arg_num, name) != SUCCESS) {
+	if (Z_TYPE_P(value) != IS_NULL && !zend_is_callable(value, 0, NULL)) {
+		zend_argument_type_error(arg_num, "option \"%s\" must be a valid callback or null, %s given", name,
+			zend_zval_type_name(value));
 		return FAILURE;
 	}
 	zval_ptr_dtor(into);
@@ -40,8 +43,19 @@ static zend_result wrong_type(uint32_t arg_num, const char *name, const char *ex
 	return FAILURE;
 }
 
-static zend_result parse_quorum(zval *value, uint32_t arg_num, unsigned server_count, redlock_options *options)
+/* What an option's parser writes into, and the count of servers the quorum is checked against. */
+typedef struct {
+	redlock_options *options;
+	unsigned server_count;
+} option_ctx;
+
+#define OPTIONS (((option_ctx *) ctx)->options)
+
+static zend_result parse_quorum(zval *value, uint32_t arg_num, void *ctx)
 {
+	unsigned server_count = ((option_ctx *) ctx)->server_count;
+	redlock_options *options = OPTIONS;
+
 	if (Z_TYPE_P(value) != IS_LONG) {
 		return wrong_type(arg_num, "quorum", "int", value);
 	}
@@ -54,8 +68,9 @@ static zend_result parse_quorum(zval *value, uint32_t arg_num, unsigned server_c
 	return SUCCESS;
 }
 
-static zend_result parse_drift_factor(zval *value, uint32_t arg_num, redlock_options *options)
+static zend_result parse_drift_factor(zval *value, uint32_t arg_num, void *ctx)
 {
+	redlock_options *options = OPTIONS;
 	double factor;
 
 	if (Z_TYPE_P(value) == IS_DOUBLE) {
@@ -73,8 +88,9 @@ static zend_result parse_drift_factor(zval *value, uint32_t arg_num, redlock_opt
 	return SUCCESS;
 }
 
-static zend_result parse_prefix(zval *value, uint32_t arg_num, redlock_options *options)
+static zend_result parse_prefix(zval *value, uint32_t arg_num, void *ctx)
 {
+	redlock_options *options = OPTIONS;
 	if (Z_TYPE_P(value) != IS_STRING) {
 		return wrong_type(arg_num, "prefix", "string", value);
 	}
@@ -88,8 +104,9 @@ static zend_result parse_prefix(zval *value, uint32_t arg_num, redlock_options *
 	return SUCCESS;
 }
 
-static zend_result parse_persistent(zval *value, uint32_t arg_num, redlock_options *options)
+static zend_result parse_persistent(zval *value, uint32_t arg_num, void *ctx)
 {
+	redlock_options *options = OPTIONS;
 	if (Z_TYPE_P(value) != IS_TRUE && Z_TYPE_P(value) != IS_FALSE) {
 		return wrong_type(arg_num, "persistent", "bool", value);
 	}
@@ -97,8 +114,9 @@ static zend_result parse_persistent(zval *value, uint32_t arg_num, redlock_optio
 	return SUCCESS;
 }
 
-static zend_result parse_evicting_servers(zval *value, uint32_t arg_num, redlock_options *options)
+static zend_result parse_evicting_servers(zval *value, uint32_t arg_num, void *ctx)
 {
+	redlock_options *options = OPTIONS;
 	if (Z_TYPE_P(value) != IS_STRING) {
 		return wrong_type(arg_num, "evictingServers", "string", value);
 	}
@@ -110,8 +128,9 @@ static zend_result parse_evicting_servers(zval *value, uint32_t arg_num, redlock
 	return FAILURE;
 }
 
-static zend_result parse_max_extensions(zval *value, uint32_t arg_num, redlock_options *options)
+static zend_result parse_max_extensions(zval *value, uint32_t arg_num, void *ctx)
 {
+	redlock_options *options = OPTIONS;
 	if (Z_TYPE_P(value) == IS_NULL) {
 		options->client.max_extensions = -1;
 		return SUCCESS;
@@ -127,8 +146,9 @@ static zend_result parse_max_extensions(zval *value, uint32_t arg_num, redlock_o
 	return SUCCESS;
 }
 
-static zend_result parse_max_sets(zval *value, uint32_t arg_num, redlock_options *options)
+static zend_result parse_max_sets(zval *value, uint32_t arg_num, void *ctx)
 {
+	redlock_options *options = OPTIONS;
 	if (Z_TYPE_P(value) != IS_LONG) {
 		return wrong_type(arg_num, "maxConnectionSets", "int", value);
 	}
@@ -140,8 +160,6 @@ static zend_result parse_max_sets(zval *value, uint32_t arg_num, redlock_options
 	return SUCCESS;
 }
 
-#define KNOWN_OPTIONS "quorum, driftFactor, prefix, persistent, maxExtensions, fencing, autoExtend, abortOnLoss, waitTimeout, fair, observer, onLoss, scripts, evictingServers, maxConnectionSets"
-
 static zend_result parse_bool(zval *value, uint32_t arg_num, const char *name, int *into)
 {
 	if (Z_TYPE_P(value) != IS_TRUE && Z_TYPE_P(value) != IS_FALSE) {
@@ -151,8 +169,9 @@ static zend_result parse_bool(zval *value, uint32_t arg_num, const char *name, i
 	return SUCCESS;
 }
 
-static zend_result parse_wait_timeout(zval *value, uint32_t arg_num, redlock_options *options)
+static zend_result parse_wait_timeout(zval *value, uint32_t arg_num, void *ctx)
 {
+	redlock_options *options = OPTIONS;
 	if (Z_TYPE_P(value) == IS_NULL) {
 		options->client.wait_timeout = -1;
 		return SUCCESS;
@@ -169,65 +188,78 @@ static zend_result parse_wait_timeout(zval *value, uint32_t arg_num, redlock_opt
 	return SUCCESS;
 }
 
+static zend_result parse_fair(zval *value, uint32_t arg_num, void *ctx)
+{
+	return parse_bool(value, arg_num, "fair", &OPTIONS->client.fair);
+}
+
+static zend_result parse_fencing(zval *value, uint32_t arg_num, void *ctx)
+{
+	return parse_bool(value, arg_num, "fencing", &OPTIONS->client.fencing);
+}
+
+static zend_result parse_auto_extend(zval *value, uint32_t arg_num, void *ctx)
+{
+	return parse_bool(value, arg_num, "autoExtend", &OPTIONS->client.auto_extend);
+}
+
+static zend_result parse_abort_on_loss(zval *value, uint32_t arg_num, void *ctx)
+{
+	return parse_bool(value, arg_num, "abortOnLoss", &OPTIONS->client.abort_on_loss);
+}
+
+static zend_result parse_scripts(zval *value, uint32_t arg_num, void *ctx)
+{
+	int scripts = 1;
+	zend_result result = parse_bool(value, arg_num, "scripts", &scripts);
+
+	OPTIONS->client.no_scripts = !scripts;
+	return result;
+}
+
+static zend_result parse_observer(zval *value, uint32_t arg_num, void *ctx)
+{
+	return parse_callable(value, arg_num, "observer", &OPTIONS->observer);
+}
+
+static zend_result parse_on_loss(zval *value, uint32_t arg_num, void *ctx)
+{
+	zend_result result = parse_callable(value, arg_num, "onLoss", &OPTIONS->on_loss);
+
+	OPTIONS->client.track_losses = !Z_ISUNDEF(OPTIONS->on_loss);
+	return result;
+}
+
+/* The options, in the order the unknown-option message lists them: a new option is a row here and
+ * its parser above. */
+static const redlock_key option_keys[] = {
+	{"quorum", parse_quorum},
+	{"driftFactor", parse_drift_factor},
+	{"prefix", parse_prefix},
+	{"persistent", parse_persistent},
+	{"maxExtensions", parse_max_extensions},
+	{"fencing", parse_fencing},
+	{"autoExtend", parse_auto_extend},
+	{"abortOnLoss", parse_abort_on_loss},
+	{"waitTimeout", parse_wait_timeout},
+	{"fair", parse_fair},
+	{"observer", parse_observer},
+	{"onLoss", parse_on_loss},
+	{"scripts", parse_scripts},
+	{"evictingServers", parse_evicting_servers},
+	{"maxConnectionSets", parse_max_sets},
+	{NULL, NULL}
+};
+
 zend_result redlock_options_parse(HashTable *options_array, uint32_t arg_num, unsigned server_count,
 	redlock_options *options)
 {
-	zend_string *name;
-	zend_ulong index;
-	zval *value;
+	option_ctx ctx = {options, server_count};
 	const char *conflict;
 
-	ZEND_HASH_FOREACH_KEY_VAL(options_array, index, name, value) {
-		zend_result result;
-
-		ZVAL_DEREF(value);
-		if (name == NULL) {
-			zend_argument_value_error(arg_num, "contains an unknown option " ZEND_ULONG_FMT
-				" (options are named: " KNOWN_OPTIONS ")", index);
-			return FAILURE;
-		}
-		if (zend_string_equals_literal(name, "quorum")) {
-			result = parse_quorum(value, arg_num, server_count, options);
-		} else if (zend_string_equals_literal(name, "driftFactor")) {
-			result = parse_drift_factor(value, arg_num, options);
-		} else if (zend_string_equals_literal(name, "prefix")) {
-			result = parse_prefix(value, arg_num, options);
-		} else if (zend_string_equals_literal(name, "persistent")) {
-			result = parse_persistent(value, arg_num, options);
-		} else if (zend_string_equals_literal(name, "maxExtensions")) {
-			result = parse_max_extensions(value, arg_num, options);
-		} else if (zend_string_equals_literal(name, "fencing")) {
-			result = parse_bool(value, arg_num, "fencing", &options->client.fencing);
-		} else if (zend_string_equals_literal(name, "autoExtend")) {
-			result = parse_bool(value, arg_num, "autoExtend", &options->client.auto_extend);
-		} else if (zend_string_equals_literal(name, "abortOnLoss")) {
-			result = parse_bool(value, arg_num, "abortOnLoss", &options->client.abort_on_loss);
-		} else if (zend_string_equals_literal(name, "waitTimeout")) {
-			result = parse_wait_timeout(value, arg_num, options);
-		} else if (zend_string_equals_literal(name, "fair")) {
-			result = parse_bool(value, arg_num, "fair", &options->client.fair);
-		} else if (zend_string_equals_literal(name, "observer")) {
-			result = parse_callable(value, arg_num, "observer", &options->observer);
-		} else if (zend_string_equals_literal(name, "scripts")) {
-			int scripts;
-			result = parse_bool(value, arg_num, "scripts", &scripts);
-			options->client.no_scripts = !scripts;
-		} else if (zend_string_equals_literal(name, "evictingServers")) {
-			result = parse_evicting_servers(value, arg_num, options);
-		} else if (zend_string_equals_literal(name, "maxConnectionSets")) {
-			result = parse_max_sets(value, arg_num, options);
-		} else if (zend_string_equals_literal(name, "onLoss")) {
-			result = parse_callable(value, arg_num, "onLoss", &options->on_loss);
-			options->client.track_losses = !Z_ISUNDEF(options->on_loss);
-		} else {
-			zend_argument_value_error(arg_num, "contains an unknown option \"%s\""
-				" (known: " KNOWN_OPTIONS ")", ZSTR_VAL(name));
-			return FAILURE;
-		}
-		if (result != SUCCESS) {
-			return FAILURE;
-		}
-	} ZEND_HASH_FOREACH_END();
+	if (redlock_keys_read(option_keys, options_array, arg_num, REDLOCK_KEYS_OPTIONS, NULL, &ctx) != SUCCESS) {
+		return FAILURE;
+	}
 	conflict = rl_client_config_conflict(&options->client, server_count);
 	if (conflict != NULL) {
 		zend_argument_value_error(arg_num, "%s", conflict);

@@ -5,7 +5,7 @@
 #define REDLOCK_LOSS_H
 
 #include "php.h"
-#include "redlock_object.h"
+#include "runtime/redlock_object.h"
 
 /* After the client is initialised with 'onLoss' set (intern->on_loss): watch its losses. Before
  * it is destroyed or replaced, and only then: redlock_loss_unwatch (its thread joined first). */
@@ -30,18 +30,5 @@ static inline void redlock_loss_forget(redlock_object *intern, zend_string *toke
 		redlock_loss_forget_lock(intern, token);
 	}
 }
-
-/* The next loss noticed on this PHP thread and not told yet: its object (a reference added: release
- * it after the call), the callable and its two arguments, the lock array and the reason (copies to
- * free); false when none is left. redlock_callable.c calls it from the VM's interrupt (the next
- * opcode after the loss was noticed) and at the end of run()'s $fn. Nothing is held between two
- * calls: a callable that suspends its Fiber, or is interrupted by another loss, holds up no other. */
-bool redlock_loss_next(redlock_object **intern, zval *callable, zval args[2]);
-
-/* A loss noticed and not yet told here (cheap: the fiber-switch observer asks). */
-bool redlock_loss_due(void);
-
-/* A loss waiting for its Swoole coroutine to run again. */
-bool redlock_loss_deferred(void);
 
 #endif

@@ -12,7 +12,7 @@
 #include <math.h>
 
 #include "net/rl_wait.h"
-#include "redlock_revolt.h"
+#include "runtime/redlock_revolt.h"
 
 #define LOOP_CLASS "revolt\\eventloop"
 

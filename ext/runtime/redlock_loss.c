@@ -1,9 +1,9 @@
 /* 'onLoss': see redlock_loss.h and docs/guide/renewal-and-waiting.md#knowing-at-once-onloss and docs/design/renewal.md#telling-php-of-a-loss.
  *
  * The thread that finds a loss (the renewal thread, or this one inside a call) may not touch PHP:
- * under the registry's lock it calls loss_notice(), which stores two flags, the watch's own and
- * the engine's vm_interrupt of the PHP thread that made the object (what pcntl's signal handler
- * stores). The VM then calls zend_interrupt_function at its next opcode boundary, where
+ * under the registry's lock it calls loss_notice(), which raises the watch's interrupt
+ * (redlock_runtime_private.h: its flag, then the vm_interrupt of the PHP thread that made the object).
+ * The VM then calls zend_interrupt_function at its next opcode boundary, where
  * redlock_callable.c takes the losses one by one (redlock_loss_next) and calls the callable.
  * Everything else is this PHP thread's alone.
  *
@@ -14,7 +14,8 @@
 #include "php.h"
 #include "zend_exceptions.h"
 
-#include "redlock_loss.h"
+#include "runtime/redlock_loss.h"
+#include "runtime/redlock_runtime_private.h"
 #include "services/rl_metrics.h"
 #include "net/rl_wait.h"
 
@@ -30,14 +31,9 @@ typedef struct deferred_loss {
 typedef struct redlock_loss_watch {
 	struct redlock_loss_watch *prev, *next;
 	redlock_object *intern;
-	int pending; /* set by loss_notice (atomic), taken by redlock_loss_next */
+	redlock_interrupt pending; /* raised by loss_notice, taken by redlock_loss_next */
 	HashTable *owners;       /* token => the Swoole coroutine that took it (none: taken outside one) */
 	deferred_loss *deferred; /* oldest first */
-#if PHP_VERSION_ID >= 80200
-	zend_atomic_bool *vm_interrupt;
-#else
-	zend_bool volatile *vm_interrupt;
-#endif
 } loss_watch;
 
 ZEND_TLS loss_watch *watches;
@@ -51,40 +47,8 @@ static const char *const reason_names[] = {"", "renewal_failed", "capped", "expi
 
 static void loss_notice(void *arg)
 {
-	loss_watch *w = arg; /* any thread, registry lock held: two stores, nothing else */
-
-#ifndef _WIN32
-	__atomic_store_n(&w->pending, 1, __ATOMIC_SEQ_CST);
-#else
-	w->pending = 1;
-#endif
-#if PHP_VERSION_ID >= 80200
-	zend_atomic_bool_store(w->vm_interrupt, true);
-#else
-	*w->vm_interrupt = 1;
-#endif
-}
-
-/* More to tell: without interrupting anyone (redlock_callable.c does when a callable returns or a
- * fiber switches). */
-static void set_pending(loss_watch *w)
-{
-#ifndef _WIN32
-	__atomic_store_n(&w->pending, 1, __ATOMIC_SEQ_CST);
-#else
-	w->pending = 1;
-#endif
-}
-
-static int take_pending(loss_watch *w)
-{
-#ifndef _WIN32
-	return __atomic_exchange_n(&w->pending, 0, __ATOMIC_SEQ_CST);
-#else
-	int pending = w->pending;
-	w->pending = 0;
-	return pending;
-#endif
+	/* any thread, registry lock held: two stores, nothing else */
+	redlock_interrupt_raise(&((loss_watch *) arg)->pending);
 }
 
 void redlock_loss_watch(redlock_object *intern)
@@ -95,7 +59,7 @@ void redlock_loss_watch(redlock_object *intern)
 		return; /* out of memory: the loss is still counted, validity() and run() still say it */
 	}
 	w->intern = intern;
-	w->vm_interrupt = &EG(vm_interrupt);
+	redlock_interrupt_bind(&w->pending);
 	w->next = watches;
 	if (watches) {
 		watches->prev = w;
@@ -227,11 +191,7 @@ static void coroutine_ended(long coroutine)
 		}
 	}
 	if (raise) {
-#if PHP_VERSION_ID >= 80200
-		zend_atomic_bool_store_ex(&EG(vm_interrupt), true);
-#else
-		EG(vm_interrupt) = 1;
-#endif
+		redlock_interrupt_here();
 	}
 }
 
@@ -295,10 +255,10 @@ bool redlock_loss_next(redlock_object **intern, zval *callable, zval args[2])
 	loss_watch *w;
 
 	for (w = watches; w; w = w->next) {
-		if ((take_pending(w) || w->deferred) && next_of(w, callable, args)) {
+		if ((redlock_interrupt_take(&w->pending) || w->deferred) && next_of(w, callable, args)) {
 			/* The watch stays pending while the callable runs: if it suspends its Fiber, the
 			 * losses after this one are told wherever the PHP thread goes on. */
-			set_pending(w);
+			redlock_interrupt_flag(&w->pending); /* more to tell: without interrupting anyone */
 			*intern = w->intern;
 			GC_ADDREF(&w->intern->std); /* the callable may drop the last reference */
 			return true;
@@ -319,11 +279,7 @@ bool redlock_loss_due(void)
 				return true;
 			}
 		}
-#ifndef _WIN32
-		if (__atomic_load_n(&w->pending, __ATOMIC_SEQ_CST)) {
-#else
-		if (w->pending) {
-#endif
+		if (redlock_interrupt_flagged(&w->pending)) {
 			return true;
 		}
 	}

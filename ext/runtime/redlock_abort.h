@@ -4,11 +4,11 @@
 #define REDLOCK_ABORT_H
 
 #include "php.h"
+#include "runtime/redlock_object.h"
 
-/* run()'s alarm (armed by redlock_abort_arm): lost and not thrown yet; throw it (on this PHP
- * thread: where, redlock_callable.c decides). */
-bool redlock_alarm_pending(const void *alarm);
-void redlock_alarm_throw(void *alarm);
+/* Arms the alarm of run()'s lock (NULL without the option), and disarms it. */
+void *redlock_abort_arm(redlock_object *intern, zend_string *token, const char *resource);
+void redlock_abort_disarm(redlock_object *intern, zend_string *token, void *alarm);
 
 /* RSHUTDOWN: stops and joins every renewal thread of this request's objects. */
 void redlock_abort_request_end(void);

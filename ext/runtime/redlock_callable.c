@@ -12,24 +12,15 @@
 #include "zend_exceptions.h"
 #include "zend_observer.h"
 
-#include "redlock_callable.h"
-#include "redlock_loss.h"
-#include "redlock_abort.h"
+#include "runtime/redlock_callable.h"
+#include "runtime/redlock_loss.h"
+#include "runtime/redlock_abort.h"
+#include "runtime/redlock_runtime_private.h"
 #include "services/rl_metrics.h"
 #include "net/rl_wait.h"
 
 ZEND_TLS redlock_callable_frame *frames; /* innermost first, every fiber of this PHP thread */
 static void (*previous_interrupt)(zend_execute_data *execute_data);
-
-zend_result redlock_callable_check(zval *value, uint32_t arg_num, const char *option)
-{
-	if (Z_TYPE_P(value) == IS_NULL || zend_is_callable(value, 0, NULL)) {
-		return SUCCESS;
-	}
-	zend_argument_type_error(arg_num, "option \"%s\" must be a valid callback or null, %s given", option,
-		zend_zval_type_name(value));
-	return FAILURE;
-}
 
 /* exit() (an unwind_exit) or a destroyed Fiber's unwinding (a graceful_exit): not exceptions a
  * callable's caller may catch. */
@@ -38,14 +29,6 @@ static bool is_exit(zend_object *ex)
 	return ex != NULL && (zend_is_unwind_exit(ex) || zend_is_graceful_exit(ex));
 }
 
-static void raise_interrupt(void)
-{
-#if PHP_VERSION_ID >= 80200
-	zend_atomic_bool_store_ex(&EG(vm_interrupt), true);
-#else
-	EG(vm_interrupt) = 1;
-#endif
-}
 
 void redlock_callable_enter(redlock_callable_frame *frame, redlock_callable_kind kind, redlock_object *intern,
 	void *alarm)
@@ -149,8 +132,8 @@ static void watch_resumes(void)
 {
 	bool waits = redlock_loss_deferred() || alarm_waits_in_other_coroutine();
 
-	if (rl_wait_swoole_watch_resumes(waits ? raise_interrupt : NULL) != 0 && waits) {
-		raise_interrupt();
+	if (rl_wait_swoole_watch_resumes(waits ? redlock_interrupt_here : NULL) != 0 && waits) {
+		redlock_interrupt_here();
 	}
 }
 
@@ -222,7 +205,7 @@ void redlock_callable_call(redlock_object *intern, redlock_callable_kind kind, z
 		EG(opline_before_exception) = pending_opline;
 	}
 	if (alarm_waits_in(EG(current_fiber_context)) || redlock_loss_due()) {
-		raise_interrupt(); /* what arrived while the callable ran lands at the caller's next opcode */
+		redlock_interrupt_here(); /* what arrived while the callable ran lands at the caller's next opcode */
 	}
 }
 
@@ -244,7 +227,7 @@ void redlock_callable_tell_losses(void)
 
 /* At the next opcode boundary after a loss was noticed (or an alarm raised, or a fiber holding
  * one resumed): the 'onLoss' callables, then abortOnLoss's exception where the rule lets it land. */
-static void redlock_interrupt(zend_execute_data *execute_data)
+static void on_vm_interrupt(zend_execute_data *execute_data)
 {
 	void *alarm;
 
@@ -266,22 +249,22 @@ static void redlock_fiber_switched(zend_fiber_context *from, zend_fiber_context 
 {
 	(void) from;
 	if (frames != NULL && alarm_waits_in(to)) {
-		raise_interrupt();
+		redlock_interrupt_here();
 	} else if (redlock_loss_due()) {
-		raise_interrupt();
+		redlock_interrupt_here();
 	}
 }
 
 void redlock_callable_startup(void)
 {
 	previous_interrupt = zend_interrupt_function;
-	zend_interrupt_function = redlock_interrupt;
+	zend_interrupt_function = on_vm_interrupt;
 	zend_observer_fiber_switch_register(redlock_fiber_switched);
 }
 
 void redlock_callable_shutdown(void)
 {
-	if (zend_interrupt_function == redlock_interrupt) {
+	if (zend_interrupt_function == on_vm_interrupt) {
 		zend_interrupt_function = previous_interrupt;
 	}
 }

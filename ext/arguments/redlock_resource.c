@@ -2,7 +2,7 @@
 #include "php.h"
 #include "zend_exceptions.h"
 
-#include "redlock_resource.h"
+#include "arguments/redlock_resource.h"
 #include "core/rl_scripts_kinds.h" /* RL_SLOT_SUFFIX */
 #include "core/rl_token.h"
 

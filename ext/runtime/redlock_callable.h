@@ -2,12 +2,12 @@
  * under one rule (docs/design/callables.md): abortOnLoss's exception lands only in the $fn of the
  * run() that lost its lock, never inside an observer or onLoss callable; exit() in any of them ends
  * the script; nothing is held across a callable, so a suspended Fiber delays no other; a callable
- * may call its object again. Zend glue, below every method's file. */
+ * may call its object again. The runtime, below every method's file. */
 #ifndef REDLOCK_CALLABLE_H
 #define REDLOCK_CALLABLE_H
 
 #include "php.h"
-#include "redlock_object.h"
+#include "runtime/redlock_object.h"
 
 typedef enum {
 	REDLOCK_CALLABLE_FN,       /* run()'s $fn: where its abortOnLoss alarm may land */
@@ -24,10 +24,6 @@ typedef struct redlock_callable_frame {
 	zend_fiber_context *fiber;  /* where it runs: NULL outside any Fiber */
 	long coroutine;             /* and in which Swoole coroutine: 0 outside one (net/rl_wait.h) */
 } redlock_callable_frame;
-
-/* An option that takes a callable or null: FAILURE with a TypeError naming argument arg_num and the
- * option otherwise. */
-zend_result redlock_callable_check(zval *value, uint32_t arg_num, const char *option);
 
 /* Calls an observer or onLoss callable with argc arguments: what it throws is swallowed and
  * counted, an exception pending before is kept; exit() (or a destroyed Fiber's unwinding) is left

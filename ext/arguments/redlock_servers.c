@@ -9,12 +9,24 @@
 
 #include "php_redlock.h"
 #include "memory/rl_memory_server.h"
-#include "redlock_servers.h"
-#include "redlock_server_fields.h"
+#include "arguments/redlock_servers.h"
+#include "arguments/redlock_keys.h"
+#include "arguments/redlock_server_fields.h"
 #include "net/rl_sentinel.h"
 #include "net/rl_uri.h"
 
-#define KNOWN_KEYS "host, port, timeout, username, password, database, tls"
+/* A keyed entry's keys, in the order messages list them; each value is read once all are known. */
+enum { KEY_HOST, KEY_PORT, KEY_TIMEOUT, KEY_USERNAME, KEY_PASSWORD, KEY_DATABASE, KEY_TLS, KEY_COUNT };
+static const redlock_key server_keys[] = {
+	[KEY_HOST] = {"host", NULL},
+	[KEY_PORT] = {"port", NULL},
+	[KEY_TIMEOUT] = {"timeout", NULL},
+	[KEY_USERNAME] = {"username", NULL},
+	[KEY_PASSWORD] = {"password", NULL},
+	[KEY_DATABASE] = {"database", NULL},
+	[KEY_TLS] = {"tls", NULL},
+	[KEY_COUNT] = {NULL, NULL}
+};
 
 /* One [host, port, timeout] entry, read as the PHP library reads it: elements 0, 1 and (optional) 2;
  * further elements are ignored, as its list($host, $port, $timeout) = $server does. */
@@ -81,74 +93,48 @@ static zend_result reject_duplicates(const rl_cluster *cluster, uint32_t arg_num
 static zend_result parse_keyed_entry(HashTable *entry, uint32_t arg_num, size_t index, rl_endpoint_spec *spec,
 	rl_tls_config **tls)
 {
-	zval *host = NULL, *port = NULL, *timeout = NULL, *username = NULL, *password = NULL, *database = NULL;
-	zval *tls_value = NULL;
-	zend_string *key;
-	zval *value;
+	zval *slots[KEY_COUNT] = {NULL};
 
-	ZEND_HASH_FOREACH_STR_KEY_VAL(entry, key, value) {
-		ZVAL_DEREF(value);
-		if (key == NULL) {
-			zend_argument_value_error(arg_num, "server #%zu must not mix list items with the keys " KNOWN_KEYS, index);
-			return FAILURE;
-		}
-		if (zend_string_equals_literal(key, "host")) {
-			host = value;
-		} else if (zend_string_equals_literal(key, "port")) {
-			port = value;
-		} else if (zend_string_equals_literal(key, "timeout")) {
-			timeout = value;
-		} else if (zend_string_equals_literal(key, "username")) {
-			username = value;
-		} else if (zend_string_equals_literal(key, "password")) {
-			password = value;
-		} else if (zend_string_equals_literal(key, "database")) {
-			database = value;
-		} else if (zend_string_equals_literal(key, "tls")) {
-			tls_value = value;
-		} else {
-			zend_argument_value_error(arg_num, "server #%zu has an unknown key \"%s\" (known: " KNOWN_KEYS ")",
-				index, ZSTR_VAL(key));
-			return FAILURE;
-		}
-	} ZEND_HASH_FOREACH_END();
+	if (redlock_keys_read(server_keys, entry, arg_num, index, slots, NULL) != SUCCESS) {
+		return FAILURE;
+	}
 
-	if (host == NULL) {
+	if (slots[KEY_HOST] == NULL) {
 		zend_argument_value_error(arg_num, "server #%zu must have a \"host\"", index);
 		return FAILURE;
 	}
 	spec->port = RL_URI_DEFAULT_PORT;
-	if (redlock_server_check_host(host, arg_num, index) != SUCCESS
-		|| (port != NULL && redlock_server_parse_port(port, Z_STRVAL_P(host)[0] == '/', arg_num, index, &spec->port) != SUCCESS)
-		|| redlock_server_parse_timeout(timeout, arg_num, index, &spec->timeout_ms) != SUCCESS
-		|| redlock_server_parse_credential(username, "username", arg_num, index, &spec->username, &spec->username_len) != SUCCESS
-		|| redlock_server_parse_credential(password, "password", arg_num, index, &spec->password, &spec->password_len) != SUCCESS) {
+	if (redlock_server_check_host(slots[KEY_HOST], arg_num, index) != SUCCESS
+		|| (slots[KEY_PORT] != NULL && redlock_server_parse_port(slots[KEY_PORT], Z_STRVAL_P(slots[KEY_HOST])[0] == '/', arg_num, index, &spec->port) != SUCCESS)
+		|| redlock_server_parse_timeout(slots[KEY_TIMEOUT], arg_num, index, &spec->timeout_ms) != SUCCESS
+		|| redlock_server_parse_credential(slots[KEY_USERNAME], "username", arg_num, index, &spec->username, &spec->username_len) != SUCCESS
+		|| redlock_server_parse_credential(slots[KEY_PASSWORD], "password", arg_num, index, &spec->password, &spec->password_len) != SUCCESS) {
 		return FAILURE;
 	}
 	if (spec->username != NULL && spec->password == NULL) {
 		zend_argument_value_error(arg_num, "server #%zu username needs a password", index);
 		return FAILURE;
 	}
-	if (tls_value != NULL) {
-		if (redlock_server_parse_tls(tls_value, arg_num, index, tls) != SUCCESS) {
+	if (slots[KEY_TLS] != NULL) {
+		if (redlock_server_parse_tls(slots[KEY_TLS], arg_num, index, tls) != SUCCESS) {
 			return FAILURE;
 		}
-		if (*tls != NULL && Z_STRVAL_P(host)[0] == '/') {
+		if (*tls != NULL && Z_STRVAL_P(slots[KEY_HOST])[0] == '/') {
 			zend_argument_value_error(arg_num, "server #%zu tls is not available over a unix socket", index);
 			return FAILURE;
 		}
 		spec->tls = *tls;
 	}
-	if (database != NULL) {
+	if (slots[KEY_DATABASE] != NULL) {
 		zend_long value;
 
-		if (redlock_server_parse_whole_number(database, "database", 0, INT_MAX, arg_num, index, &value) != SUCCESS) {
+		if (redlock_server_parse_whole_number(slots[KEY_DATABASE], "database", 0, INT_MAX, arg_num, index, &value) != SUCCESS) {
 			return FAILURE;
 		}
 		spec->database = (int) value;
 	}
-	spec->host = Z_STRVAL_P(host);
-	spec->host_len = Z_STRLEN_P(host);
+	spec->host = Z_STRVAL_P(slots[KEY_HOST]);
+	spec->host_len = Z_STRLEN_P(slots[KEY_HOST]);
 	return SUCCESS;
 }
 

@@ -7,11 +7,27 @@
 #include "zend_exceptions.h"
 
 #include "php_redlock.h"
-#include "redlock_server_fields.h"
+#include "arguments/redlock_server_fields.h"
+#include "arguments/redlock_keys.h"
 #include "net/rl_sentinel.h"
 
-#define KNOWN_SENTINEL_KEYS \
-	"sentinels, master, timeout, username, password, database, tls, sentinel_username, sentinel_password"
+/* A Sentinel member's keys, in the order messages list them; each value is read once all are known. */
+enum {
+	SKEY_SENTINELS, SKEY_MASTER, SKEY_TIMEOUT, SKEY_USERNAME, SKEY_PASSWORD, SKEY_DATABASE, SKEY_TLS,
+	SKEY_SENTINEL_USERNAME, SKEY_SENTINEL_PASSWORD, SKEY_COUNT
+};
+static const redlock_key sentinel_keys[] = {
+	[SKEY_SENTINELS] = {"sentinels", NULL},
+	[SKEY_MASTER] = {"master", NULL},
+	[SKEY_TIMEOUT] = {"timeout", NULL},
+	[SKEY_USERNAME] = {"username", NULL},
+	[SKEY_PASSWORD] = {"password", NULL},
+	[SKEY_DATABASE] = {"database", NULL},
+	[SKEY_TLS] = {"tls", NULL},
+	[SKEY_SENTINEL_USERNAME] = {"sentinel_username", NULL},
+	[SKEY_SENTINEL_PASSWORD] = {"sentinel_password", NULL},
+	[SKEY_COUNT] = {NULL, NULL}
+};
 
 /* Copies the member into endpoint index: the master's credentials, database and TLS in the endpoint,
  * the sentinels' in its rl_sentinel. */
@@ -124,72 +140,41 @@ static zend_result parse_sentinel_list(zval *list, uint32_t arg_num, size_t inde
 
 zend_result redlock_sentinel_from_keyed(rl_cluster *cluster, HashTable *entry, uint32_t arg_num, size_t index)
 {
-	zval *list = NULL, *master = NULL, *timeout = NULL, *username = NULL, *password = NULL, *database = NULL;
-	zval *tls_value = NULL, *sentinel_username = NULL, *sentinel_password = NULL;
+	zval *slots[SKEY_COUNT] = {NULL};
 	char *hosts[RL_URI_SENTINELS_MAX] = {NULL};
 	int ports[RL_URI_SENTINELS_MAX] = {0};
 	rl_endpoint_spec spec;
 	rl_sentinel_spec sentinels;
 	rl_tls_config *tls = NULL;
 	zend_result result = FAILURE;
-	zend_string *key;
-	zval *value;
 	size_t count = 0, i;
 
 	memset(&spec, 0, sizeof(spec));
 	memset(&sentinels, 0, sizeof(sentinels));
-	ZEND_HASH_FOREACH_STR_KEY_VAL(entry, key, value) {
-		ZVAL_DEREF(value);
-		if (key == NULL) {
-			zend_argument_value_error(arg_num, "server #%zu must not mix list items with the keys " KNOWN_SENTINEL_KEYS,
-				index);
-			return FAILURE;
-		}
-		if (zend_string_equals_literal(key, "sentinels")) {
-			list = value;
-		} else if (zend_string_equals_literal(key, "master")) {
-			master = value;
-		} else if (zend_string_equals_literal(key, "timeout")) {
-			timeout = value;
-		} else if (zend_string_equals_literal(key, "username")) {
-			username = value;
-		} else if (zend_string_equals_literal(key, "password")) {
-			password = value;
-		} else if (zend_string_equals_literal(key, "database")) {
-			database = value;
-		} else if (zend_string_equals_literal(key, "tls")) {
-			tls_value = value;
-		} else if (zend_string_equals_literal(key, "sentinel_username")) {
-			sentinel_username = value;
-		} else if (zend_string_equals_literal(key, "sentinel_password")) {
-			sentinel_password = value;
-		} else {
-			zend_argument_value_error(arg_num, "server #%zu has an unknown key \"%s\" (known: " KNOWN_SENTINEL_KEYS ")",
-				index, ZSTR_VAL(key));
-			return FAILURE;
-		}
-	} ZEND_HASH_FOREACH_END();
+	if (redlock_keys_read(sentinel_keys, entry, arg_num, index, slots, NULL) != SUCCESS) {
+		return FAILURE;
+	}
 
-	if (list == NULL || master == NULL) {
+	if (slots[SKEY_SENTINELS] == NULL || slots[SKEY_MASTER] == NULL) {
 		zend_argument_value_error(arg_num, "server #%zu must have both \"sentinels\" and \"master\"", index);
 		return FAILURE;
 	}
-	if (Z_TYPE_P(master) != IS_STRING) {
+	if (Z_TYPE_P(slots[SKEY_MASTER]) != IS_STRING) {
 		zend_argument_type_error(arg_num, "server #%zu master must be of type string, %s given", index,
-			zend_zval_type_name(master));
+			zend_zval_type_name(slots[SKEY_MASTER]));
 		return FAILURE;
 	}
-	if (!rl_uri_master_name_ok(Z_STRVAL_P(master), Z_STRLEN_P(master))) {
+	if (!rl_uri_master_name_ok(Z_STRVAL_P(slots[SKEY_MASTER]), Z_STRLEN_P(slots[SKEY_MASTER]))) {
 		zend_argument_value_error(arg_num, "server #%zu master must be 1 to 128 letters, digits, '.', '_' or '-'", index);
 		return FAILURE;
 	}
-	if (parse_sentinel_list(list, arg_num, index, hosts, ports, &count) != SUCCESS
-		|| redlock_server_parse_timeout(timeout, arg_num, index, &spec.timeout_ms) != SUCCESS
-		|| redlock_server_parse_credential(username, "username", arg_num, index, &spec.username, &spec.username_len) != SUCCESS
-		|| redlock_server_parse_credential(password, "password", arg_num, index, &spec.password, &spec.password_len) != SUCCESS
-		|| redlock_server_parse_credential(sentinel_username, "sentinel_username", arg_num, index, &sentinels.username, &i) != SUCCESS
-		|| redlock_server_parse_credential(sentinel_password, "sentinel_password", arg_num, index, &sentinels.password, &i) != SUCCESS
-		|| (tls_value != NULL && redlock_server_parse_tls(tls_value, arg_num, index, &tls) != SUCCESS)) {
+	if (parse_sentinel_list(slots[SKEY_SENTINELS], arg_num, index, hosts, ports, &count) != SUCCESS
+		|| redlock_server_parse_timeout(slots[SKEY_TIMEOUT], arg_num, index, &spec.timeout_ms) != SUCCESS
+		|| redlock_server_parse_credential(slots[SKEY_USERNAME], "username", arg_num, index, &spec.username, &spec.username_len) != SUCCESS
+		|| redlock_server_parse_credential(slots[SKEY_PASSWORD], "password", arg_num, index, &spec.password, &spec.password_len) != SUCCESS
+		|| redlock_server_parse_credential(slots[SKEY_SENTINEL_USERNAME], "sentinel_username", arg_num, index, &sentinels.username, &i) != SUCCESS
+		|| redlock_server_parse_credential(slots[SKEY_SENTINEL_PASSWORD], "sentinel_password", arg_num, index, &sentinels.password, &i) != SUCCESS
+		|| (slots[SKEY_TLS] != NULL && redlock_server_parse_tls(slots[SKEY_TLS], arg_num, index, &tls) != SUCCESS)) {
 		goto done;
 	}
 	if (spec.username != NULL && spec.password == NULL) {
@@ -200,10 +185,10 @@ zend_result redlock_sentinel_from_keyed(rl_cluster *cluster, HashTable *entry, u
 		zend_argument_value_error(arg_num, "server #%zu sentinel_username needs a sentinel_password", index);
 		goto done;
 	}
-	if (database != NULL) {
+	if (slots[SKEY_DATABASE] != NULL) {
 		zend_long number;
 
-		if (redlock_server_parse_whole_number(database, "database", 0, INT_MAX, arg_num, index, &number) != SUCCESS) {
+		if (redlock_server_parse_whole_number(slots[SKEY_DATABASE], "database", 0, INT_MAX, arg_num, index, &number) != SUCCESS) {
 			goto done;
 		}
 		spec.database = (int) number;
@@ -212,7 +197,7 @@ zend_result redlock_sentinel_from_keyed(rl_cluster *cluster, HashTable *entry, u
 	sentinels.count = count;
 	sentinels.hosts = (const char *const *) hosts;
 	sentinels.ports = ports;
-	sentinels.master_name = Z_STRVAL_P(master);
+	sentinels.master_name = Z_STRVAL_P(slots[SKEY_MASTER]);
 	sentinels.timeout_ms = spec.timeout_ms;
 	sentinels.tls = tls;
 	result = store(cluster, index, &spec, &sentinels);

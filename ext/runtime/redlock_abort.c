@@ -5,50 +5,29 @@
 #include "zend_exceptions.h"
 
 #include "php_redlock.h"
-#include "redlock_object.h"
-#include "redlock_abort.h"
+#include "runtime/redlock_abort.h"
+#include "runtime/redlock_runtime_private.h"
 
-/* The renewal thread may not touch PHP. When it finds the lock of a run() with abortOnLoss lost,
- * it stores two flags: the alarm's own (malloc'd, not PHP memory) and the engine's vm_interrupt of
- * the PHP thread that armed it, exactly what max_execution_time's timer and pcntl's signal handler
- * store. The VM then calls zend_interrupt_function on the PHP thread at its next opcode boundary,
- * where redlock_callable.c decides whether the exception may land there. */
+/* The renewal thread may not touch PHP. When it finds the lock of a run() with abortOnLoss lost, it
+ * raises the alarm's interrupt (redlock_runtime_private.h: its flag, then the vm_interrupt of the PHP thread
+ * that armed it); at the next opcode boundary redlock_callable.c decides whether the exception may
+ * land there. */
 typedef struct redlock_alarm {
-	int lost;                   /* set by the renewal thread (atomic store) */
+	redlock_interrupt lost;     /* raised by the renewal thread */
 	int thrown;
-	char *resource;             /* for the message */
-#if PHP_VERSION_ID >= 80200
-	zend_atomic_bool *vm_interrupt;
-#else
-	zend_bool volatile *vm_interrupt;
-#endif
+	char *resource;             /* for the message (malloc'd, not PHP memory) */
 } redlock_alarm;
 
 static void alarm_raise(void *arg)
 {
-	redlock_alarm *alarm = arg; /* runs on the renewal thread: two stores, nothing else */
-
-#ifndef _WIN32
-	__atomic_store_n(&alarm->lost, 1, __ATOMIC_SEQ_CST);
-#else
-	alarm->lost = 1;
-#endif
-#if PHP_VERSION_ID >= 80200
-	zend_atomic_bool_store(alarm->vm_interrupt, true);
-#else
-	*alarm->vm_interrupt = 1;
-#endif
+	redlock_interrupt_raise(&((redlock_alarm *) arg)->lost); /* runs on the renewal thread */
 }
 
 bool redlock_alarm_pending(const void *handle)
 {
 	const redlock_alarm *alarm = handle;
-#ifndef _WIN32
-	int lost = __atomic_load_n(&alarm->lost, __ATOMIC_SEQ_CST);
-#else
-	int lost = alarm->lost;
-#endif
-	return lost && !alarm->thrown;
+
+	return redlock_interrupt_flagged(&alarm->lost) && !alarm->thrown;
 }
 
 void redlock_alarm_throw(void *handle)
@@ -73,7 +52,7 @@ void *redlock_abort_arm(redlock_object *intern, zend_string *token, const char *
 		free(alarm);
 		return NULL; /* out of memory: run() still throws after $fn */
 	}
-	alarm->vm_interrupt = &EG(vm_interrupt);
+	redlock_interrupt_bind(&alarm->lost);
 	if (rl_client_set_alarm(&intern->client, ZSTR_VAL(token), ZSTR_LEN(token), alarm_raise, alarm) != 0) {
 		free(alarm->resource);
 		free(alarm);
