@@ -1,7 +1,5 @@
 --TEST--
 Swoole: lock() with waitTimeout 1000 on a held lock, in a coroutine, lets a 10 ms ticker coroutine run (longest gap < 20 ms; f334b16 froze the worker: 1,014 ms), and still returns false at its deadline
---FLAKY--
-a bound on a 10 ms ticker's gaps, on machines shared with other work: retried once (f334b16's gaps are 300-1000 ms, every time)
 --EXTENSIONS--
 redlock
 --SKIPIF--

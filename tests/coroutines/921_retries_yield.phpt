@@ -1,7 +1,5 @@
 --TEST--
 Swoole: lock() retrying (retryDelay 200, retryCount 3) on a held lock, in a coroutine: its pauses and round trips let a 10 ms ticker run (longest gap < 20 ms; f334b16: 409 ms)
---FLAKY--
-a bound on a 10 ms ticker's gaps, on machines shared with other work: retried once (f334b16's gaps are 300-1000 ms, every time)
 --EXTENSIONS--
 redlock
 --SKIPIF--
