@@ -26,7 +26,7 @@ echo 'log: ', implode(' ', array_map(fn ($e) => $e[0] . ':' . $e[1], $got)), "\n
 $after = isset($got[0][2]) ? ((float) $got[0][2] - $killed) * 1000 : INF;
 /* the dead one's heartbeat key lives 750 ms from its last attempt (at most 250 ms before the kill),
  * the next waiter attempts at least every 250 ms: 1000 ms, and a margin for a loaded machine */
-$bound = 1000 + 500 * rt_time_scale();
+$bound = 1000 + 500 * max(rt_time_scale(), rt_load_scale());
 echo 'next got it within a heartbeat: ', $after <= $bound ? 'yes' : "no ($after ms, bound $bound)", "\n";
 echo 'after: waiters ', fr_waiters($holder, $key), ', queues ', json_encode(fr_queue_lengths($key)), "\n";
 @unlink($log);
