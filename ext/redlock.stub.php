@@ -18,9 +18,9 @@ class RedLock
      * A Redlock over several independent Redis servers.
      *
      * @param array $servers each a [host, port, timeout] list (as in the PHP library), a redis://, rediss://,
-     *        unix:// or sentinel:// URI, or a keyed array (host, port, timeout, username, password, database, tls;
-     *        or sentinels and master for a Sentinel-managed member: see docs/guide/sentinel.md); a timeout is
-     *        at most 60 s
+     *        unix://, sentinel:// or cluster:// URI, or a keyed array (host, port, timeout, username, password, database, tls;
+     *        or sentinels and master for a Sentinel-managed member: see docs/guide/sentinel.md; or cluster for a
+     *        Redis Cluster as one member: see docs/guide/cluster.md); a timeout is at most 60 s
      * @param int $retryDelay ms between attempts (at most 3600000); each pause is drawn from [retryDelay/2, retryDelay]
      * @param int $retryCount attempts per lock() (0 behaves as 1; at most 1000000)
      * @param array $options quorum (int), driftFactor (float), prefix (string), persistent (bool),
@@ -38,6 +38,22 @@ class RedLock
      * @see docs/guide/README.md
      */
     public function __construct(#[\SensitiveParameter] array $servers, int $retryDelay = 200, int $retryCount = 3, array $options = []) {}
+
+    /**
+     * A Redlock over one Redis Cluster's masters: one member per master (at least 3), member i's keys
+     * carrying a hash tag whose slot master i owns; a quorum of masters decides. The placement follows
+     * resharding and failover; a vote counts only while its slot stayed on the master that granted it
+     * (see docs/guide/cluster.md).
+     *
+     * @param string|array $seeds a cluster:// or clusters:// URI, "host:port,host:port", a list of
+     *        "host:port", or the keyed form (cluster, timeout, username, password, tls)
+     * @param int $retryDelay as the constructor's
+     * @param int $retryCount as the constructor's
+     * @param array $options as the constructor's
+     * @throws ValueError|TypeError on bad seeds (naming the seed) or a cluster of fewer than 3 masters
+     * @throws RedLockException when no seed answered with a slot map (within the timeout)
+     */
+    public static function fromCluster(#[\SensitiveParameter] string|array $seeds, int $retryDelay = 200, int $retryCount = 3, array $options = []): RedLock {}
 
     /**
      * Locks $resource (or a list of names, all or none) for $ttl ms on a majority of the servers. Every $ttl

@@ -1,8 +1,15 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: e1050d0fc5f122c0be26aca2b92f1b2f78e59777 */
+ * Stub hash: ae0a2acb03ba883c4d890ddf0ea9b0ab41c826fb */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_RedLock___construct, 0, 0, 1)
 	ZEND_ARG_TYPE_INFO(0, servers, IS_ARRAY, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, retryDelay, IS_LONG, 0, "200")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, retryCount, IS_LONG, 0, "3")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_RedLock_fromCluster, 0, 1, RedLock, 0)
+	ZEND_ARG_TYPE_MASK(0, seeds, MAY_BE_STRING|MAY_BE_ARRAY, NULL)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, retryDelay, IS_LONG, 0, "200")
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, retryCount, IS_LONG, 0, "3")
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_ARRAY, 0, "[]")
@@ -93,6 +100,7 @@ ZEND_END_ARG_INFO()
 
 
 ZEND_METHOD(RedLock, __construct);
+ZEND_METHOD(RedLock, fromCluster);
 ZEND_METHOD(RedLock, lock);
 ZEND_METHOD(RedLock, lockSemaphore);
 ZEND_METHOD(RedLock, lockShared);
@@ -118,6 +126,7 @@ ZEND_METHOD(RedLockMemory, keys);
 
 static const zend_function_entry class_RedLock_methods[] = {
 	ZEND_ME(RedLock, __construct, arginfo_class_RedLock___construct, ZEND_ACC_PUBLIC)
+	ZEND_ME(RedLock, fromCluster, arginfo_class_RedLock_fromCluster, ZEND_ACC_PUBLIC|ZEND_ACC_STATIC)
 	ZEND_ME(RedLock, lock, arginfo_class_RedLock_lock, ZEND_ACC_PUBLIC)
 	ZEND_ME(RedLock, lockSemaphore, arginfo_class_RedLock_lockSemaphore, ZEND_ACC_PUBLIC)
 	ZEND_ME(RedLock, lockShared, arginfo_class_RedLock_lockShared, ZEND_ACC_PUBLIC)
@@ -168,6 +177,8 @@ static zend_class_entry *register_class_RedLock(void)
 
 
 	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "__construct", sizeof("__construct") - 1), 0, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
+
+	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "fromcluster", sizeof("fromcluster") - 1), 0, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
 #endif
 
 	return class_entry;

@@ -11,7 +11,7 @@
 #include "services/rl_metrics.h"
 
 static const char *const metric_names[RL_METRIC_COUNT] = {"acquired", "contended", "failed", "released",
-	"extended", "lost", "renewals", "observer_errors", "on_loss_errors"};
+	"extended", "lost", "renewals", "observer_errors", "on_loss_errors", "clock_jumps_forward", "clock_jumps_backward"};
 static const char *const class_names[RL_SERVER_CLASSES] = {"connect", "timeout", "io", "error"};
 
 PHP_METHOD(RedLock, getServerWarnings)

@@ -4,6 +4,8 @@
 # and exits non-zero on any failure.
 #   REDLOCK_TEST_ARGS="-m"   extra run-tests.php arguments (-m: under valgrind)
 #   REDLOCK_TEST_PORT=7301   first port of the 5 servers
+#   REDLOCK_TEST_CLUSTER_PORT first of the 6 cluster nodes of tests/cluster/ (default REDLOCK_TEST_PORT + 100;
+#                            their bus ports are 10000 above); REDLOCK_TEST_CLUSTER=host:port,... uses a running one
 #   REDLOCK_PHP_VERSION=8.5  test with that one of several installed PHPs (see scripts/setup.sh)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -15,9 +17,22 @@ if [ "$(id -u)" -eq 0 ] && [ "$(stat -c %U .)" != root ]; then
 fi
 
 run_dir=$PWD/.run/test-servers
-trap 'scripts/redis-servers.sh stop "$run_dir"' EXIT
+cluster_dir=$PWD/.run/test-cluster
+trap 'scripts/redis-servers.sh stop "$run_dir"; scripts/redis-cluster.sh stop "$cluster_dir"' EXIT
 servers=$(scripts/redis-servers.sh start 5 "${REDLOCK_TEST_PORT:-7301}" "$run_dir") || exit 1
 export REDLOCK_TEST_SERVERS=$servers
+# The Redis Cluster of tests/cluster/ (3 masters, 3 replicas; about 8 s to form). A matrix leg without
+# cluster support goes on without it (the chapter skips there, saying "[no cluster]").
+if [ -z "${REDLOCK_TEST_CLUSTER:-}" ]; then
+  mkdir -p "$cluster_dir"
+  if cluster=$(scripts/redis-cluster.sh start "${REDLOCK_TEST_CLUSTER_PORT:-$(( ${REDLOCK_TEST_PORT:-7301} + 100 ))}" \
+      "$cluster_dir" 2>"$cluster_dir/start.err"); then
+    export REDLOCK_TEST_CLUSTER=$cluster
+  elif [ -z "${REDLOCK_MATRIX_LEG:-}" ]; then
+    cat "$cluster_dir/start.err" >&2
+    exit 1
+  fi
+fi
 
 log=$PWD/.run/run-tests.log
 mkdir -p .run
@@ -64,6 +79,8 @@ if [ -n "${REDLOCK_MATRIX_LEG:-}" ]; then
   checker_skips=$((checker_skips + $(grep -ac 'SKIP.*reason: \[host only\]' "$log" || true)))
   # the legs install no redis-sentinel: the Sentinel chapter runs on the host (scripts/setup.sh installs it)
   checker_skips=$((checker_skips + $(grep -ac 'SKIP.*reason: \[no redis-sentinel\]' "$log" || true)))
+  # a leg whose servers cannot form a cluster: the cluster chapter runs on the host
+  checker_skips=$((checker_skips + $(grep -ac 'SKIP.*reason: \[no cluster\]' "$log" || true)))
 fi
 # The coroutine chapter (tests/coroutines/) needs the swoole extension: .ci/swoole.sh builds it and runs
 # the chapter with it, where nothing may skip; here it skips, saying "[no swoole]".

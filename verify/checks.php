@@ -69,7 +69,7 @@ function ci_steps(string $path): array
             $loop = null;
             continue;
         }
-        if (!preg_match('/^\s*step\s+(\S+)\s+"(?:[^"\\\\]|\\\\.)*"\s+(.*?)(?:\s*\|\|\s*failed=1)?\s*$/', $line, $m)) {
+        if (!preg_match('/^\s*step\s+(\S+)\s+"(?:[^"\\\\]|\\\\.)*"\s+(.*?)(?:\s*\|\|\s*\w+=(?:1|\$\?))?\s*$/', $line, $m)) {
             continue;
         }
         [, $lane, $command] = $m;
@@ -80,11 +80,11 @@ function ci_steps(string $path): array
             $steps[$lane][] = normalise($command, $loop ? [$loop[0] => $value] : []);
         }
     }
-    /* The last line: the README's test command, alone after the lanes. */
+    /* The README's test command, alone after the lanes: the last line of .ci/run that runs scripts/test.sh. */
     $last = '';
     foreach (array_reverse($lines) as $line) {
-        if (trim($line) !== '' && !str_starts_with(trim($line), '#')) {
-            $last = trim($line);
+        if (preg_match('~^(?:[A-Za-z_]+=\S*\s+)*bash scripts/test\.sh\b~', trim($line), $m)) {
+            $last = preg_replace('~\s*\|\|.*$~', '', trim($line));
             break;
         }
     }

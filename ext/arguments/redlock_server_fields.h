@@ -23,4 +23,10 @@ bool redlock_sentinel_keyed(HashTable *entry);
 zend_result redlock_sentinel_from_uri(rl_cluster *cluster, size_t index, const rl_uri *uri);
 zend_result redlock_sentinel_from_keyed(rl_cluster *cluster, HashTable *entry, uint32_t arg_num, size_t index);
 
+/* redlock_cluster.c: the same for a Redis Cluster member (cluster://, clusters://, a keyed entry with
+ * "cluster"). */
+bool redlock_cluster_keyed(HashTable *entry);
+zend_result redlock_cluster_from_uri(rl_cluster *cluster, size_t index, const rl_uri *uri);
+zend_result redlock_cluster_from_keyed(rl_cluster *cluster, HashTable *entry, uint32_t arg_num, size_t index);
+
 #endif

@@ -13,6 +13,7 @@
 #include "arguments/redlock_keys.h"
 #include "arguments/redlock_server_fields.h"
 #include "net/rl_sentinel.h"
+#include "net/rl_shards.h"
 #include "net/rl_uri.h"
 
 /* A keyed entry's keys, in the order messages list them; each value is read once all are known. */
@@ -61,6 +62,15 @@ static zend_result reject_duplicates(const rl_cluster *cluster, uint32_t arg_num
 		const rl_endpoint *later = &cluster->endpoints[i];
 		for (j = 0; j < i; j++) {
 			const rl_endpoint *earlier = &cluster->endpoints[j];
+			if (later->shards != NULL || earlier->shards != NULL) {
+				if (later->shards != NULL && earlier->shards != NULL
+					&& strcasecmp(later->shards->identity, earlier->shards->identity) == 0) {
+					zend_argument_value_error(arg_num, "server #%zu repeats server #%zu (cluster %s): a server may "
+						"vote only once", i, j, later->shards->identity);
+					return FAILURE;
+				}
+				continue;
+			}
 			if (later->sentinel != NULL || earlier->sentinel != NULL) {
 				if (later->sentinel != NULL && earlier->sentinel != NULL
 					&& strcasecmp(later->sentinel->identity, earlier->sentinel->identity) == 0) {
@@ -166,8 +176,9 @@ static zend_result add_server(rl_cluster *cluster, zval *entry, uint32_t arg_num
 			zend_argument_value_error(arg_num, "server #%zu %s", index, error);
 			return FAILURE;
 		}
-		if (uri.sentinel) {
-			result = redlock_sentinel_from_uri(cluster, index, &uri);
+		if (uri.sentinel || uri.cluster) {
+			result = uri.cluster ? redlock_cluster_from_uri(cluster, index, &uri)
+				: redlock_sentinel_from_uri(cluster, index, &uri);
 			rl_uri_free(&uri);
 			return result;
 		}
@@ -197,6 +208,9 @@ static zend_result add_server(rl_cluster *cluster, zval *entry, uint32_t arg_num
 	} else if (Z_TYPE_P(entry) == IS_ARRAY) {
 		rl_tls_config *tls = NULL;
 
+		if (has_string_key(Z_ARRVAL_P(entry)) && redlock_cluster_keyed(Z_ARRVAL_P(entry))) {
+			return redlock_cluster_from_keyed(cluster, Z_ARRVAL_P(entry), arg_num, index);
+		}
 		if (has_string_key(Z_ARRVAL_P(entry)) && redlock_sentinel_keyed(Z_ARRVAL_P(entry))) {
 			return redlock_sentinel_from_keyed(cluster, Z_ARRVAL_P(entry), arg_num, index);
 		}
@@ -310,7 +324,9 @@ void redlock_servers_describe(zval *return_value, const rl_cluster *cluster)
 			continue;
 		}
 		/* Address and database only: never the user name or the password. */
-		if (endpoint->sentinel != NULL) {
+		if (endpoint->shards != NULL) {
+			text = strpprintf(0, "%s://%s", endpoint->tls ? "clusters" : "cluster", endpoint->shards->identity);
+		} else if (endpoint->sentinel != NULL) {
 			text = strpprintf(0, "%s://%s?db=%d", endpoint->tls ? "sentinels" : "sentinel", endpoint->sentinel->identity,
 				endpoint->database);
 		} else if (endpoint->host[0] == '/') {

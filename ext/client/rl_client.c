@@ -508,6 +508,13 @@ void rl_client_finish(rl_client *client, rl_lane *lane, rl_call_op op, rl_lock_k
 	if (r->asked && cluster->call_began > 0 && cluster->call_errors > 0) {
 		rl_metrics_server_errors(cluster, lane->outcomes);
 	}
+	if ((cluster->clock_news[0] | cluster->clock_news[1]) != 0) { /* a server's clock jumped */
+		unsigned news[2];
+
+		rl_cluster_take_clock_news(lane->cluster, news);
+		rl_metrics_add(RL_METRIC_CLOCK_JUMPS_FORWARD, news[0]);
+		rl_metrics_add(RL_METRIC_CLOCK_JUMPS_BACKWARD, news[1]);
+	}
 	if (cluster->policies_news) { /* a server's maxmemory-policy learnt: once per connection */
 		lane->cluster->policies_news = 0;
 		rl_metrics_server_policies(cluster);

@@ -42,6 +42,21 @@ static void end_masters(rl_client *client, rl_lane *lane, const char *token, siz
 	free(masters);
 }
 
+/* --- the clock-jump rule (docs/design/verification.md#clock-jumps) -------------------------------- */
+
+/* Before a call on a held lock: every server's clock is sampled with it, and a tracked lock's votes
+ * from a server whose clock jumped forward since it was taken do not count. After it: lock() again
+ * samples at most every RL_CLOCK_SAMPLE_MS. */
+static void expect_clock(rl_client *client, rl_lane *lane, const char *token, size_t token_len)
+{
+	rl_cluster_expect_clock(lane->cluster, client->leases != NULL ? rl_leases_taken_at(client->leases, token, token_len) : 0, 1);
+}
+
+static void end_clock(rl_lane *lane)
+{
+	rl_cluster_expect_clock(lane->cluster, 0, 0);
+}
+
 /* --- release, extend, validity ------------------------------------------------------------------ */
 
 static int release_on(rl_client *client, rl_lane *lane, const rl_lock_target *held, const char *token,
@@ -122,6 +137,7 @@ static double extend(rl_client *client, rl_lane *lane, const rl_lock_target *hel
 	}
 	*asked = 1;
 	masters = expect_masters(client, lane, token, token_len, &suspected);
+	expect_clock(client, lane, token, token_len);
 	lost_on = client->leases != NULL ? calloc(lane->cluster->count ? lane->cluster->count : 1, 1) : NULL;
 	if (lost_on != NULL && !rl_leases_lost_on(client->leases, token, token_len, lost_on, lane->cluster->count)) {
 		free(lost_on); /* none known: the reconnect rule alone (rl_request.heals) */
@@ -135,6 +151,7 @@ static double extend(rl_client *client, rl_lane *lane, const rl_lock_target *hel
 	if (validity == 0 && rl_client_learn_scripts_refused(client, lane, held->kind, RL_OP_EXTEND)) {
 		if ((refusal = script_free_ttl_check(token, token_len, ttl)) != 0) {
 			end_masters(client, lane, token, token_len, masters, 0);
+			end_clock(lane);
 			free(lost_on);
 			return refusal;
 		}
@@ -145,6 +162,7 @@ static double extend(rl_client *client, rl_lane *lane, const rl_lock_target *hel
 		validity = rl_kind_extend(&lane->io, &policy, held, token, token_len, ttl, lane->outcomes);
 	}
 	end_masters(client, lane, token, token_len, masters, validity > 0);
+	end_clock(lane);
 	free(lost_on);
 	if (tracked == 1 && validity >= 0) {
 		rl_leases_note_votes(client->leases, token, token_len, lane->outcomes, lane->cluster->count, 0);
@@ -209,6 +227,7 @@ static double validity_on(rl_client *client, rl_lane *lane, const rl_lock_target
 	/* Always the servers, with or without scripts: another holder of the lock (another object or
 	 * process with its array) may have released it meanwhile. */
 	masters = expect_masters(client, lane, token, token_len, &suspected);
+	expect_clock(client, lane, token, token_len);
 	validity = rl_kind_validity(&lane->io, &client->policy, held, token, token_len, client->cluster->count,
 		lane->outcomes);
 	if (validity == 0 && rl_client_learn_scripts_refused(client, lane, held->kind, RL_OP_VALIDITY)) {
@@ -216,6 +235,7 @@ static double validity_on(rl_client *client, rl_lane *lane, const rl_lock_target
 			lane->outcomes); /* the same question again, without the script */
 	}
 	end_masters(client, lane, token, token_len, masters, 0);
+	end_clock(lane);
 	outcome = validity > 0 ? RL_CALL_VALID : validity < 0 ? RL_CALL_FAILED : rl_client_refused(client, lane, RL_CALL_NOT_HELD);
 	if (outcome == RL_CALL_NOT_HELD && client->leases) {
 		rl_leases_not_held(client->leases, token, token_len);

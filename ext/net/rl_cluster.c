@@ -9,6 +9,7 @@
 
 #include "net/rl_cluster.h"
 #include "net/rl_sentinel.h"
+#include "net/rl_shards.h"
 #include "net/rl_uri.h"
 
 rl_cluster *rl_cluster_create(size_t count)
@@ -24,10 +25,13 @@ rl_cluster *rl_cluster_create(size_t count)
 	cluster->endpoints = calloc(count ? count : 1, sizeof(*cluster->endpoints));
 	cluster->conns = calloc(count ? count : 1, sizeof(*cluster->conns));
 	cluster->policies = calloc(count ? count : 1, 1);
+	cluster->clocks = calloc(count ? count : 1, sizeof(*cluster->clocks));
+	cluster->clocks_owner = 1;
 	if ((cluster->lock_masters = calloc(2 * (count ? count : 1), sizeof(*cluster->lock_masters))) != NULL) {
 		cluster->vote_masters = cluster->lock_masters + (count ? count : 1);
 	}
-	if (cluster->endpoints == NULL || cluster->conns == NULL || cluster->policies == NULL || cluster->lock_masters == NULL) {
+	if (cluster->endpoints == NULL || cluster->conns == NULL || cluster->policies == NULL || cluster->clocks == NULL
+		|| cluster->lock_masters == NULL) {
 		rl_cluster_destroy(cluster);
 		return NULL;
 	}
@@ -61,6 +65,7 @@ rl_cluster *rl_cluster_sibling(const rl_cluster *of)
 	cluster->endpoints_of = of;
 	cluster->pool = of->pool;
 	cluster->policies = of->policies; /* what its calls learn shows on the object */
+	cluster->clocks = of->clocks;
 	cluster->refuse_evicting = of->refuse_evicting;
 	for (i = 0; i < of->count; i++) {
 		rl_conn_init(&cluster->conns[i]);
@@ -87,6 +92,7 @@ static void endpoint_free(rl_endpoint *endpoint)
 	free(endpoint->pool_key);
 	rl_tls_config_free(endpoint->tls);
 	rl_sentinel_free(endpoint->sentinel);
+	rl_shards_free(endpoint->shards);
 	memset(endpoint, 0, sizeof(*endpoint));
 }
 
@@ -112,9 +118,12 @@ int rl_cluster_set_endpoint_spec(rl_cluster *cluster, size_t index, const rl_end
 	if (spec->sentinel != NULL) {
 		endpoint->sentinel = rl_sentinel_copy(spec->sentinel);
 	}
+	if (spec->shards != NULL) {
+		endpoint->shards = rl_shards_copy(spec->shards);
+	}
 	if (endpoint->host == NULL || (spec->username && endpoint->username == NULL)
 		|| (spec->password && endpoint->password == NULL) || (spec->tls && endpoint->tls == NULL)
-		|| (spec->sentinel && endpoint->sentinel == NULL)) {
+		|| (spec->sentinel && endpoint->sentinel == NULL) || (spec->shards && endpoint->shards == NULL)) {
 		/* A NULL host makes the server fail with "connect: out of memory" rather than connect
 		 * without the credentials (or the TLS) it was given. */
 		endpoint_free(endpoint);
@@ -259,6 +268,9 @@ void rl_cluster_destroy(rl_cluster *cluster)
 		free(cluster->endpoints);
 		free(cluster->policies);
 	}
+	if (cluster->clocks_owner) {
+		free(cluster->clocks);
+	}
 	free(cluster->conns);
 	free(cluster->lock_masters);
 	free(cluster);
@@ -283,6 +295,100 @@ int rl_cluster_natives_known(rl_cluster *cluster)
 	return 1;
 }
 
+/* --- clock jumps (docs/design/verification.md#clock-jumps) --------------------------------------- */
+
+#if defined(__GNUC__) || defined(__clang__)
+# define CLOCK_LOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+# define CLOCK_STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+# define CLOCK_ADD(p, v) ((void) __atomic_add_fetch((p), (v), __ATOMIC_RELAXED))
+#else /* no renewal thread there (rl_leases.h): one thread */
+# define CLOCK_LOAD(p) (*(p))
+# define CLOCK_STORE(p, v) (*(p) = (v))
+# define CLOCK_ADD(p, v) ((void) (*(p) += (v)))
+#endif
+
+/* A jump server i's connection saw, kept for the object: counted once when the object's other
+ * connection (or the renewal thread's) already saw it; a forward one arms the rule for a lock taken
+ * before it. */
+static void note_clock(rl_cluster *cluster, size_t i)
+{
+	rl_conn *conn = &cluster->conns[i];
+	rl_server_clock *clock = &cluster->clocks[i];
+	double jump = conn->clock_jump;
+	int64_t seen_us = (int64_t) (conn->clock_jump_seen * 1000.0);
+
+	conn->policy_flags &= (unsigned char) ~RL_POLICY_FLAG_CLOCK;
+	if (CLOCK_LOAD(&clock->jumps) > 0 && rl_clock_same_jump(jump, conn->clock_jump_since,
+			(double) CLOCK_LOAD(&clock->jump_ms), (double) CLOCK_LOAD(&clock->seen_at_us) / 1000.0)) {
+		return; /* the same jump, seen again */
+	}
+	if (jump > 0) {
+		CLOCK_STORE(&clock->forward_at_us, seen_us);
+		if (cluster->clock_taken_at > 0 && conn->clock_jump_seen >= cluster->clock_taken_at) {
+			cluster->clock_rule = 1;
+		}
+	}
+	CLOCK_STORE(&clock->seen_at_us, seen_us);
+	CLOCK_STORE(&clock->jump_ms, (int64_t) (jump > 0 ? jump + 0.5 : jump - 0.5));
+	CLOCK_ADD(&clock->jumps, 1);
+	cluster->clock_news[jump > 0 ? 0 : 1]++;
+}
+
+/* Whether server i's clock jumped forward at or after the held lock was taken. */
+static int jumped_since_taken(const rl_cluster *cluster, size_t i)
+{
+	int64_t at = CLOCK_LOAD(&cluster->clocks[i].forward_at_us);
+
+	return at != 0 && (double) at / 1000.0 >= cluster->clock_taken_at;
+}
+
+void rl_cluster_expect_clock(rl_cluster *cluster, double taken_at, int every_call)
+{
+	size_t i;
+
+	cluster->clock_every_call = (unsigned char) (every_call != 0);
+	cluster->clock_taken_at = every_call ? taken_at : 0;
+	cluster->clock_rule = 0;
+	for (i = 0; cluster->clock_taken_at > 0 && i < cluster->count; i++) {
+		cluster->clock_rule |= (unsigned char) jumped_since_taken(cluster, i);
+	}
+}
+
+void rl_cluster_share_clocks(rl_cluster *cluster, const rl_cluster *of)
+{
+	if (cluster->clocks_owner) {
+		free(cluster->clocks);
+	}
+	cluster->clocks = of->clocks;
+	cluster->clocks_owner = 0;
+}
+
+const char *rl_cluster_server_warning(const rl_cluster *cluster, size_t i, char *out, size_t size)
+{
+	char policy[RL_MESSAGE_MAX], clock[RL_MESSAGE_MAX];
+	int64_t jump = CLOCK_LOAD(&cluster->clocks[i].jump_ms);
+	const char *p = rl_eviction_policy_warning((rl_eviction_policy) cluster->policies[i], policy, sizeof(policy));
+	const char *c = jump != 0 ? rl_clock_jump_warning((double) jump, clock, sizeof(clock)) : NULL;
+
+	if (p == NULL && c == NULL) {
+		return NULL;
+	}
+	snprintf(out, size, "%s%s%s", p ? p : "", p && c ? "; " : "", c ? c : "");
+	return out;
+}
+
+unsigned rl_cluster_clock_jumps(const rl_cluster *cluster, size_t i)
+{
+	return CLOCK_LOAD(&cluster->clocks[i].jumps);
+}
+
+void rl_cluster_take_clock_news(rl_cluster *cluster, unsigned news[2])
+{
+	news[0] = cluster->clock_news[0];
+	news[1] = cluster->clock_news[1];
+	cluster->clock_news[0] = cluster->clock_news[1] = 0;
+}
+
 /* The eviction guard, in the one place every vote passes (docs/guide/eviction.md). A policy the
  * connection learnt (its probes' replies come before the vote on the stream) or brought from the
  * pool is kept for the object and telemetry; with 'evictingServers' => 'refuse' the vote of a
@@ -297,6 +403,9 @@ void rl_cluster_note_policy(rl_cluster *cluster, size_t i)
 		cluster->policies[i] = conn->eviction_policy;
 		cluster->policies_news = 1;
 	}
+	if (conn->policy_flags & RL_POLICY_FLAG_CLOCK) {
+		note_clock(cluster, i);
+	}
 }
 
 void rl_cluster_eviction_guard(rl_cluster *cluster, size_t i, rl_outcome *out)
@@ -310,6 +419,15 @@ void rl_cluster_eviction_guard(rl_cluster *cluster, size_t i, rl_outcome *out)
 		snprintf(message, sizeof(message), "maxmemory-policy %s can evict lock keys: vote refused ('evictingServers' => 'refuse')",
 			rl_eviction_policy_name((rl_eviction_policy) conn->eviction_policy));
 		rl_outcome_set(out, RL_OUTCOME_ERROR, message);
+	}
+	if (cluster->clock_rule && out->kind == RL_OUTCOME_YES && jumped_since_taken(cluster, i)) {
+		/* Its key's expiry was measured on a clock that jumped forward since: it may expire before
+		 * the validity this lock was promised (Kleppmann's counterexample). */
+		char message[RL_MESSAGE_MAX];
+
+		snprintf(message, sizeof(message), "clock jumped %+lld ms since the lock was taken: vote not counted",
+			(long long) CLOCK_LOAD(&cluster->clocks[i].jump_ms));
+		rl_outcome_set(out, RL_OUTCOME_TAKEN, message);
 	}
 	if (conn->policy_flags & RL_POLICY_FLAG_MASTER) {
 		/* A promoted replica may hold our key by replication, yet it is a member that changed under
@@ -350,6 +468,9 @@ int rl_cluster_expect_masters(rl_cluster *cluster, const uint32_t *masters)
 		cluster->lock_masters[i] = masters[i];
 		suspected |= masters[i] != 0 && endpoint->sentinel != NULL
 			&& (endpoint->sentinel->state != RL_SENTINEL_RESOLVED || rl_master_mark(endpoint->host, endpoint->port) != masters[i]);
+		/* a cluster member: its slot may have moved (the map not current, or its node not the one recorded) */
+		suspected |= masters[i] != 0 && endpoint->shards != NULL
+			&& (endpoint->shards->state != RL_SHARDS_RESOLVED || rl_shards_mark(endpoint) != masters[i]);
 	}
 	return suspected;
 }

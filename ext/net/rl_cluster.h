@@ -35,7 +35,28 @@ typedef struct rl_cluster {
 	 * own, a sibling's too: a lane's calls never mix with another's. */
 	uint32_t *lock_masters, *vote_masters;
 	int expecting_masters;
+	/* Clock jumps (docs/design/verification.md#clock-jumps): per server what its TIME samples
+	 * showed, shared by the object's clusters (siblings) and its renewal thread's (clocks_owner: 0
+	 * when borrowed); for the calls on a held lock that follow (rl_cluster_expect_clock), when the
+	 * lock was taken (0: not known, no rule), whether every call samples, whether a server's
+	 * forward jump came at or after it (its yes does not count); the jumps this cluster noted
+	 * since telemetry took them (rl_cluster_take_clock_news). */
+	struct rl_server_clock *clocks;
+	unsigned char clocks_owner;
+	unsigned char clock_every_call;
+	unsigned char clock_rule;
+	double clock_taken_at;
+	unsigned clock_news[2]; /* forward, backward */
 } rl_cluster;
+
+/* What the TIME samples of one server showed, read and written by the PHP thread and the renewal
+ * thread (relaxed atomics: each field alone). Times in microseconds of rl_now_ms(). */
+typedef struct rl_server_clock {
+	int64_t forward_at_us; /* when its latest forward jump was seen; 0: none */
+	int64_t seen_at_us;    /* when its latest jump (either way) was seen */
+	int64_t jump_ms;       /* that jump, signed; 0: none */
+	uint32_t jumps;        /* jumps seen, counted once across connections */
+} rl_server_clock;
 
 /* One server as parsed from the PHP side. Strings need not be NUL-terminated; NULL = absent. */
 typedef struct rl_endpoint_spec {
@@ -51,6 +72,7 @@ typedef struct rl_endpoint_spec {
 	const rl_tls_config *tls; /* NULL: plain TCP; copied */
 	int test_double;          /* a memory:// server */
 	const struct rl_sentinel *sentinel; /* a Sentinel-managed member (host is then ""); copied */
+	const struct rl_shards *shards;     /* a Redis Cluster member (host is then the first seed); copied */
 } rl_endpoint_spec;
 
 /* Allocates count endpoints and connections (hosts are copied). NULL on allocation failure. */
@@ -88,6 +110,21 @@ void rl_cluster_eviction_guard(rl_cluster *cluster, size_t i, rl_outcome *out);
  * its vote (the guard), and at the end of every call for a server whose connect-time answers came
  * without a vote of this call (late, behind the quorum). */
 void rl_cluster_note_policy(rl_cluster *cluster, size_t i);
+
+/* The clock-jump rule for the calls on a held lock that follow, until called with every_call 0:
+ * they sample each server's clock, and with taken_at > 0 (rl_now_ms() when the lock was taken)
+ * a yes from a server whose clock jumped forward at or after it counts as "not held". */
+void rl_cluster_expect_clock(rl_cluster *cluster, double taken_at, int every_call);
+/* The renewal thread's copy of an object's servers shares what the object's samples showed (of
+ * must outlive cluster). */
+void rl_cluster_share_clocks(rl_cluster *cluster, const rl_cluster *of);
+/* Server i's warnings (its eviction policy, its latest clock jump) as one text into out: out, or
+ * NULL when there is none. */
+const char *rl_cluster_server_warning(const rl_cluster *cluster, size_t i, char *out, size_t size);
+/* The clock jumps server i showed to the object (forward and backward, each counted once). */
+unsigned rl_cluster_clock_jumps(const rl_cluster *cluster, size_t i);
+/* The jumps (news[0] forward, news[1] backward) this cluster noted since last asked: for metrics. */
+void rl_cluster_take_clock_news(rl_cluster *cluster, unsigned news[2]);
 
 /* The master-changed rule for the calls that follow, until called again: a yes from a Sentinel
  * member whose master is not masters[i] (its mark: rl_master_mark; 0: any) counts as "not held".

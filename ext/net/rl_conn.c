@@ -8,6 +8,7 @@
 #include <hiredis/hiredis.h> /* only for its version: the I/O is ours */
 
 #include "net/rl_conn_private.h"
+#include "net/rl_shards.h"
 #include "protocol/rl_resp.h"
 
 void rl_hiredis_version(char *out, size_t size)
@@ -71,6 +72,11 @@ static void reset_stream(rl_conn *conn)
 	conn->master_mark = 0;
 	conn->stale = 0;
 	conn->expected = 0;
+	conn->time_owed = 0;
+	conn->time_stale_pos = 0;
+	conn->clock_due = 0;
+	conn->clock.server_ms = 0; /* a new stream, maybe another server (a failover): a new reference */
+	conn->clock_jump = 0;
 	conn->stale_deadline = HUGE_VAL;
 	conn->peer_closed = 0;
 	if (conn->out != NULL && conn->out_secret) {
@@ -244,7 +250,7 @@ int rl_conn_append_setup(rl_conn *conn, const rl_endpoint *endpoint)
 		}
 		conn->checked++;
 	}
-	if (endpoint->sentinel != NULL) {
+	if (endpoint->sentinel != NULL || endpoint->shards != NULL) {
 		static const char *const role[] = {"ROLE"};
 		static const size_t role_len[] = {4};
 
@@ -253,7 +259,7 @@ int rl_conn_append_setup(rl_conn *conn, const rl_endpoint *endpoint)
 		}
 		conn->checked++;
 		conn->role_checked = 1;
-		conn->master_mark = rl_master_mark(endpoint->host, endpoint->port);
+		conn->master_mark = endpoint->shards != NULL ? rl_shards_mark(endpoint) : rl_master_mark(endpoint->host, endpoint->port);
 		conn->policy_flags |= RL_POLICY_FLAG_MASTER;
 	}
 	return 0;
@@ -281,6 +287,37 @@ int rl_conn_append_probes(rl_conn *conn)
 	return 0;
 }
 
+int rl_conn_queue_time(rl_conn *conn, double now)
+{
+	static const char time_command[] = "*1\r\n$4\r\nTIME\r\n";
+
+	if (rl_conn_queue_unsent(conn, time_command, sizeof(time_command) - 1) != 0) {
+		return -1;
+	}
+	conn->time_owed++;
+	conn->time_sent = now;
+	conn->clock_due = now + RL_CLOCK_SAMPLE_MS;
+	return 0;
+}
+
+/* TIME's reply, read in its call or later among the stale ones: a sample of the server's clock. */
+static void take_time(rl_conn *conn, const rl_reply *reply, double sent)
+{
+	double server_ms;
+
+	if (rl_clock_parse_time(reply, &server_ms)) { /* else (NOPERM, a proxy): no sample */
+		double since, recv = rl_now_ms();
+		double jump = rl_clock_sample(&conn->clock, sent, recv, server_ms, &since);
+
+		if (jump != 0) {
+			conn->clock_jump = jump;
+			conn->clock_jump_since = since;
+			conn->clock_jump_seen = recv;
+			conn->policy_flags |= RL_POLICY_FLAG_CLOCK;
+		}
+	}
+}
+
 /* The reply to the probe at index (rl_conn_append_probes' order), taken in. */
 static void take_probe(rl_conn *conn, unsigned index, const rl_reply *reply)
 {
@@ -303,7 +340,7 @@ static void take_probe(rl_conn *conn, unsigned index, const rl_reply *reply)
 			conn->eviction_policy = (unsigned char) (reply->type == RL_REPLY_STRING && reply->str != NULL
 				? rl_eviction_policy_parse(reply->str, reply->len) : RL_POLICY_UNKNOWN);
 		}
-		conn->policy_flags = (unsigned char) (RL_POLICY_FLAG_NEWS | (conn->policy_flags & RL_POLICY_FLAG_MASTER)
+		conn->policy_flags = (unsigned char) (RL_POLICY_FLAG_NEWS | (conn->policy_flags & (RL_POLICY_FLAG_MASTER | RL_POLICY_FLAG_CLOCK))
 			| (rl_eviction_policy_evicts((rl_eviction_policy) conn->eviction_policy) ? RL_POLICY_FLAG_EVICTS : 0));
 		break;
 	}
@@ -464,11 +501,20 @@ int rl_conn_sort_reply(rl_conn *conn, int got, rl_reply *reply, rl_outcome *out)
 		}
 		if (conn->stale > 0) {
 			conn->stale--;
+			if (conn->time_stale_pos > 0 && --conn->time_stale_pos == 0) {
+				take_time(conn, reply, conn->time_stale_sent); /* the TIME an earlier call gave up on */
+				continue;
+			}
 			if (reply->type == RL_REPLY_ERROR) {
 				rl_outcome said; /* made printable, NUL-free, bounded */
 				rl_outcome_set_bytes(&said, RL_OUTCOME_ERROR, reply->str, reply->len);
 				memcpy(conn->dropped_error, said.message, sizeof(conn->dropped_error));
 			}
+			continue;
+		}
+		if (conn->time_owed > 0) {
+			conn->time_owed--;
+			take_time(conn, reply, conn->time_sent);
 			continue;
 		}
 		if (conn->expected == 0) {

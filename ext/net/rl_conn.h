@@ -25,6 +25,7 @@
 #include "net/rl_platform.h"
 #include "protocol/rl_hiredis_reader.h"
 #include "protocol/rl_reply.h"
+#include "protocol/rl_clock_jump.h"
 #include "net/rl_tls.h"
 
 #ifdef _WIN32
@@ -47,6 +48,8 @@ typedef struct rl_endpoint {
 	int test_double;    /* a memory:// server: its keys expire on the test clock */
 	struct rl_sentinel *sentinel; /* a Sentinel-managed member (rl_sentinel.h): host and port are its
 	                               * master's as last learnt; NULL for a fixed address */
+	struct rl_shards *shards;     /* a Redis Cluster member (rl_shards.h): host and port are the node
+	                               * its last call went to; NULL otherwise */
 } rl_endpoint;
 
 /* A Sentinel-managed member's connection whose ROLE is not master: it never votes. */
@@ -74,9 +77,19 @@ typedef struct rl_conn {
 	unsigned char role_checked;   /* the last of the checked replies is ROLE's (Sentinel members) */
 	unsigned char eviction_policy; /* its maxmemory-policy (rl_eviction_policy), learnt from the probes */
 	unsigned char policy_flags;    /* RL_POLICY_FLAG_*: what the fan-out's eviction guard must look at */
-	uint32_t master_mark; /* Sentinel members: the master this connection reached (rl_master_mark); 0: fixed */
+	uint32_t master_mark; /* Sentinel and cluster members: the master this connection reached (rl_master_mark); 0: fixed */
+	unsigned char redirects; /* cluster members: MOVED and ASK followed in the current call */
 	unsigned stale;       /* replies owed to an earlier call: read and dropped before ours */
 	unsigned expected;    /* replies the current call still waits for */
+	unsigned time_owed;   /* TIME replies owed (rl_conn_queue_time): read after the stale ones, before ours */
+	double time_sent;     /* rl_now_ms() when the TIME owed was queued */
+	double clock_due;     /* rl_now_ms() from which lock() samples the server's clock again */
+	rl_clock_ref clock;   /* the reference TIME sample of this stream (rl_clock_jump.h) */
+	double clock_jump;    /* the jump the last sample showed (RL_POLICY_FLAG_CLOCK until the cluster noted it) */
+	double clock_jump_since; /* our clock after which it happened, and when it was seen */
+	double clock_jump_seen;
+	unsigned time_stale_pos; /* a TIME whose call gave up on it: its place among the stale replies (1: next) */
+	double time_stale_sent;  /* and when it was queued */
 	unsigned opens;       /* rl_conn_open() calls on it: the fan-out sees a call open it */
 	unsigned char was_ready;  /* this stream reached READY (since its rl_conn_open) */
 	unsigned char reopened;   /* opened over a stream that had been READY: the server restarted, killed
@@ -128,6 +141,8 @@ void rl_conn_release(rl_conn *conn);
 #define RL_POLICY_FLAG_EVICTS 2
 /* A Sentinel member's connection: its votes pass the master-changed rule (rl_cluster_expect_masters). */
 #define RL_POLICY_FLAG_MASTER 4
+/* The server's clock jumped (clock_jump): noted for the object by the guard or at the call's end. */
+#define RL_POLICY_FLAG_CLOCK 8
 
 /* Which master a Sentinel member's connection reached: a hash of the address the sentinels named
  * (never 0). Two connections to one address have the same mark in any process. */
@@ -162,7 +177,7 @@ int rl_conn_begin_call(rl_conn *conn, const rl_endpoint *endpoint, short revents
 /* Replies still owed on this connection, of any kind. */
 static inline unsigned rl_conn_owed(const rl_conn *conn)
 {
-	return conn->checked + conn->probes + conn->stale + conn->expected;
+	return conn->checked + conn->probes + conn->stale + conn->time_owed + conn->expected;
 }
 
 static inline int rl_conn_has_unsent(const rl_conn *conn)
@@ -194,6 +209,11 @@ static inline int rl_conn_natives_pending(const rl_conn *conn)
 {
 	return conn->probes > RL_CONN_PROBES - RL_CONN_NATIVE_PROBES;
 }
+
+/* Queues TIME (not sent yet: the command queued next goes in the same write) and records when, so
+ * that its reply, read before the command's, samples the server's clock (rl_clock_jump.h). 0, or
+ * -1 when out of memory. */
+int rl_conn_queue_time(rl_conn *conn, double now);
 
 /* Queues a command, encoded here. Counts its reply as expected. 0, or -1 when out of memory. */
 int rl_conn_append(rl_conn *conn, int argc, const char **argv, const size_t *argvlen);
@@ -326,7 +346,7 @@ static inline int rl_conn_next_reply(rl_conn *conn, rl_reply *reply, rl_outcome 
 {
 	int got = rl_reader_next(&conn->reader, reply);
 
-	if (got == 1 && (conn->checked | conn->probes | conn->stale) == 0 && conn->expected > 0) {
+	if (got == 1 && (conn->checked | conn->probes | conn->stale | conn->time_owed) == 0 && conn->expected > 0) {
 		conn->expected--;
 		return 1;
 	}
@@ -348,7 +368,7 @@ static inline int rl_conn_drop_stale(rl_conn *conn)
 	int got;
 
 	while ((got = rl_reader_next(&conn->reader, &reply)) == 1 && conn->stale > 0 && (conn->checked | conn->probes) == 0
-		&& reply.type != RL_REPLY_ERROR) {
+		&& reply.type != RL_REPLY_ERROR && conn->time_stale_pos == 0) {
 		if (--conn->stale == 0) {
 			conn->stale_deadline = HUGE_VAL; /* the last one owed from before has come */
 		}
@@ -370,7 +390,12 @@ static inline void rl_conn_abandon(rl_conn *conn)
 	if (conn->expected > 0 && conn->deadline < conn->stale_deadline) {
 		conn->stale_deadline = conn->deadline;
 	}
-	conn->stale += conn->expected;
+	if (conn->time_owed > 0 && conn->time_stale_pos == 0) {
+		conn->time_stale_pos = conn->stale + 1; /* still sampled when read (a slow server's most of all) */
+		conn->time_stale_sent = conn->time_sent;
+	}
+	conn->stale += conn->time_owed + conn->expected;
+	conn->time_owed = 0;
 	conn->expected = 0;
 }
 

@@ -71,10 +71,88 @@ static void poll_set_free(struct rl_poll_set *set)
 	}
 }
 
+/* What a cluster member needs to send its command again after a MOVED or ASK: the command as
+ * encoded for every server, and the call's slot and deadline. */
+struct resend {
+	const rl_encoded *command;
+	rl_natives *natives;
+	int slot;
+	double deadline_ms;
+	unsigned leading;
+	rl_encoded *own; /* fromCluster members' own commands (their keys tagged), or NULL */
+};
+
+/* A cluster member's MOVED or ASK (or a transaction's EXECABORT: its command was redirected when
+ * queued): sends the command again to the node named, at most RL_SHARDS_REDIRECTS_MAX times and
+ * before the call's deadline (docs/design/cluster.md#moved-and-ask). 1 when sent again (out is
+ * pending once more), 0 when the reply stands as the member's error, -1 when the resend failed
+ * (out says why). */
+static int follow_redirect(rl_cluster *cluster, size_t i, const rl_request *request, const struct resend *again,
+	rl_outcome *out)
+{
+	rl_conn *conn = &cluster->conns[i];
+	unsigned char redirects = conn->redirects;
+	double now = rl_now_ms();
+	int asking = 0;
+	char message[RL_MESSAGE_MAX];
+
+	if (again == NULL || redirects >= RL_SHARDS_REDIRECTS_MAX || (again->deadline_ms > 0 && now >= again->deadline_ms)
+		|| conn->expected != 0) {
+		return 0;
+	}
+	memcpy(message, out->message, sizeof(message));
+	if (cluster->endpoints[i].shards->pin > 0) {
+		/* a fromCluster member: the map is asked again and the member placed anew (its tag may change: a
+		 * new placement is a restart for it, docs/design/cluster.md#placement), its command encoded again */
+		rl_shards *shards = cluster->endpoints[i].shards;
+		rl_outcome why;
+
+		if (again->own == NULL) {
+			return 0;
+		}
+		shards->state = RL_SHARDS_STALE;
+		rl_outcome_reset(&why);
+		if (rl_shards_route(&cluster->endpoints[i], conn, cluster->pool, again->slot, 0, again->deadline_ms, &why) != 0) {
+			conn->redirects = (unsigned char) (redirects + 1);
+			return 0;
+		}
+		rl_encoded_free(&again->own[i]);
+		if (request->batch_len > 0) {
+			rl_fanout_encode_tagged(request->batch, request->batch_len, shards->tag, shards->tag_len, &again->own[i]);
+		} else {
+			rl_fanout_encode_tagged(&request->command, 1, shards->tag, shards->tag_len, &again->own[i]);
+		}
+		rl_outcome_reset(out);
+		if (again->own[i].bytes == NULL) {
+			rl_outcome_set(out, RL_OUTCOME_IO, "out of memory");
+			conn->redirects = (unsigned char) (redirects + 1);
+			return -1;
+		}
+		if (rl_fanout_prepare_any(cluster, i, &again->own[i], NULL, now, again->deadline_ms, out, 0, RL_NOT_PROBED,
+				request->lua_forbidden, again->leading, 0) != 0) {
+			conn->redirects = (unsigned char) (redirects + 1);
+			return -1;
+		}
+		conn->redirects = (unsigned char) (redirects + 1);
+		return 1;
+	}
+	if (!rl_shards_redirect(&cluster->endpoints[i], conn, cluster->pool, message, again->slot, again->deadline_ms, &asking)) {
+		return 0;
+	}
+	rl_outcome_reset(out);
+	if (rl_fanout_prepare_any(cluster, i, again->command, again->natives, now, again->deadline_ms, out, 0, RL_NOT_PROBED,
+			request->lua_forbidden, again->leading, asking) != 0) {
+		conn->redirects = (unsigned char) (redirects + 1);
+		return -1;
+	}
+	conn->redirects = (unsigned char) (redirects + 1);
+	return 1;
+}
+
 /* Reads every reply that has arrived for server i and settles its outcome; counts a NOPERM in
  * *refused. */
 static void take_replies(rl_cluster *cluster, size_t i, const rl_request *request,
-	rl_outcome *out, unsigned *yes, unsigned *answered, unsigned *refused, double latency)
+	rl_outcome *out, unsigned *yes, unsigned *answered, unsigned *refused, double latency, const struct resend *again)
 {
 	rl_conn *conn = &cluster->conns[i];
 
@@ -101,7 +179,18 @@ static void take_replies(rl_cluster *cluster, size_t i, const rl_request *reques
 		} else {
 			rl_reply_classify(&reply, request->expect, out);
 		}
-		if (conn->policy_flags != 0) {
+		if (out->kind == RL_OUTCOME_ERROR && cluster->endpoints[i].shards != NULL && rl_shards_redirection(out->message)) {
+			int resent = follow_redirect(cluster, i, request, again, out);
+
+			if (resent > 0) {
+				return; /* pending again, on the node named */
+			}
+			if (resent < 0) {
+				fail(conn, out, yes, answered, latency);
+				return;
+			}
+		}
+		if ((conn->policy_flags | cluster->clock_rule) != 0) {
 			rl_cluster_eviction_guard(cluster, i, out); /* the rule every vote passes */
 		}
 		if (out->kind == RL_OUTCOME_ERROR && out->message[0] == 'N' && strncmp(out->message, "NOPERM", 6) == 0) {
@@ -196,6 +285,18 @@ static void settle_overdue(rl_cluster *cluster, double now, double deadline_ms, 
 	}
 }
 
+static void free_own(rl_encoded *own, size_t count)
+{
+	size_t i;
+
+	for (i = 0; own != NULL && i < count; i++) {
+		if (own[i].bytes != NULL) {
+			rl_encoded_free(&own[i]);
+		}
+	}
+	free(own);
+}
+
 unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned quorum,
 	double deadline_ms, rl_outcome *outcomes)
 {
@@ -207,6 +308,9 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 	double now = rl_now_ms(), start = now;
 	short seen[RL_SMALL_CLUSTER];
 	unsigned char awaited_small[RL_SMALL_CLUSTER], *awaited = NULL;
+	struct resend again;
+	int slot = RL_SLOT_NONE - 1; /* not computed yet */
+	rl_encoded *own = NULL; /* fromCluster members: each its own keys (rl_fanout_encode_tagged) */
 	size_t i, k;
 
 	rl_cluster_leave_parent(cluster);
@@ -222,12 +326,48 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 		rl_fanout_encode(&request->command, &command);
 	}
 	rl_natives_init(&natives, request);
+	for (i = 0; i < cluster->count; i++) {
+		rl_outcome_reset(&outcomes[i]);
+		if (cluster->endpoints[i].shards != NULL) { /* a cluster member: to the master of the keys' slot */
+			if (slot == RL_SLOT_NONE - 1) {
+				slot = rl_request_slot(request);
+			}
+			if (rl_shards_route(&cluster->endpoints[i], &cluster->conns[i], cluster->pool, slot, 0, deadline_ms, &outcomes[i]) == 0
+				&& cluster->endpoints[i].shards->pin > 0) {
+				const rl_shards *shards = cluster->endpoints[i].shards;
+
+				if (own == NULL && (own = calloc(cluster->count, sizeof(*own))) == NULL) {
+					rl_outcome_set(&outcomes[i], RL_OUTCOME_IO, "out of memory");
+					continue;
+				}
+				if (request->batch_len > 0) {
+					rl_fanout_encode_tagged(request->batch, request->batch_len, shards->tag, shards->tag_len, &own[i]);
+				} else {
+					rl_fanout_encode_tagged(&request->command, 1, shards->tag, shards->tag_len, &own[i]);
+				}
+				if (own[i].bytes == NULL) {
+					rl_outcome_set(&outcomes[i], RL_OUTCOME_IO, "out of memory");
+				}
+			}
+		}
+	}
+	again.command = &command;
+	again.natives = &natives;
+	again.slot = slot;
+	again.deadline_ms = deadline_ms;
+	again.leading = request->batch_len > 0 ? request->batch_len - 1 : 0;
+	again.own = own;
 	rl_fanout_probe_idle(cluster, seen);
 	for (i = 0; i < cluster->count; i++) {
 		unsigned opens = cluster->conns[i].opens;
 
-		rl_outcome_reset(&outcomes[i]);
-		if (rl_fanout_prepare(cluster, i, &command, &natives, now, deadline_ms, &outcomes[i], 0,
+		if (outcomes[i].kind != RL_OUTCOME_PENDING) {
+			settle(&outcomes[i], &yes, &answered, 0); /* no route: failed before sending */
+		} else if (own != NULL && own[i].bytes != NULL
+			? rl_fanout_prepare(cluster, i, &own[i], NULL, now, deadline_ms, &outcomes[i], 0,
+				i < RL_SMALL_CLUSTER ? seen[i] : RL_NOT_PROBED, request->lua_forbidden,
+				request->batch_len > 0 ? request->batch_len - 1 : 0) != 0
+			: rl_fanout_prepare(cluster, i, &command, &natives, now, deadline_ms, &outcomes[i], 0,
 				i < RL_SMALL_CLUSTER ? seen[i] : RL_NOT_PROBED, request->lua_forbidden,
 				request->batch_len > 0 ? request->batch_len - 1 : 0) != 0) {
 			settle(&outcomes[i], &yes, &answered, 0); /* failed before sending */
@@ -238,9 +378,10 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 				|| (cluster->conns[i].opens != opens && cluster->conns[i].reopened);
 		}
 	}
-	rl_encoded_free(&command);
-	rl_natives_free(&natives);
 	if (poll_set_init(&set, cluster->count) != 0) {
+		rl_encoded_free(&command);
+		rl_natives_free(&natives);
+		free_own(own, cluster->count);
 		for (i = 0; i < cluster->count; i++) {
 			if (outcomes[i].kind == RL_OUTCOME_PENDING) {
 				rl_outcome_set(&outcomes[i], RL_OUTCOME_IO, "out of memory");
@@ -300,7 +441,7 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 				fail(conn, &outcomes[owner], &yes, &answered, now - start);
 				continue;
 			}
-			take_replies(cluster, owner, request, &outcomes[owner], &yes, &answered, &refused, now - start);
+			take_replies(cluster, owner, request, &outcomes[owner], &yes, &answered, &refused, now - start, &again);
 		}
 		/* wait_until is the earliest deadline of the servers still pending and of the call:
 		 * before it nobody can be overdue. */
@@ -310,6 +451,9 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 		}
 	}
 	poll_set_free(&set);
+	rl_encoded_free(&command);
+	rl_natives_free(&natives);
+	free_own(own, cluster->count);
 	if (awaited != awaited_small) {
 		free(awaited);
 	}
@@ -325,6 +469,8 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 			rl_conn_abandon(&cluster->conns[i]);
 		} else if (cluster->endpoints[i].sentinel != NULL) {
 			rl_sentinel_after_call(&cluster->endpoints[i], &cluster->conns[i], &outcomes[i]);
+		} else if (cluster->endpoints[i].shards != NULL) {
+			rl_shards_after_call(&cluster->endpoints[i], &cluster->conns[i], &outcomes[i]);
 		}
 	}
 	call_ends(cluster, outcomes, now, yes == answered);
@@ -410,7 +556,7 @@ static void many_take_replies(many_state *m, size_t i, double latency)
 			return;
 		}
 		rl_reply_classify(&reply, m->requests[m->got[i]].expect, out);
-		if (conn->policy_flags != 0) {
+		if ((conn->policy_flags | m->cluster->clock_rule) != 0) {
 			rl_cluster_eviction_guard(m->cluster, i, out); /* the rule every vote passes */
 		}
 		many_settle(m, m->got[i]++, i, latency);
@@ -570,20 +716,37 @@ static void rl_fanout_send(rl_cluster *cluster, const rl_command *command)
 	/* Nobody waits for these replies; a server without a timeout still gets a bound, after
 	 * which a connection that stayed silent is replaced. */
 	double call_deadline = now + rl_cluster_call_bound(cluster);
-	rl_encoded encoded;
+	rl_encoded encoded, *own;
 	short seen[RL_SMALL_CLUSTER];
 	size_t i;
 
 	rl_cluster_leave_parent(cluster);
 	rl_fanout_encode(command, &encoded);
+	own = NULL;
+	for (i = 0; i < cluster->count; i++) {
+		rl_outcome ignored;
+		const rl_shards *shards = cluster->endpoints[i].shards;
+
+		if (shards != NULL) { /* never asks for the map: sent without waiting */
+			if (rl_shards_route(&cluster->endpoints[i], &cluster->conns[i], cluster->pool, rl_command_slot(command), 1,
+					call_deadline, &ignored) == 0 && shards->pin > 0 && (own != NULL || (own = calloc(cluster->count, sizeof(*own))) != NULL)) {
+				rl_fanout_encode_tagged(command, 1, shards->tag, shards->tag_len, &own[i]);
+			}
+		}
+	}
 	rl_fanout_probe_idle(cluster, seen);
 	for (i = 0; i < cluster->count; i++) {
 		rl_outcome ignored;
-		if (rl_fanout_prepare(cluster, i, &encoded, NULL, now, call_deadline, &ignored, 1,
+		const rl_shards *shards = cluster->endpoints[i].shards;
+		const rl_encoded *mine = shards != NULL && shards->pin > 0 ? (own != NULL && own[i].bytes != NULL ? &own[i] : NULL)
+			: &encoded;
+
+		if (mine != NULL && rl_fanout_prepare(cluster, i, mine, NULL, now, call_deadline, &ignored, 1,
 				i < RL_SMALL_CLUSTER ? seen[i] : RL_NOT_PROBED, 0, 0) == 0) {
 			rl_conn_abandon(&cluster->conns[i]);
 		}
 	}
+	free_own(own, cluster->count);
 	rl_encoded_free(&encoded);
 }
 

@@ -1,5 +1,6 @@
 /* Queuing a command on every server before the fan-out waits. See rl_fanout_queue.h. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "net/rl_fanout_queue.h"
 #include "protocol/rl_resp.h"
@@ -19,6 +20,68 @@ void rl_fanout_encode_all(const rl_command *commands, unsigned count, rl_encoded
 		rl_resp_format(enc->bytes + at, commands[k].argc, commands[k].argv, commands[k].argvlen);
 		at += rl_resp_size(commands[k].argc, commands[k].argvlen);
 	}
+}
+
+void rl_fanout_encode_tagged(const rl_command *commands, unsigned count, const char *tag, size_t tag_len, rl_encoded *enc)
+{
+	rl_command *tagged = calloc(count ? count : 1, sizeof(*tagged));
+	unsigned k;
+	int failed = tagged == NULL;
+
+	for (k = 0; !failed && k < count; k++) {
+		const rl_command *in = &commands[k];
+		const char **argv = calloc((size_t) (in->argc ? in->argc : 1), sizeof(*argv));
+		size_t *argvlen = malloc((size_t) (in->argc ? in->argc : 1) * sizeof(*argvlen));
+		int first = 0, last = -1, a;
+
+		tagged[k].argc = in->argc;
+		tagged[k].argv = argv;
+		tagged[k].argvlen = argvlen;
+		if (argv == NULL || argvlen == NULL) {
+			failed = 1;
+			break;
+		}
+		if (!rl_command_keys(in, &first, &last)) {
+			first = 0, last = -1;
+		}
+		for (a = 0; a < in->argc; a++) {
+			argv[a] = in->argv[a];
+			argvlen[a] = in->argvlen[a];
+			if (a >= first && a <= last) {
+				char *key = malloc(tag_len + 2 + in->argvlen[a]);
+
+				if (key == NULL) {
+					argv[a] = NULL;
+					failed = 1;
+					continue;
+				}
+				key[0] = '{';
+				memcpy(key + 1, tag, tag_len);
+				key[tag_len + 1] = '}';
+				memcpy(key + tag_len + 2, in->argv[a], in->argvlen[a]);
+				argv[a] = key;
+				argvlen[a] = tag_len + 2 + in->argvlen[a];
+			}
+		}
+	}
+	if (failed) {
+		enc->bytes = NULL;
+		enc->len = 0;
+	} else {
+		rl_fanout_encode_all(tagged, count, enc);
+	}
+	for (k = 0; tagged != NULL && k < count; k++) {
+		int first = 0, last = -1, a;
+
+		if (tagged[k].argv != NULL && rl_command_keys(&commands[k], &first, &last)) {
+			for (a = first; a <= last && a < tagged[k].argc; a++) {
+				free((char *) tagged[k].argv[a]);
+			}
+		}
+		free((void *) tagged[k].argv);
+		free((void *) tagged[k].argvlen);
+	}
+	free(tagged);
 }
 
 void rl_fanout_encode(const rl_command *command, rl_encoded *enc)
@@ -67,7 +130,8 @@ void rl_fanout_probe_idle(const rl_cluster *cluster, short seen[RL_SMALL_CLUSTER
 /* prepare() beyond its common case: takes in what arrived, opens or checks out the connection,
  * queues command and flushes. */
 int rl_fanout_prepare_any(rl_cluster *cluster, size_t i, const rl_encoded *lua, rl_natives *natives, double now,
-	double call_deadline, rl_outcome *out, int queue_behind_silent, short seen, int lua_forbidden, unsigned leading)
+	double call_deadline, rl_outcome *out, int queue_behind_silent, short seen, int lua_forbidden, unsigned leading,
+	int asking)
 {
 	rl_conn *conn = &cluster->conns[i];
 	const rl_endpoint *endpoint = &cluster->endpoints[i];
@@ -94,12 +158,30 @@ int rl_fanout_prepare_any(rl_cluster *cluster, size_t i, const rl_encoded *lua, 
 			goto out_of_memory;
 		}
 	}
+	if (!queue_behind_silent && (now >= conn->clock_due || cluster->clock_every_call)) {
+		/* The server's clock, sampled with the command: its reply comes first on the stream
+		 * (docs/design/verification.md#clock-jumps). Not on a memory:// server (the test clock). */
+		if (endpoint->test_double) {
+			conn->clock_due = HUGE_VAL;
+		} else if (rl_conn_queue_time(conn, now) != 0) {
+			goto out_of_memory;
+		}
+	}
 	command = rl_fanout_pick(conn, lua, natives); /* a pooled connection may have come in */
 	if (lua_forbidden && command == lua) {
 		rl_outcome_set(out, RL_OUTCOME_ERROR, rl_conn_natives_pending(conn)
 			? "no script sent ('scripts' => false): this server has not yet said whether it has DELEX or DELIFEQ"
 			: "no script sent ('scripts' => false): this server has neither DELEX (Redis >= 8.4) nor DELIFEQ (Valkey >= 9)");
 		return -1;
+	}
+	if (asking) {
+		static const char asking_command[] = "*1\r\n$6\r\nASKING\r\n";
+
+		if (rl_conn_append_encoded(conn, asking_command, sizeof(asking_command) - 1) != 0) {
+			goto out_of_memory;
+		}
+		leading++; /* its +OK is passed over as a batch's first replies are */
+		conn->expected--;
 	}
 	if (command->bytes == NULL || rl_conn_append_encoded(conn, command->bytes, command->len) != 0) {
 		goto out_of_memory;

@@ -10,6 +10,7 @@
 
 #include "net/rl_cluster.h"
 #include "net/rl_sentinel.h"
+#include "net/rl_shards.h"
 #include "protocol/rl_request.h"
 
 /* Up to this many servers, a fan-out polls and probes from the stack. */
@@ -34,6 +35,10 @@ typedef struct rl_natives {
  * every server; bytes NULL when out of memory. Freed by rl_encoded_free. */
 void rl_fanout_encode(const rl_command *command, rl_encoded *enc);
 void rl_fanout_encode_all(const rl_command *commands, unsigned count, rl_encoded *enc);
+
+/* The same, each key given the hash tag tag first ("{tag}key"): a RedLock::fromCluster member's
+ * (net/rl_shards.h). bytes NULL when out of memory. */
+void rl_fanout_encode_tagged(const rl_command *commands, unsigned count, const char *tag, size_t tag_len, rl_encoded *enc);
 
 static inline void rl_encoded_free(rl_encoded *enc)
 {
@@ -88,13 +93,18 @@ static inline void rl_fanout_begin_call(rl_cluster *cluster, size_t i, short see
 {
 	if (rl_conn_begin_call(&cluster->conns[i], &cluster->endpoints[i], seen, now, call_deadline)) {
 		rl_sentinel_note_closed(&cluster->endpoints[i]);
+		if (cluster->endpoints[i].shards != NULL) { /* the node closed it: a failover may have demoted it */
+			cluster->endpoints[i].shards->state = RL_SHARDS_STALE;
+		}
 	}
 }
 
 /* rl_fanout_prepare beyond its common case: takes in what arrived, opens or checks out the
- * connection, queues command and flushes. */
+ * connection, queues command (behind ASKING when asking: a cluster member's ASK redirection) and
+ * flushes. */
 int rl_fanout_prepare_any(rl_cluster *cluster, size_t i, const rl_encoded *lua, rl_natives *natives, double now,
-	double call_deadline, rl_outcome *out, int queue_behind_silent, short seen, int lua_forbidden, unsigned leading);
+	double call_deadline, rl_outcome *out, int queue_behind_silent, short seen, int lua_forbidden, unsigned leading,
+	int asking);
 
 /* Opens the connection if needed and queues command. Returns 0, or -1 with *out filled.
  * queue_behind_silent: a release queues behind a silent server's SET rather than start afresh,
@@ -112,7 +122,11 @@ static RL_ALWAYS_INLINE int rl_fanout_prepare(rl_cluster *cluster, size_t i, con
 		seen = conn->state == RL_CONN_READY && rl_conn_owed(conn) == 0 && !rl_conn_has_unsent(conn)
 			&& rl_reader_idle(&conn->reader) ? 0 : RL_CALL_BEGUN;
 	}
-	if (seen == 0 && rl_conn_owed(conn) == 0 && !rl_conn_has_unsent(conn) && rl_reader_idle(&conn->reader)) {
+	/* a server's clock sampled (rl_conn_queue_time) goes the other way: at most every
+	 * RL_CLOCK_SAMPLE_MS per connection, every call on a held lock; never with a command whose
+	 * replies nobody awaits (queue_behind_silent: rl_fanout_send) */
+	if (seen == 0 && rl_conn_owed(conn) == 0 && !rl_conn_has_unsent(conn) && rl_reader_idle(&conn->reader)
+		&& (queue_behind_silent || (now < conn->clock_due && !cluster->clock_every_call))) {
 		const rl_encoded *command = rl_fanout_pick(conn, lua, natives);
 
 		if (command->bytes != NULL && !(lua_forbidden && command == lua)) {
@@ -127,7 +141,7 @@ static RL_ALWAYS_INLINE int rl_fanout_prepare(rl_cluster *cluster, size_t i, con
 		}
 	}
 	return rl_fanout_prepare_any(cluster, i, lua, natives, now, call_deadline, out, queue_behind_silent, seen,
-		lua_forbidden, leading);
+		lua_forbidden, leading, 0);
 }
 
 #endif

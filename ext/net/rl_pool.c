@@ -5,6 +5,7 @@
 
 #include "net/rl_pool.h"
 #include "net/rl_sentinel.h"
+#include "net/rl_shards.h"
 #include "net/rl_uri.h"
 
 #define ROTL(x, b) (uint64_t) (((x) << (b)) | ((x) >> (64 - (b))))
@@ -160,10 +161,14 @@ char *rl_pool_key(rl_pool *pool, const rl_endpoint *endpoint)
 	/* A Sentinel member's connections fit its name and sentinels, whichever master they reached:
 	 * each was a master when opened (ROLE), and one demoted since is closed by Sentinel or says READONLY. */
 	host = endpoint->sentinel != NULL ? endpoint->sentinel->identity : endpoint->host;
-	key_len = strlen(host) + 82;
+	key_len = strlen(host) + 90 + (endpoint->shards != NULL ? endpoint->shards->tag_len : 0);
 	key = malloc(key_len);
 	if (key != NULL) {
-		snprintf(key, key_len, "%s|%d|%d|%016llx|%s", host, endpoint->sentinel != NULL ? 0 : endpoint->port,
+		/* A cluster member's connections fit the node they reached, and only a cluster member's
+		 * (they asked ROLE and carry the node's mark); a fromCluster member's, its tag too (mixed
+		 * into the mark: rl_shards_mark) */
+		snprintf(key, key_len, "%s%s%s%s|%d|%d|%016llx|%s", endpoint->shards != NULL ? "cluster@" : "",
+			endpoint->shards != NULL ? endpoint->shards->tag : "", endpoint->shards != NULL ? "@" : "", host, endpoint->sentinel != NULL ? 0 : endpoint->port,
 			endpoint->database, (unsigned long long) hash, tag);
 	}
 	return key;

@@ -296,7 +296,7 @@ static int take_tls_setting(span key, span value, rl_uri *out, char *error, size
 	if (span_equals(key, "verify_peer") || span_equals(key, "verify_peer_name")) {
 		int *flag = span_equals(key, "verify_peer") ? &tls->verify_peer : &tls->verify_peer_name;
 		if (!out->tls) {
-			return rl_uri_fail(error, error_size, "URI TLS parameters need the rediss:// or sentinels:// scheme");
+			return rl_uri_fail(error, error_size, "URI TLS parameters need the rediss://, sentinels:// or clusters:// scheme");
 		}
 		if (span_equals(value, "1") || span_equals(value, "true") || span_equals(value, "yes")) {
 			*flag = 1;
@@ -310,7 +310,7 @@ static int take_tls_setting(span key, span value, rl_uri *out, char *error, size
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		if (span_equals(key, names[i])) {
 			if (!out->tls) {
-				return rl_uri_fail(error, error_size, "URI TLS parameters need the rediss:// or sentinels:// scheme");
+				return rl_uri_fail(error, error_size, "URI TLS parameters need the rediss://, sentinels:// or clusters:// scheme");
 			}
 			/* take_secret: decoded, not empty, not twice; the passphrase is wiped when freed. */
 			return rl_uri_take_secret(value, slots[i], names[i], error, error_size);
@@ -353,6 +353,21 @@ int rl_uri_parse_query(span query, int *db_seen, rl_uri *out, char *error, size_
 			status = rl_uri_take_secret(value, &out->password, "password", error, error_size);
 		} else if (span_equals(key, "username")) {
 			status = rl_uri_take_secret(value, &out->username, "user name", error, error_size);
+		} else if (out->cluster && span_equals(key, "member")) {
+			size_t d;
+			unsigned member = 0;
+
+			if (out->cluster_member != 0) {
+				return rl_uri_fail(error, error_size, "URI gives the member twice");
+			}
+			for (d = 0; d < value.len && value.p[d] >= '0' && value.p[d] <= '9' && member < 1000; d++) {
+				member = member * 10 + (unsigned) (value.p[d] - '0');
+			}
+			if (value.len == 0 || d != value.len || member > 255) {
+				return rl_uri_fail(error, error_size, "URI member must be a whole number from 0 to 255");
+			}
+			out->cluster_member = member + 1;
+			status = 0;
 		} else if (out->sentinel && span_equals(key, "sentinel_password")) {
 			status = rl_uri_take_secret(value, &out->sentinel_password, "sentinel_password", error, error_size);
 		} else if (out->sentinel && span_equals(key, "sentinel_username")) {
@@ -367,6 +382,7 @@ int rl_uri_parse_query(span query, int *db_seen, rl_uri *out, char *error, size_
 				  "local_cert, local_pk, passphrase, peer_name, verify_peer, verify_peer_name)")
 				: out->sentinel ? "URI has an unknown query parameter (known: timeout, db, password, username, "
 				  "sentinel_username, sentinel_password)"
+				: out->cluster ? "URI has an unknown query parameter (known: timeout, password, username, member)"
 				: "URI has an unknown query parameter (known: timeout, db, password, username)");
 		}
 		if (status != 0) {
@@ -473,10 +489,12 @@ int rl_uri_parse(const char *text, size_t len, rl_uri *out, char *error, size_t 
 		rest.len = len - 7;
 	} else if (rl_span_has_prefix_nocase(all, "sentinel://") || rl_span_has_prefix_nocase(all, "sentinels://")) {
 		return rl_uri_parse_sentinel(all, out, error, error_size);
+	} else if (rl_span_has_prefix_nocase(all, "cluster://") || rl_span_has_prefix_nocase(all, "clusters://")) {
+		return rl_uri_parse_cluster(all, out, error, error_size);
 	} else if (rl_span_has_prefix_nocase(all, "memory://")) {
 		return parse_memory(text + 9, len - 9, out, error, error_size);
 	} else {
-		return rl_uri_fail(error, error_size, "URI must start with redis://, rediss://, unix://, sentinel://, sentinels:// or memory://");
+		return rl_uri_fail(error, error_size, "URI must start with redis://, rediss://, unix://, sentinel://, sentinels://, cluster://, clusters:// or memory://");
 	}
 	question = rl_span_find(rest, '?');
 	if (question != NULL) {

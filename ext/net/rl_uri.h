@@ -5,7 +5,9 @@
  * in-process server: letters, digits, '.', '_', '-', at most 64), and
  * sentinel://[user:password@]host[:port][,host[:port]...]/MASTERNAME[?query] (sentinels:// with TLS): a
  * member whose master the sentinels name (net/rl_sentinel.h); the user info and username/password are the
- * master's, sentinel_username/sentinel_password the sentinels'. Plain C, no zvals, no I/O, so a fuzzer can
+ * master's, sentinel_username/sentinel_password the sentinels', and
+ * cluster://[user:password@]host[:port][,host[:port]...][?query] (clusters:// with TLS): a Redis Cluster
+ * as one member, whose seeds are host:port (net/rl_shards.h). Plain C, no zvals, no I/O, so a fuzzer can
  * drive it with arbitrary bytes. Error messages never quote the input: a URI may hold a password. */
 #ifndef RL_URI_H
 #define RL_URI_H
@@ -50,6 +52,10 @@ typedef struct rl_uri {
 	char *master_name;       /* malloc'd */
 	char *sentinel_username; /* malloc'd */
 	char *sentinel_password; /* malloc'd */
+	/* cluster:// and clusters://: host is NULL; the seeds are in sentinel_hosts/sentinel_ports
+	 * (sentinel_count of them), the credentials and TLS are every node's */
+	int cluster;
+	unsigned cluster_member; /* ?member=I (what RedLock::fromCluster builds): I + 1; 0 when absent */
 } rl_uri;
 
 /* Parses len bytes of text (need not be NUL-terminated). Returns 0 with *out filled (release

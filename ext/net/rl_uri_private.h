@@ -22,5 +22,7 @@ int rl_uri_set_database(span value, int *seen, rl_uri *out, char *error, size_t 
 int rl_uri_parse_query(span query, int *db_seen, rl_uri *out, char *error, size_t error_size);
 /* sentinel:// and sentinels:// (text is the whole URI). */
 int rl_uri_parse_sentinel(span text, rl_uri *out, char *error, size_t error_size);
+/* cluster:// and clusters:// (text is the whole URI). */
+int rl_uri_parse_cluster(span text, rl_uri *out, char *error, size_t error_size);
 
 #endif

@@ -34,17 +34,17 @@ int rl_uri_parse_host_port(const char *text, size_t len, int default_port, char 
 	return rl_uri_host_port(s, default_port, host, port, error, error_size);
 }
 
-/* h1[:p1],h2[:p2],... into out->sentinel_hosts/ports. */
-static int parse_sentinel_list(span list, rl_uri *out, char *error, size_t error_size)
+/* h1[:p1],h2[:p2],... into out->sentinel_hosts/ports (a cluster's seeds too). */
+static int parse_sentinel_list(span list, int default_port, rl_uri *out, char *error, size_t error_size)
 {
 	while (1) {
 		const char *comma = rl_span_find(list, ',');
 		span one = {list.p, comma ? (size_t) (comma - list.p) : list.len};
 
 		if (out->sentinel_count == RL_URI_SENTINELS_MAX) {
-			return rl_uri_fail(error, error_size, "URI names more than 16 sentinels");
+			return rl_uri_fail(error, error_size, out->cluster ? "URI names more than 16 seeds" : "URI names more than 16 sentinels");
 		}
-		if (rl_uri_host_port(one, RL_URI_DEFAULT_SENTINEL_PORT, &out->sentinel_hosts[out->sentinel_count],
+		if (rl_uri_host_port(one, default_port, &out->sentinel_hosts[out->sentinel_count],
 				&out->sentinel_ports[out->sentinel_count], error, error_size) != 0) {
 			return -1;
 		}
@@ -97,7 +97,7 @@ int rl_uri_parse_sentinel(span all, rl_uri *out, char *error, size_t error_size)
 		authority.p = at + 1;
 		authority.len -= info.len + 1;
 	}
-	if (parse_sentinel_list(authority, out, error, error_size) != 0
+	if (parse_sentinel_list(authority, RL_URI_DEFAULT_SENTINEL_PORT, out, error, error_size) != 0
 		|| rl_uri_parse_query(query, &db_seen, out, error, error_size) != 0) {
 		goto done;
 	}
@@ -113,6 +113,61 @@ int rl_uri_parse_sentinel(span all, rl_uri *out, char *error, size_t error_size)
 		rl_uri_fail(error, error_size, "URI user name needs a password");
 	} else if (out->sentinel_username != NULL && out->sentinel_password == NULL) {
 		rl_uri_fail(error, error_size, "URI sentinel_username needs a sentinel_password");
+	} else {
+		status = 0;
+	}
+done:
+	if (status != 0) {
+		rl_uri_free(out);
+	}
+	return status;
+}
+
+int rl_uri_parse_cluster(span all, rl_uri *out, char *error, size_t error_size)
+{
+	size_t scheme = all.p[7] == 's' || all.p[7] == 'S' ? 11 : 10; /* clusters:// or cluster:// */
+	span rest = {all.p + scheme, all.len - scheme}, query = {NULL, 0};
+	const char *question = rl_span_find(rest, '?'), *at;
+	int db_seen = 0, status = -1;
+
+	out->cluster = 1;
+	if (scheme == 11) {
+		out->tls = 1;
+		out->tls_config.verify_peer = 1;
+		out->tls_config.verify_peer_name = 1;
+	}
+	if (question != NULL) {
+		query.p = question + 1;
+		query.len = rest.len - (size_t) (question - rest.p) - 1;
+		rest.len = (size_t) (question - rest.p);
+	}
+	if (rl_span_find(rest, '/') != NULL) {
+		rl_uri_fail(error, error_size, "cluster URI takes no path: a cluster has database 0 only");
+		goto done;
+	}
+	at = rl_span_find_last(rest, '@');
+	if (at != NULL) {
+		span info = {rest.p, (size_t) (at - rest.p)};
+		if (rl_uri_parse_user_info(info, out, error, error_size) != 0) {
+			goto done;
+		}
+		rest.p = at + 1;
+		rest.len -= info.len + 1;
+	}
+	if (rest.len == 0) {
+		rl_uri_fail(error, error_size, "cluster URI must name at least one seed, like cluster://host:6379");
+		goto done;
+	}
+	if (parse_sentinel_list(rest, RL_URI_DEFAULT_PORT, out, error, error_size) != 0
+		|| rl_uri_parse_query(query, &db_seen, out, error, error_size) != 0) {
+		goto done;
+	}
+	if (out->database != 0) {
+		rl_uri_fail(error, error_size, "cluster URI database must be 0: a cluster has database 0 only");
+	} else if (out->tls_config.key_file != NULL && out->tls_config.cert_file == NULL) {
+		rl_uri_fail(error, error_size, "URI local_pk needs local_cert");
+	} else if (out->username != NULL && out->password == NULL) {
+		rl_uri_fail(error, error_size, "URI user name needs a password");
 	} else {
 		status = 0;
 	}

@@ -30,6 +30,8 @@ struct rl_reader_kept {
 	 * grow its stack for it). */
 	const char *refused;
 	const char *watch; /* rl_reader_watch: the field looked up in the next top-level bulk string */
+	char **capture;    /* rl_reader_capture: where the next top-level bulk string is copied whole */
+	size_t *capture_len;
 	char head[RL_READER_LINE_HEAD];
 	rl_reply_item items[RL_REPLY_ITEMS];
 	char item_head[RL_REPLY_ITEMS][RL_REPLY_ITEM_HEAD];
@@ -153,6 +155,14 @@ static void *create_string(const redisReadTask *task, char *str, size_t len)
 				keep_item_head(task, str, len);
 			} else if (kept->watch != NULL) {
 				keep_field(kept, str, len);
+			} else if (kept->capture != NULL) {
+				if ((*kept->capture = malloc(len + 1)) == NULL) {
+					return NULL; /* out of memory: the stream fails */
+				}
+				memcpy(*kept->capture, str, len);
+				(*kept->capture)[len] = '\0';
+				*kept->capture_len = len;
+				kept->capture = NULL;
 			}
 			return kept;
 		case REDIS_REPLY_STATUS:
@@ -330,6 +340,17 @@ int rl_reader_watch(rl_reader *reader, const char *field)
 		kept->watch = field;
 	}
 	return field == NULL || kept != NULL ? 0 : -1;
+}
+
+int rl_reader_capture(rl_reader *reader, char **into, size_t *len)
+{
+	struct rl_reader_kept *kept = into != NULL ? kept_or_made(reader) : reader->kept;
+
+	if (kept != NULL) {
+		kept->capture = into;
+		kept->capture_len = len;
+	}
+	return into == NULL || kept != NULL ? 0 : -1;
 }
 
 /* rl_reader_space when hiredis' buffer must be made or grow first, or cannot. */

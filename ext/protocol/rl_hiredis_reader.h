@@ -122,6 +122,12 @@ static inline int rl_reader_next(rl_reader *reader, rl_reply *reply)
  * lock's replies cost is unchanged. 0, or -1 when out of memory (the reader failed). */
 int rl_reader_watch(rl_reader *reader, const char *field);
 
+/* Until the next top-level bulk string (not watched): that string is copied whole, NUL-terminated,
+ * into *into (malloc'd, for the caller to free) with its length in *len; the capture then ends. For
+ * CLUSTER NODES' text (net/rl_shards.c), off every lock's path. into NULL ends it. 0, or -1 when
+ * out of memory. */
+int rl_reader_capture(rl_reader *reader, char **into, size_t *len);
+
 /* True with no byte buffered and no reply begun. Inline: it is asked of every server before each
  * command (a call cost as much as the test). */
 static inline int rl_reader_idle(const rl_reader *reader)

@@ -18,7 +18,7 @@ static void servers_array(zval *into, const rl_client *client)
 		const rl_outcome *out = &rl_client_last_outcomes(client)[i];
 		zval server, warning;
 
-		array_init_size(&server, 3);
+		array_init_size(&server, 4);
 		switch (out->kind) {
 		case RL_OUTCOME_YES:
 			add_assoc_string(&server, "vote", "yes");
@@ -37,6 +37,7 @@ static void servers_array(zval *into, const rl_client *client)
 		}
 		redlock_server_warning(&warning, client->cluster, i);
 		add_assoc_zval(&server, "warning", &warning);
+		add_assoc_long(&server, "clock_jumps", (zend_long) rl_cluster_clock_jumps(client->cluster, i));
 		add_next_index_zval(into, &server);
 	}
 }
@@ -73,9 +74,9 @@ static void record_array(zval *into, const rl_client *client, const char *call, 
 
 void redlock_server_warning(zval *into, const rl_cluster *cluster, size_t i)
 {
-	char warning[RL_MESSAGE_MAX];
+	char warning[2 * RL_MESSAGE_MAX];
 
-	if (rl_eviction_policy_warning((rl_eviction_policy) cluster->policies[i], warning, sizeof(warning)) != NULL) {
+	if (rl_cluster_server_warning(cluster, i, warning, sizeof(warning)) != NULL) {
 		ZVAL_STRING(into, warning);
 	} else {
 		ZVAL_NULL(into);

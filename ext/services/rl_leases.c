@@ -233,6 +233,7 @@ int rl_leases_add(rl_leases *w, const rl_lock_target *held, const char *token, s
 	e->due = now + (double) ttl / 3.0;
 	e->valid_until = now + validity;
 	e->expires_at = now + (double) ttl + rl_drift_ms(ttl, w->drift_factor);
+	e->taken_at = now;
 	e->left = w->max_extensions;
 	e->pinned = pinned;
 
@@ -271,6 +272,21 @@ void rl_leases_set_masters(rl_leases *w, const char *token, size_t token_len, co
 		memcpy(e->masters, masters, count * sizeof(*masters));
 	}
 	UNLOCK();
+}
+
+double rl_leases_taken_at(rl_leases *w, const char *token, size_t token_len)
+{
+	lease *e;
+	double at = 0;
+
+	LOCK();
+	leave_parent_locked(w);
+	e = find(w, token, token_len);
+	if (e != NULL) {
+		at = e->taken_at;
+	}
+	UNLOCK();
+	return at;
 }
 
 int rl_leases_masters(rl_leases *w, const char *token, size_t token_len, uint32_t *masters, size_t count)

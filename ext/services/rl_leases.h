@@ -67,6 +67,9 @@ rl_lease_state rl_leases_state(rl_leases *leases, const char *token, size_t toke
  * adopts them in the lease itself. */
 void rl_leases_set_masters(rl_leases *leases, const char *token, size_t token_len, const uint32_t *masters,
 	size_t count);
+/* When token's lock was taken (rl_now_ms() as it was tracked), for the clock-jump rule
+ * (rl_cluster_expect_clock); 0 when it is not tracked. */
+double rl_leases_taken_at(rl_leases *leases, const char *token, size_t token_len);
 int rl_leases_masters(rl_leases *leases, const char *token, size_t token_len, uint32_t *masters, size_t count);
 
 /* Which members are known to have lost token's key (docs/design/renewal.md#which-members-an-extend-awaits):

@@ -29,6 +29,7 @@ typedef struct lease {
 	double due;          /* rl_now_ms() of the next renewal */
 	double valid_until;  /* end of the last validity won: past it the lease is lost */
 	double expires_at;   /* past it no server can still hold the keys: safe to forget */
+	double taken_at;     /* rl_now_ms() when it was taken (tracked): the clock-jump rule's "before" */
 	int64_t left;        /* extensions still allowed; < 0: no cap */
 	int lost;
 	int loss_counted;    /* telemetry: its loss was counted (once) */

@@ -4,6 +4,7 @@
 
 #include "services/rl_metrics.h"
 #include "net/rl_sentinel.h"
+#include "net/rl_shards.h"
 
 #if defined(_MSC_VER)
 # include <windows.h>
@@ -109,6 +110,8 @@ static server_slot *server_slot_of(const rl_cluster *cluster, size_t i)
 		snprintf(address, sizeof(address), "#%zu", i);
 	} else if (endpoint->sentinel != NULL) {
 		snprintf(address, sizeof(address), "sentinel:%s", endpoint->sentinel->identity);
+	} else if (endpoint->shards != NULL) {
+		snprintf(address, sizeof(address), "cluster:%s", endpoint->shards->identity);
 	} else if (endpoint->host[0] == '/') {
 		snprintf(address, sizeof(address), "%s", endpoint->host);
 	} else if (strchr(endpoint->host, ':') != NULL) {

@@ -24,6 +24,8 @@ typedef enum {
 	RL_METRIC_RENEWALS,      /* autoExtend renewals that reached a quorum */
 	RL_METRIC_OBSERVER_ERRORS, /* observer calls that threw (the exception is swallowed) */
 	RL_METRIC_ON_LOSS_ERRORS,  /* 'onLoss' calls that threw (swallowed likewise) */
+	RL_METRIC_CLOCK_JUMPS_FORWARD,  /* a server's clock seen jumping forward (TIME against our clock) */
+	RL_METRIC_CLOCK_JUMPS_BACKWARD, /* ... and backward */
 	RL_METRIC_COUNT
 } rl_metric;
 

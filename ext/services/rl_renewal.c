@@ -101,6 +101,20 @@ static lease *next_due(rl_leases *w, double *due)
 	return best;
 }
 
+/* The clock jumps the thread's samples showed, counted in metrics() (lock-free). */
+static void count_clock_news(rl_cluster *cluster)
+{
+	unsigned news[2];
+
+	rl_cluster_take_clock_news(cluster, news);
+	if (news[0] != 0) {
+		rl_metrics_add(RL_METRIC_CLOCK_JUMPS_FORWARD, news[0]);
+	}
+	if (news[1] != 0) {
+		rl_metrics_add(RL_METRIC_CLOCK_JUMPS_BACKWARD, news[1]);
+	}
+}
+
 /* A renewal that won validity, asked at start: the lease's validity moves on. The lock held. */
 static void renewed_locked(rl_leases *w, lease *e, double start, double validity, const rl_outcome *outcomes)
 {
@@ -177,7 +191,7 @@ static int renew_batch_locked(rl_leases *w, double now)
 	double *validities;
 	size_t *index;
 	lease *e;
-	double start, end, bound = round_trip_bound_locked(w);
+	double start, end, bound = round_trip_bound_locked(w), taken_at = 0;
 	rl_lock_policy policy;
 
 	for (e = w->leases; e && n < 2; e = e->next) {
@@ -223,7 +237,11 @@ static int renew_batch_locked(rl_leases *w, double now)
 			memcpy(lost_on + k * count, e->lost_on, count);
 		}
 		bound = fmin(bound, (double) e->ttl);
+		taken_at = k == 0 || e->taken_at < taken_at ? e->taken_at : taken_at;
 	}
+	/* The earliest lease's: a lease taken after a jump that loses its yes with the batch is renewed
+	 * alone at once, under its own time. */
+	rl_cluster_expect_clock(w->cluster, taken_at, 1);
 	w->io_busy = 1;
 	pthread_mutex_unlock(&rl_leases_lock);
 
@@ -251,6 +269,7 @@ static int renew_batch_locked(rl_leases *w, double now)
 	if (j > 0 && index[0] != (size_t) -1) {
 		rl_metrics_server_errors(w->cluster, outcomes); /* once per round trip */
 	}
+	count_clock_news(w->cluster);
 	for (k = 0; k < n; k++) {
 		e = batch[k];
 		validities[k] = 0;
@@ -307,6 +326,7 @@ static void renew_locked(rl_leases *w, lease *e)
 	/* a copy: the lease may change meanwhile */
 	rl_dialect_refresh(&w->policy, rl_now_ms()); /* this thread's own copy: a learnt NOPERM asked again */
 	w->policy.await_every_reply = rl_cluster_expect_masters(w->cluster, e->masters);
+	rl_cluster_expect_clock(w->cluster, e->taken_at, 1); /* a server's clock jumped since: its yes is no yes */
 	/* the members known to have lost its key, awaited by its extend (rl_request.heals) */
 	if (e->lost_on != NULL) {
 		memcpy(w->lost_on, e->lost_on, w->cluster->count);
@@ -326,6 +346,7 @@ static void renew_locked(rl_leases *w, lease *e)
 		validity = rl_kind_extend(&w->io, &w->policy, &e->held, e->token, e->token_len, e->ttl, w->outcomes);
 	}
 	rl_metrics_server_errors(w->cluster, w->outcomes); /* lock-free: not under the mutex */
+	count_clock_news(w->cluster);
 	pthread_mutex_lock(&rl_leases_lock);
 	w->io_busy = 0;
 	e->busy = 0;
@@ -445,6 +466,7 @@ static rl_cluster *copy_servers(const rl_cluster *from)
 		return NULL;
 	}
 	cluster->refuse_evicting = from->refuse_evicting; /* a renewal's votes as the object's */
+	rl_cluster_share_clocks(cluster, from); /* a jump either sees is the object's (the object outlives the thread) */
 	for (i = 0; i < from->count; i++) {
 		const rl_endpoint *src = &from->endpoints[i];
 		rl_endpoint_spec spec;
@@ -464,6 +486,7 @@ static rl_cluster *copy_servers(const rl_cluster *from)
 		spec.database = src->database;
 		spec.tls = src->tls; /* copied: the thread owns its own */
 		spec.sentinel = src->sentinel; /* copied: the thread asks the sentinels itself */
+		spec.shards = src->shards;     /* copied: the thread learns the slot map itself */
 		(void) rl_cluster_set_endpoint_spec(cluster, i, &spec);
 		/* These connections carry on the object's, which took the lock: their first open is a
 		 * reopen, and its member is awaited by the extend that opens it (rl_request.heals). */
@@ -491,7 +514,8 @@ int rl_renewal_init(rl_leases *w, const rl_leases_config *config)
 	}
 	w->policy = *config->policy;
 	for (i = 0; i < config->servers->count; i++) {
-		w->has_sentinel |= config->servers->endpoints[i].sentinel != NULL;
+		/* members that move (a cluster member's node depends on each lock's key): no batches */
+		w->has_sentinel |= config->servers->endpoints[i].sentinel != NULL || config->servers->endpoints[i].shards != NULL;
 	}
 	w->policy.call_bound_ms = rl_cluster_call_bound(w->cluster);
 	rl_fanout_bind(w->cluster, &w->io);

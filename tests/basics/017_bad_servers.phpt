@@ -37,7 +37,7 @@ foreach ([[['127.0.0.1', 6379]], [['127.0.0.1', 6379, 1]], [['127.0.0.1', 6379, 
 ?>
 --EXPECT--
 no servers: ValueError: RedLock::__construct(): Argument #1 ($servers) must contain at least one server
-string instead of array: ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 URI must start with redis://, rediss://, unix://, sentinel://, sentinels:// or memory://
+string instead of array: ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 URI must start with redis://, rediss://, unix://, sentinel://, sentinels://, cluster://, clusters:// or memory://
 missing port: ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 must be a list [host, port, timeout]
 port as non-numeric string: TypeError: RedLock::__construct(): Argument #1 ($servers) server #0 port must be of type int, string given
 host as int: TypeError: RedLock::__construct(): Argument #1 ($servers) server #0 host must be of type string, int given

@@ -45,6 +45,8 @@ bool(false)
 string(7) "redlock"
 __construct(array $servers, int $retryDelay = 200, int $retryCount = 3, array $options = array (
 ))
+fromCluster(array|string $seeds, int $retryDelay = 200, int $retryCount = 3, array $options = array (
+)): RedLock
 lock(array|string $resource, int $ttl): array|false
 lockSemaphore(string $resource, int $limit, int $ttl): array|false
 lockShared(string $resource, int $ttl): array|false

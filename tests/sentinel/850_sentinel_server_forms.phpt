@@ -78,7 +78,7 @@ ValueError: RedLock::__construct(): Argument #1 ($servers) server #1 sentinel UR
 ValueError: RedLock::__construct(): Argument #1 ($servers) server #1 URI port must be an integer between 1 and 65535
 ValueError: RedLock::__construct(): Argument #1 ($servers) server #1 URI host must not be empty
 ValueError: RedLock::__construct(): Argument #1 ($servers) server #1 URI has an unknown query parameter (known: timeout, db, password, username, sentinel_username, sentinel_password)
-ValueError: RedLock::__construct(): Argument #1 ($servers) server #1 URI TLS parameters need the rediss:// or sentinels:// scheme
+ValueError: RedLock::__construct(): Argument #1 ($servers) server #1 URI TLS parameters need the rediss://, sentinels:// or clusters:// scheme
 ValueError: RedLock::__construct(): Argument #1 ($servers) server #1 URI user info needs a password: use redis://user:password@host, or redis://:password@host for a password alone
 ValueError: RedLock::__construct(): Argument #1 ($servers) server #1 URI sentinel_username needs a sentinel_password
 ValueError: RedLock::__construct(): Argument #1 ($servers) server #1 URI gives the sentinel_password twice

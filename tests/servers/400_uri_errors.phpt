@@ -81,9 +81,9 @@ server #1 URI host must not be empty
 server #1 URI host has an unclosed '[' (IPv6 addresses are written [::1])
 server #1 URI host is malformed (percent-encode '/', '?' and '#' in a password)
 server #1 URI verify_peer and verify_peer_name must be 1 or 0 (true or false)
-server #1 URI must start with redis://, rediss://, unix://, sentinel://, sentinels:// or memory://
+server #1 URI must start with redis://, rediss://, unix://, sentinel://, sentinels://, cluster://, clusters:// or memory://
 server #1 unix URI must name an absolute socket path, like unix:///run/redis.sock
 server #1 URI gives the password twice
 server #1 URI user name needs a password
 server #1 URI must not contain NUL bytes
-server #1 URI must start with redis://, rediss://, unix://, sentinel://, sentinels:// or memory://
+server #1 URI must start with redis://, rediss://, unix://, sentinel://, sentinels://, cluster://, clusters:// or memory://

@@ -21,7 +21,7 @@ function shape(array $c): string
     arsort($counts);
     $votes = $c['servers'] === [] ? '' : sprintf('%d servers, majority %s, %s', count($c['servers']),
         (reset($counts) >= 3 ? key($counts) : 'none'),
-        array_filter($c['servers'], fn ($v) => array_keys($v) !== ['vote', 'ms', 'warning'] || $v['warning'] !== null
+        array_filter($c['servers'], fn ($v) => array_keys($v) !== ['vote', 'ms', 'warning', 'clock_jumps'] || $v['warning'] !== null || $v['clock_jumps'] !== 0
             || !($v['vote'] === 'no reply needed' ? $v['ms'] === null : is_float($v['ms']) && $v['ms'] >= 0)) ? 'BAD ENTRIES' : 'entries ok');
     $ok = is_int($c['attempts']) && is_float($c['waited_ms']) && $c['waited_ms'] >= 0
         && (is_null($c['validity_ms']) || (is_float($c['validity_ms']) && $c['validity_ms'] > 0))

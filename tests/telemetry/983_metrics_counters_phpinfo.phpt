@@ -51,7 +51,7 @@ foreach (['acquired', 'released', 'contended'] as $k) {
 echo 'phpinfo lock waits: ', preg_match('/lock waits => (\d+) \(/', $info, $m) && (int) $m[1] === $m2['wait_ms']['count'] ? 'matches' : 'MISSING', "\n";
 ?>
 --EXPECT--
-acquired,contended,failed,released,extended,lost,renewals,observer_errors,on_loss_errors,wait_ms,server_errors,server_policies
+acquired,contended,failed,released,extended,lost,renewals,observer_errors,on_loss_errors,clock_jumps_forward,clock_jumps_backward,wait_ms,server_errors,server_policies
 buckets,sum,count / 1,5,10,25,50,100,250,500,1000,2500,5000,10000,+Inf
 bool(false)
 bool(false)

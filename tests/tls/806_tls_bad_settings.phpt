@@ -55,8 +55,8 @@ echo preg_match('/^TLS \(rediss:\/\/\) => OpenSSL \d/m', ob_get_clean()) ? "phpi
 7: ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 tls must be an array with the keys cafile, capath, local_cert, local_pk, passphrase, peer_name, verify_peer, verify_peer_name
 8: ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 tls local_pk needs local_cert
 9: ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 tls is not available over a unix socket
-10: ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 URI TLS parameters need the rediss:// or sentinels:// scheme
-11: ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 URI TLS parameters need the rediss:// or sentinels:// scheme
+10: ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 URI TLS parameters need the rediss://, sentinels:// or clusters:// scheme
+11: ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 URI TLS parameters need the rediss://, sentinels:// or clusters:// scheme
 12: ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 URI verify_peer and verify_peer_name must be 1 or 0 (true or false)
 13: ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 URI cafile must not be empty
 14: ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 URI gives the cafile twice

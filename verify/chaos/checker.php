@@ -73,7 +73,7 @@ function checker_check(array $records, int $maxExamples = 5): array
     $stats = ['records' => count($records), 'acquisitions' => 0, 'lock_fail' => 0, 'lock_info' => 0,
         'extends_ok' => 0, 'validity_ok' => 0, 'unlocks' => 0, 'losses' => 0, 'renewals' => 0, 'writes' => 0,
         'writes_accepted' => 0, 'writes_unattributed' => 0, 'faults_in_model' => 0, 'faults_outside_model' => 0,
-        'resources' => 0];
+        'resources' => 0, 'clock_warnings' => 0];
     /* Records in time order of completion (invoke for those never completed): a holder's later calls
      * follow its lock. usort is stable: records of one worker keep their order on equal times. */
     usort($records, fn ($a, $b) => (($a['t1'] ?? $a['t0'] ?? $a['t'] ?? 0) <=> ($b['t1'] ?? $b['t0'] ?? $b['t'] ?? 0)));
@@ -140,6 +140,15 @@ function checker_check(array $records, int $maxExamples = 5): array
             case 'renewals':
                 $stats['renewals'] += (int) ($rec['renewals'] ?? 0);
                 break;
+            case 'clock-warning':
+                /* the worker's object saw a server's clock jump: a signal to every lock it holds */
+                $stats['clock_warnings']++;
+                foreach ($byHolder as $k => $index) {
+                    if (str_starts_with($k, ($rec['w'] ?? '') . '|')) {
+                        $holders[explode('|', $k, 3)[2]][$index][6][] = [(int) $rec['t1'], 'clock-warning', 'fail'];
+                    }
+                }
+                break;
             case 'write':
                 $stats['writes']++;
                 if (!empty($rec['accepted'])) {
@@ -169,7 +178,7 @@ function checker_check(array $records, int $maxExamples = 5): array
     };
     $violations = ['overlaps' => 0, 'fence_accepted_below' => 0, 'fence_not_increasing' => 0];
     $outsideModel = ['overlaps' => 0, 'fence_not_increasing' => 0, 'signalled' => 0, 'not_signalled' => 0,
-        'no_later_call' => 0];
+        'no_later_call' => 0, 'clock_warned' => 0];
     /* Outside the model a stale holder must at least be told: the first of its calls to complete after the
      * rival acquired (extend, validity, unlock, or onLoss) says it lost the lock (fail, or the loss). */
     $told = function (array $stale, int $since) use (&$outsideModel): void {
@@ -180,6 +189,13 @@ function checker_check(array $records, int $maxExamples = 5): array
             }
         }
         $outsideModel[$next === null ? 'no_later_call' : ($next[2] === 'fail' || $next[1] === 'loss' ? 'signalled' : 'not_signalled')]++;
+        /* and whether a clock-jump warning reached it during its hold, by its next call's return */
+        foreach ($stale[6] as $c) {
+            if ($c[1] === 'clock-warning' && $c[0] >= $stale[4] && ($next === null || $c[0] <= $next[0])) {
+                $outsideModel['clock_warned']++;
+                break;
+            }
+        }
     };
     $examples = [];
     $note = function (string $text) use (&$examples, $maxExamples): void {
@@ -294,8 +310,8 @@ if (realpath($_SERVER['SCRIPT_FILENAME'] ?? '') === __FILE__) {
     }
     $o = $verdict['outside_model'];
     if ($o['overlaps'] > 0 && !$quiet) {
-        printf("outside the model: %d overlaps; the stale holder's next call said it lost the lock in %d, did not in %d, no later call in %d\n",
-            $o['overlaps'], $o['signalled'], $o['not_signalled'], $o['no_later_call']);
+        printf("outside the model: %d overlaps; the stale holder's next call said it lost the lock in %d, did not in %d, no later call in %d; a clock-jump warning reached it by then in %d\n",
+            $o['overlaps'], $o['signalled'], $o['not_signalled'], $o['no_later_call'], $o['clock_warned']);
     }
     printf("CHECKER: %s (overlaps %d, fence accepted below %d, fence not increasing %d; outside the model: overlaps %d, fences %d)\n",
         $verdict['ok'] ? 'ok' : 'VIOLATION', $verdict['violations']['overlaps'], $verdict['violations']['fence_accepted_below'],

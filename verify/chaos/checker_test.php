@@ -113,12 +113,17 @@ $signals = [
         'not_signalled'],
     'no later call: the stale holder made none' => [[lock_rec('a', 'A', 0, 1, 'ok', 50), $jump,
         lock_rec('b', 'B', 5, 30, 'ok', 50)], 'no_later_call'],
+    'signalled: a clock-jump warning (the observer\'s clock_jumps grew) before its next call' => [[lock_rec('a', 'A', 0, 1, 'ok', 50), $jump,
+        lock_rec('b', 'B', 5, 30, 'ok', 50), ['w' => 'a', 'op' => 'clock-warning', 't1' => ms(31), 'out' => 'ok', 'jumps' => 1],
+        call_rec('validity', 'a', 'A', 32, 33, 'ok', 5)], 'signalled', 1],
 ];
 
 $failed = 0;
-foreach ($signals as $name => [$records, $want]) {
+foreach ($signals as $name => $signal) {
+    [$records, $want] = $signal;
     $o = checker_check($records)['outside_model'];
-    $ok = $o['overlaps'] === 1 && $o[$want] === 1 && $o['signalled'] + $o['not_signalled'] + $o['no_later_call'] === 1;
+    $ok = $o['overlaps'] === 1 && $o[$want] === 1 && $o['signalled'] + $o['not_signalled'] + $o['no_later_call'] === 1
+        && $o['clock_warned'] === ($signal[2] ?? 0);
     $failed += $ok ? 0 : 1;
     printf("%s %s%s\n", $ok ? 'ok  ' : 'FAIL', $name, $ok ? '' : ' (got ' . json_encode($o) . ')');
 }

@@ -19,6 +19,9 @@
  *            breaks the algorithm's assumption, a demonstration) --kill-gap=MS (the next kill comes
  *            MS/2-MS after a restart; default 100-400 ms, and 0-30 ms in the no-delay run)
  *   php verify/chaos/run.php --preset=extend    # CI: autoExtend workers holding ~3 ttls each, delayed run
+ *   php verify/chaos/run.php --preset=cluster-short    # ~60 s: --members=cluster, RedLock::fromCluster() over a
+ *            3-master cluster (verify/chaos/cluster.php; ports --port-base .. +5, guard +9), with CLUSTER FAILOVERs
+ *            and live reshardings instead of kills and pauses (--failover=none|failover|reshard: one kind)
  *   php verify/chaos/run.php --preset=failover-short   # ~60 s: --members=sentinel, 3 Sentinel-managed members
  *            (verify/chaos/failover.php; ports --port-base .. +9) and forced failovers instead of kills and pauses;
  *            --failover=lossy: without the pause that makes them lose nothing (a demonstration, never fails)
@@ -61,6 +64,11 @@ const PRESETS = [
         'stop-holders' => true, 'clock-jump' => 60000, 'clock-jump-servers' => 1],
     /* issue 27: 3 Sentinel-managed members (verify/chaos/failover.php), the fault a forced failover of one;
      * autoExtend holds of 4 x 150 ms with a ttl of 1000 ms, renewed across the failovers */
+    /* issue 37: RedLock::fromCluster() over 3 masters (verify/chaos/cluster.php), the faults failovers and reshardings;
+     * autoExtend holds of 4 x 150 ms with a ttl of 1000 ms, renewed across them */
+    'cluster-short' => ['members' => 'cluster', 'workers' => 6, 'duration' => 40, 'acquisitions' => 200000, 'ttl' => 1000,
+        'sleep-us' => 150000, 'resources' => 2, 'nodelay-duration' => 0, 'nodelay-sleep-us' => 0, 'auto-extend' => true,
+        'hold-slices' => 4, 'wait-timeout' => 3000, 'runs' => 'delayed'],
     'failover-short' => ['members' => 'sentinel', 'workers' => 6, 'duration' => 45, 'acquisitions' => 200000, 'ttl' => 1000,
         'sleep-us' => 150000, 'resources' => 2, 'nodelay-duration' => 0, 'nodelay-sleep-us' => 0, 'auto-extend' => true,
         'hold-slices' => 4, 'wait-timeout' => 3000, 'runs' => 'delayed'],
@@ -119,6 +127,11 @@ $lockPorts = range($portBase, $portBase + 4);
 $sentinel = $cfg['members'] === 'sentinel'; /* --members=sentinel: failovers instead of kills and pauses */
 if ($sentinel) {
     require __DIR__ . '/failover.php';
+}
+$clusterMembers = $cfg['members'] === 'cluster'; /* --members=cluster: RedLock::fromCluster(), failovers and reshardings */
+if ($clusterMembers) {
+    require __DIR__ . '/cluster.php';
+    $sentinel = true; /* no kills and pauses of lock servers (the same loop as the Sentinel members') */
 }
 $guardPort = $portBase + ($sentinel ? 9 : 5);
 $runDir = dirname(__DIR__, 2) . '/.run/chaos-' . $portBase;
@@ -241,7 +254,8 @@ function percentile(array $sorted, float $p): float
 /** One labelled run. Returns its report. */
 function run_once(string $name, string $label, int $restartDelay, float $duration, int $sleepUs, int $acquisitions): array
 {
-    global $servers, $lockPorts, $guardPort, $runDir, $workers, $ttl, $cfg, $extension, $sentinel, $portBase, $historyDir;
+    global $servers, $lockPorts, $guardPort, $runDir, $workers, $ttl, $cfg, $extension, $sentinel, $portBase, $historyDir,
+        $clusterMembers;
     $killCount = max(1, min(4, (int) $cfg['kill-count']));
     $killGap = max(0, (int) $cfg['kill-gap']);
 
@@ -250,7 +264,11 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
         @unlink("$runDir/clock-offset-$port"); /* and true clocks */
         $servers[$port] = start_server($port, $runDir);
     }
-    if ($sentinel) {
+    $seeds = null;
+    if ($clusterMembers) {
+        $seeds = cc_start($portBase, $runDir);
+        $lockPorts = [];
+    } elseif ($sentinel) {
         $servers += fo_start($portBase, $runDir);
         $lockPorts = array_keys(array_diff_key($servers, [$guardPort => 1]));
     }
@@ -265,7 +283,8 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
             'mode' => $cfg['mode'], 'limit' => (int) $cfg['limit'], 'exclusive_pct' => (int) $cfg['exclusive-pct'],
             'auto_extend' => (bool) $cfg['auto-extend'], 'hold_slices' => (int) $cfg['hold-slices'],
             'wait_timeout' => $cfg['wait-timeout'] !== null ? (int) $cfg['wait-timeout'] : null,
-            'servers' => $sentinel ? fo_uris($portBase, 0.2) : null,
+            'servers' => $sentinel && !$clusterMembers ? fo_uris($portBase, 0.2) : null,
+            'from_cluster' => $seeds !== null ? "$seeds?timeout=0.2" : null,
             'history' => $historyDir !== null ? "$historyDir/$runId-w$w.jsonl" : null, 'fencing' => (bool) $cfg['fencing'],
             'extend' => (bool) $cfg['extend'], 'hold_to_validity' => (bool) $cfg['hold-to-validity'],
             'fork_in_run' => (bool) $cfg['fork-in-run']];
@@ -303,7 +322,9 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
     $nextPause = microtime(true) + 0.3;
     $hardStop = microtime(true) + $duration + 60;
     $start = microtime(true);
-    if ($sentinel) {
+    if ($clusterMembers) {
+        $events = cc_chaos($portBase, $procs, $hardStop, (string) $cfg['failover']); /* --failover=none|failover|reshard: one kind */
+    } elseif ($sentinel) {
         $events = fo_chaos($portBase, $procs, $hardStop, (string) $cfg['failover']);
     }
     $clockJump = (int) $cfg['clock-jump'];
@@ -421,6 +442,9 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
         kill_server($servers[$port]);
     }
     kill_server($servers[$guardPort]);
+    if ($clusterMembers) {
+        cc_stop($runDir);
+    }
     /* --history: the run's histories judged by verify/chaos/checker.php. With clock jumps (outside the model)
      * the checker alone decides: it sets apart what follows an out-of-model fault; the tally above cannot. So
      * with holders SIGSTOPped: one late counter write can lose several updates, which the tally takes for a
@@ -449,7 +473,8 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
         'acquire_p99_ms' => round(percentile($latencies, 0.99), 3),
         'acquire_max_ms' => round($latencies ? end($latencies) : -1.0, 3),
         'acquisitions_per_s' => round($sum['acquisitions'] / max($elapsed, 0.001)),
-        'members' => $sentinel ? "3 Sentinel-managed, failovers {$cfg['failover']}" : '5 plain',
+        'members' => $clusterMembers ? 'fromCluster(), 3 masters, failovers and reshardings'
+            : ($sentinel ? "3 Sentinel-managed, failovers {$cfg['failover']}" : '5 plain'),
         'chaos' => $events, 'examples' => array_slice($tally['examples'], 0, 3), 'seed' => $GLOBALS['seed'],
         'history' => $GLOBALS['historyDir'],
     ];
@@ -460,7 +485,7 @@ foreach (explode(',', $cfg['runs']) as $run) {
     if ($run === 'delayed') {
         $report = run_once('delayed', 'delayed-restart', $restartDelay, (float) $cfg['duration'], (int) $cfg['sleep-us'],
             (int) $cfg['acquisitions']);
-        $lossy = $sentinel && $cfg['failover'] === 'lossy'; /* a demonstration (verify/chaos/failover.php) */
+        $lossy = $sentinel && !$clusterMembers && $cfg['failover'] === 'lossy'; /* a demonstration (verify/chaos/failover.php) */
         $bad = $report['violated'] && !$lossy;
         $failed = $failed || $bad;
         $report['verdict'] = $bad ? 'FAIL' : ($lossy ? 'demonstration' : 'ok');

@@ -35,7 +35,8 @@ if (($cfg['wait_timeout'] ?? null) !== null) {
     $options['waitTimeout'] = $cfg['wait_timeout']; /* wait for releases rather than retryCount attempts */
 }
 /* History (verify/chaos/history.php, checked by verify/chaos/checker.php): every call with its invoke and completion
- * time, outcome, token, fence and promised validity; renewals (the observer's count) and onLoss; each
+ * time, outcome, token, fence and promised validity; renewals (the observer's count), onLoss and clock-jump
+ * warnings (the observer's per-server clock_jumps grew); each
  * write to the fenced resource with its fence and whether that resource accepted it. */
 $hist = new History($cfg['history'] ?? null, $id);
 $fencing = !empty($cfg['fencing']);
@@ -44,10 +45,17 @@ if ($fencing) {
 }
 $curRes = null;
 if ($hist->on()) {
-    $options['observer'] = function (array $call) use ($hist): void {
+    $clockJumps = 0;
+    $options['observer'] = function (array $call) use ($hist, &$clockJumps): void {
         if (($call['renewals'] ?? 0) > 0 || ($call['lost'] ?? 0) > 0) {
             $hist->add(['op' => 'renewals', 't1' => hrtime(true), 'out' => 'ok', 'renewals' => $call['renewals'],
                 'lost' => $call['lost']]);
+        }
+        /* a server's clock jump, as the object counts it per server: a signal to this worker's holder */
+        $jumps = array_sum(array_column($call['servers'] ?? [], 'clock_jumps'));
+        if ($jumps > $clockJumps) {
+            $clockJumps = $jumps;
+            $hist->add(['op' => 'clock-warning', 't1' => hrtime(true), 'out' => 'ok', 'jumps' => $jumps]);
         }
     };
     if ($autoExtend) {
@@ -58,7 +66,9 @@ if ($hist->on()) {
         };
     }
 }
-$redlock = new RedLock($servers, $cfg['retry_delay'], $cfg['retry_count'], $options);
+$redlock = ($cfg['from_cluster'] ?? null) !== null /* verify/chaos/cluster.php */
+    ? RedLock::fromCluster($cfg['from_cluster'], $cfg['retry_delay'], $cfg['retry_count'], $options)
+    : new RedLock($servers, $cfg['retry_delay'], $cfg['retry_count'], $options);
 $guard = Resp::connect($cfg['guard_port']);
 if ($guard === null) {
     fwrite(STDERR, "$id: cannot reach the guard server\n");

@@ -165,6 +165,24 @@ putenv('REDLOCK_TEST_SERVERS=' . trim($servers));
 putenv("REDLOCK_TEST_PORT=$port");
 putenv('NO_INTERACTION=1');
 putenv('REPORT_EXIT_STATUS=1');
+/* The cluster chapter's tests need a Redis Cluster (scripts/redis-cluster.sh): started once when a record
+ * names one and none is given, at REDLOCK_TEST_CLUSTER_PORT (default REDLOCK_TEST_PORT + 100). */
+$needsCluster = false;
+foreach ($list as $m) {
+    foreach ($m['tests'] as $t) {
+        $needsCluster = $needsCluster || str_starts_with($t, 'cluster/');
+    }
+}
+if ($needsCluster && !getenv('REDLOCK_TEST_CLUSTER')) {
+    $clusterPort = (int) (getenv('REDLOCK_TEST_CLUSTER_PORT') ?: $port + 100);
+    $clusterDir = "$root/.run/mutations/cluster";
+    if (run("bash scripts/redis-cluster.sh start $clusterPort " . escapeshellarg($clusterDir), $seeds) !== 0) {
+        say("mutations: the cluster did not start: $seeds");
+        exit(2);
+    }
+    register_shutdown_function(fn () => run('bash scripts/redis-cluster.sh stop ' . escapeshellarg($clusterDir)));
+    putenv('REDLOCK_TEST_CLUSTER=' . trim($seeds));
+}
 $runTests = is_file("$root/run-tests.php") ? "$root/run-tests.php"
     : trim(shell_exec('php-config --extension-dir')) . '/build/run-tests.php';
 // a copy that never runs a failed test again (scripts/no-retry.sh): a caught mutation's test ran twice before

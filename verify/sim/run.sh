@@ -68,8 +68,8 @@ mutant() {
 build() {
   bash verify/sim/build.sh "$out/sim" . -O2 &&
     CC=clang bash verify/sim/build.sh "$out/sim-asan" . -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer &&
-    mutant stale-as-current net/rl_conn.h 's/(conn->checked | conn->probes | conn->stale) == 0/(conn->checked | conn->probes) == 0/' &&
-    mutant abandoned-not-stale net/rl_conn.h 's/^\tconn->stale += conn->expected;/\t(void) 0;/' &&
+    mutant stale-as-current net/rl_conn.h 's/(conn->checked | conn->probes | conn->stale | conn->time_owed) == 0/(conn->checked | conn->probes | conn->time_owed) == 0/' &&
+    mutant abandoned-not-stale net/rl_conn.h 's/^\tconn->stale += conn->time_owed + conn->expected;.*/\t(void) 0;/' &&
     mutant shared-native-release core/rl_shared.c 's/^\tpolicy->release_by_script = 1;.*//'
 }
 check "build: the real ext/ sources with verify/sim/seam.h (gcc -O2, clang ASan+UBSan, 3 mutants)" build

@@ -1,0 +1,192 @@
+/* Redis Cluster members in $servers: a cluster:// (clusters://) URI or a keyed array with "cluster",
+ * into an endpoint whose node is the master of each call's slot (net/rl_shards.h). Zend glue:
+ * reads and checks the fields, decides nothing. Credentials are never quoted. */
+#include "php.h"
+#include "zend_exceptions.h"
+
+#include "php_redlock.h"
+#include "arguments/redlock_keys.h"
+#include "arguments/redlock_server_fields.h"
+#include "net/rl_shards.h"
+#include "net/rl_uri.h"
+
+/* A cluster member's keys, in the order messages list them; each value is read once all are known.
+ * "member": what RedLock::fromCluster() builds (net/rl_shards.h, rl_shards.pin). No "database": a cluster
+ * has database 0 only. */
+enum {
+	CKEY_CLUSTER, CKEY_TIMEOUT, CKEY_USERNAME, CKEY_PASSWORD, CKEY_TLS, CKEY_MEMBER, CKEY_COUNT
+};
+static const redlock_key cluster_keys[] = {
+	[CKEY_CLUSTER] = {"cluster", NULL},
+	[CKEY_TIMEOUT] = {"timeout", NULL},
+	[CKEY_USERNAME] = {"username", NULL},
+	[CKEY_PASSWORD] = {"password", NULL},
+	[CKEY_TLS] = {"tls", NULL},
+	[CKEY_MEMBER] = {"member", NULL},
+	[CKEY_COUNT] = {NULL, NULL}
+};
+
+/* The seeds in the endpoint's rl_shards; the endpoint starts at the first seed. */
+static zend_result store(rl_cluster *cluster, size_t index, rl_endpoint_spec *spec, const rl_shards_spec *seeds)
+{
+	rl_shards *shards = rl_shards_create(seeds);
+	int status;
+
+	if (shards == NULL) {
+		zend_throw_error(NULL, "RedLock: out of memory");
+		return FAILURE;
+	}
+	spec->host = seeds->hosts[0];
+	spec->host_len = strlen(seeds->hosts[0]);
+	spec->port = seeds->ports[0];
+	spec->database = 0;
+	spec->shards = shards;
+	status = rl_cluster_set_endpoint_spec(cluster, index, spec);
+	rl_shards_free(shards);
+	if (status != 0) {
+		zend_throw_error(NULL, "RedLock: out of memory");
+		return FAILURE;
+	}
+	return SUCCESS;
+}
+
+zend_result redlock_cluster_from_uri(rl_cluster *cluster, size_t index, const rl_uri *uri)
+{
+	rl_endpoint_spec spec;
+	rl_shards_spec seeds;
+
+	memset(&spec, 0, sizeof(spec));
+	memset(&seeds, 0, sizeof(seeds));
+	spec.timeout_ms = uri->has_timeout ? uri->timeout_ms : REDLOCK_DEFAULT_TIMEOUT_SECONDS * 1000.0;
+	spec.username = uri->username;
+	spec.username_len = uri->username ? strlen(uri->username) : 0;
+	spec.password = uri->password;
+	spec.password_len = uri->password ? strlen(uri->password) : 0;
+	spec.tls = uri->tls ? &uri->tls_config : NULL;
+	seeds.count = uri->sentinel_count;
+	seeds.hosts = (const char *const *) uri->sentinel_hosts;
+	seeds.ports = uri->sentinel_ports;
+	seeds.username = uri->username;
+	seeds.password = uri->password;
+	seeds.timeout_ms = spec.timeout_ms;
+	seeds.tls = spec.tls;
+	seeds.pin = uri->cluster_member;
+	return store(cluster, index, &spec, &seeds);
+}
+
+bool redlock_cluster_keyed(HashTable *entry)
+{
+	return zend_hash_str_exists(entry, "cluster", sizeof("cluster") - 1);
+}
+
+/* "cluster": a non-empty list of "host[:port]" strings or [host, port] lists (port 6379 when
+ * absent). hosts[] are malloc'd, for the caller to free. */
+static zend_result parse_seeds(zval *list, uint32_t arg_num, size_t index, char **hosts, int *ports, size_t *count)
+{
+	zval *one;
+
+	if (list == NULL) {
+		zend_argument_value_error(arg_num, "server #%zu must have \"cluster\": its seeds", index);
+		return FAILURE;
+	}
+	if (Z_TYPE_P(list) != IS_ARRAY) {
+		zend_argument_type_error(arg_num, "server #%zu cluster must be of type array, %s given", index,
+			zend_zval_type_name(list));
+		return FAILURE;
+	}
+	if (zend_hash_num_elements(Z_ARRVAL_P(list)) == 0 || zend_hash_num_elements(Z_ARRVAL_P(list)) > RL_URI_SENTINELS_MAX) {
+		zend_argument_value_error(arg_num, "server #%zu cluster must list 1 to %d seeds", index, RL_URI_SENTINELS_MAX);
+		return FAILURE;
+	}
+	ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(list), one) {
+		ZVAL_DEREF(one);
+		if (Z_TYPE_P(one) == IS_STRING) {
+			char error[RL_URI_ERROR_MAX];
+
+			if (rl_uri_parse_host_port(Z_STRVAL_P(one), Z_STRLEN_P(one), RL_URI_DEFAULT_PORT, &hosts[*count],
+					&ports[*count], error, sizeof(error)) != 0) {
+				zend_argument_value_error(arg_num, "server #%zu seed #%zu must be \"host:port\" (%s)", index, *count, error);
+				return FAILURE;
+			}
+		} else if (Z_TYPE_P(one) == IS_ARRAY) {
+			zval *host = zend_hash_index_find_deref(Z_ARRVAL_P(one), 0);
+			zval *port = zend_hash_index_find_deref(Z_ARRVAL_P(one), 1);
+
+			ports[*count] = RL_URI_DEFAULT_PORT;
+			if (host == NULL) {
+				zend_argument_value_error(arg_num, "server #%zu seed #%zu must be a list [host, port]", index, *count);
+				return FAILURE;
+			}
+			if (redlock_server_check_host(host, arg_num, index) != SUCCESS
+				|| (port != NULL && redlock_server_parse_port(port, false, arg_num, index, &ports[*count]) != SUCCESS)) {
+				return FAILURE;
+			}
+			if (Z_STRVAL_P(host)[0] == '/') {
+				zend_argument_value_error(arg_num, "server #%zu seed #%zu must be a host, not a unix socket", index, *count);
+				return FAILURE;
+			}
+			if ((hosts[*count] = strdup(Z_STRVAL_P(host))) == NULL) {
+				zend_throw_error(NULL, "RedLock: out of memory");
+				return FAILURE;
+			}
+		} else {
+			zend_argument_type_error(arg_num, "server #%zu seed #%zu must be of type string|array, %s given", index,
+				*count, zend_zval_type_name(one));
+			return FAILURE;
+		}
+		(*count)++;
+	} ZEND_HASH_FOREACH_END();
+	return SUCCESS;
+}
+
+zend_result redlock_cluster_from_keyed(rl_cluster *cluster, HashTable *entry, uint32_t arg_num, size_t index)
+{
+	zval *slots[CKEY_COUNT] = {NULL};
+	char *hosts[RL_URI_SENTINELS_MAX] = {NULL};
+	int ports[RL_URI_SENTINELS_MAX] = {0};
+	rl_endpoint_spec spec;
+	rl_shards_spec seeds;
+	rl_tls_config *tls = NULL;
+	zend_result result = FAILURE;
+	size_t count = 0, i;
+
+	memset(&spec, 0, sizeof(spec));
+	memset(&seeds, 0, sizeof(seeds));
+	if (redlock_keys_read(cluster_keys, entry, arg_num, index, slots, NULL) != SUCCESS) {
+		return FAILURE;
+	}
+	if (parse_seeds(slots[CKEY_CLUSTER], arg_num, index, hosts, ports, &count) != SUCCESS
+		|| redlock_server_parse_timeout(slots[CKEY_TIMEOUT], arg_num, index, &spec.timeout_ms) != SUCCESS
+		|| redlock_server_parse_credential(slots[CKEY_USERNAME], "username", arg_num, index, &spec.username, &spec.username_len) != SUCCESS
+		|| redlock_server_parse_credential(slots[CKEY_PASSWORD], "password", arg_num, index, &spec.password, &spec.password_len) != SUCCESS
+		|| (slots[CKEY_TLS] != NULL && redlock_server_parse_tls(slots[CKEY_TLS], arg_num, index, &tls) != SUCCESS)) {
+		goto done;
+	}
+	if (spec.username != NULL && spec.password == NULL) {
+		zend_argument_value_error(arg_num, "server #%zu username needs a password", index);
+		goto done;
+	}
+	if (slots[CKEY_MEMBER] != NULL) {
+		zend_long number;
+
+		if (redlock_server_parse_whole_number(slots[CKEY_MEMBER], "member", 0, 255, arg_num, index, &number) != SUCCESS) {
+			goto done;
+		}
+		seeds.pin = (unsigned) number + 1;
+	}
+	spec.tls = tls;
+	seeds.count = count;
+	seeds.hosts = (const char *const *) hosts;
+	seeds.ports = ports;
+	seeds.username = spec.username;
+	seeds.password = spec.password;
+	seeds.timeout_ms = spec.timeout_ms;
+	seeds.tls = tls;
+	result = store(cluster, index, &spec, &seeds);
+done:
+	for (i = 0; i < count; i++) {
+		free(hosts[i]);
+	}
+	rl_tls_config_free(tls);
+	return result;
+}

@@ -1,0 +1,1027 @@
+/* Redis Cluster members: the slot map and where each call goes. See rl_shards.h and
+ * docs/design/cluster.md. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "net/rl_pool.h"
+#include "net/rl_shards.h"
+#include "net/rl_uri.h"
+#include "net/rl_wait_cancel.h"
+
+/* A node without a timeout (0, "no limit") still gets one for the map: a call without a deadline
+ * must not wait on a silent node for ever. */
+#define RL_SHARDS_DEFAULT_TIMEOUT_MS 1000.0
+/* Nodes asked for the map at once, at most: the known masters first, then the seeds. */
+#define RL_SHARDS_ASKED_MAX 16
+
+/* --- hash slots ------------------------------------------------------------------------------ */
+
+static uint16_t crc16(const char *bytes, size_t len)
+{
+	uint16_t crc = 0;
+	size_t i;
+	int bit;
+
+	for (i = 0; i < len; i++) {
+		crc ^= (uint16_t) ((unsigned char) bytes[i] << 8);
+		for (bit = 0; bit < 8; bit++) {
+			crc = (uint16_t) (crc & 0x8000 ? (crc << 1) ^ 0x1021 : crc << 1);
+		}
+	}
+	return crc;
+}
+
+int rl_key_slot(const char *key, size_t len)
+{
+	const char *open = memchr(key, '{', len), *close;
+
+	if (open != NULL) {
+		size_t after = (size_t) (open - key) + 1;
+
+		close = memchr(open + 1, '}', len - after);
+		if (close != NULL && close > open + 1) {
+			return crc16(open + 1, (size_t) (close - open - 1)) & (RL_SHARDS_SLOTS - 1);
+		}
+	}
+	return crc16(key, len) & (RL_SHARDS_SLOTS - 1);
+}
+
+static int name_is(const rl_command *command, const char *name)
+{
+	size_t len = strlen(name);
+
+	return command->argvlen[0] == len && strncasecmp(command->argv[0], name, len) == 0;
+}
+
+static int merge(int slot, int one)
+{
+	if (slot == RL_SLOT_CROSS || slot == RL_SLOT_NONE) {
+		return slot == RL_SLOT_NONE ? one : slot;
+	}
+	return slot == one ? slot : RL_SLOT_CROSS;
+}
+
+int rl_command_keys(const rl_command *command, int *first, int *last)
+{
+	*first = *last = 1;
+	if (command->argc < 2) {
+		return 0; /* MULTI, EXEC, PING */
+	}
+	if (name_is(command, "EVAL") || name_is(command, "EVALSHA") || name_is(command, "FCALL")) {
+		long keys = command->argc > 2 ? strtol(command->argv[2], NULL, 10) : 0;
+
+		if (keys <= 0) {
+			return 0;
+		}
+		*first = 3;
+		*last = 3 + (int) keys - 1;
+		if (*last >= command->argc) {
+			*last = command->argc - 1;
+		}
+	} else if (name_is(command, "DEL") || name_is(command, "EXISTS") || name_is(command, "UNLINK")) {
+		*last = command->argc - 1;
+	} else if (name_is(command, "SUBSCRIBE") || name_is(command, "PUBLISH")) {
+		return 0; /* a channel, not a key */
+	}
+	return 1;
+}
+
+/* Whether key has a hash tag (a '{' and, after it, a '}' with something between). */
+static int has_tag(const char *key, size_t len)
+{
+	const char *open = memchr(key, '{', len), *close;
+
+	return open != NULL && (close = memchr(open + 1, '}', len - (size_t) (open - key) - 1)) != NULL && close > open + 1;
+}
+
+/* A script that builds keys from its KEYS (a semaphore's slots, a fence counter: KEYS[i] .. 'suffix'): on
+ * a cluster they share the slot of KEYS[i] only through a hash tag. */
+static int derives_keys(const rl_command *command)
+{
+	static const char pattern[] = "] .. '";
+	size_t len = command->argvlen[1], at;
+
+	if (!name_is(command, "EVAL") || command->argc < 2) {
+		return 0;
+	}
+	for (at = 0; at + sizeof(pattern) - 1 <= len; at++) {
+		if (memcmp(command->argv[1] + at, pattern, sizeof(pattern) - 1) == 0) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int rl_command_slot(const rl_command *command)
+{
+	int slot = RL_SLOT_NONE, k, first, last;
+
+	if (!rl_command_keys(command, &first, &last)) {
+		return RL_SLOT_NONE;
+	}
+	for (k = first; k <= last; k++) {
+		if (derives_keys(command) && !has_tag(command->argv[k], command->argvlen[k])) {
+			return RL_SLOT_CROSS; /* its other keys hash elsewhere */
+		}
+		slot = merge(slot, rl_key_slot(command->argv[k], command->argvlen[k]));
+	}
+	return slot;
+}
+
+int rl_request_slot(const rl_request *request)
+{
+	int slot = RL_SLOT_NONE;
+	unsigned k;
+
+	if (request->batch_len == 0) {
+		return rl_command_slot(&request->command);
+	}
+	for (k = 0; k < request->batch_len; k++) {
+		int one = rl_command_slot(&request->batch[k]);
+
+		if (one != RL_SLOT_NONE) {
+			slot = merge(slot, one);
+		}
+	}
+	return slot;
+}
+
+/* --- the member -------------------------------------------------------------------------------- */
+
+static char *copy_string(const char *text)
+{
+	return text != NULL ? strdup(text) : NULL;
+}
+
+static void forget_nodes(rl_shards *shards)
+{
+	size_t i;
+
+	for (i = 0; i < shards->node_count; i++) {
+		free(shards->nodes[i].host);
+	}
+	free(shards->nodes);
+	shards->nodes = NULL;
+	shards->node_count = 0;
+	if (shards->owner != NULL) {
+		memset(shards->owner, 0, RL_SHARDS_SLOTS * sizeof(*shards->owner));
+	}
+}
+
+void rl_shards_free(rl_shards *shards)
+{
+	size_t i;
+
+	if (shards == NULL) {
+		return;
+	}
+	for (i = 0; shards->seeds != NULL && i < shards->seed_count; i++) {
+		rl_endpoint *one = &shards->seeds[i];
+		free(one->host);
+		free(one->username);
+		rl_secret_free(one->password);
+		rl_tls_config_free(one->tls);
+	}
+	free(shards->seeds);
+	forget_nodes(shards);
+	free(shards->owner);
+	free(shards->identity);
+	free(shards);
+}
+
+static char *make_identity(const rl_shards *shards)
+{
+	size_t i, len = 16, at = 0;
+	char *text;
+
+	for (i = 0; i < shards->seed_count; i++) {
+		len += strlen(shards->seeds[i].host) + 10;
+	}
+	if ((text = malloc(len)) == NULL) {
+		return NULL;
+	}
+	text[0] = '\0';
+	for (i = 0; i < shards->seed_count; i++) {
+		const rl_endpoint *one = &shards->seeds[i];
+		at += (size_t) snprintf(text + at, len - at, strchr(one->host, ':') ? "%s[%s]:%d" : "%s%s:%d",
+			i ? "," : "", one->host, one->port);
+	}
+	if (shards->pin > 0) {
+		snprintf(text + at, len - at, "#%u", shards->pin - 1);
+	}
+	return text;
+}
+
+rl_shards *rl_shards_create(const rl_shards_spec *spec)
+{
+	rl_shards *shards = calloc(1, sizeof(*shards));
+	size_t i;
+
+	if (shards == NULL) {
+		return NULL;
+	}
+	shards->seed_count = spec->count;
+	shards->pin = spec->pin;
+	shards->seeds = calloc(spec->count ? spec->count : 1, sizeof(*shards->seeds));
+	shards->owner = calloc(RL_SHARDS_SLOTS, sizeof(*shards->owner));
+	if (shards->seeds == NULL || shards->owner == NULL) {
+		rl_shards_free(shards);
+		return NULL;
+	}
+	for (i = 0; i < spec->count; i++) {
+		rl_endpoint *one = &shards->seeds[i];
+
+		one->host = copy_string(spec->hosts[i]);
+		one->port = spec->ports[i];
+		one->timeout_ms = spec->timeout_ms;
+		one->username = copy_string(spec->username);
+		one->password = copy_string(spec->password);
+		one->tls = spec->tls != NULL ? rl_tls_config_copy(spec->tls) : NULL;
+		if (one->host == NULL || (spec->username && one->username == NULL) || (spec->password && one->password == NULL)
+			|| (spec->tls && one->tls == NULL)) {
+			rl_shards_free(shards);
+			return NULL;
+		}
+	}
+	if ((shards->identity = make_identity(shards)) == NULL) {
+		rl_shards_free(shards);
+		return NULL;
+	}
+	return shards;
+}
+
+rl_shards *rl_shards_copy(const rl_shards *from)
+{
+	const char *hosts[RL_URI_SENTINELS_MAX];
+	int ports[RL_URI_SENTINELS_MAX];
+	rl_shards_spec spec;
+	size_t i;
+
+	memset(&spec, 0, sizeof(spec));
+	for (i = 0; i < from->seed_count && i < RL_URI_SENTINELS_MAX; i++) {
+		hosts[i] = from->seeds[i].host;
+		ports[i] = from->seeds[i].port;
+	}
+	spec.count = i;
+	spec.hosts = hosts;
+	spec.ports = ports;
+	if (from->seed_count > 0) {
+		spec.username = from->seeds[0].username;
+		spec.password = from->seeds[0].password;
+		spec.timeout_ms = from->seeds[0].timeout_ms;
+		spec.tls = from->seeds[0].tls;
+	}
+	spec.pin = from->pin;
+	/* the copy learns the map itself (the renewal thread's): nothing shared between threads */
+	return rl_shards_create(&spec);
+}
+
+/* --- the slot map, from CLUSTER NODES ---------------------------------------------------------- */
+
+static int host_ok(const char *host, size_t len)
+{
+	size_t i;
+
+	if (len == 0 || len > 255 || host[0] == '/') {
+		return 0;
+	}
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char) host[i];
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '-'
+				|| c == '_' || c == ':' || c == '%')) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static int parse_number(const char *p, size_t len, long max, long *value)
+{
+	size_t i;
+
+	*value = 0;
+	if (len == 0 || len > 6) {
+		return -1;
+	}
+	for (i = 0; i < len; i++) {
+		if (p[i] < '0' || p[i] > '9') {
+			return -1;
+		}
+		*value = *value * 10 + (p[i] - '0');
+	}
+	return *value <= max ? 0 : -1;
+}
+
+/* The index of host:port among the nodes, added when new; -1 when out of memory. */
+static int node_index(rl_shards_node **nodes, size_t *count, const char *host, size_t host_len, int port)
+{
+	rl_shards_node *grown;
+	size_t i;
+
+	for (i = 0; i < *count; i++) {
+		if ((*nodes)[i].port == port && strlen((*nodes)[i].host) == host_len
+			&& memcmp((*nodes)[i].host, host, host_len) == 0) {
+			return (int) i;
+		}
+	}
+	if (*count >= 65535 || (grown = realloc(*nodes, (*count + 1) * sizeof(**nodes))) == NULL) {
+		return -1;
+	}
+	*nodes = grown;
+	if ((grown[*count].host = malloc(host_len + 1)) == NULL) {
+		return -1;
+	}
+	memcpy(grown[*count].host, host, host_len);
+	grown[*count].host[host_len] = '\0';
+	grown[*count].port = port;
+	grown[*count].shard[0] = '\0';
+	grown[*count].id[0] = '\0';
+	return (int) (*count)++;
+}
+
+/* Whether the comma-separated flags list has flag. */
+static int has_flag(const char *flags, size_t len, const char *flag)
+{
+	size_t flag_len = strlen(flag), at = 0;
+
+	while (at < len) {
+		const char *comma = memchr(flags + at, ',', len - at);
+		size_t one = comma != NULL ? (size_t) (comma - (flags + at)) : len - at;
+
+		if (one == flag_len && memcmp(flags + at, flag, flag_len) == 0) {
+			return 1;
+		}
+		at += one + 1;
+	}
+	return 0;
+}
+
+/* Each master's shard name: the least id among it and its replicas (lines whose 4th field is its id). */
+static void shard_names(const char *text, size_t len, rl_shards_node *nodes, size_t count)
+{
+	size_t at = 0, i;
+
+	while (at < len) {
+		const char *line = text + at, *end = memchr(line, '\n', len - at);
+		size_t line_len = end != NULL ? (size_t) (end - line) : len - at;
+		const char *field[4];
+		size_t field_len[4], f = 0, pos = 0;
+
+		at += line_len + 1;
+		while (pos < line_len && f < 4) {
+			const char *space = memchr(line + pos, ' ', line_len - pos);
+			field[f] = line + pos;
+			field_len[f] = space != NULL ? (size_t) (space - (line + pos)) : line_len - pos;
+			pos += field_len[f] + 1;
+			f++;
+		}
+		if (f < 4 || field_len[0] == 0 || field_len[0] >= sizeof(nodes[0].id) || field_len[3] < 2) {
+			continue; /* "-": a master's line */
+		}
+		for (i = 0; i < count; i++) {
+			if (strlen(nodes[i].id) == field_len[3] && memcmp(nodes[i].id, field[3], field_len[3]) == 0
+				&& (strlen(nodes[i].shard) != field_len[0] || memcmp(field[0], nodes[i].shard, field_len[0]) < 0)) {
+				memcpy(nodes[i].shard, field[0], field_len[0]);
+				nodes[i].shard[field_len[0]] = '\0';
+			}
+		}
+	}
+}
+
+/* CLUSTER NODES' text: one line per node, "id host:port@cport[,hostname] flags master ping pong epoch
+ * link slot...". Masters not failed, with an address, and their slot ranges ("0-5460", "5461";
+ * "[slot->-id]" migrations skipped). asked_host stands for an empty address (a node that does not
+ * know its own yet). 0 with the map, or -1 with why. */
+static int parse_nodes(const char *text, size_t len, const char *asked_host, rl_shards_node **nodes, size_t *count,
+	uint16_t *owner, const char **why)
+{
+	size_t at = 0, covered = 0;
+
+	while (at < len) {
+		const char *line = text + at, *end = memchr(line, '\n', len - at);
+		size_t line_len = end != NULL ? (size_t) (end - line) : len - at;
+		const char *field[8];
+		size_t field_len[8], f = 0, pos = 0;
+
+		at += line_len + 1;
+		while (pos < line_len && f < 8) { /* the first 8 fields */
+			const char *space;
+			field[f] = line + pos;
+			space = memchr(line + pos, ' ', line_len - pos);
+			field_len[f] = space != NULL ? (size_t) (space - (line + pos)) : line_len - pos;
+			pos += field_len[f] + 1;
+			f++;
+		}
+		if (f < 8) {
+			continue; /* an empty or short line */
+		}
+		if (!has_flag(field[2], field_len[2], "master") || has_flag(field[2], field_len[2], "fail")
+			|| has_flag(field[2], field_len[2], "noaddr") || has_flag(field[2], field_len[2], "handshake")) {
+			continue;
+		}
+		{
+			const char *address = field[1], *at_sign = memchr(address, '@', field_len[1]), *colon = NULL, *p;
+			size_t address_len = at_sign != NULL ? (size_t) (at_sign - address) : field_len[1];
+			long port;
+			int index;
+
+			for (p = address; p < address + address_len; p++) {
+				if (*p == ':') {
+					colon = p;
+				}
+			}
+			if (colon == NULL || parse_number(colon + 1, address_len - (size_t) (colon - address) - 1, 65535, &port) != 0
+				|| port == 0) {
+				continue;
+			}
+			if (colon == address) { /* no address known to itself: the one we asked */
+				address = asked_host;
+				colon = asked_host + strlen(asked_host);
+			}
+			if (!host_ok(address, (size_t) (colon - address))) {
+				continue;
+			}
+			if ((index = node_index(nodes, count, address, (size_t) (colon - address), (int) port)) < 0) {
+				*why = "out of memory";
+				return -1;
+			}
+			if (field_len[0] < sizeof((*nodes)[index].shard)) {
+				memcpy((*nodes)[index].shard, field[0], field_len[0]);
+				(*nodes)[index].shard[field_len[0]] = '\0';
+				memcpy((*nodes)[index].id, field[0], field_len[0]);
+				(*nodes)[index].id[field_len[0]] = '\0';
+			}
+			while (pos < line_len) { /* the slots */
+				const char *range = line + pos, *space = memchr(range, ' ', line_len - pos), *dash;
+				size_t range_len = space != NULL ? (size_t) (space - range) : line_len - pos;
+				long first, last;
+
+				pos += range_len + 1;
+				if (range_len > 0 && range[range_len - 1] == '\r') {
+					range_len--;
+				}
+				if (range_len == 0 || range[0] == '[') {
+					continue;
+				}
+				dash = memchr(range, '-', range_len);
+				if (dash == NULL) {
+					if (parse_number(range, range_len, RL_SHARDS_SLOTS - 1, &first) != 0) {
+						continue;
+					}
+					last = first;
+				} else if (parse_number(range, (size_t) (dash - range), RL_SHARDS_SLOTS - 1, &first) != 0
+					|| parse_number(dash + 1, range_len - (size_t) (dash - range) - 1, RL_SHARDS_SLOTS - 1, &last) != 0
+					|| last < first) {
+					continue;
+				}
+				for (; first <= last; first++) {
+					covered += owner[first] == 0;
+					owner[first] = (uint16_t) (index + 1);
+				}
+			}
+		}
+	}
+	if (covered == 0) {
+		*why = "the slot map is empty: no master owns a slot (a cluster not set up yet?)";
+		return -1;
+	}
+	shard_names(text, len, *nodes, *count);
+	return 0;
+}
+
+/* The nodes being asked: one connection and one outcome each. */
+typedef struct map_round {
+	rl_endpoint asked[RL_SHARDS_ASKED_MAX]; /* shallow: host, port and the seeds' credentials */
+	rl_conn conns[RL_SHARDS_ASKED_MAX];
+	rl_outcome said[RL_SHARDS_ASKED_MAX];
+	int asking[RL_SHARDS_ASKED_MAX];
+	char *text[RL_SHARDS_ASKED_MAX];
+	size_t text_len[RL_SHARDS_ASKED_MAX];
+	size_t count, pending;
+} map_round;
+
+static void round_done(map_round *r, size_t i)
+{
+	r->asking[i] = 0;
+	r->pending--;
+}
+
+/* The reply to CLUSTER NODES from node i, into the new map. 0, or -1 with r->said[i]. */
+static int take_map(map_round *r, size_t i, const rl_reply *reply, rl_shards_node **nodes, size_t *count,
+	uint16_t *owner)
+{
+	const char *why = NULL;
+
+	if (reply->type == RL_REPLY_ERROR) {
+		char message[RL_MESSAGE_MAX];
+
+		/* "ERR This instance has cluster support disabled": a plain server given as a cluster */
+		snprintf(message, sizeof(message), "%s%.*s",
+			strstr(reply->str, "cluster support disabled") != NULL ? "not a cluster node: " : "", (int) reply->len,
+			reply->str);
+		rl_outcome_set(&r->said[i], RL_OUTCOME_ERROR, message);
+		return -1;
+	}
+	if (reply->type != RL_REPLY_STRING || r->text[i] == NULL) {
+		rl_outcome_set(&r->said[i], RL_OUTCOME_ERROR, "answered CLUSTER NODES with something other than its text");
+		return -1;
+	}
+	if (parse_nodes(r->text[i], r->text_len[i], r->asked[i].host, nodes, count, owner, &why) != 0) {
+		rl_outcome_set(&r->said[i], RL_OUTCOME_ERROR, why);
+		return -1;
+	}
+	return 0;
+}
+
+/* Every node asked at once (as a Sentinel member's sentinels are: one timeout, not their sum), the
+ * first complete map wins. 0, or -1 with each node's reason in r->said. */
+static int ask_all(map_round *r, double due, rl_shards_node **nodes, size_t *count, uint16_t *owner)
+{
+	static const char *const argv[2] = {"CLUSTER", "NODES"};
+	static const size_t argvlen[2] = {7, 5};
+	size_t i;
+
+	r->pending = 0;
+	for (i = 0; i < r->count; i++) {
+		const rl_endpoint *one = &r->asked[i];
+
+		rl_conn_init(&r->conns[i]);
+		rl_outcome_reset(&r->said[i]);
+		r->asking[i] = 0;
+		r->text[i] = NULL;
+		if (rl_conn_open(&r->conns[i], one, rl_now_ms(), &r->said[i]) != 0) {
+			continue;
+		}
+		if (rl_conn_append_setup(&r->conns[i], one) != 0 || rl_conn_append(&r->conns[i], 2, (const char **) argv, argvlen) != 0
+			|| rl_reader_capture(&r->conns[i].reader, &r->text[i], &r->text_len[i]) != 0) {
+			rl_outcome_set(&r->said[i], RL_OUTCOME_IO, "out of memory");
+			continue;
+		}
+		r->asking[i] = 1;
+		r->pending++;
+	}
+	while (r->pending > 0) {
+		rl_pollfd pfds[RL_SHARDS_ASKED_MAX];
+		size_t owner_of[RL_SHARDS_ASKED_MAX], used = 0, k;
+		double now;
+		int ready;
+
+		for (i = 0; i < r->count; i++) {
+			rl_reply reply;
+			int got;
+
+			if (!r->asking[i]) {
+				continue;
+			}
+			got = r->conns[i].state == RL_CONN_READY ? rl_conn_next_reply(&r->conns[i], &reply, &r->said[i]) : 0;
+			if (got < 0) {
+				round_done(r, i);
+			} else if (got == 1) {
+				round_done(r, i);
+				if (take_map(r, i, &reply, nodes, count, owner) == 0) {
+					return 0;
+				}
+				{ /* a partial map from a bad answer: forgotten */
+					size_t n;
+					for (n = 0; n < *count; n++) {
+						free((*nodes)[n].host);
+					}
+					free(*nodes);
+					*nodes = NULL;
+					*count = 0;
+					memset(owner, 0, RL_SHARDS_SLOTS * sizeof(*owner));
+				}
+			}
+		}
+		if (r->pending == 0) {
+			break;
+		}
+		now = rl_now_ms();
+		for (i = 0; i < r->count; i++) {
+			if (r->asking[i] && now >= due) {
+				rl_outcome_set(&r->said[i], RL_OUTCOME_TIMEOUT,
+					r->conns[i].state == RL_CONN_READY ? "timeout" : "connect: timeout");
+				round_done(r, i);
+			} else if (r->asking[i]) {
+				pfds[used].fd = rl_conn_fd(&r->conns[i]);
+				pfds[used].events = rl_conn_poll_events(&r->conns[i]);
+				pfds[used].revents = 0;
+				owner_of[used++] = i;
+			}
+		}
+		if (used == 0) {
+			break;
+		}
+		ready = rl_conn_poll(pfds, owner_of, used, r->conns, due, now);
+		if (ready < 0 && !rl_poll_interrupted()) {
+			for (k = 0; k < used; k++) {
+				rl_outcome_set(&r->said[owner_of[k]], RL_OUTCOME_IO,
+					rl_wait_cancelled(ready) ? "cancelled: the Fiber or coroutine stopped waiting" : "poll failed");
+				round_done(r, owner_of[k]);
+			}
+			break;
+		}
+		for (k = 0; ready > 0 && k < used; k++) {
+			i = owner_of[k];
+			if (pfds[k].revents != 0 && rl_conn_on_events(&r->conns[i], &r->asked[i], pfds[k].revents, &r->said[i]) != 0) {
+				round_done(r, i);
+			}
+		}
+	}
+	return -1;
+}
+
+static int why_rank(rl_outcome_kind kind)
+{
+	return kind == RL_OUTCOME_ERROR ? 2 : kind == RL_OUTCOME_TIMEOUT ? 1 : 0;
+}
+
+/* Asks the known masters and the seeds for the map, each within its timeout and all before
+ * call_deadline. 0 with the map replaced, or -1 with *out ("cluster: ..."); then, for
+ * RL_SHARDS_RETRY_MS, -1 at once with the same reason. */
+static int refresh(rl_shards *shards, double call_deadline, rl_outcome *out)
+{
+	char why[RL_MESSAGE_MAX] = "no seed";
+	double now = rl_now_ms(), timeout = 0, due;
+	rl_shards_node *nodes = NULL;
+	size_t count = 0, i, n;
+	uint16_t *owner;
+	int cut = 0, status = -1;
+	map_round *r;
+
+	if (now < shards->quiet_until) {
+		rl_outcome_set(out, RL_OUTCOME_CONNECT, shards->failure);
+		return -1;
+	}
+	for (i = 0; i < shards->seed_count; i++) {
+		double one = shards->seeds[i].timeout_ms > 0 ? shards->seeds[i].timeout_ms : RL_SHARDS_DEFAULT_TIMEOUT_MS;
+		timeout = one > timeout ? one : timeout;
+	}
+	due = now + timeout;
+	if (call_deadline > 0 && call_deadline < due) {
+		due = call_deadline;
+		cut = 1;
+	}
+	if (cut && now >= call_deadline) {
+		rl_outcome_set(out, RL_OUTCOME_TIMEOUT, "cluster: no slot map (the call's deadline passed)");
+		return -1;
+	}
+	r = calloc(1, sizeof(*r));
+	owner = calloc(RL_SHARDS_SLOTS, sizeof(*owner));
+	if (r == NULL || owner == NULL || shards->seed_count == 0) {
+		free(r);
+		free(owner);
+		rl_outcome_set(out, RL_OUTCOME_IO, shards->seed_count == 0 ? "cluster: no seed" : "out of memory");
+		return -1;
+	}
+	/* the masters known first (a seed may be gone since), then the seeds not among them */
+	for (i = 0; i < shards->node_count + shards->seed_count && r->count < RL_SHARDS_ASKED_MAX; i++) {
+		const char *host = i < shards->node_count ? shards->nodes[i].host : shards->seeds[i - shards->node_count].host;
+		int port = i < shards->node_count ? shards->nodes[i].port : shards->seeds[i - shards->node_count].port;
+		int seen = 0;
+
+		for (n = 0; n < r->count; n++) {
+			seen |= r->asked[n].port == port && strcmp(r->asked[n].host, host) == 0;
+		}
+		if (seen) {
+			continue;
+		}
+		r->asked[r->count] = shards->seeds[0]; /* the credentials, timeout and TLS of every node */
+		r->asked[r->count].host = (char *) host;
+		r->asked[r->count].port = port;
+		r->asked[r->count].pool_key = NULL;
+		r->asked[r->count].sentinel = NULL;
+		r->asked[r->count].shards = NULL; /* no ROLE: a replica's map is as good */
+		r->count++;
+	}
+	status = ask_all(r, due, &nodes, &count, owner);
+	if (status != 0) {
+		size_t pick = 0;
+		for (i = 1; i < r->count; i++) {
+			if (why_rank(r->said[i].kind) > why_rank(r->said[pick].kind)) {
+				pick = i;
+			}
+		}
+		snprintf(why, sizeof(why), "%s:%d: %.100s", r->asked[pick].host, r->asked[pick].port, r->said[pick].message);
+	}
+	for (i = 0; i < r->count; i++) {
+		rl_conn_release(&r->conns[i]);
+		free(r->text[i]);
+	}
+	free(r);
+	if (status == 0) {
+		forget_nodes(shards);
+		free(shards->owner);
+		shards->owner = owner;
+		shards->nodes = nodes;
+		shards->node_count = count;
+		shards->state = RL_SHARDS_RESOLVED;
+		shards->map_version++;
+		return 0;
+	}
+	free(owner);
+	{
+		char message[RL_MESSAGE_MAX + 64];
+		snprintf(message, sizeof(message), "cluster: no slot map (%s)", why);
+		rl_outcome_set(out, RL_OUTCOME_CONNECT, message);
+		if (!cut || rl_now_ms() < call_deadline) { /* every node failed, not the call's deadline */
+			memcpy(shards->failure, out->message, sizeof(shards->failure));
+			shards->quiet_until = rl_now_ms() + RL_SHARDS_RETRY_MS;
+		}
+	}
+	return -1;
+}
+
+/* --- RedLock::fromCluster: one member per master ---------------------------------------------- */
+
+/* The masters that own slots, by their shard's name (the least node id among a master and its
+ * replicas): a failover within a shard keeps it, a resharding changes no node, so the order, and with it
+ * which master is member i, survives both. Masters learnt from a MOVED (no name yet) are left out until
+ * the map is asked again. The index in nodes of the n-th (0-based), or -1. */
+static int nth_master(const rl_shards *shards, unsigned n)
+{
+	unsigned char owns[1024] = {0};
+	const char *after = "";
+	int pick = -1;
+	size_t i;
+	unsigned rank;
+	int slot;
+
+	for (slot = 0; slot < RL_SHARDS_SLOTS; slot++) {
+		if (shards->owner[slot] != 0 && shards->owner[slot] <= sizeof(owns)) {
+			owns[shards->owner[slot] - 1] = 1;
+		}
+	}
+	for (rank = 0; rank <= n; rank++) { /* the (n+1)-th smallest name, by selection: a few masters */
+		pick = -1;
+		for (i = 0; i < shards->node_count && i < sizeof(owns); i++) {
+			const char *name = shards->nodes[i].shard;
+
+			if (owns[i] && name[0] != '\0' && strcmp(name, after) > 0
+				&& (pick < 0 || strcmp(name, shards->nodes[pick].shard) < 0)) {
+				pick = (int) i;
+			}
+		}
+		if (pick < 0) {
+			return -1;
+		}
+		after = shards->nodes[pick].shard;
+	}
+	return pick;
+}
+
+int rl_shards_masters(rl_shards *shards, double call_deadline, rl_outcome *out)
+{
+	int n = 0;
+
+	if (shards->state != RL_SHARDS_RESOLVED && refresh(shards, call_deadline, out) != 0) {
+		return -1;
+	}
+	while (nth_master(shards, (unsigned) n) >= 0) {
+		n++;
+	}
+	return n;
+}
+
+/* The pinned member's tag, from the current map (docs/design/cluster.md#fromcluster-placement): members
+ * are placed in order, member m on the master owning the slot of the first "rl<m>.<k>" whose master no
+ * member before it took; that tag is member m's. A function of the map alone: the same in every process
+ * that sees the same map. A failover keeps every tag (the promoted replica owns the same slots); a
+ * resharding changes a member's tag only when its tag's slot (or a slot it skipped) moves. Its slot, or
+ * -1 with *out. */
+static int place(rl_shards *shards, rl_outcome *out)
+{
+	uint16_t used[256];
+	unsigned m, k, n_used = 0;
+
+	if (shards->tag_len > 0 && shards->placed_version == shards->map_version) {
+		return shards->placed_slot; /* the map did not change since */
+	}
+	for (m = 0; m < shards->pin && m < 256; m++) {
+		char tag[sizeof(shards->tag)];
+		int len = 0, slot = -1;
+
+		for (k = 0; k < 100000; k++) {
+			unsigned u;
+			uint16_t owner;
+
+			len = snprintf(tag, sizeof(tag), "rl%u.%u", m, k);
+			slot = rl_key_slot(tag, (size_t) len);
+			owner = shards->owner[slot];
+			for (u = 0; owner != 0 && u < n_used && used[u] != owner; u++) {
+			}
+			if (owner != 0 && u == n_used) {
+				break;
+			}
+		}
+		if (k == 100000) {
+			char message[RL_MESSAGE_MAX];
+
+			snprintf(message, sizeof(message), "cluster: member %u has no master of its own (fewer masters own slots now)",
+				shards->pin - 1);
+			rl_outcome_set(out, RL_OUTCOME_CONNECT, message);
+			return -1;
+		}
+		if (m + 1 == shards->pin) {
+			if ((size_t) len != shards->tag_len || memcmp(tag, shards->tag, (size_t) len) != 0) {
+				memcpy(shards->tag, tag, (size_t) len + 1);
+				shards->tag_len = (size_t) len;
+				shards->tag_changed = 1;
+			}
+			shards->placed_version = shards->map_version;
+			shards->placed_slot = slot;
+			return slot;
+		}
+		used[n_used++] = shards->owner[slot];
+	}
+	rl_outcome_set(out, RL_OUTCOME_CONNECT, "cluster: member index out of range");
+	return -1;
+}
+
+uint32_t rl_shards_mark(const rl_endpoint *endpoint)
+{
+	uint32_t mark = rl_master_mark(endpoint->host, endpoint->port);
+	size_t i;
+
+	if (endpoint->shards == NULL || endpoint->shards->pin == 0) {
+		return mark;
+	}
+	for (i = 0; i < endpoint->shards->tag_len; i++) {
+		mark = (mark ^ (unsigned char) endpoint->shards->tag[i]) * 16777619u;
+	}
+	return mark != 0 ? mark : 1;
+}
+
+/* --- where a call goes ------------------------------------------------------------------------- */
+
+/* Points the endpoint at host:port; conn, open to another node, goes back to the pool (under the
+ * key of the node it reached) or is closed. 0, or -1 when out of memory. */
+static int retarget(rl_endpoint *endpoint, rl_conn *conn, struct rl_pool *pool, const char *host, size_t host_len,
+	int port)
+{
+	int same = endpoint->host != NULL && endpoint->port == port && strlen(endpoint->host) == host_len
+		&& memcmp(endpoint->host, host, host_len) == 0;
+	char *copy;
+
+	if (conn->state != RL_CONN_DOWN && (!same || conn->master_mark != rl_shards_mark(endpoint))) {
+		if (pool != NULL && endpoint->pool_key != NULL && conn->master_mark == rl_shards_mark(endpoint)) {
+			rl_pool_checkin(pool, endpoint->pool_key, conn); /* closes what it cannot keep */
+		} else {
+			rl_conn_close(conn);
+		}
+	}
+	if (same && !(endpoint->shards->tag_changed && pool != NULL)) {
+		return 0;
+	}
+	if (!same) {
+		if ((copy = malloc(host_len + 1)) == NULL) {
+			return -1;
+		}
+		memcpy(copy, host, host_len);
+		copy[host_len] = '\0';
+		free(endpoint->host);
+		endpoint->host = copy;
+		endpoint->port = port;
+	}
+	endpoint->shards->tag_changed = 0;
+	if (pool != NULL) {
+		free(endpoint->pool_key);
+		endpoint->pool_key = rl_pool_key(pool, endpoint); /* NULL: private connections */
+	}
+	return 0;
+}
+
+int rl_shards_route(rl_endpoint *endpoint, rl_conn *conn, struct rl_pool *pool, int slot, int sending,
+	double call_deadline, rl_outcome *out)
+{
+	rl_shards *shards = endpoint->shards;
+	const rl_shards_node *node;
+
+	conn->redirects = 0;
+	if (slot == RL_SLOT_CROSS && shards->pin == 0) {
+		rl_outcome_set(out, RL_OUTCOME_ERROR, "cluster: keys on different slots (several resources, or a kind's keys beside "
+			"one: semaphore, fencing, inspect()): give them a hash tag, like {order}");
+		return -1;
+	}
+	if (shards->pin > 0) { /* fromCluster: the slot of the member's tag, whatever the keys */
+		if (sending && shards->state != RL_SHARDS_RESOLVED) {
+			rl_outcome_set(out, RL_OUTCOME_CONNECT, "cluster: the member's master is not known");
+			return -1;
+		}
+		if (shards->state != RL_SHARDS_RESOLVED && refresh(shards, call_deadline, out) != 0) {
+			return -1;
+		}
+		if ((slot = place(shards, out)) < 0) {
+			shards->state = RL_SHARDS_STALE;
+			return -1;
+		}
+	}
+	if (slot == RL_SLOT_NONE) {
+		return 0; /* whichever node the member last used */
+	}
+	if (shards->state != RL_SHARDS_RESOLVED || shards->owner[slot] == 0) {
+		if (sending) {
+			rl_outcome_set(out, RL_OUTCOME_CONNECT, "cluster: the slot's master is not known");
+			return -1;
+		}
+		if (refresh(shards, call_deadline, out) != 0) {
+			return -1;
+		}
+		if (shards->owner[slot] == 0) {
+			char message[RL_MESSAGE_MAX];
+
+			shards->state = RL_SHARDS_STALE;
+			snprintf(message, sizeof(message), "cluster: no master owns slot %d (CLUSTERDOWN, or a failover under way)", slot);
+			rl_outcome_set(out, RL_OUTCOME_CONNECT, message);
+			return -1;
+		}
+	}
+	node = &shards->nodes[shards->owner[slot] - 1];
+	if (retarget(endpoint, conn, pool, node->host, strlen(node->host), node->port) != 0) {
+		rl_outcome_set(out, RL_OUTCOME_IO, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+int rl_shards_redirection(const char *message)
+{
+	return strncmp(message, "MOVED ", 6) == 0 || strncmp(message, "ASK ", 4) == 0
+		|| strncmp(message, "EXECABORT", 9) == 0;
+}
+
+int rl_shards_redirect(rl_endpoint *endpoint, rl_conn *conn, struct rl_pool *pool, const char *message, int slot_of_call,
+	double call_deadline, int *asking)
+{
+	rl_shards *shards = endpoint->shards;
+	const char *p, *space, *colon = NULL, *host;
+	long slot, port;
+	size_t host_len;
+
+	*asking = strncmp(message, "ASK ", 4) == 0;
+	if (strncmp(message, "EXECABORT", 9) == 0) {
+		/* a transaction's command was redirected when queued (its MOVED is not the vote): ask again */
+		rl_outcome ignored;
+		unsigned char redirects = conn->redirects;
+		int routed;
+
+		shards->state = RL_SHARDS_STALE;
+		routed = slot_of_call >= 0 && rl_shards_route(endpoint, conn, pool, slot_of_call, 0, call_deadline, &ignored) == 0;
+		conn->redirects = redirects;
+		return routed;
+	}
+	if (!*asking && strncmp(message, "MOVED ", 6) != 0) {
+		return 0;
+	}
+	p = message + (*asking ? 4 : 6);
+	if ((space = strchr(p, ' ')) == NULL || parse_number(p, (size_t) (space - p), RL_SHARDS_SLOTS - 1, &slot) != 0) {
+		return 0;
+	}
+	host = space + 1;
+	for (p = host; *p != '\0' && *p != ' '; p++) {
+		if (*p == ':') {
+			colon = p;
+		}
+	}
+	if (colon == NULL || parse_number(colon + 1, (size_t) (p - colon - 1), 65535, &port) != 0 || port == 0) {
+		return 0;
+	}
+	host_len = (size_t) (colon - host);
+	if (host_len == 0) { /* "MOVED 3999 :6381": the same host as the node that answered */
+		host = endpoint->host;
+		host_len = strlen(endpoint->host);
+	}
+	if (!host_ok(host, host_len)) {
+		return 0;
+	}
+	if (!*asking) {
+		int index = node_index(&shards->nodes, &shards->node_count, host, host_len, (int) port);
+
+		if (index >= 0) {
+			shards->owner[slot] = (uint16_t) (index + 1);
+			shards->map_version++;
+		}
+		shards->state = RL_SHARDS_STALE; /* a resharding moves more than one slot: asked before the next call */
+	}
+	return retarget(endpoint, conn, pool, host, host_len, (int) port) == 0;
+}
+
+void rl_shards_after_call(rl_endpoint *endpoint, rl_conn *conn, const rl_outcome *out)
+{
+	int error = out->kind == RL_OUTCOME_ERROR;
+	int replica = error && (strncmp(out->message, "READONLY", 8) == 0 || strcmp(out->message, RL_CONN_NOT_MASTER) == 0);
+
+	if (endpoint->shards == NULL) {
+		return;
+	}
+	if (replica) {
+		rl_conn_close(conn);
+	}
+	if (replica || out->kind == RL_OUTCOME_CONNECT || out->kind == RL_OUTCOME_TIMEOUT || out->kind == RL_OUTCOME_IO
+		|| (error && (strncmp(out->message, "CLUSTERDOWN", 11) == 0 || strncmp(out->message, "TRYAGAIN", 8) == 0
+			|| rl_shards_redirection(out->message)))) {
+		endpoint->shards->state = RL_SHARDS_STALE;
+	}
+}

@@ -1,0 +1,127 @@
+/* A Redis Cluster as one member (cluster://, clusters://, or the keyed form with "cluster"): its
+ * seeds, and the slot map learnt from CLUSTER NODES (which master owns which of the 16384 hash
+ * slots). Each call of the member goes to the master owning the slot of its keys: the member's
+ * endpoint is pointed there (its host and port, as a Sentinel member's are pointed at its master),
+ * its connection checked in to the pool or closed when it led elsewhere. MOVED and ASK are followed
+ * by the fan-out within the call's deadline. The rules (why CLUSTER NODES, when the map is asked
+ * again, why a replica never votes, the master-changed rule) are argued in docs/design/cluster.md.
+ * The name: rl_cluster is already the servers of one RedLock object. No zvals. */
+#ifndef RL_SHARDS_H
+#define RL_SHARDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "net/rl_conn.h"
+#include "protocol/rl_request.h"
+
+#define RL_SHARDS_SLOTS 16384
+#define RL_SLOT_NONE (-1)  /* a call without keys */
+#define RL_SLOT_CROSS (-2) /* keys on different slots */
+/* MOVED and ASK followed per member and call, at most (then the redirection is the member's error). */
+#define RL_SHARDS_REDIRECTS_MAX 3
+
+/* One member as parsed from the PHP side. Strings NUL-terminated; NULL = absent. */
+typedef struct rl_shards_spec {
+	size_t count;
+	const char *const *hosts;
+	const int *ports;
+	const char *username;
+	const char *password;
+	double timeout_ms;
+	const rl_tls_config *tls; /* NULL: plain TCP */
+	unsigned pin;             /* RedLock::fromCluster's member pin - 1 (see rl_shards.pin); 0: a cluster member */
+} rl_shards_spec;
+
+typedef struct rl_shards_node {
+	char *host;
+	int port;
+	/* The shard's name: the least node id among the master and its replicas (CLUSTER NODES), the same
+	 * before and after a failover within the shard and across reshardings; "" when learnt from a MOVED. */
+	char shard[41];
+	char id[41];
+} rl_shards_node;
+
+typedef enum {
+	RL_SHARDS_UNRESOLVED = 0, /* never asked */
+	RL_SHARDS_RESOLVED,       /* the map is believed current */
+	RL_SHARDS_STALE           /* a MOVED, a failed node, CLUSTERDOWN: ask again before the next call */
+} rl_shards_state;
+
+typedef struct rl_shards {
+	size_t seed_count;
+	rl_endpoint *seeds;     /* host, port, timeout, credentials and TLS (every node's) */
+	size_t node_count;
+	rl_shards_node *nodes;  /* the masters as last learnt */
+	uint16_t *owner;        /* per slot: 1 + the index of its master in nodes; 0: none known */
+	char *identity;         /* "host:port,host:port": description, duplicates */
+	rl_shards_state state;
+	/* After every node asked failed, the member fails at once with the same reason until then. */
+	double quiet_until;
+	char failure[RL_MESSAGE_MAX];
+	/* RedLock::fromCluster (docs/design/cluster.md#placement): 1 + the member's index i. Its master is
+	 * the i-th by lowest slot owned; its keys carry the hash tag tag ("rl<i>.<k>", k the least whose slot
+	 * that master owns), recomputed with the map. 0: a cluster member (each key to its own slot). */
+	unsigned pin;
+	char tag[32];
+	size_t tag_len;
+	unsigned char tag_changed; /* since the endpoint's pool key was made: the key names the tag */
+	unsigned map_version;      /* bumped whenever the map changes; the tag was placed at placed_version */
+	unsigned placed_version;
+	int placed_slot;
+} rl_shards;
+
+#define RL_SHARDS_RETRY_MS 1000.0
+
+/* The hash slot of a key: CRC16 (XMODEM) of the key, or of its hash tag (what lies between the
+ * first '{' and the first '}' after it, when not empty), modulo 16384. */
+int rl_key_slot(const char *key, size_t len);
+
+/* The slot of every key a request names (its command, its batch's commands; for EVAL the declared
+ * keys): RL_SLOT_NONE without keys, RL_SLOT_CROSS when they are on different slots. */
+int rl_request_slot(const rl_request *request);
+int rl_command_slot(const rl_command *command);
+
+/* NULL when out of memory. */
+rl_shards *rl_shards_create(const rl_shards_spec *spec);
+rl_shards *rl_shards_copy(const rl_shards *from);
+void rl_shards_free(rl_shards *shards);
+
+struct rl_pool;
+
+/* Before member endpoint's call on slot (RL_SLOT_*: the member's current node): learns the map
+ * when it is not current (not when sending: a rollback sent without waiting never asks), points
+ * the endpoint at the slot's master and moves conn out of the way (checked in to pool, or closed)
+ * when it leads elsewhere. 0, or -1 with *out ("cluster: ..."). */
+int rl_shards_route(rl_endpoint *endpoint, rl_conn *conn, struct rl_pool *pool, int slot, int sending,
+	double call_deadline, rl_outcome *out);
+
+/* A MOVED or ASK error reply (message): the slot map learns a MOVED (and is asked again before the
+ * next call), and the endpoint is pointed at the node named, conn moved out of the way; an
+ * EXECABORT: the map is asked again now (within call_deadline) for slot_of_call. 1 with
+ * *asking (1 for ASK: the command goes behind ASKING), 0 when message is neither or names no
+ * usable address. */
+int rl_shards_redirect(rl_endpoint *endpoint, rl_conn *conn, struct rl_pool *pool, const char *message, int slot_of_call,
+	double call_deadline, int *asking);
+
+/* The mark of the master a cluster member's connection reaches (rl_master_mark of the endpoint's
+ * address), for a fromCluster member mixed with its hash tag: a new placement on the same master is a
+ * change of master too (a restart for that member, healed by renewal: docs/design/cluster.md). */
+uint32_t rl_shards_mark(const rl_endpoint *endpoint);
+
+/* How many masters own slots, asked of the seeds now (RedLock::fromCluster counts its members). The
+ * count, or -1 with *out. */
+int rl_shards_masters(rl_shards *shards, double call_deadline, rl_outcome *out);
+
+/* Where a command's keys are: argv[*first..*last] (EVAL: the declared ones); 0 when it has none. */
+int rl_command_keys(const rl_command *command, int *first, int *last);
+
+/* Whether message is a redirection a resend may cure: MOVED, ASK, or EXECABORT (a transaction
+ * whose command was MOVED when queued: the map is asked again). */
+int rl_shards_redirection(const char *message);
+
+/* After a call: an outcome that says the map may have changed (no connection, a broken one, a
+ * timeout, READONLY, a ROLE that is not master, CLUSTERDOWN, TRYAGAIN) makes the member ask for
+ * the map before its next call; READONLY and a replica's ROLE close conn. */
+void rl_shards_after_call(rl_endpoint *endpoint, rl_conn *conn, const rl_outcome *out);
+
+#endif

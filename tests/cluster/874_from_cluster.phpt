@@ -1,0 +1,90 @@
+--TEST--
+RedLock::fromCluster(): one member per master (3 here), each member's key on its own master under a hash tag, a quorum of masters; a rival fromCluster() object is refused; the slot of a member's tag moved to another master: that member is a restart (placement recomputed on its own master, healed by extend()); a failover of a member's master: a tracked lock's vote from the promoted replica is not counted until adopted; bad seeds and non-cluster seeds are refused
+--EXTENSIONS--
+redlock
+--SKIPIF--
+<?php require __DIR__ . '/../inc/cluster.inc'; echo cl_skip_reason();
+--FILE--
+<?php
+require __DIR__ . '/../inc/cluster.inc';
+$timeout = min(60.0, 2.0 * rt_time_scale());
+$seeds = getenv('REDLOCK_TEST_CLUSTER') . "?timeout=$timeout";
+$r = RedLock::fromCluster($seeds, 20, 1, ['maxExtensions' => 100]); // tracked: the lease keeps each vote's master
+$rival = RedLock::fromCluster(explode(',', getenv('REDLOCK_TEST_CLUSTER')), 20, 1);
+$masters = cl_masters();
+$resource = rt_key('res');
+$l = $r->lock($resource, 30000);
+echo 'locked: ', is_array($l) ? 'yes' : 'no', ', members: ', count($r->getLastErrors()), "\n";
+// the lock returns on a quorum: the last member's write may still be on its way
+rt_eventually(fn () => !in_array(null, array_map(fn ($p) => cl_member_key($p, $resource), $masters), true), 2.0 * rt_time_scale());
+$keys = array_map(fn ($p) => cl_member_key($p, $resource), $masters);
+echo 'one key per master, distinct tags: ', count(array_unique(array_filter($keys))) === count($masters) ? 'yes' : json_encode($keys), "\n";
+echo 'each holds our token: ', json_encode(array_map(fn ($p, $k) => rt_redis($p, 'GET', $k) === $l['token'], $masters, $keys)), "\n";
+echo 'rival: ', $rival->lock($resource, 1000) ? 'TOOK IT' : 'refused', "\n";
+
+// which member keeps each key: its tag "{rl<i>.<k>}" (masters[] go by port)
+$member = fn (string $key) => (int) substr($key, 3, strpos($key, '.') - 3);
+// the slot of the first master's member tag moves to the second master
+$slot = cl_slot($keys[0]);
+$moved = $member($keys[0]);
+cl_move_slot($slot, $masters[0], $masters[1]);
+$first = $r->validity($l) > 0;                   // the moved member meets MOVED: the map asked again, placed anew
+foreach (array_slice($masters, 1) as $port) {    // the moved member answers first (its placement is asked anew)
+    rt_redis($port, 'CLIENT', 'PAUSE', (string) (int) (400 * rt_time_scale()));
+}
+$second = $r->validity($l) > 0;                  // placed again on its own master: a new placement, not counted
+echo 'valid across the move: ', json_encode([$first, $second]), "\n";
+echo 'the moved member then: ', json_encode($r->getLastErrors()[$moved]), "\n";
+var_dump(is_array($r->extend($l, 30000)));      // awaits that member (its placement changed): healed under a new tag
+$healed = cl_member_key($masters[0], $resource);
+echo 'healed on its own master under a new tag: ', $healed !== null && $healed !== $keys[0]
+    && rt_redis($masters[0], 'GET', $healed) === $l['token'] ? 'yes' : json_encode($healed), "\n";
+echo 'rival: ', $rival->lock($resource, 1000) ? 'TOOK IT' : 'refused', "\n";
+
+// a failover of the third master: the promoted replica holds member 2's key by replication, but is
+// another master than the one that granted it
+$new = cl_failover($masters[2]);
+foreach (array_slice($masters, 0, 2) as $port) {
+    rt_redis($port, 'CLIENT', 'PAUSE', (string) (int) (400 * rt_time_scale()));
+}
+var_dump($r->validity($l) > 0);
+echo 'the failed-over member: ', $r->getLastErrors()[$member($keys[2])], "\n";
+var_dump(is_array($r->extend($l, 30000)));
+echo 'rival: ', $rival->lock($resource, 1000) ? 'TOOK IT' : 'refused', "\n";
+var_dump($r->unlock($l));
+// unlock returns on a quorum: the last member's release may still be on its way
+$read = fn () => array_map(fn ($p) => cl_member_key($p, $resource), [$masters[0], $masters[1], $new]);
+rt_eventually(fn () => $read()[0] === null && $read()[2] === null, 2.0 * rt_time_scale());
+$left = $read();
+echo 'released: ', json_encode([$left[0], $left[1] === $keys[0], $left[2]]), ', the key of the moved slot left to its ttl: ',
+    rt_redis($masters[1], 'PTTL', $keys[0]) <= 30000 ? 'yes' : 'no', "\n";
+
+foreach (['127.0.0.1:' . rt_ports()[0], ['x:y'], 'cluster://127.0.0.1:' . $masters[0] . '?member=1', 42] as $bad) {
+    try {
+        RedLock::fromCluster($bad, 20, 1);
+        echo "accepted\n";
+    } catch (Throwable $e) {
+        echo get_class($e), ': ', preg_replace('/127\.0\.0\.1:\d+/', '127.0.0.1:PORT', $e->getMessage()), "\n";
+    }
+}
+?>
+--EXPECT--
+locked: yes, members: 3
+one key per master, distinct tags: yes
+each holds our token: [true,true,true]
+rival: refused
+valid across the move: [true,true]
+the moved member then: "taken"
+bool(true)
+healed on its own master under a new tag: yes
+rival: refused
+bool(true)
+the failed-over member: the master changed since the lock was taken: not counted until healed
+bool(true)
+rival: refused
+bool(true)
+released: [null,true,null], the key of the moved slot left to its ttl: yes
+RedLockException: RedLock::fromCluster(): cluster: no slot map (127.0.0.1:PORT: not a cluster node: ERR This instance has cluster support disabled)
+ValueError: RedLock::fromCluster(): Argument #1 ($seeds) server #0 seed #0 must be "host:port" (URI port must be an integer between 1 and 65535)
+ValueError: RedLock::fromCluster(): Argument #1 ($seeds) must not name a member: fromCluster() gives each master its own
+TypeError: RedLock::fromCluster(): Argument #1 ($seeds) must be of type array|string, int given
