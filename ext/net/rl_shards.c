@@ -901,8 +901,8 @@ int rl_shards_route(rl_endpoint *endpoint, rl_conn *conn, struct rl_pool *pool, 
 
 	conn->redirects = 0;
 	if (slot == RL_SLOT_CROSS && shards->pin == 0) {
-		rl_outcome_set(out, RL_OUTCOME_ERROR, "cluster: keys on different slots (several resources, or a kind's keys beside "
-			"one: semaphore, fencing, inspect()): give them a hash tag, like {order}");
+		rl_outcome_set(out, RL_OUTCOME_ERROR, "cluster: keys on different slots (several resources, or a kind's keys beside one): "
+			"give them a hash tag, like {order}");
 		return -1;
 	}
 	if (shards->pin > 0) { /* fromCluster: the slot of the member's tag, whatever the keys */

@@ -61,7 +61,7 @@ master #2: locked, errors [null], on its master only: yes, value ours: yes
   rival: refused; validity > 0: yes; extend: yes; pttl > 10 s: yes; unlock: yes; key gone: yes
 one hash tag: locked [null]
 bool(false)
-different slots: cluster: keys on different slots (several resources, or a kind's keys beside one: semaphore, fencing, inspect()): give them a hash tag, like {order}
+different slots: cluster: keys on different slots (several resources, or a kind's keys beside one): give them a hash tag, like {order}
 nothing written: yes
 plain server: refused (cluster: no slot map (127.0.0.1:%d: not a cluster node: ERR This instance has cluster support disabled))
 seeds down: refused, within the timeout: yes

@@ -1,5 +1,5 @@
 --TEST--
-Every lock kind on both forms: on a cluster member, semaphores, shared locks, fencing, inspect(), run(), autoExtend and waitTimeout work on a hash-tagged resource; the kinds that keep keys beside the resource (semaphore slots, the fence counter, inspect()'s reads) are refused with a clear error without a hash tag; on fromCluster() every kind works on any resource (each member's tag holds them together)
+Every lock kind on both forms: on a cluster member, semaphores, shared locks, fencing, inspect(), run(), autoExtend and waitTimeout work on a hash-tagged resource; the kinds that keep keys beside the resource (semaphore slots, a shared lock's mark of waiting writers, the fence counter, inspect()'s reads) are refused with a clear error without a hash tag; on fromCluster() every kind works on any resource (each member's tag holds them together)
 --EXTENSIONS--
 redlock
 --SKIPIF--
@@ -63,5 +63,5 @@ foreach ($forms as $form => $make) {
 ?>
 --EXPECT--
 cluster member, tagged: {"semaphore":"ok","shared":"ok","fencing":"ok","inspect":"ok","run":"ran","autoExtend":"ok","waitTimeout":"ok"}
-cluster member, untagged: {"semaphore":"cluster: keys on different slots (several resources, or a kind's keys beside one: semaphore, fencing, inspect()): give them a hash tag, like {order}","shared":"ok","fencing":"cluster: keys on different slots (several resources, or a kind's keys beside one: semaphore, fencing, inspect()): give them a hash tag, like {order}","inspect":"cluster: keys on different slots (several resources, or a kind's keys beside one: semaphore, fencing, inspect()): give them a hash tag, like {order}","run":"ran","autoExtend":"ok","waitTimeout":"ok"}
+cluster member, untagged: {"semaphore":"cluster: keys on different slots (several resources, or a kind's keys beside one): give them a hash tag, like {order}","shared":"[\"cluster: keys on different slots (several resources, or a kind's keys beside one): give them a hash tag, like {order}\"]","fencing":"cluster: keys on different slots (several resources, or a kind's keys beside one): give them a hash tag, like {order}","inspect":"cluster: keys on different slots (several resources, or a kind's keys beside one): give them a hash tag, like {order}","run":"ran","autoExtend":"ok","waitTimeout":"ok"}
 fromCluster, untagged: {"semaphore":"ok","shared":"ok","fencing":"ok","inspect":"ok","run":"ran","autoExtend":"ok","waitTimeout":"ok"}
