@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: eb3923aa6e7d0421a26dc415b2dfe99f28ee2976 */
+ * Stub hash: ae0a2acb03ba883c4d890ddf0ea9b0ab41c826fb */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_RedLock___construct, 0, 0, 1)
 	ZEND_ARG_TYPE_INFO(0, servers, IS_ARRAY, 0)

@@ -82,6 +82,7 @@ PHP_METHOD(RedLock, inspect)
 	} else {
 		add_assoc_null(return_value, "fence");
 	}
+	add_assoc_long(return_value, "waiters", (zend_long) seen.waiters);
 	add_assoc_long(return_value, "servers", (zend_long) seen.answered);
 }
 

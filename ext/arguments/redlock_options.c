@@ -188,6 +188,11 @@ static zend_result parse_wait_timeout(zval *value, uint32_t arg_num, void *ctx)
 	return SUCCESS;
 }
 
+static zend_result parse_fair(zval *value, uint32_t arg_num, void *ctx)
+{
+	return parse_bool(value, arg_num, "fair", &OPTIONS->client.fair);
+}
+
 static zend_result parse_fencing(zval *value, uint32_t arg_num, void *ctx)
 {
 	return parse_bool(value, arg_num, "fencing", &OPTIONS->client.fencing);
@@ -237,6 +242,7 @@ static const redlock_key option_keys[] = {
 	{"autoExtend", parse_auto_extend},
 	{"abortOnLoss", parse_abort_on_loss},
 	{"waitTimeout", parse_wait_timeout},
+	{"fair", parse_fair},
 	{"observer", parse_observer},
 	{"onLoss", parse_on_loss},
 	{"scripts", parse_scripts},

@@ -83,6 +83,7 @@ static inline rl_lock_target redlock_resource_target(const redlock_resource *res
 	target.limit = resource->kind.limit;
 	target.from_token = NULL;
 	target.from_len = 0;
+	target.fair = NULL;
 	return target;
 }
 

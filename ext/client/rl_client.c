@@ -5,6 +5,8 @@
 #include "client/rl_client.h"
 #include "client/rl_client_private.h"
 #include "core/rl_dialect.h"
+#include "core/rl_scripts.h"
+#include "core/rl_scripts_kinds.h" /* RL_FAIR_WAITER_SUFFIX */
 #include "net/rl_fanout.h"
 #include "net/rl_wait.h"
 #include "protocol/rl_reply.h"
@@ -36,6 +38,20 @@ const char *rl_client_config_conflict(const rl_client_config *config, unsigned s
 	}
 	if (config->fencing && !rl_dialect_for(rl_dialect_initial(config->no_scripts), RL_KIND_FENCED, RL_OP_ACQUIRE)) {
 		return "option \"fencing\" needs scripts on the servers, which \"scripts\" => false forbids";
+	}
+	if (config->fair && config->wait_timeout <= 0) {
+		/* a queue is something to wait in */
+		return "option \"fair\" needs \"waitTimeout\" > 0 (ms to wait in the queue)";
+	}
+	if (config->fair && config->no_scripts) {
+		return "option \"fair\" needs scripts on the servers, which \"scripts\" => false forbids";
+	}
+	if (config->fair && config->fencing) {
+		return "option \"fair\" cannot be combined with \"fencing\" (docs/guide/fair.md)";
+	}
+	if (config->fair && config->quorum < rl_quorum_for(servers)) {
+		/* one queue order needs quorums that intersect */
+		return "option \"fair\" needs \"quorum\" to be a strict majority of the servers";
 	}
 	if (config->fencing && config->quorum < rl_quorum_for(servers)) {
 		/* fences only increase across quorums that intersect */
@@ -72,7 +88,8 @@ int rl_client_init(rl_client *client, rl_cluster *cluster, const rl_client_confi
 	client->policy.retry_delay = config->retry_delay;
 	client->policy.retry_count = config->retry_count;
 	client->policy.call_bound_ms = rl_cluster_call_bound(cluster);
-	client->policy.scripts = config->scripts;
+	/* a fair object's releases and rollbacks wake the head of the queue (RL_SCRIPT_FAIR_UNLOCK) */
+	client->policy.scripts = config->fair ? rl_scripts_fair() : config->scripts;
 	/* waiters ('waitTimeout') are woken by the unlock script's PUBLISH, which DELEX cannot send */
 	client->policy.release_by_script = config->wait_timeout >= 0; /* its script announces releases */
 	client->policy.dialect = rl_dialect_initial(config->no_scripts); /* switched by rl_client_learn_scripts_refused */
@@ -532,12 +549,21 @@ typedef struct wait_attempt {
 	int no_random;
 	int refused; /* the scripts refused by too many servers for a quorum: waiting cannot help */
 	rl_writer_mark *mark; /* a writer's: sent after each failed attempt (rl_kind_acquire) */
+	int64_t calls;
 } wait_attempt;
 
 static int attempt_once(void *arg, const rl_lock_io *io)
 {
 	wait_attempt *a = arg;
-	int won = rl_kind_acquire(io, &a->policy, a->target, a->ttl, a->servers, a->outcomes, a->held, a->mark);
+	int won;
+
+	if (a->target->fair != NULL) {
+		/* the first attempt, before the waiter listens, does not queue: a release between its
+		 * ticket and its subscription would wake nobody (rl_wait_acquire subscribes after it) */
+		a->target->fair->enqueue = a->calls > 0;
+	}
+	a->calls++;
+	won = rl_kind_acquire(io, &a->policy, a->target, a->ttl, a->servers, a->outcomes, a->held, a->mark);
 
 	if (won == 0 && a->held->result.no_random) {
 		a->no_random = 1;
@@ -664,6 +690,32 @@ static void sets_unsubscribed(void *arg)
 	}
 }
 
+/* A fair waiter listens on its own channel only (the release wakes the head alone). Nothing for
+ * an object without 'fair' (wait_channels then). */
+static int fair_channel(const rl_client *client, const rl_lock_target *queued, rl_lock_keys *channels, char **names,
+	const char ***keys, size_t **lens)
+{
+	*names = NULL;
+	*keys = NULL;
+	*lens = NULL;
+	if (!client->config.fair) {
+		return 0;
+	}
+	*names = malloc(queued->keys.lens[0] + sizeof(RL_FAIR_WAITER_SUFFIX) + RL_FAIR_ID_LEN + 1);
+	*keys = malloc(sizeof(**keys));
+	*lens = malloc(sizeof(**lens));
+	if (*names == NULL || *keys == NULL || *lens == NULL) {
+		return -1;
+	}
+	(*lens)[0] = rl_fair_channel_key(*names, queued->keys.keys[0], queued->keys.lens[0], queued->fair);
+	(*keys)[0] = *names;
+	channels->count = 1;
+	channels->keys = *keys;
+	channels->lens = *lens;
+	channels->multi = 0;
+	return 0;
+}
+
 static int acquire_waiting(rl_client *client, rl_lane **lanep, const rl_lock_target *target, int64_t ttl, rl_held_lock *held,
 	rl_writer_mark *mark)
 {
@@ -678,16 +730,39 @@ static int acquire_waiting(rl_client *client, rl_lane **lanep, const rl_lock_tar
 	char *names;
 	int won;
 
+	rl_lock_target queued = *target;
+	rl_fair_waiter waiter;
+	int64_t retry_delay = client->config.retry_delay;
+
 	attempt.policy.retry_count = 0;
 	memset(&held->result, 0, sizeof(held->result));
-	if (wait_channels(target, &channels, &names, &keys, &lens) != 0) {
+	if (client->config.fair) {
+		/* a queued waiter: woken on its own channel, and attempting (its heartbeat) at least every
+		 * RL_FAIR_REFRESH_MS (docs/design/fair.md) */
+		if (rl_fair_waiter_init(&waiter, lane->io.random, lane->io.arg) != 0) {
+			held->result.no_random = 1;
+			return 0;
+		}
+		queued.fair = &waiter;
+		attempt.target = &queued;
+		sets.target = &queued;
+		retry_delay = RL_FAIR_REFRESH_MS;
+	}
+	if (fair_channel(client, &queued, &channels, &names, &keys, &lens) != 0
+		|| (!client->config.fair && wait_channels(target, &channels, &names, &keys, &lens) != 0)) {
 		won = -1;
 	} else {
 		/* the deadline counts from the call's start, the wait for a lane included */
 		won = rl_wait_acquire(client->cluster, &lane->io, &channels,
-			lane->started + (double) client->config.wait_timeout, client->config.retry_delay,
+			lane->started + (double) client->config.wait_timeout, retry_delay,
 			client->policy.call_bound_ms, attempt_once, &attempt, &hooks, &stats);
 		held->result.attempts = stats.attempts;
+	}
+	if (client->config.fair && *lanep != NULL) {
+		/* won: off the queue of the servers it did not win; not won (waitTimeout over, cancelled,
+		 * an error): off every queue, the next waiter woken where the lock is free. Without a lane
+		 * (none came back in time) its heartbeat lapses within RL_FAIR_HEARTBEAT_MS instead. */
+		rl_fair_leave(&(*lanep)->io, &client->policy, &target->keys, &waiter);
 	}
 	free(names);
 	free(keys);
@@ -889,6 +964,12 @@ static rl_acquire_status acquire(rl_client *client, rl_lane **lanep, const rl_lo
 
 	if (asked.kind == RL_KIND_EXCLUSIVE && client->config.fencing) {
 		asked.kind = RL_KIND_FENCED;
+	}
+	if (client->config.fair && !once && (asked.kind != RL_KIND_EXCLUSIVE || asked.keys.multi || asked.keys.count != 1
+			|| converting)) {
+		/* the queue orders lock() and run() of one resource: anything else would wait unordered */
+		memset(&held->result, 0, sizeof(held->result));
+		return RL_FAIR_REFUSED;
 	}
 	*kind = asked.kind;
 	if (rl_dialect_for(client->policy.dialect, asked.kind, converting ? RL_OP_CONVERT : RL_OP_ACQUIRE) == NULL) {

@@ -27,6 +27,7 @@ typedef struct rl_client_config {
 	int no_scripts;         /* 'scripts' => false: the native dialect from the start (core/rl_dialect.h) */
 	int fencing;            /* 'fencing': lock() hands out fencing tokens */
 	int64_t wait_timeout;   /* 'waitTimeout' ms; < 0: retry_count attempts */
+	int fair;               /* 'fair': a waiting lock() queues, FIFO (core/rl_fair.c) */
 	int64_t max_sets;       /* 'maxConnectionSets': lanes (connection sets) per object, its own included */
 	int refuse_evicting;    /* 'evictingServers' => 'refuse': see rl_cluster.refuse_evicting */
 	const void *owner;      /* whose request end stops the renewals (rl_leases_stop_owned) */
@@ -157,7 +158,9 @@ typedef enum {
 	RL_OUT_OF_MEMORY = -1,
 	RL_NO_RANDOM = -2,     /* no random bytes could be had: nothing was sent */
 	RL_NOT_TRACKED = -3,   /* won, but the lease could not be tracked (memory, threads): released */
-	RL_NEEDS_SCRIPTS = -4  /* a kind only scripts can take, where scripts are off: nothing was sent */
+	RL_NEEDS_SCRIPTS = -4, /* a kind only scripts can take, where scripts are off: nothing was sent */
+	RL_FAIR_REFUSED = -5   /* 'fair' and a call it does not queue (several resources, lockShared(),
+	                        * lockSemaphore(), promote()): nothing was sent */
 } rl_acquire_status;
 
 /* Acquires target for ttl ms: the lock's kind as asked, fenced when the client has 'fencing' and

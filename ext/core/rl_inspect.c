@@ -6,13 +6,14 @@
 #include "core/rl_scripts_kinds.h" /* RL_FENCE_SUFFIX */
 
 /* The commands of one key's read: MULTI; TYPE key; PTTL key; HLEN key; GET <key>:fence; GET key;
- * [EXISTS its slot keys]; EXEC. */
+ * ZCARD <key>:fair (fair waiting's queue); [EXISTS its slot keys]; EXEC. */
 typedef struct inspect_batch {
-	const char *argv[12];
-	size_t argvlen[12];
-	rl_command batch[8];
+	const char *argv[14];
+	size_t argvlen[14];
+	rl_command batch[9];
 	unsigned len;
 	char *fence_key;
+	char *fair_key;
 	const char **slot_argv; /* EXISTS and the slot keys */
 	size_t *slot_lens;
 	char *slot_bytes;
@@ -21,6 +22,7 @@ typedef struct inspect_batch {
 static void batch_free(inspect_batch *b)
 {
 	free(b->fence_key);
+	free(b->fair_key);
 	free(b->slot_argv);
 	free(b->slot_lens);
 	free(b->slot_bytes);
@@ -29,12 +31,15 @@ static void batch_free(inspect_batch *b)
 static int batch_init(inspect_batch *b, const char *key, size_t len, int64_t limit)
 {
 	static const char *const verbs[] = {"TYPE", "PTTL", "HLEN"};
-	size_t suffix = sizeof(RL_FENCE_SUFFIX) - 1, v;
+	size_t suffix = sizeof(RL_FENCE_SUFFIX) - 1, fair_suffix = sizeof(RL_FAIR_SUFFIX) - 1, v;
 
 	memset(b, 0, sizeof(*b));
-	if ((b->fence_key = malloc(len + suffix + 1)) == NULL) {
+	if ((b->fence_key = malloc(len + suffix + 1)) == NULL || (b->fair_key = malloc(len + fair_suffix + 1)) == NULL) {
+		batch_free(b);
 		return -1;
 	}
+	memcpy(b->fair_key, key, len);
+	memcpy(b->fair_key + len, RL_FAIR_SUFFIX, fair_suffix + 1);
 	memcpy(b->fence_key, key, len);
 	memcpy(b->fence_key + len, RL_FENCE_SUFFIX, suffix + 1);
 	b->argv[0] = "MULTI", b->argvlen[0] = 5;
@@ -48,6 +53,8 @@ static int batch_init(inspect_batch *b, const char *key, size_t len, int64_t lim
 	b->batch[b->len++] = (rl_command) {2, b->argv + 7, b->argvlen + 7};
 	b->argv[9] = "GET", b->argvlen[9] = 3, b->argv[10] = key, b->argvlen[10] = len; /* the holder's token */
 	b->batch[b->len++] = (rl_command) {2, b->argv + 9, b->argvlen + 9};
+	b->argv[11] = "ZCARD", b->argvlen[11] = 5, b->argv[12] = b->fair_key, b->argvlen[12] = len + fair_suffix;
+	b->batch[b->len++] = (rl_command) {2, b->argv + 11, b->argvlen + 11};
 	if (limit > 0) {
 		size_t each = len + sizeof(RL_SLOT_SUFFIX) + 24, at = 0;
 		int64_t slot;
@@ -66,8 +73,8 @@ static int batch_init(inspect_batch *b, const char *key, size_t len, int64_t lim
 		}
 		b->batch[b->len++] = (rl_command) {(int) limit + 1, b->slot_argv, b->slot_lens};
 	}
-	b->argv[11] = "EXEC", b->argvlen[11] = 4;
-	b->batch[b->len++] = (rl_command) {1, b->argv + 11, b->argvlen + 11};
+	b->argv[13] = "EXEC", b->argvlen[13] = 4;
+	b->batch[b->len++] = (rl_command) {1, b->argv + 13, b->argvlen + 13};
 	return 0;
 }
 
@@ -112,13 +119,15 @@ static int inspect_key(const rl_lock_io *io, const rl_lock_policy *policy, const
 	rl_inspected *seen = calloc(servers ? servers : 1, sizeof(*seen));
 	unsigned char *which = calloc(servers ? servers : 1, 1);
 	int64_t *left = calloc(servers ? servers : 1, sizeof(*left)), *counts = calloc(servers ? servers : 1, sizeof(*counts));
-	unsigned n = 0, strings = 0, hashes = 0, slotted = 0;
+	int64_t *queued = calloc(servers ? servers : 1, sizeof(*queued));
+	unsigned n = 0, q = 0, strings = 0, hashes = 0, slotted = 0;
 	double start, elapsed;
 	rl_request request;
 	size_t i;
 
-	if (seen == NULL || which == NULL || left == NULL || counts == NULL || batch_init(&b, key, len, limit) != 0) {
-		free(seen), free(which), free(left), free(counts);
+	if (seen == NULL || which == NULL || left == NULL || counts == NULL || queued == NULL
+		|| batch_init(&b, key, len, limit) != 0) {
+		free(seen), free(which), free(left), free(counts), free(queued);
 		return -1;
 	}
 	memset(&request, 0, sizeof(request));
@@ -147,6 +156,7 @@ static int inspect_key(const rl_lock_io *io, const rl_lock_policy *policy, const
 		}
 		out->answered++;
 		out->fence = seen[i].fence > out->fence ? seen[i].fence : out->fence;
+		queued[q++] = seen[i].waiters;
 		if (!yes) {
 			continue;
 		}
@@ -159,9 +169,11 @@ static int inspect_key(const rl_lock_io *io, const rl_lock_policy *policy, const
 	}
 	out->holding = n;
 	if (out->answered < policy->quorum && n < policy->quorum) {
-		free(seen), free(which), free(left), free(counts);
+		free(seen), free(which), free(left), free(counts), free(queued);
 		return -2;
 	}
+	/* the queue's length as a quorum of the answers vouches for it (at least that long on a quorum) */
+	out->waiters = q >= policy->quorum ? rl_quorum_pttl(queued, q, policy->quorum) : 0;
 	if (n >= policy->quorum && strings >= hashes && strings >= slotted) {
 		/* exclusive: held only by a token a quorum keeps (two minorities, or more: nobody), its
 		 * ttl from those servers alone */
@@ -193,7 +205,7 @@ static int inspect_key(const rl_lock_io *io, const rl_lock_policy *policy, const
 			out->ttl_ms = out->ttl_ms > 0 ? out->ttl_ms : 0;
 		}
 	}
-	free(seen), free(which), free(left), free(counts);
+	free(seen), free(which), free(left), free(counts), free(queued);
 	return out->held;
 }
 
@@ -213,12 +225,13 @@ int rl_inspect(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock
 		}
 		out->fence = one.fence > out->fence ? one.fence : out->fence;
 		out->answered = k == 0 || one.answered < out->answered ? one.answered : out->answered;
+		out->waiters = one.waiters > out->waiters ? one.waiters : out->waiters;
 		if (one.held && (!out->held || one.ttl_ms < out->ttl_ms)) {
-			int64_t fence = out->fence;
+			int64_t fence = out->fence, waiters = out->waiters;
 			unsigned answered = out->answered;
 
 			*out = one;
-			out->fence = fence, out->answered = answered;
+			out->fence = fence, out->answered = answered, out->waiters = waiters;
 		}
 	}
 	return 1;

@@ -25,9 +25,11 @@ typedef struct rl_inspection {
 	int64_t fence;         /* the largest fence counter answered, -1 when there is none */
 	unsigned answered;     /* servers that answered */
 	unsigned holding;      /* of them, the ones that hold it */
+	int64_t waiters;       /* fair waiting's queue ('fair'): its length on a quorum of the answers
+	                        * (several keys: the longest); a dead waiter counts until removed */
 } rl_inspection;
 
-/* Reads keys (each one round trip: MULTI; TYPE; PTTL; HLEN; GET <key>:fence; [EXISTS its limit
+/* Reads keys (each one round trip: MULTI; TYPE; PTTL; HLEN; GET <key>:fence; GET; ZCARD <key>:fair; [EXISTS its limit
  * slot keys]; EXEC) and decides: 1 with *out filled, 0 when fewer than a quorum answered (or a
  * server decided nothing either way), -1 when out of memory. Several keys: held when any is
  * (another lock may take one of them), the least ttl of those held, the largest fence.

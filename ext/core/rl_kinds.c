@@ -84,6 +84,10 @@ static int kind_acquire(const rl_lock_io *io, const rl_lock_policy *policy, cons
 	if (target->from_token != NULL) {
 		return rl_convert_acquire(io, policy, target, ttl, servers, outcomes, held);
 	}
+	if (target->fair != NULL) {
+		/* the client admits only lock() of one resource with 'fair' (rl_client_acquire) */
+		return rl_fair_acquire(io, policy, &target->keys, ttl, target->fair, servers, outcomes, &held->result);
+	}
 	switch (target->kind) {
 	case RL_KIND_FENCED:
 		return rl_fence_acquire(io, policy, &target->keys, ttl, servers, outcomes, &held->result, &held->fence);

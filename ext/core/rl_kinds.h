@@ -31,6 +31,8 @@ typedef struct rl_lock_target {
 	 * fresh acquisition. See rl_convert_acquire(). */
 	const char *from_token;
 	size_t from_len;
+	/* 'fair' => true: the waiter whose queued attempt this is (core/rl_fair.c); NULL otherwise */
+	struct rl_fair_waiter *fair;
 } rl_lock_target;
 
 /* A won acquisition of any kind. */
@@ -141,5 +143,42 @@ int rl_convert_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const
  * 1 with result and *fence filled, 0 when not, -1 when out of memory. */
 int rl_fence_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys, int64_t ttl,
 	size_t servers, rl_outcome *outcomes, rl_lock_result *result, int64_t *fence);
+
+/* --- fair waiting (rl_fair.c, docs/design/fair.md) ------------------------------------------- */
+
+/* The heartbeat period: a waiter that died (or stopped attempting) is skipped at most this long
+ * after its last attempt. Its heartbeat key lives 3/4 of it; a live waiter attempts again at least
+ * every quarter of it (RL_FAIR_REFRESH_MS), so it never misses a refresh by more than two. */
+#define RL_FAIR_HEARTBEAT_MS 1000
+#define RL_FAIR_HEARTBEAT_KEY_MS (RL_FAIR_HEARTBEAT_MS * 3 / 4)
+#define RL_FAIR_REFRESH_MS (RL_FAIR_HEARTBEAT_MS / 4)
+#define RL_FAIR_ID_LEN 16
+
+/* One fair lock() call's place in the queue, the same on every server. */
+typedef struct rl_fair_waiter {
+	char id[RL_FAIR_ID_LEN + 1]; /* random hex: the member in the queue, the channel it is woken on */
+	int64_t ticket;              /* 0: none drawn yet */
+	int enqueue;                 /* 0: the first attempt, not queued; then every attempt (re)queues */
+	int queued;                  /* an attempt queued it somewhere: its leave is due */
+} rl_fair_waiter;
+
+/* A waiter: its id drawn with random(). 0, or -1 when no random bytes could be had. */
+int rl_fair_waiter_init(rl_fair_waiter *waiter, int (*random)(void *arg, void *into, size_t len), void *random_arg);
+
+/* The channel key of a waiter (key + RL_FAIR_WAITER_SUFFIX + id; rl_notify prefixes it), into out
+ * (size >= key_len + 32). Its length. */
+size_t rl_fair_channel_key(char *out, const char *key, size_t key_len, const rl_fair_waiter *waiter);
+
+/* One attempt of a fair lock() on keys (one resource) under policy (whose scripts are
+ * rl_scripts_fair()'s: its rollback wakes the head): with waiter->enqueue, first a ticket when it
+ * has none (the counter's largest value over a quorum of answers; without a quorum the attempt is
+ * lost), then RL_SCRIPT_FAIR_LOCK. 1 won (result filled), 0 not, -1 out of memory. */
+int rl_fair_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys, int64_t ttl,
+	rl_fair_waiter *waiter, size_t servers, rl_outcome *outcomes, rl_lock_result *result);
+
+/* The waiter leaves the queue on every server (sent, not awaited): after it won (the servers it did
+ * not win keep it otherwise) or gave up. Nothing when it never queued. */
+void rl_fair_leave(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
+	rl_fair_waiter *waiter);
 
 #endif /* RL_KINDS_H */

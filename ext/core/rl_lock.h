@@ -43,6 +43,8 @@ typedef struct rl_script_set {
 	rl_script validity_plain, shared_validity_plain;
 	rl_script writer_mark; /* a waiting writer's mark: readers wait (rl_writer_mark) */
 	rl_script rollback_mark; /* a lock() attempt's rollback carrying it (one resource) */
+	/* fair waiting (rl_scripts_kinds.h, core/rl_fair.c) */
+	rl_script fair_ticket, fair_lock, fair_unlock, fair_leave;
 } rl_script_set;
 
 /* An EVAL of a script over keys with args after them. Small calls keep their argument arrays

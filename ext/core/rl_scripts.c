@@ -36,11 +36,24 @@ static rl_script_set scripts = {
 	SCRIPT(RL_SCRIPT_SHARED_VALIDITY_PLAIN),
 	SCRIPT(RL_SCRIPT_WRITER_MARK),
 	SCRIPT(RL_SCRIPT_ROLLBACK_MARK),
+	SCRIPT(RL_SCRIPT_FAIR_TICKET),
+	SCRIPT(RL_SCRIPT_FAIR_LOCK),
+	SCRIPT(RL_SCRIPT_FAIR_UNLOCK),
+	SCRIPT(RL_SCRIPT_FAIR_LEAVE),
 };
+
+/* A fair object's set: the same, with the unlock that wakes the queue's head (made at startup,
+ * after the heads were encoded; it shares their buffers, freed once with the set's). */
+static rl_script_set fair_scripts;
 
 const rl_script_set *rl_scripts(void)
 {
 	return &scripts;
+}
+
+const rl_script_set *rl_scripts_fair(void)
+{
+	return &fair_scripts;
 }
 
 /* The set as the array of scripts it is made of. */
@@ -62,6 +75,8 @@ void rl_scripts_startup(void)
 			each[i].eval1_head = head;
 		}
 	}
+	fair_scripts = scripts;
+	fair_scripts.unlock = scripts.fair_unlock;
 }
 
 void rl_scripts_shutdown(void)
@@ -74,4 +89,5 @@ void rl_scripts_shutdown(void)
 		each[i].eval1_head = NULL;
 		each[i].eval1_head_len = 0;
 	}
+	fair_scripts = scripts;
 }

@@ -109,6 +109,9 @@
 /* The scripts of every kind, for the driver (core/rl_lock.h's rl_script_set; all sent as EVAL). */
 struct rl_script_set;
 const struct rl_script_set *rl_scripts(void);
+/* The same with RL_SCRIPT_FAIR_UNLOCK as unlock: the set of an object with 'fair' (its releases and
+ * rollbacks wake the queue's head). */
+const struct rl_script_set *rl_scripts_fair(void);
 
 /* Encodes each script's "EVAL source 1" once (rl_script.eval1_head), before any thread uses the
  * set (MINIT); without it every command is encoded whole, as before. Shutdown frees them. */

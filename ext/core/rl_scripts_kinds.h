@@ -331,4 +331,97 @@
 	"end\n" \
 	"return 1\n"
 
+/* --- fair waiting ('fair' => true, core/rl_fair.c, docs/design/fair.md) -------------------------
+ * Per resource key K, on every server: the queue "K:fair" (a sorted set: score the waiter's ticket,
+ * member its id), the ticket counter "K:fair:ticket", and per waiter a heartbeat key "K:fair:w:<id>"
+ * (PX a heartbeat) that the waiter's every attempt sets again. A waiter whose heartbeat key is gone
+ * is dead: whoever reads the queue's head removes it. A live head is woken on the channel
+ * RL_NOTIFY_CHANNEL_PREFIX "K:fair:w:<id>". The queue and the counter expire RL_FAIR_IDLE_MS after
+ * the last enqueue (an abandoned queue goes away). */
+#define RL_FAIR_SUFFIX ":fair"
+#define RL_FAIR_WAITER_SUFFIX ":fair:w:"
+#define RL_FAIR_IDLE_TEXT "600000"
+
+/* The first live waiter of the queue, dead ones removed on the way: head (false when none). */
+#define RL_LUA_FAIR_HEAD \
+	"local q = KEYS[1] .. '" RL_FAIR_SUFFIX "'\n" \
+	"local w = KEYS[1] .. '" RL_FAIR_WAITER_SUFFIX "'\n" \
+	"local head = false\n" \
+	"while true do\n" \
+	"    local first = redis.call('ZRANGE', q, 0, 0)\n" \
+	"    if #first == 0 then\n" \
+	"        break\n" \
+	"    end\n" \
+	"    if redis.call('EXISTS', w .. first[1]) == 1 then\n" \
+	"        head = first[1]\n" \
+	"        break\n" \
+	"    end\n" \
+	"    redis.call('ZREM', q, first[1])\n" \
+	"end\n"
+
+/* Wakes the live head, if any (its own channel only). */
+#define RL_LUA_FAIR_WAKE_HEAD \
+	RL_LUA_FAIR_HEAD \
+	"if head then\n" \
+	"    redis.pcall('PUBLISH', '" RL_NOTIFY_CHANNEL_PREFIX "' .. w .. head, '')\n" \
+	"end\n"
+
+/* KEYS[1] = resource. A ticket: the counter incremented (its largest value over a quorum is the
+ * waiter's ticket, written back by RL_SCRIPT_FAIR_LOCK). */
+#define RL_SCRIPT_FAIR_TICKET \
+	"local c = KEYS[1] .. '" RL_FAIR_SUFFIX ":ticket'\n" \
+	"local n = redis.call('INCR', c)\n" \
+	"redis.call('PEXPIRE', c, " RL_FAIR_IDLE_TEXT ")\n" \
+	"return n\n"
+
+/* KEYS[1] = resource, ARGV = token, ttl ms, waiter id ('' = not queued: the first attempt), ticket,
+ * heartbeat ms. A queued waiter's place is (re)written: its ticket raises the counter (so that a
+ * waiter arriving later draws a larger one), its heartbeat is set again, it joins the queue at its
+ * ticket (again, after a server lost it). The key is set (SET PX, as lock()) only when it is free
+ * and the queue's live head is us, or there is no live waiter and we are not queued; the winner
+ * leaves the queue. 1 when set. */
+#define RL_SCRIPT_FAIR_LOCK \
+	"local me = ARGV[3]\n" \
+	"if me ~= '' then\n" \
+	"    local c = KEYS[1] .. '" RL_FAIR_SUFFIX ":ticket'\n" \
+	"    if (tonumber(redis.call('GET', c)) or 0) < tonumber(ARGV[4]) then\n" \
+	"        redis.call('SET', c, ARGV[4])\n" \
+	"    end\n" \
+	"    redis.call('PEXPIRE', c, " RL_FAIR_IDLE_TEXT ")\n" \
+	"    redis.call('SET', KEYS[1] .. '" RL_FAIR_WAITER_SUFFIX "' .. me, '1', 'PX', ARGV[5])\n" \
+	"    redis.call('ZADD', KEYS[1] .. '" RL_FAIR_SUFFIX "', ARGV[4], me)\n" \
+	"    redis.call('PEXPIRE', KEYS[1] .. '" RL_FAIR_SUFFIX "', " RL_FAIR_IDLE_TEXT ")\n" \
+	"end\n" \
+	RL_LUA_FAIR_HEAD \
+	"if redis.call('EXISTS', KEYS[1]) == 1 or (head and head ~= me) then\n" \
+	"    return 0\n" \
+	"end\n" \
+	"redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])\n" \
+	"if me ~= '' then\n" \
+	"    redis.call('ZREM', q, me)\n" \
+	"    redis.call('DEL', w .. me)\n" \
+	"end\n" \
+	"return 1\n"
+
+/* KEYS[1] = resource, ARGV[1] = token. RL_SCRIPT_UNLOCK, and then the queue's live head is woken
+ * on its own channel: the hand-over (the other waiters sleep on). */
+#define RL_SCRIPT_FAIR_UNLOCK \
+	"if redis.pcall('GET', KEYS[1]) ~= ARGV[1] then\n" \
+	"    return 0\n" \
+	"end\n" \
+	"redis.call('DEL', KEYS[1])\n" \
+	"redis.pcall('PUBLISH', '" RL_NOTIFY_CHANNEL_PREFIX "' .. KEYS[1], '')\n" \
+	RL_LUA_FAIR_WAKE_HEAD \
+	"return 1\n"
+
+/* KEYS[1] = resource, ARGV[1] = waiter id. The waiter leaves the queue (won, waitTimeout over,
+ * cancelled); when the key is free the new live head is woken (we may have been woken for it). */
+#define RL_SCRIPT_FAIR_LEAVE \
+	"redis.call('ZREM', KEYS[1] .. '" RL_FAIR_SUFFIX "', ARGV[1])\n" \
+	"redis.call('DEL', KEYS[1] .. '" RL_FAIR_WAITER_SUFFIX "' .. ARGV[1])\n" \
+	"if redis.call('EXISTS', KEYS[1]) == 0 then\n" \
+	RL_LUA_FAIR_WAKE_HEAD \
+	"end\n" \
+	"return 1\n"
+
 #endif

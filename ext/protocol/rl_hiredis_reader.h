@@ -14,7 +14,7 @@
 #define RL_READER_LINE_HEAD 160        /* what is kept of a status or error line */
 #define RL_READER_MAX_PENDING 65536    /* bytes of one reply hiredis may hold */
 #define RL_READER_ERROR_MAX 160
-#define RL_REPLY_ITEMS 6               /* elements kept of a top-level array (EXEC's [GET, PTTL], inspect()'s 6) */
+#define RL_REPLY_ITEMS 7               /* elements kept of a top-level array (EXEC's [GET, PTTL], inspect()'s 7) */
 #define RL_REPLY_ITEM_HEAD 64          /* what is kept of such an element's string (a token is 48) */
 
 typedef enum {

@@ -143,7 +143,7 @@ static long long item_decimal(const rl_reply_item *item)
 void rl_reply_classify_inspect(const rl_reply *reply, rl_outcome *out, rl_inspected *inspected)
 {
 	const rl_reply_item *type = reply->items, *pttl = reply->items + 1, *hlen = reply->items + 2,
-		*fence = reply->items + 3, *value = reply->items + 4, *slots = reply->items + 5;
+		*fence = reply->items + 3, *value = reply->items + 4, *queue = reply->items + 5, *slots = reply->items + 6;
 
 	memset(inspected, 0, sizeof(*inspected));
 	inspected->fence = -1;
@@ -152,7 +152,7 @@ void rl_reply_classify_inspect(const rl_reply *reply, rl_outcome *out, rl_inspec
 		rl_outcome_set_bytes(out, RL_OUTCOME_ERROR, reply->str, reply->len);
 		return;
 	}
-	if (reply->type != RL_REPLY_ARRAY || reply->integer < 5 || reply->integer > RL_REPLY_ITEMS) {
+	if (reply->type != RL_REPLY_ARRAY || reply->integer < 6 || reply->integer > RL_REPLY_ITEMS) {
 		rl_outcome_set(out, RL_OUTCOME_ERROR, "unexpected reply type");
 		return;
 	}
@@ -171,7 +171,10 @@ void rl_reply_classify_inspect(const rl_reply *reply, rl_outcome *out, rl_inspec
 	inspected->pttl = pttl->integer;
 	inspected->holders = hlen->type == RL_REPLY_INTEGER ? hlen->integer : 0;
 	inspected->fence = fence->type == RL_REPLY_STRING ? item_decimal(fence) : -1;
-	inspected->slots = reply->integer > 5 && slots->type == RL_REPLY_INTEGER ? slots->integer : 0;
+	/* an error here (a key of another type there, or a server without ZCARD: the memory servers, which
+	 * keep no queue) is no queue */
+	inspected->waiters = queue->type == RL_REPLY_INTEGER ? queue->integer : 0;
+	inspected->slots = reply->integer > 6 && slots->type == RL_REPLY_INTEGER ? slots->integer : 0;
 	/* a string's integer is its whole length: kept only when its head is all of it */
 	if (value->type == RL_REPLY_STRING && value->integer >= 0 && (size_t) value->integer == value->len
 		&& value->len <= RL_INSPECT_VALUE_MAX && value->len <= RL_REPLY_ITEM_HEAD) {

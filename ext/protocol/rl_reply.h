@@ -31,7 +31,7 @@ static inline void rl_reply_classify(const rl_reply *reply, rl_expect expect, rl
  * something else or nothing; ERROR otherwise (the transaction's error, or an element's). */
 void rl_reply_classify_held(const rl_reply *reply, const char *token, size_t token_len, rl_outcome *out);
 
-/* RL_EXPECT_INSPECT: EXEC's reply to MULTI; TYPE key; PTTL key; HLEN key; GET key:fence; GET key;
+/* RL_EXPECT_INSPECT: EXEC's reply to MULTI; TYPE key; PTTL key; HLEN key; GET key:fence; GET key; ZCARD key:fair;
  * EXISTS slot keys...; EXEC (core/rl_inspect.c), into *inspected (GET key's string: the holder's token). YES (out->integer the key's PTTL) where
  * the key or a slot exists, TAKEN ("free") where nothing does, ERROR for the transaction's error
  * or TYPE's or PTTL's (HLEN's WRONGTYPE on a string is expected). */

@@ -65,6 +65,7 @@ typedef struct rl_inspected {
 	long long holders; /* a hash's fields (HLEN), else 0 */
 	long long fence;   /* the key's fence counter, -1 when it has none */
 	long long slots;   /* semaphore slot keys that exist (EXISTS), 0 when none were asked */
+	long long waiters; /* fair waiting's queue (ZCARD <key>:fair), 0 when none */
 } rl_inspected;
 
 typedef struct rl_request {

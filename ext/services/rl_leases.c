@@ -191,6 +191,7 @@ static lease *lease_new(const rl_lock_target *held, const char *token, size_t to
 	e->held = *held;
 	e->held.from_token = NULL; /* the caller's, not ours to keep */
 	e->held.from_len = 0;
+	e->held.fair = NULL;
 	e->held.keys.count = 0; /* until the copies are made, for rl_lease_free */
 	e->token = malloc(token_len + 1);
 	e->keys_copy = calloc(count ? count : 1, sizeof(*e->keys_copy));

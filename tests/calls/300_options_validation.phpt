@@ -32,6 +32,10 @@ $cases = [
     'maxConnectionSets 0' => ['maxConnectionSets' => 0],
     'maxConnectionSets above 1024' => ['maxConnectionSets' => 1025],
     'maxConnectionSets null' => ['maxConnectionSets' => null],
+    'fair with waitTimeout' => ['fair' => true, 'waitTimeout' => 1000],
+    'fair false alone' => ['fair' => false],
+    'fair int' => ['fair' => 1, 'waitTimeout' => 1000],
+    'fair without waitTimeout' => ['fair' => true],
 ];
 foreach ($cases as $name => $options) {
     echo str_pad($name, 40), rt_throws(fn () => new RedLock($s, 200, 3, $options)), "\n";
@@ -49,8 +53,8 @@ var_dump(is_array($lock), $r->unlock($lock));
 --EXPECT--
 all valid                               no exception
 int driftFactor, null cap, empty prefix no exception
-unknown key                             ValueError: RedLock::__construct(): Argument #4 ($options) contains an unknown option "quorom" (known: quorum, driftFactor, prefix, persistent, maxExtensions, fencing, autoExtend, abortOnLoss, waitTimeout, observer, onLoss, scripts, evictingServers, maxConnectionSets)
-integer key                             ValueError: RedLock::__construct(): Argument #4 ($options) contains an unknown option 0 (options are named: quorum, driftFactor, prefix, persistent, maxExtensions, fencing, autoExtend, abortOnLoss, waitTimeout, observer, onLoss, scripts, evictingServers, maxConnectionSets)
+unknown key                             ValueError: RedLock::__construct(): Argument #4 ($options) contains an unknown option "quorom" (known: quorum, driftFactor, prefix, persistent, maxExtensions, fencing, autoExtend, abortOnLoss, waitTimeout, fair, observer, onLoss, scripts, evictingServers, maxConnectionSets)
+integer key                             ValueError: RedLock::__construct(): Argument #4 ($options) contains an unknown option 0 (options are named: quorum, driftFactor, prefix, persistent, maxExtensions, fencing, autoExtend, abortOnLoss, waitTimeout, fair, observer, onLoss, scripts, evictingServers, maxConnectionSets)
 quorum 0                                ValueError: RedLock::__construct(): Argument #4 ($options) option "quorum" must be between 1 and 5 (the number of servers)
 quorum above servers                    ValueError: RedLock::__construct(): Argument #4 ($options) option "quorum" must be between 1 and 5 (the number of servers)
 quorum string                           TypeError: RedLock::__construct(): Argument #4 ($options) option "quorum" must be of type int, string given
@@ -72,6 +76,10 @@ maxConnectionSets 1                     no exception
 maxConnectionSets 0                     ValueError: RedLock::__construct(): Argument #4 ($options) option "maxConnectionSets" must be between 1 and 1024
 maxConnectionSets above 1024            ValueError: RedLock::__construct(): Argument #4 ($options) option "maxConnectionSets" must be between 1 and 1024
 maxConnectionSets null                  TypeError: RedLock::__construct(): Argument #4 ($options) option "maxConnectionSets" must be of type int, null given
+fair with waitTimeout                   no exception
+fair false alone                        no exception
+fair int                                TypeError: RedLock::__construct(): Argument #4 ($options) option "fair" must be of type bool, int given
+fair without waitTimeout                ValueError: RedLock::__construct(): Argument #4 ($options) option "fair" needs "waitTimeout" > 0 (ms to wait in the queue)
 no exception
 no exception
 no exception

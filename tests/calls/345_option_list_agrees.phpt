@@ -78,7 +78,7 @@ foreach ($lists as $where => $list) {
 }
 ?>
 --EXPECT--
-14 options: abortOnLoss, autoExtend, driftFactor, evictingServers, fencing, maxConnectionSets, maxExtensions, observer, onLoss, persistent, prefix, quorum, scripts, waitTimeout
+15 options: abortOnLoss, autoExtend, driftFactor, evictingServers, fair, fencing, maxConnectionSets, maxExtensions, observer, onLoss, persistent, prefix, quorum, scripts, waitTimeout
 parser message  agrees
 parser branches agrees
 stub            agrees

@@ -1,0 +1,51 @@
+<?php
+/**
+ * Fair waiting benchmark worker (issue 36): one process of P, with F Fibers (Revolt), each its own
+ * RedLock object, on ONE resource: lock(), hold HOLD_MS, unlock(), again, until END (unix time).
+ *
+ *   php fair.php fair|notified|retries H:P,... RESOURCE START_UNIX END_UNIX FIBERS HOLD_MS OUT
+ * fair:     'fair' => true, 'waitTimeout' => 60000
+ * notified: 'waitTimeout' => 60000 (every waiter woken by each release)
+ * retries:  retryDelay 200 ms, retryCount 1000000 (the defaults' delay, tries until it gets it)
+ * Writes one line per hold to OUT: waiter call_ns acquired_ns released_ns (CLOCK_MONOTONIC, shared
+ * by the processes), as they happen (a process stopped at the deadline loses nothing written).
+ */
+require __DIR__ . '/../tests/inc/revolt.inc';
+rt_revolt_load();
+use Revolt\EventLoop;
+
+[$mode, $serverList, $resource, $startAt, $endAt, $fibers, $holdMs, $outFile] = array_slice($argv, 1, 8);
+$servers = array_map(function ($hp) {
+    [$h, $p] = explode(':', $hp);
+    return [$h, (int) $p, 1.0];
+}, explode(',', $serverList));
+$out = fopen($outFile, 'w');
+$make = fn () => match ($mode) {
+    'fair' => new RedLock($servers, 200, 3, ['fair' => true, 'waitTimeout' => 60000]),
+    'notified' => new RedLock($servers, 200, 3, ['waitTimeout' => 60000]),
+    'retries' => new RedLock($servers, 200, 1000000),
+};
+usleep((int) max(0, ((float) $startAt - microtime(true)) * 1e6));
+for ($f = 0; $f < (int) $fibers; $f++) {
+    $id = getmypid() . '.' . $f;
+    rt_async(function () use ($make, $resource, $endAt, $holdMs, $out, $id) {
+        $r = $make();
+        while (microtime(true) < (float) $endAt) {
+            $call = hrtime(true);
+            $lock = $r->lock($resource, 5000);
+            $got = hrtime(true);
+            if ($lock === false) {
+                continue;
+            }
+            $s = EventLoop::getSuspension();
+            EventLoop::delay((int) $holdMs / 1000, fn () => $s->resume());
+            $s->suspend();
+            $released = hrtime(true);
+            $r->unlock($lock);
+            fwrite($out, "$id $call $got $released\n");
+            fflush($out);
+        }
+    });
+}
+EventLoop::run();
+fclose($out);
