@@ -799,6 +799,21 @@ static int place(rl_shards *shards, rl_outcome *out)
 	if (shards->tag_len > 0 && shards->placed_version == shards->map_version) {
 		return shards->placed_slot; /* the map did not change since */
 	}
+	/* A map with slots no master owns (a master failed, its replica not yet promoted) is not one to
+	 * place by: every member after the failed master's would move, and keep its new tag once the
+	 * replica owns the slots again (its calls succeed there, so the map is not asked again), while
+	 * other processes place by the whole map. The member fails until the map is whole
+	 * (tests/cluster/877). */
+	for (m = 0; m < RL_SHARDS_SLOTS; m++) {
+		if (shards->owner[m] == 0) {
+			char message[RL_MESSAGE_MAX];
+
+			snprintf(message, sizeof(message), "cluster: no master owns slot %u (CLUSTERDOWN, or a failover under way): "
+				"member %u not placed", m, shards->pin - 1);
+			rl_outcome_set(out, RL_OUTCOME_CONNECT, message);
+			return -1;
+		}
+	}
 	for (m = 0; m < shards->pin && m < 256; m++) {
 		char tag[sizeof(shards->tag)];
 		int len = 0, slot = -1;

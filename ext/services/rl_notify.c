@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/rl_algorithm.h"
+#include "net/rl_shards.h"
 #include "net/rl_wait.h"
 #include "net/rl_wait_cancel.h"
 #include "services/rl_notify.h"
@@ -160,24 +161,40 @@ int rl_notify_open(rl_notify *notify, const rl_cluster *cluster, const rl_lock_k
 	}
 	argv[0] = "SUBSCRIBE";
 	argvlen[0] = 9;
-	for (i = 0; i < keys->count; i++) {
-		char *channel = malloc(prefix_len + keys->lens[i]);
-		if (channel == NULL) {
-			goto done;
-		}
-		memcpy(channel, RL_NOTIFY_CHANNEL_PREFIX, prefix_len);
-		memcpy(channel + prefix_len, keys->keys[i], keys->lens[i]);
-		argv[i + 1] = channel;
-		argvlen[i + 1] = prefix_len + keys->lens[i];
-	}
 	for (i = 0; i < cluster->count; i++) {
 		rl_conn *conn = &notify->conns[i];
+		const rl_shards *shards = cluster->endpoints[i].shards;
+		/* a fromCluster member's keys carry its hash tag (rl_fanout_encode_tagged): so do the
+		 * channels its releases PUBLISH on */
+		size_t tag_len = shards != NULL && shards->pin > 0 ? shards->tag_len : 0;
 		rl_outcome out;
+		size_t k;
+		int built = 1;
 
 		if (cluster->endpoints[i].host == NULL || rl_conn_open(conn, &cluster->endpoints[i], now, &out) != 0) {
 			continue; /* that server cannot wake us: the backoff still does */
 		}
-		if (rl_conn_append_setup(conn, &cluster->endpoints[i]) != 0
+		for (k = 0; k < keys->count; k++) {
+			char *channel = malloc(prefix_len + (tag_len > 0 ? tag_len + 2 : 0) + keys->lens[k]);
+			size_t at = prefix_len;
+
+			free((void *) argv[k + 1]);
+			argv[k + 1] = channel;
+			if (channel == NULL) {
+				built = 0;
+				break;
+			}
+			memcpy(channel, RL_NOTIFY_CHANNEL_PREFIX, prefix_len);
+			if (tag_len > 0) {
+				channel[at++] = '{';
+				memcpy(channel + at, shards->tag, tag_len);
+				at += tag_len;
+				channel[at++] = '}';
+			}
+			memcpy(channel + at, keys->keys[k], keys->lens[k]);
+			argvlen[k + 1] = at + keys->lens[k];
+		}
+		if (!built || rl_conn_append_setup(conn, &cluster->endpoints[i]) != 0
 			|| rl_conn_append(conn, (int) keys->count + 1, argv, argvlen) != 0
 			|| rl_conn_flush(conn, &out) != 0) {
 			rl_conn_close(conn);
