@@ -24,7 +24,7 @@ var_dump(rt_eventually(fn () => $expiring() === 5, 0.5)); // the SETs beyond the
 var_dump($b->lock($key, 10000)); // still held
 
 usleep((int) max(0, ($locked_at + 1.8 - microtime(true)) * 1e6)); // past the ttl
-var_dump(rt_values($key) === array_fill(0, 5, null));
+var_dump(rt_values_are($key, array_fill(0, 5, null)));
 $taken = $b->lock($key, 10000);
 var_dump(is_array($taken), $taken['token'] !== $lock['token']);
 var_dump(rt_eventually(fn () => rt_values($key) === array_fill(0, 5, $taken['token'])));

@@ -22,13 +22,13 @@ var_dump(rt_eventually(fn () => rt_values($key) === array_fill(0, 5, $fresh['tok
 
 var_dump($a->unlock($stale)); // not ours any more: false, and nothing deleted
 usleep(100000); // let any script still in flight run
-var_dump(rt_values($key) === array_fill(0, 5, $fresh['token']));
+var_dump(rt_values_are($key, array_fill(0, 5, $fresh['token'])));
 var_dump($b->lock($key, 10000)); // still held by B
 
 // A forged token of the right shape does not release it either.
 var_dump($a->unlock(['resource' => $key, 'token' => str_repeat('0', strlen($fresh['token']))]));
 usleep(100000);
-var_dump(rt_values($key) === array_fill(0, 5, $fresh['token']));
+var_dump(rt_values_are($key, array_fill(0, 5, $fresh['token'])));
 
 var_dump($b->unlock($fresh));
 var_dump(rt_eventually(fn () => rt_values($key) === array_fill(0, 5, null)));

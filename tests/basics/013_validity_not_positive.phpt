@@ -17,7 +17,7 @@ foreach ([1, 2] as $ttl) {
     $redlock = new RedLock(rt_servers(5, 2.0), 10, 2);
     var_dump($redlock->lock($key, $ttl));
     usleep(20000);
-    var_dump(rt_values($key) === array_fill(0, 5, null));
+    var_dump(rt_values_are($key, array_fill(0, 5, null)));
 }
 
 // On a private server: the SET was made and won, and a release followed it even so.

@@ -31,9 +31,9 @@ $mixed = new RedLock(array_merge([[$path, 0, 2.0]], rt_servers(2, 2.0)), 10, 1);
 $key2 = rt_key('mixed');
 $lock = $mixed->lock($key2, 10000);
 var_dump(is_array($lock));
-var_dump(rt_eventually(fn () => unix_get($path, $key2) === $lock['token'] && rt_values($key2, 2) === [$lock['token'], $lock['token']]));
+var_dump(rt_eventually(fn () => unix_get($path, $key2) === $lock['token'] && rt_values_are($key2, [$lock['token'], $lock['token']], 2)));
 var_dump($mixed->unlock($lock));
-var_dump(rt_eventually(fn () => unix_get($path, $key2) === null && rt_values($key2, 2) === [null, null]));
+var_dump(rt_eventually(fn () => unix_get($path, $key2) === null && rt_values_are($key2, [null, null], 2)));
 
 // A socket path with nothing behind it counts as one dead server, not an error.
 $dead = new RedLock([[$path . '.missing', 0, 1.0]], 10, 1);

@@ -19,7 +19,7 @@ foreach ([['maxExtensions' => 5], ['maxExtensions' => 5, 'autoExtend' => true], 
             exit($r->extend($lock, 60000) !== false ? 0 : 1); // leaves the child's run() too
         }
         pcntl_wait($status);
-        $kept = rt_values($key) === array_fill(0, 5, $lock['token']);
+        $kept = rt_values_are($key, array_fill(0, 5, $lock['token']));
         return 'the child extended it: ' . (pcntl_wexitstatus($status) === 0 ? 'yes' : 'no')
             . ($kept ? ', kept on 5 of 5' : ', RELEASED: ' . json_encode(rt_values($key)))
             . ($rival->lock($key, 10000) === false ? ', a rival cannot lock it' : ', A RIVAL LOCKED IT');
@@ -28,7 +28,7 @@ foreach ([['maxExtensions' => 5], ['maxExtensions' => 5, 'autoExtend' => true], 
         exit(1); // never: the child exits inside $fn
     }
     echo json_encode($options), ": $result; released by the parent: ",
-        rt_values($key) === array_fill(0, 5, null) ? 'yes' : 'no', "\n";
+        rt_values_are($key, array_fill(0, 5, null)) ? 'yes' : 'no', "\n";
 }
 ?>
 --EXPECT--

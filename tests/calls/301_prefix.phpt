@@ -10,7 +10,7 @@ $r = new RedLock(rt_servers(5, 3.0), 10, 1, ['prefix' => 'tenant-7:']);
 $lock = $r->lock($key, 10000);
 var_dump($lock['resource'] === $key);
 var_dump(rt_eventually(fn () => rt_values("tenant-7:$key") === array_fill(0, 5, $lock['token'])));
-var_dump(rt_values($key) === array_fill(0, 5, null));
+var_dump(rt_values_are($key, array_fill(0, 5, null)));
 
 // Without the prefix the same name is a different key: both can be held at once.
 $plain = new RedLock(rt_servers(5, 3.0), 10, 1);
@@ -27,7 +27,7 @@ var_dump($r->unlock($lock), rt_eventually(fn () => rt_values("tenant-7:$key") ==
 $names = [rt_key('a'), rt_key('b')];
 $multi = $r->lock($names, 10000);
 var_dump($multi['resource'] === $names);
-var_dump(rt_eventually(fn () => rt_values("tenant-7:{$names[1]}") === array_fill(0, 5, $multi['token'])), rt_values($names[0]) === array_fill(0, 5, null));
+var_dump(rt_eventually(fn () => rt_values("tenant-7:{$names[1]}") === array_fill(0, 5, $multi['token'])), rt_values_are($names[0], array_fill(0, 5, null)));
 var_dump($r->unlock($multi), rt_eventually(fn () => rt_values("tenant-7:{$names[0]}") === array_fill(0, 5, null)));
 ?>
 --EXPECT--

@@ -11,7 +11,7 @@ $lock = $r->lock($key, 250);
 var_dump(is_array($lock));
 var_dump(rt_eventually(fn () => rt_values($key) === array_fill(0, 5, null)));
 var_dump($r->extend($lock, 10000));
-var_dump(rt_values($key) === array_fill(0, 5, null));
+var_dump(rt_values_are($key, array_fill(0, 5, null)));
 // Gone from a majority: extend() fails (the two servers still holding our token may have
 // prolonged it: a minority can never give us or anyone else a quorum).
 $lock = $r->lock($key, 10000);

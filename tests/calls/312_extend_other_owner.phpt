@@ -13,10 +13,10 @@ var_dump(rt_eventually(fn () => rt_values($key) === array_fill(0, 5, null)));
 $new = $second->lock($key, 5000);
 var_dump(is_array($new), rt_eventually(fn () => rt_values($key) === array_fill(0, 5, $new['token'])));
 var_dump($first->extend($old, 60000));
-var_dump(rt_values($key) === array_fill(0, 5, $new['token']));
+var_dump(rt_values_are($key, array_fill(0, 5, $new['token'])));
 var_dump(max(rt_pttls($key)) <= 5000);
 var_dump($first->validity($old), $first->unlock($old));
-var_dump(rt_values($key) === array_fill(0, 5, $new['token']));
+var_dump(rt_values_are($key, array_fill(0, 5, $new['token'])));
 var_dump($second->unlock($new));
 
 // A multi-resource lock where one of the keys was taken over is not extended either.

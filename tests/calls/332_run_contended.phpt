@@ -16,7 +16,7 @@ try {
     var_dump($e instanceof RuntimeException, $called);
     echo str_replace($key, 'KEY', $e->getMessage()), "\n";
 }
-var_dump(rt_values($key) === array_fill(0, 5, $held['token']));
+var_dump(rt_values_are($key, array_fill(0, 5, $held['token'])));
 
 $other = rt_key('free');
 try {
@@ -24,7 +24,7 @@ try {
 } catch (RedLockException $e) {
     echo str_replace([$other, $key], ['FREE', 'KEY'], $e->getMessage()), "\n";
 }
-var_dump(rt_values($other) === array_fill(0, 5, null));
+var_dump(rt_values_are($other, array_fill(0, 5, null)));
 $holder->unlock($held);
 ?>
 --EXPECT--

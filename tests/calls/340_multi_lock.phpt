@@ -35,7 +35,7 @@ foreach (rt_ports() as $port) {
     rt_redis($port, 'SET', $b, 'someone-else', 'PX', '5000');
 }
 var_dump($r->validity($lock), $r->unlock($lock));
-var_dump(rt_eventually(fn () => rt_values($a) === array_fill(0, 5, null)), rt_values($b) === array_fill(0, 5, 'someone-else'));
+var_dump(rt_eventually(fn () => rt_values($a) === array_fill(0, 5, null)), rt_values_are($b, array_fill(0, 5, 'someone-else')));
 rt_del($b);
 ?>
 --EXPECT--

@@ -15,7 +15,7 @@ foreach (array_slice($ports, 0, 3) as $port) {
 }
 var_dump($r->lock([$a, $b, $c], 5000));
 // None of our keys is left anywhere: not on the 3 (never written), not on the 2 (released).
-var_dump(rt_eventually(fn () => rt_values($a) === array_fill(0, 5, null) && rt_values($c) === array_fill(0, 5, null)));
+var_dump(rt_eventually(fn () => rt_values($a) === array_fill(0, 5, null) && rt_values_are($c, array_fill(0, 5, null))));
 var_dump(rt_eventually(fn () => rt_values($b) === ['other-owner', 'other-owner', 'other-owner', null, null]));
 rt_del($b);
 
@@ -27,12 +27,12 @@ $lock = $r->lock([$a, $b, $c], 5000);
 var_dump(is_array($lock));
 $token = $lock['token'];
 var_dump(rt_eventually(fn () => rt_values($a) === [null, null, $token, $token, $token]
-    && rt_values($b) === ['other-owner', 'other-owner', $token, $token, $token]
-    && rt_values($c) === [null, null, $token, $token, $token]));
+    && rt_values_are($b, ['other-owner', 'other-owner', $token, $token, $token])
+    && rt_values_are($c, [null, null, $token, $token, $token])));
 var_dump($r->validity($lock) > 4000);
 var_dump($r->unlock($lock));
 var_dump(rt_eventually(fn () => rt_values($a) === array_fill(0, 5, null)
-    && rt_values($b) === ['other-owner', 'other-owner', null, null, null]));
+    && rt_values_are($b, ['other-owner', 'other-owner', null, null, null])));
 rt_del($b);
 ?>
 --EXPECT--

@@ -17,7 +17,7 @@ $out = [];
 co_run(function () use ($r, $holder, $held, $key, $servers, &$out) {
     Coroutine::create(function () use ($r, $key, &$out) {
         $lock = $r->lock($key, 10000);
-        $out[] = 'waiter: ' . (is_array($lock) && rt_values($key, 3) === array_fill(0, 3, $lock['token'])
+        $out[] = 'waiter: ' . (is_array($lock) && rt_values_are($key, array_fill(0, 3, $lock['token']), 3)
             ? 'won on its 3 servers' : 'failed') . (is_array($lock) && $r->unlock($lock) ? ', released' : '');
         $out[] = 'servers: ' . count($r->getLastErrors()) . ', gone from all 5: '
             . (rt_eventually(fn () => rt_values($key) === array_fill(0, 5, null)) ? 'yes' : 'no');

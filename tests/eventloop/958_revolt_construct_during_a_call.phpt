@@ -17,7 +17,7 @@ $r = new RedLock(array_slice($servers, 0, 3), 50, 1, ['waitTimeout' => (int) (50
 $out = [];
 rt_async(function () use ($r, $key, &$out) {
     $lock = $r->lock($key, 10000);
-    $out[] = 'waiter: ' . (is_array($lock) && rt_values($key, 3) === array_fill(0, 3, $lock['token'])
+    $out[] = 'waiter: ' . (is_array($lock) && rt_values_are($key, array_fill(0, 3, $lock['token']), 3)
         ? 'won on its 3 servers' : 'failed') . (is_array($lock) && $r->unlock($lock) ? ', released' : '');
 });
 EventLoop::delay(0.1, function () use ($r, $holder, $held, $servers, &$out) { rt_async(function () use ($r, $holder, $held, $servers, &$out) {
@@ -26,7 +26,7 @@ EventLoop::delay(0.1, function () use ($r, $holder, $held, $servers, &$out) { rt
 }); });
 EventLoop::run();
 echo implode("\n", $out), "\n";
-var_dump(count($r->getLastErrors()), rt_values($key) === array_fill(0, 5, null));
+var_dump(count($r->getLastErrors()), rt_values_are($key, array_fill(0, 5, null)));
 ?>
 --EXPECT--
 constructor: Error: Cannot call constructor twice

@@ -14,9 +14,11 @@ $servers = array_map(fn ($p) => ['host' => '127.0.0.1', 'port' => $p, 'timeout' 
     'password' => $password], $ports);
 $plain = array_map(fn ($p) => ['127.0.0.1', $p, 1.0], $ports);
 $key = rt_key();
-$native = rt_has_command($ports[0], 'DELEX'); // the matrix legs' Redis 8.6 has DELEX and SET IFEQ, the host's 7.0 not
-// what a release or an extension without scripts gives: done where the server has the commands, false on Redis 7
-$outcome = fn ($result) => ($native ? ($result === true || is_array($result)) : $result === false)
+// The matrix legs' Redis 8.6 has DELEX and SET IFEQ, Valkey 8.1 SET IFEQ alone, the host's Redis 7.0 neither.
+$release = rt_has_command($ports[0], 'DELEX') || rt_has_command($ports[0], 'DELIFEQ');
+$extend = rt_has_set_ifeq($ports[0]);
+// what a release or an extension without scripts gives: done where the server has the command, false where not
+$outcome = fn ($result, bool $native) => ($native ? ($result === true || is_array($result)) : $result === false)
     ? 'as the server allows' : var_export($result, true);
 $noperm = fn (RedLock $r) => count(array_filter($r->getLastErrors(), fn ($e) => str_starts_with((string) $e, 'NOPERM')));
 
@@ -36,8 +38,8 @@ echo "-- fenced, semaphore\n";
 foreach (['fenced' => $fenced, 'semaphore' => $slot] as $kind => $lock) {
     $left = $y->validity($lock);
     echo "$kind validity: ", var_export($left > 10000, true), ", NOPERM ", $noperm($y), "\n";
-    echo "$kind extend: ", $outcome($y->extend($lock, 20000)), ", NOPERM ", $noperm($y), "\n";
-    echo "$kind unlock: ", $outcome($y->unlock($lock)), ", NOPERM ", $noperm($y), "\n";
+    echo "$kind extend: ", $outcome($y->extend($lock, 20000), $extend), ", NOPERM ", $noperm($y), "\n";
+    echo "$kind unlock: ", $outcome($y->unlock($lock), $release), ", NOPERM ", $noperm($y), "\n";
 }
 foreach ([$fenced, $shared, $slot] as $lock) {
     $taker->unlock($lock);

@@ -23,7 +23,7 @@ foreach ($names as $label => $name) {
         && rf_settled_values($name, array_fill(0, 5, $lock['token'])) === array_fill(0, 5, $lock['token']);
     /* the bytes before a NUL must not have been locked instead */
     $cut = strstr($name, "\0", true);
-    $prefixFree = $cut === false || $cut === '' || rt_values($cut) === array_fill(0, 5, null);
+    $prefixFree = $cut === false || $cut === '' || rt_values_are($cut, array_fill(0, 5, null));
     $unlocked = $lock !== false && $redlock->unlock($lock) && rf_settled_values($name, array_fill(0, 5, null)) === array_fill(0, 5, null);
     printf("%-13s +%7d bytes: exact key %s, prefix untouched %s, unlocked %s\n", $label, strlen($name) - strlen($base),
         var_export($exact, true), var_export($prefixFree, true), var_export($unlocked, true));

@@ -18,7 +18,7 @@ foreach (['PHP_INT_MAX' => PHP_INT_MAX, 'PHP_INT_MAX - 1' => PHP_INT_MAX - 1, '2
     echo "ttl $label: above the one maximum (Redis refuses the PX of the largest: invalid expire time), a ValueError before any server is asked\n";
     $key = rt_key($label);
     echo rt_throws(fn () => $redlock->lock($key, $ttl)), "\n";
-    var_dump(rt_values($key) === array_fill(0, 5, null));
+    var_dump(rt_values_are($key, array_fill(0, 5, null)));
 }
 $reply = rt_redis(rt_ports()[0], 'SET', rt_key('direct'), 'x', 'NX', 'PX', (string) PHP_INT_MAX);
 var_dump($reply instanceof RuntimeException && str_contains($reply->getMessage(), 'invalid expire time'));

@@ -9,7 +9,7 @@ $redlock = new RedLock(rt_servers(5, 5.0));
 $key = rt_key();
 $lock = $redlock->lock($key, 30000);
 $token = $lock['token'];
-$still = fn () => rt_values($key) === array_fill(0, 5, $token);
+$still = fn () => rt_values_are($key, array_fill(0, 5, $token));
 var_dump($still() || rf_settled_values($key, array_fill(0, 5, $token)) === array_fill(0, 5, $token));
 
 $forgeries = [

@@ -10,7 +10,7 @@ $servers = rt_servers(5, 3.0);
 $r = new RedLock(array_slice($servers, 0, 3), 10, 1);
 
 $result = $r->run($key, 30000, function (array $lock, RedLock $redlock) use ($key, $servers) {
-    var_dump(rt_values($key, 3) === array_fill(0, 3, $lock['token']));
+    var_dump(rt_values_are($key, array_fill(0, 3, $lock['token']), 3));
     // Another cluster (servers #3 and #4) in the middle of the run: refused, nothing changed.
     echo rt_throws(fn () => $redlock->__construct(array_slice($servers, 3, 2))), "\n";
     // Even with arguments that would fail anyway, the state error comes first.
@@ -24,21 +24,21 @@ $result = $r->run($key, 30000, function (array $lock, RedLock $redlock) use ($ke
 });
 var_dump($result);
 // Released on the 3 servers it was taken on, at once (the ttl is 30 s).
-var_dump(rt_values($key, 3) === [null, null, null]);
-var_dump(rt_values($key . ':inner', 3) === [null, null, null]);
+var_dump(rt_values_are($key, [null, null, null], 3));
+var_dump(rt_values_are($key . ':inner', [null, null, null], 3));
 
 // A subclass too.
 class MyLock extends RedLock {}
 $m = new MyLock(array_slice($servers, 0, 3));
 echo rt_throws(fn () => $m->run($key, 30000, fn ($lock, $redlock) => $redlock->__construct(array_slice($servers, 3, 2)))), "\n";
-var_dump(rt_values($key, 3) === [null, null, null]);
+var_dump(rt_values_are($key, [null, null, null], 3));
 
 // After run() too: the object keeps its 3 servers for good.
 echo rt_throws(fn () => $r->run($key, 30000, fn () => throw new LogicException('x'))), "\n";
 echo rt_throws(fn () => $r->__construct(array_slice($servers, 3, 2))), "\n";
 var_dump(count($r->getLastErrors()));
 $lock = $r->lock($key, 30000);
-var_dump(rt_values($key, 3) === array_fill(0, 3, $lock['token']), $r->unlock($lock));
+var_dump(rt_values_are($key, array_fill(0, 3, $lock['token']), 3), $r->unlock($lock));
 // A constructor that threw left the object unconstructed: it may be called again.
 $u = (new ReflectionClass(RedLock::class))->newInstanceWithoutConstructor();
 echo rt_throws(fn () => $u->__construct([])), "\n";

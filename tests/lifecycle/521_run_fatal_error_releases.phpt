@@ -25,7 +25,7 @@ register_shutdown_function(function () use ($key, $r) {
     // The object is consistent: no run() in progress any more, and it still locks.
     $lock = $r->lock($key, 60000);
     var_dump(is_array($lock) && $r->unlock($lock));
-    var_dump($r->run($key, 60000, fn () => 'again'), rt_values($key) === array_fill(0, 5, null));
+    var_dump($r->run($key, 60000, fn () => 'again'), rt_values_are($key, array_fill(0, 5, null)));
 });
 
 $r->run($key, 60000, function (array $lock) use ($key) {

@@ -29,7 +29,7 @@ foreach ([false, true] as $autoExtend) {
                     return 'child';
                 }
                 pcntl_wait($status);
-                $kept = rt_values($key) === array_fill(0, 5, $lock['token']);
+                $kept = rt_values_are($key, array_fill(0, 5, $lock['token']));
                 $taken = $rival->lock($key, 10000);
                 return ($kept ? 'kept on 5 of 5' : 'RELEASED: ' . json_encode(rt_values($key)))
                     . ($taken === false ? ', a rival cannot lock it' : ', A RIVAL LOCKED IT');
@@ -41,7 +41,7 @@ foreach ([false, true] as $autoExtend) {
             exit(0); // the child, out of run(): its parent's lock was not its own to release
         }
         echo ($autoExtend ? 'autoExtend, ' : ''), "child $name: $result; released by the parent: ",
-            rt_values($key) === array_fill(0, 5, null) ? 'yes' : 'no', "\n";
+            rt_values_are($key, array_fill(0, 5, null)) ? 'yes' : 'no', "\n";
     }
 }
 
@@ -54,7 +54,7 @@ echo $redlock->run($key, 60000, function (array $lock, RedLock $r) use ($key) {
     }
     pcntl_wait($status);
     return 'the child unlocked it: ' . (pcntl_wexitstatus($status) === 0 ? 'yes' : 'no')
-        . ', gone: ' . (rt_values($key) === array_fill(0, 5, null) ? 'yes' : 'no');
+        . ', gone: ' . (rt_values_are($key, array_fill(0, 5, null)) ? 'yes' : 'no');
 }), "\n";
 ?>
 --EXPECT--

@@ -22,7 +22,7 @@ echo rt_throws(fn () => $r->__construct([])), "\n";
 echo rt_throws(fn () => $r->__construct(array_slice($servers, 0, 3), -1)), "\n";
 // Three ttls later the lock is still held: renewed all along on its 3 servers.
 usleep(3 * $ttl * 1000);
-var_dump(rt_values($key, 3) === array_fill(0, 3, $lock['token']), $r->validity($lock) > 0, $losses);
+var_dump(rt_values_are($key, array_fill(0, 3, $lock['token']), 3), $r->validity($lock) > 0, $losses);
 var_dump(count($r->getLastErrors()), $r->unlock($lock),
     rt_eventually(fn () => rt_values($key) === array_fill(0, 5, null))); // unlock() returns on a quorum of DELs
 ?>

@@ -47,7 +47,7 @@ $pid = hold_then_unlock($key, $flag);
 echo 'run(): ', $waiter->run($key, 5000, fn () => 'got it after the release'), "\n";
 pcntl_waitpid($pid, $status);
 @unlink($flag);
-var_dump(rt_values($key) === array_fill(0, 5, null));
+var_dump(rt_values_are($key, array_fill(0, 5, null)));
 ?>
 --EXPECT--
 holder: held

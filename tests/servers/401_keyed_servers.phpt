@@ -15,7 +15,7 @@ $mixed = new RedLock([
     ['port' => rt_ports()[4], 'host' => $host],
 ]);
 $lock = $mixed->lock($key, 10000);
-var_dump(rt_values($key) === array_fill(0, 5, $lock['token']), $mixed->unlock($lock));
+var_dump(rt_values_are($key, array_fill(0, 5, $lock['token'])), $mixed->unlock($lock));
 
 $cases = [
     ['host' => $host, 'pass' => 'TOPSECRET'],

@@ -10,7 +10,7 @@ $db3 = fn () => array_map(fn ($p) => rt_redis_db($p, 3, 'GET', $key), rt_ports()
 
 $redlock = new RedLock(array_map(fn ($p) => "redis://127.0.0.1:$p/3?timeout=0.5", rt_ports()));
 $lock = $redlock->lock($key, 10000);
-var_dump($db3() === array_fill(0, 5, $lock['token']), rt_values($key) === array_fill(0, 5, null));
+var_dump($db3() === array_fill(0, 5, $lock['token']), rt_values_are($key, array_fill(0, 5, null)));
 var_dump((new RedLock(rt_servers()))->lock($key, 10000) !== false); // db 0 is a different keyspace
 rt_del($key);
 var_dump((new RedLock(array_map(fn ($p) => ['host' => '127.0.0.1', 'port' => $p, 'database' => 3], rt_ports()), 10, 1))->lock($key, 10000));
