@@ -63,13 +63,15 @@ static inline int rl_clock_parse_time(const rl_reply *reply, double *server_ms)
 }
 
 /* Takes a sample in: the jump it shows (signed ms, 0 when within the allowance, or on the first
- * sample), and the sample becomes the reference. *since: our clock after which the jump happened
- * (the reference's reply). */
+ * sample), and the sample becomes the reference. *since: our clock after which the jump happened:
+ * the reference's send, since the server read its clock somewhere after it (its reply may come much
+ * later: a second sampler whose reference reply came after the first one saw the jump still saw the
+ * same jump, and counted it twice under valgrind). */
 static inline double rl_clock_sample(rl_clock_ref *ref, double sent, double recv, double server_ms, double *since)
 {
 	double lo, hi, advance, jump = 0;
 
-	*since = ref->recv;
+	*since = ref->sent;
 	if (ref->server_ms > 0 && recv >= ref->sent) {
 		lo = sent - ref->recv;
 		hi = recv - ref->sent;
