@@ -47,7 +47,9 @@ $scripted->extend($lock, 60000); // a568 and b568
 RedLockMemory::recover('c568');
 var_dump(is_array($free->extend($lock, 5000)));
 $m = fn () => array_map(fn ($s) => RedLockMemory::keys($s)['m'] ?? -2, $memory);
-var_dump(rt_eventually(fn () => min($m()) > 59000), $free->validity($lock) > 50000);
+// the third server's write may come late on a loaded machine (the suite failed here once beside valgrind): 5 s,
+// and what each server has left when it never comes
+var_dump(rt_eventually(fn () => min($m()) > 59000, 5.0 * rt_time_scale()) ?: $m(), $free->validity($lock) > 50000);
 ?>
 --EXPECT--
 bool(true)
