@@ -5,6 +5,9 @@
  *   php verify/mutations/run.php [--check] [--no-baseline] [NAME...]
  *     --check        only check that every mutation's original text is found exactly once (no build)
  *     --no-baseline  skip running the named tests on the unmutated build first
+ *     --sample=N     after checking the whole list, run N of its mutations, chosen by a seed
+ *                    (REDLOCK_MUTATION_SEED, else the tree's commit): another sample each commit,
+ *                    the same one when a commit is run again
  *     NAME...        only these mutations
  * Environment: REDLOCK_TEST_PORT (default 7701): first of the 5 servers started here, the tests' private
  * ports are in the block above it; REDLOCK_MUTATION_TREE (default .run/mutations/tree): the scratch copy. */
@@ -14,6 +17,12 @@ $args = array_slice($argv, 1);
 $checkOnly = in_array('--check', $args, true);
 $baseline = !in_array('--no-baseline', $args, true);
 $only = array_values(array_filter($args, fn ($a) => !str_starts_with($a, '--')));
+$sample = 0;
+foreach ($args as $a) {
+    if (preg_match('/^--sample=(\d+)$/', $a, $m)) {
+        $sample = (int) $m[1];
+    }
+}
 $started = microtime(true);
 
 function say(string $line): void
@@ -101,6 +110,16 @@ if ($rotten) {
 if ($checkOnly) {
     say(count($list) . " mutations, each original found exactly once");
     exit(0);
+}
+if ($sample > 0 && $sample < count($list)) {
+    $seed = getenv('REDLOCK_MUTATION_SEED') ?: trim((string) shell_exec('git -C ' . escapeshellarg($root) . ' rev-parse HEAD 2>/dev/null'));
+    $order = [];
+    foreach (array_keys($list) as $name) {
+        $order[$name] = md5("$seed $name");
+    }
+    asort($order);
+    $list = array_intersect_key($list, array_slice($order, 0, $sample, true));
+    say(count($order) . " mutations match the tree; $sample of them, chosen by the seed " . substr($seed, 0, 12) . ':');
 }
 
 function run(string $command, ?string &$output = null): int
