@@ -19,7 +19,7 @@ stop_all() {
     kill -9 "$pid" 2>/dev/null || true
     rm -f "$pidfile"
   done
-  rm -f "$dir"/nodes-*.conf
+  rm -f "$dir"/nodes-*.conf "$dir"/dump-*.rdb # a replica keeps the RDB of its full sync: loaded at the next start, "Node is not empty"
 }
 
 case "$action" in
