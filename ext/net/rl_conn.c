@@ -215,6 +215,19 @@ int rl_conn_append(rl_conn *conn, int argc, const char **argv, const size_t *arg
 	return 0;
 }
 
+int rl_endpoint_set(rl_endpoint *one, const char *host, int port, double timeout_ms, const char *username,
+	const char *password, const rl_tls_config *tls)
+{
+	one->host = host != NULL ? strdup(host) : NULL;
+	one->port = port;
+	one->timeout_ms = timeout_ms;
+	one->username = username != NULL ? strdup(username) : NULL;
+	one->password = password != NULL ? strdup(password) : NULL;
+	one->tls = tls != NULL ? rl_tls_config_copy(tls) : NULL;
+	return one->host == NULL || (username && one->username == NULL) || (password && one->password == NULL)
+		|| (tls && one->tls == NULL) ? -1 : 0;
+}
+
 int rl_conn_append_setup(rl_conn *conn, const rl_endpoint *endpoint)
 {
 	if (endpoint->password != NULL) {

@@ -52,6 +52,11 @@ typedef struct rl_endpoint {
 	                               * its last call went to; NULL otherwise */
 } rl_endpoint;
 
+/* Copies a seed's address and credentials into *one (a Sentinel's, a cluster seed's): 0, or -1 when out
+ * of memory (what was copied stays in *one for its owner to free). */
+int rl_endpoint_set(rl_endpoint *one, const char *host, int port, double timeout_ms, const char *username,
+	const char *password, const rl_tls_config *tls);
+
 /* A Sentinel-managed member's connection whose ROLE is not master: it never votes. */
 #define RL_CONN_NOT_MASTER "ROLE: this server is not the master (the sentinels' answer is out of date)"
 

@@ -233,14 +233,8 @@ rl_shards *rl_shards_create(const rl_shards_spec *spec)
 	for (i = 0; i < spec->count; i++) {
 		rl_endpoint *one = &shards->seeds[i];
 
-		one->host = copy_string(spec->hosts[i]);
-		one->port = spec->ports[i];
-		one->timeout_ms = spec->timeout_ms;
-		one->username = copy_string(spec->username);
-		one->password = copy_string(spec->password);
-		one->tls = spec->tls != NULL ? rl_tls_config_copy(spec->tls) : NULL;
-		if (one->host == NULL || (spec->username && one->username == NULL) || (spec->password && one->password == NULL)
-			|| (spec->tls && one->tls == NULL)) {
+		if (rl_endpoint_set(one, spec->hosts[i], spec->ports[i], spec->timeout_ms, spec->username, spec->password,
+				spec->tls) != 0) {
 			rl_shards_free(shards);
 			return NULL;
 		}
