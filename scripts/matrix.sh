@@ -99,7 +99,10 @@ run_leg() {
   status=$?
   platform=$(leg_sh "$root" "cd $src && $env bash scripts/platform.sh" 2>/dev/null)
   echo "[$leg] $platform"
-  grep -E '^(FAIL|SKIP|BORK|LEAK) ' "$log" | sed "s/^/[$leg] /"
+  # run-tests.php colours its lines; without the colours, every test that did not pass, and the diffs and
+  # unexplained skips scripts/test.sh prints at its end (CI keeps this lane's log, not the leg's)
+  sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -aE '^(FAIL|BORK|LEAK) ' | sed "s/^/[$leg] /"
+  sed 's/\x1b\[[0-9;]*m//g' "$log" | sed -n '/^== /,$p' | sed '$d' | head -n 80 | sed "s/^/[$leg] /"
   line=$(tail -n 1 "$log")
   case $line in *passed*) ;; *) line="0 passed, 1 failed (no summary: see $log)"; status=1 ;; esac
   echo "[$leg] $line"
