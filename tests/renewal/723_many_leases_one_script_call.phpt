@@ -1,0 +1,76 @@
+--TEST--
+autoExtend renews the due leases of an object with one script call per 128 leases, not one EVAL per lease: 300 locks of one object (exclusive, several resources, semaphore slots, shared holders) cost each server a few EVALs per renewal round (INFO commandstats), every lease judged on its own: none lost, a lease taken by a rival lost alone ('renewal_failed'), a key extended longer by hand never shortened, the shared holders still renewed
+--EXTENSIONS--
+redlock
+--FILE--
+<?php
+/* 704f7c8 sent one EVAL per lease and server: about one EVAL per renewal on each server. */
+require __DIR__ . '/../inc/faultproxy.inc';
+fp_alarm(60);
+$servers = [fp_spawn_server(), fp_spawn_server(), fp_spawn_server()];
+$ports = array_map(fn ($s) => $s['port'], $servers);
+$list = array_map(fn ($p) => ['127.0.0.1', $p, 2.0], $ports);
+$ttl = 900; /* a renewal every 300 ms */
+
+function eval_calls(int $port): int
+{
+    $info = rf_cmd($port, 'INFO', 'commandstats');
+    return preg_match('/^cmdstat_eval:calls=(\d+)/m', $info, $m) ? (int) $m[1] : 0;
+}
+
+$lost = [];
+$r = new RedLock($list, 3, 50, ['autoExtend' => true,
+    'onLoss' => function (array $lock, string $why) use (&$lost) { $lost[$why] = ($lost[$why] ?? 0) + 1; }]);
+$locks = [];
+for ($i = 0; $i < 290; $i++) {
+    $locks[] = $r->lock(rt_key("one$i"), $ttl);
+}
+for ($i = 0; $i < 2; $i++) {
+    $locks[] = $r->lock([rt_key("a$i"), rt_key("b$i")], $ttl);
+}
+for ($i = 0; $i < 4; $i++) {
+    $locks[] = $r->lockSemaphore(rt_key('sem'), 4, $ttl);
+}
+for ($i = 0; $i < 4; $i++) {
+    $locks[] = $r->lockShared(rt_key('shared'), $ttl);
+}
+echo "all taken: ", var_export(count(array_filter($locks, 'is_array')) === 300, true), "\n";
+/* one lease's key made longer (60 s) by hand, still ours: a renewal with its ttl must never shorten it */
+$long = $locks[7];
+foreach ($ports as $p) {
+    rf_cmd($p, 'PEXPIRE', $long['resource'], '60000');
+}
+/* one lease taken over by a rival everywhere: lost, alone */
+$rival = $locks[11];
+foreach ($ports as $p) {
+    rf_cmd($p, 'SET', $rival['resource'], 'rival', 'PX', '60000');
+}
+
+$evals = eval_calls($ports[0]);
+$renewals = RedLock::metrics()['renewals'];
+/* three ttls: about nine renewal rounds */
+rt_eventually(fn () => RedLock::metrics()['renewals'] - $renewals >= 5 * 299, 3 * $ttl / 1000 * rt_time_scale());
+$renewed = RedLock::metrics()['renewals'] - $renewals;
+$calls = eval_calls($ports[0]) - $evals;
+/* one call per 128 leases (3 for 296) and one per shared holder (4): 7 a round of 299 renewals */
+echo "renewed a few rounds: ", var_export($renewed >= 5 * 299, true), "\n";
+echo "EVALs per renewal on a server below 0.1: ", var_export($calls < 0.1 * $renewed, true),
+    $calls < 0.1 * $renewed ? '' : " ($calls EVALs for $renewed renewals)", "\n";
+
+$held = 0;
+foreach ($locks as $i => $lock) {
+    $held += $r->validity($lock) > 0 ? 1 : 0;
+}
+echo "held: $held of 300, losses told: ", json_encode($lost), "\n";
+$pttl = min(array_map(fn ($p) => rf_cmd($p, 'PTTL', $long['resource']), $ports));
+echo "the longer key kept: ", var_export($pttl > 30000, true), "\n";
+foreach ($locks as $lock) {
+    $r->unlock($lock);
+}
+?>
+--EXPECT--
+all taken: true
+renewed a few rounds: true
+EVALs per renewal on a server below 0.1: true
+held: 299 of 300, losses told: {"renewal_failed":1}
+the longer key kept: true
