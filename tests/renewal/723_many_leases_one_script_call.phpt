@@ -67,6 +67,36 @@ echo "the longer key kept: ", var_export($pttl > 30000, true), "\n";
 foreach ($locks as $lock) {
     $r->unlock($lock);
 }
+unset($r); /* RedLockMemory::advance() wants no object on other servers */
+
+/* The same on the memory:// servers (they run the script too), on their clock: 200 leases, ttl 3 s,
+ * a renewal due every 1 s; one extended to 60 s by another object (cut to 3 s if shortened), one taken
+ * by a rival. */
+$memory = ['memory://a723', 'memory://b723', 'memory://c723'];
+$lost = [];
+$m = new RedLock($memory, 0, 1, ['autoExtend' => true,
+    'onLoss' => function (array $lock, string $why) use (&$lost) { $lost[$why] = ($lost[$why] ?? 0) + 1; }]);
+$locks = [];
+for ($i = 0; $i < 200; $i++) {
+    $locks[] = $m->lock("m$i", 3000);
+}
+$other = new RedLock($memory, 0, 1);
+$other->extend($locks[3], 60000);
+$other->forceUnlock($locks[5]['resource']);
+$other->lock($locks[5]['resource'], 60000);
+for ($i = 0; $i < 2; $i++) { /* two rounds */
+    $before = RedLock::metrics()['renewals'];
+    RedLockMemory::advance(1000);
+    for ($t = microtime(true); RedLock::metrics()['renewals'] - $before < 199 && microtime(true) - $t < 2.0 * rt_time_scale();) {
+        usleep(5000); /* the renewal thread's round on the moved clock, bounded */
+    }
+}
+$held = 0;
+foreach ($locks as $lock) {
+    $held += $m->validity($lock) > 0 ? 1 : 0;
+}
+echo "memory: held $held of 200, losses told: ", json_encode($lost), "\n";
+echo "memory: the longer key kept: ", var_export(min(array_map(fn ($s) => RedLockMemory::keys($s)['m3'] ?? -2, $memory)) > 30000, true), "\n";
 ?>
 --EXPECT--
 all taken: true
@@ -74,3 +104,5 @@ renewed a few rounds: true
 EVALs per renewal on a server below 0.1: true
 held: 299 of 300, losses told: {"renewal_failed":1}
 the longer key kept: true
+memory: held 199 of 200, losses told: {"renewal_failed":1}
+memory: the longer key kept: true
