@@ -148,6 +148,11 @@ double rl_kind_extend_settle(const rl_lock_io *io, const rl_lock_policy *policy,
 		token, token_len, ttl, start, now, votes, outcomes);
 }
 
+int rl_kind_extend_joins(const rl_lock_policy *policy, const rl_lock_target *held)
+{
+	return held->kind != RL_KIND_SHARED && rl_dialect_for(policy->dialect, held->kind, RL_OP_EXTEND) == &rl_dialect_scripted;
+}
+
 double rl_kind_validity(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_target *held,
 	const char *token, size_t token_len, size_t servers, rl_outcome *outcomes)
 {

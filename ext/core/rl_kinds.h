@@ -79,6 +79,12 @@ int rl_kind_extend_prepare(const rl_lock_policy *policy, const rl_lock_target *h
 double rl_kind_extend_settle(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_target *held,
 	const char *token, size_t token_len, int64_t ttl, double start, double now, unsigned votes,
 	const rl_outcome *outcomes);
+/* Whether held's extend is the scripted compare-the-token extend of keys holding our token (an
+ * exclusive lock, a fenced lock, a semaphore's slot): then it may share one RL_SCRIPT_EXTEND_MANY call
+ * with others (rl_lock_extend_many_init), its verdict settled by rl_kind_extend_settle as one
+ * extended alone. A shared holder's extend is another script (a field of a hash), and a
+ * script-free one is not one command. */
+int rl_kind_extend_joins(const rl_lock_policy *policy, const rl_lock_target *held);
 double rl_kind_validity(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_target *held,
 	const char *token, size_t token_len, size_t servers, rl_outcome *outcomes);
 /* forceUnlock(): target's keys deleted whoever holds them, as rl_lock_force_release(). */

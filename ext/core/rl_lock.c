@@ -335,6 +335,63 @@ int rl_lock_extend_prepare(const rl_lock_policy *policy, const rl_lock_keys *key
 	return rc;
 }
 
+/* A call's reply line must be shorter than what the reader keeps of one (RL_EXTEND_MANY_MAX). */
+typedef char rl_extend_many_fits_a_line[RL_EXTEND_MANY_MAX < RL_READER_LINE_HEAD ? 1 : -1];
+
+int rl_lock_extend_many_init(rl_extend_many_call *call, const rl_lock_policy *policy, size_t n,
+	const rl_lock_keys *const *keys, const char *const *tokens, const size_t *token_lens, const int64_t *ttls,
+	const unsigned char *lost_on)
+{
+	const rl_script *script = &policy->scripts->extend_many;
+	size_t j, k, argc = 3, numkeys = 0;
+	char *text;
+
+	memset(call, 0, sizeof(*call));
+	for (j = 0; j < n; j++) {
+		numkeys += keys[j]->count;
+	}
+	argc += numkeys + 3 * n;
+	call->argv = malloc(argc * sizeof(*call->argv));
+	call->argvlen = malloc(argc * sizeof(*call->argvlen));
+	call->texts = malloc((2 * n + 1) * 24);
+	if (n == 0 || n > RL_EXTEND_MANY_MAX || call->argv == NULL || call->argvlen == NULL || call->texts == NULL) {
+		rl_lock_extend_many_free(call);
+		return -1;
+	}
+	text = call->texts;
+	call->argv[0] = "EVAL", call->argvlen[0] = 4;
+	call->argv[1] = script->source, call->argvlen[1] = script->length;
+	call->argv[2] = text, call->argvlen[2] = rl_resp_decimal(text, (unsigned long long) numkeys);
+	text += 24;
+	argc = 3;
+	for (j = 0; j < n; j++) {
+		for (k = 0; k < keys[j]->count; k++, argc++) {
+			call->argv[argc] = keys[j]->keys[k], call->argvlen[argc] = keys[j]->lens[k];
+		}
+	}
+	for (j = 0; j < n; j++, argc += 3, text += 48) {
+		call->argv[argc] = text, call->argvlen[argc] = rl_resp_decimal(text, (unsigned long long) keys[j]->count);
+		call->argv[argc + 1] = tokens[j], call->argvlen[argc + 1] = token_lens[j];
+		call->argv[argc + 2] = text + 24, call->argvlen[argc + 2] = rl_resp_decimal(text + 24, (unsigned long long) ttls[j]);
+	}
+	call->request.command = (rl_command) {(int) argc, call->argv, call->argvlen, NULL, 0, 0};
+	call->request.expect = RL_EXPECT_POSITIVE_INT; /* each character read as RL_SCRIPT_EXTEND's reply */
+	call->request.spread = (unsigned) n;
+	call->request.heals = 1; /* the members known to have lost a key of one of them are awaited (rl_request.heals) */
+	call->request.lost_on = lost_on;
+	return 0;
+}
+
+void rl_lock_extend_many_free(rl_extend_many_call *call)
+{
+	free(call->argv);
+	free(call->argvlen);
+	free(call->texts);
+	call->argv = NULL;
+	call->argvlen = NULL;
+	call->texts = NULL;
+}
+
 void rl_lock_extend_call_free(rl_extend_call *call)
 {
 	if (call->scripted) {

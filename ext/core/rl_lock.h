@@ -45,6 +45,7 @@ typedef struct rl_script_set {
 	rl_script rollback_mark; /* a lock() attempt's rollback carrying it (one resource) */
 	/* fair waiting (rl_scripts_kinds.h, core/rl_fair.c) */
 	rl_script fair_ticket, fair_lock, fair_unlock, fair_leave;
+	rl_script extend_many; /* extend for many locks in one call (the renewal's batch, rl_lock_extend_many_init) */
 } rl_script_set;
 
 /* An EVAL of a script over keys with args after them. Small calls keep their argument arrays
@@ -219,6 +220,31 @@ typedef struct rl_extend_call {
 int rl_lock_extend_prepare(const rl_lock_policy *policy, const rl_lock_keys *keys, const char *token, size_t token_len,
 	int64_t ttl, rl_extend_call *call);
 void rl_lock_extend_call_free(rl_extend_call *call);
+
+/* Many locks' extends as one call of RL_SCRIPT_EXTEND_MANY (the scripted dialect's extend of a key
+ * holding a token: an exclusive lock's, a fenced lock's, a semaphore's slot), its reply one vote per
+ * lock (rl_request.spread). At most RL_EXTEND_MANY_MAX locks a call: the reply is a status line of one
+ * character per lock, which the reader keeps up to RL_READER_LINE_HEAD (160) bytes, so a call's line
+ * must be shorter (a longer line, cut to 160, then never passes for one of 128); a script blocks its
+ * server while it runs, which 128 locks' GET, PTTL and PEXPIRE keep to a fraction of a millisecond;
+ * and the script's text and the EVAL's own work, once per call, are then shared by 128 locks
+ * (docs/design/renewal.md#one-script-call-for-many-leases). */
+#define RL_EXTEND_MANY_MAX 128
+
+typedef struct rl_extend_many_call {
+	rl_request request;
+	const char **argv;
+	size_t *argvlen;
+	char *texts; /* numkeys, and each lock's key count and ttl, as decimals */
+} rl_extend_many_call;
+
+/* Builds the call for n locks (1..RL_EXTEND_MANY_MAX): lock j's keys, token and ttl. It points at
+ * them and at lost_on (rl_request.lost_on: the members any of them is known to have lost; NULL:
+ * none): keep them alive with it. 0, or -1 when out of memory. */
+int rl_lock_extend_many_init(rl_extend_many_call *call, const rl_lock_policy *policy, size_t n,
+	const rl_lock_keys *const *keys, const char *const *tokens, const size_t *token_lens, const int64_t *ttls,
+	const unsigned char *lost_on);
+void rl_lock_extend_many_free(rl_extend_many_call *call);
 
 /* What rl_lock_extend does once its round trip is over (asked at start, answered by now, votes
  * yes among outcomes): the validity, and the self-healing under it. The one place for both, so

@@ -40,6 +40,7 @@ static rl_script_set scripts = {
 	SCRIPT(RL_SCRIPT_FAIR_LOCK),
 	SCRIPT(RL_SCRIPT_FAIR_UNLOCK),
 	SCRIPT(RL_SCRIPT_FAIR_LEAVE),
+	SCRIPT(RL_SCRIPT_EXTEND_MANY),
 };
 
 /* A fair object's set: the same, with the unlock that wakes the queue's head (made at startup,

@@ -72,6 +72,35 @@
 	"end\n" \
 	"return 1\n"
 
+/* RL_SCRIPT_EXTEND for many locks in one call (the renewal's batch, rl_lock_extend_many_init):
+ * KEYS = every lock's keys one lock after the other; ARGV = per lock three: how many of KEYS are its,
+ * its token, its ttl ms. Each lock judged and extended exactly as RL_SCRIPT_EXTEND judges one (every
+ * key ours, or nothing touched; a key never shortened). The reply is a status line, one character
+ * per lock in ARGV's order: '1' extended, '0' not ours (RL_SCRIPT_EXTEND's 1 and 0); an error from a
+ * command fails the whole call, as it fails one lock's. */
+#define RL_SCRIPT_EXTEND_MANY \
+	"local out, first = {}, 1\n" \
+	"for j = 1, #ARGV, 3 do\n" \
+	"    local last, ours = first + tonumber(ARGV[j]) - 1, '1'\n" \
+	"    for i = first, last do\n" \
+	"        if redis.pcall('GET', KEYS[i]) ~= ARGV[j + 1] then\n" \
+	"            ours = '0'\n" \
+	"            break\n" \
+	"        end\n" \
+	"    end\n" \
+	"    if ours == '1' then\n" \
+	"        local ttl = tonumber(ARGV[j + 2])\n" \
+	"        for i = first, last do\n" \
+	"            if redis.call('PTTL', KEYS[i]) < ttl then\n" \
+	"                redis.call('PEXPIRE', KEYS[i], ARGV[j + 2])\n" \
+	"            end\n" \
+	"        end\n" \
+	"    end\n" \
+	"    out[#out + 1] = ours\n" \
+	"    first = last + 1\n" \
+	"end\n" \
+	"return redis.status_reply(table.concat(out))\n"
+
 /* validity() reads and writes nothing, and its scripts say so to the server: a script with the
  * no-writes flag is a read, which a master answers with its writes paused (CLIENT PAUSE WRITE, a
  * failover, min-replicas-to-write) or at its memory limit (OOM under noeviction), where an EVAL

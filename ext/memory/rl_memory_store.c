@@ -200,6 +200,33 @@ static int run_extend(const script_call *c, int writeback)
 	return reply_int(c->out, 1);
 }
 
+/* extend_many: per lock three ARGV (its key count, token, ttl) over its run of KEYS, each judged as
+ * run_extend judges one; a status line of '1' (extended) or '0' (not ours), one per lock. */
+static int run_extend_many(const script_call *c, int variant)
+{
+	int first = c->first, j, i, rc;
+
+	(void) variant;
+	rc = rl_memory_buf_add(c->out, "+", 1);
+	for (j = c->argi; rc == 0 && j + 2 < c->argc; j += 3) {
+		int64_t n = rl_mkey_number(c->argv[j], c->lens[j]), ttl = rl_mkey_number(c->argv[j + 2], c->lens[j + 2]);
+		int last = first + (int) n, ours = n >= 0 && last <= c->argi;
+
+		for (i = first; ours && i < last; i++) {
+			ours = rl_mkey_holds(c->s, c->argv[i], c->lens[i], c->argv[j + 1], c->lens[j + 1]);
+		}
+		for (i = first; ours && i < last; i++) {
+			rl_mkey *k = rl_mkey_find(c->s, c->argv[i], c->lens[i]);
+			if (rl_mkey_pttl(c->s, k) < ttl) {
+				k->expire_at = c->now + ttl;
+			}
+		}
+		rc = rl_memory_buf_add(c->out, ours ? "1" : "0", 1);
+		first = n >= 0 && last <= c->argi ? last : c->argi;
+	}
+	return rc != 0 || rl_memory_buf_add(c->out, "\r\n", 2) != 0 ? -1 : 0;
+}
+
 static int run_validity(const script_call *c, int variant)
 {
 	int64_t least = -2;
@@ -565,6 +592,7 @@ static const struct {
 	{offsetof(rl_script_set, lock_fenced), 1, -1, run_lock, 1},
 	{offsetof(rl_script_set, extend), 1, -1, run_extend, 0},
 	{offsetof(rl_script_set, fence_writeback), 1, -1, run_extend, 1},
+	{offsetof(rl_script_set, extend_many), 3, -1, run_extend_many, 0},
 	{offsetof(rl_script_set, validity), 1, -1, run_validity, 0},
 	{offsetof(rl_script_set, validity_plain), 1, -1, run_validity, 0},
 	{offsetof(rl_script_set, shared_lock), 1, -1, run_shared_lock, 0},

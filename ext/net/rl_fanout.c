@@ -483,11 +483,12 @@ typedef struct many_state {
 	rl_cluster *cluster;
 	const rl_request *requests;
 	unsigned n, quorum, servers;
-	rl_outcome *outcomes;  /* n * servers */
-	unsigned *votes;       /* yes per request */
-	unsigned *answered;    /* answers per request */
+	unsigned *first_row;   /* request r's votes: rows first_row[r] .. first_row[r + 1] - 1 (rl_request.spread) */
+	rl_outcome *outcomes;  /* rows * servers */
+	unsigned *votes;       /* yes per row */
+	unsigned *answered;    /* answers per row */
 	unsigned *got;         /* replies taken per server */
-	unsigned undecided;    /* requests whose quorum is neither won nor lost */
+	unsigned undecided;    /* rows whose quorum is neither won nor lost */
 	unsigned char *awaited;
 } many_state;
 
@@ -507,11 +508,11 @@ static void many_settle(many_state *m, unsigned r, size_t i, double latency)
 /* Server i failed (or timed out) with *why: so did every request it had not answered. */
 static void many_fail_rest(many_state *m, size_t i, const rl_outcome *why, double latency)
 {
-	unsigned r;
+	unsigned row;
 
-	for (r = m->got[i]; r < m->n; r++) {
-		m->outcomes[(size_t) r * m->servers + i] = *why;
-		many_settle(m, r, i, latency);
+	for (row = m->first_row[m->got[i]]; row < m->first_row[m->n]; row++) {
+		m->outcomes[(size_t) row * m->servers + i] = *why;
+		many_settle(m, row, i, latency);
 	}
 	m->got[i] = m->n;
 }
@@ -541,7 +542,9 @@ static void many_take_replies(many_state *m, size_t i, double latency)
 	rl_conn *conn = &m->cluster->conns[i];
 
 	while (many_pending(m, i)) {
-		rl_outcome *out = &m->outcomes[(size_t) m->got[i] * m->servers + i];
+		const rl_request *request = &m->requests[m->got[i]];
+		unsigned row = m->first_row[m->got[i]], rows = m->first_row[m->got[i] + 1] - row, j;
+		rl_outcome *out = &m->outcomes[(size_t) row * m->servers + i];
 		rl_reply reply;
 		int got = rl_conn_next_reply(conn, &reply, out);
 
@@ -555,11 +558,19 @@ static void many_take_replies(many_state *m, size_t i, double latency)
 		if (got == 0) {
 			return;
 		}
-		rl_reply_classify(&reply, m->requests[m->got[i]].expect, out);
-		if ((conn->policy_flags | m->cluster->clock_rule) != 0) {
-			rl_cluster_eviction_guard(m->cluster, i, out); /* the rule every vote passes */
+		m->got[i]++;
+		/* one reply, the vote of each of its rows: the same rules on each as on a reply of its own */
+		for (j = 0; j < rows; j++, out += m->servers) {
+			if (request->spread > 0) {
+				rl_reply_classify_row(&reply, request->expect, request->spread, j, out);
+			} else {
+				rl_reply_classify(&reply, request->expect, out);
+			}
+			if ((conn->policy_flags | m->cluster->clock_rule) != 0) {
+				rl_cluster_eviction_guard(m->cluster, i, out); /* the rule every vote passes */
+			}
+			many_settle(m, row + j, i, latency);
 		}
-		many_settle(m, m->got[i]++, i, latency);
 	}
 }
 
@@ -576,25 +587,40 @@ int rl_fanout_run_many(rl_cluster *cluster, const rl_request *requests, unsigned
 	short seen[RL_SMALL_CLUSTER];
 	int heals = 0;
 
+	unsigned rows = 0;
+
 	memset(&m, 0, sizeof(m));
+	m.first_row = malloc((n + 1) * sizeof(*m.first_row));
+	for (r = 0; r < n && m.first_row != NULL; r++) {
+		m.first_row[r] = rows;
+		rows += requests[r].spread > 0 ? requests[r].spread : 1;
+	}
+	if (m.first_row != NULL) {
+		m.first_row[n] = rows;
+	}
 	m.cluster = cluster, m.requests = requests, m.n = n, m.quorum = quorum, m.servers = (unsigned) count;
-	m.outcomes = outcomes, m.votes = votes, m.undecided = n;
-	m.answered = calloc(n ? n : 1, sizeof(*m.answered));
+	m.outcomes = outcomes, m.votes = votes, m.undecided = rows;
+	m.answered = calloc(rows ? rows : 1, sizeof(*m.answered));
 	m.got = calloc(count ? count : 1, sizeof(*m.got));
 	m.awaited = calloc(count ? count : 1, 1);
-	if (commands == NULL || m.answered == NULL || m.got == NULL || m.awaited == NULL || poll_set_init(&set, count) != 0) {
-		free(commands), free(m.answered), free(m.got), free(m.awaited);
-		if (commands != NULL && m.answered != NULL && m.got != NULL && m.awaited != NULL) {
+	if (commands == NULL || m.first_row == NULL || m.answered == NULL || m.got == NULL || m.awaited == NULL
+		|| poll_set_init(&set, count) != 0) {
+		free(commands), free(m.first_row), free(m.answered), free(m.got), free(m.awaited);
+		if (commands != NULL && m.first_row != NULL && m.answered != NULL && m.got != NULL && m.awaited != NULL) {
 			poll_set_free(&set);
 		}
 		return -1;
 	}
-	for (r = 0; r < n; r++) {
-		commands[r] = requests[r].command;
+	for (r = 0; r < rows; r++) {
 		votes[r] = 0;
-		heals |= requests[r].heals;
 		for (i = 0; i < count; i++) {
 			rl_outcome_reset(&outcomes[(size_t) r * count + i]);
+		}
+	}
+	for (r = 0; r < n; r++) {
+		commands[r] = requests[r].command;
+		heals |= requests[r].heals;
+		for (i = 0; i < count; i++) {
 			/* the healing rule, for the batch: a member any of its locks is known to have lost */
 			m.awaited[i] |= requests[r].heals && requests[r].lost_on != NULL && requests[r].lost_on[i];
 		}
@@ -701,11 +727,11 @@ int rl_fanout_run_many(rl_cluster *cluster, const rl_request *requests, unsigned
 		}
 	}
 	cluster->call_errors = 0;
-	for (i = 0; i < count && n > 0; i++) {
-		cluster->call_errors += outcomes[(size_t) (n - 1) * count + i].kind >= RL_OUTCOME_CONNECT;
+	for (i = 0; i < count && rows > 0; i++) {
+		cluster->call_errors += outcomes[(size_t) (rows - 1) * count + i].kind >= RL_OUTCOME_CONNECT;
 	}
 	cluster->call_ended = now;
-	free(m.answered), free(m.got), free(m.awaited);
+	free(m.first_row), free(m.answered), free(m.got), free(m.awaited);
 	return 0;
 }
 

@@ -14,8 +14,10 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 	double deadline_ms, rl_outcome *outcomes);
 
 /* Runs n requests (plain commands, no batch or natives of their own) on every server in one round
- * trip: pipelined in one write per server, each reply the vote of its own request. Request r's
- * outcomes are outcomes[r * count .. r * count + count) and its yes votes votes[r]; each is judged
+ * trip: pipelined in one write per server, each reply the vote of its own request, or of spread rows
+ * (rl_request.spread: a request that answers for several, each row judged on its own). Row r's
+ * outcomes are outcomes[r * count .. r * count + count) and its yes votes votes[r], the rows in the
+ * requests' order (one per request, spread for a spread request); each is judged
  * as rl_fanout_run judges one (the eviction guard on every vote), and the call waits until every
  * request's quorum is decided and every member a healing request awaits has answered, within
  * deadline_ms. A server that fails or times out fails every request it had not answered. 0, or -1

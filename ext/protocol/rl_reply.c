@@ -71,6 +71,26 @@ void rl_reply_classify_any(const rl_reply *reply, rl_expect expect, rl_outcome *
 	rl_outcome_set(out, RL_OUTCOME_ERROR, "unexpected reply type");
 }
 
+void rl_reply_classify_row(const rl_reply *reply, rl_expect expect, unsigned rows, unsigned row, rl_outcome *out)
+{
+	rl_reply one;
+
+	if (reply->type != RL_REPLY_STATUS || reply->len != rows || row >= rows) {
+		rl_reply_classify(reply, expect, out);
+		return;
+	}
+	if (reply->str[row] != '0' && reply->str[row] != '1') {
+		out->integer = 0;
+		rl_outcome_set(out, RL_OUTCOME_ERROR, "unexpected reply");
+		return;
+	}
+	memset(&one, 0, sizeof(one));
+	one.type = RL_REPLY_INTEGER;
+	one.integer = reply->str[row] - '0';
+	one.items = reply->items;
+	rl_reply_classify(&one, expect, out);
+}
+
 int rl_outcomes_scripts_refused(const rl_outcome *outcomes, size_t count, unsigned quorum)
 {
 	size_t i, refusals = 0;

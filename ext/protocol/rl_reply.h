@@ -26,6 +26,12 @@ static inline void rl_reply_classify(const rl_reply *reply, rl_expect expect, rl
 	rl_reply_classify_any(reply, expect, out);
 }
 
+/* Row row's vote of a reply that answers for rows requests (rl_request.spread): a status line of
+ * exactly rows characters, its row-th '1' or '0' classified as the integer 1 or 0 would be for
+ * expect; any other reply (an error, a line of another length) classified whole, the same for every
+ * row; another character: an ERROR. */
+void rl_reply_classify_row(const rl_reply *reply, rl_expect expect, unsigned rows, unsigned row, rl_outcome *out);
+
 /* RL_EXPECT_HELD: EXEC's reply to MULTI; GET key; PTTL key; EXEC. YES with the key's ms left in
  * out->integer when it holds token (a string equal to it) with an expiry; TAKEN when it holds
  * something else or nothing; ERROR otherwise (the transaction's error, or an element's). */

@@ -97,6 +97,10 @@ typedef struct rl_request {
 	size_t held_token_len;
 	/* RL_EXPECT_INSPECT: one per server, filled from its EXEC reply */
 	rl_inspected *inspected;
+	/* spread > 0: the reply answers for spread requests at once, a status line of one character each,
+	 * '1' or '0' read as the integer 1 or 0 (RL_SCRIPT_EXTEND_MANY; rl_reply_classify_row): request
+	 * r's votes are spread rows of rl_fanout_run_many's outcomes. 0: one reply, one row. */
+	unsigned spread;
 } rl_request;
 
 /* An rl_request.undecided that waits for every server's reply (or its timeout), whatever the

@@ -12,6 +12,7 @@
 #include "services/rl_metrics.h"
 #include "core/rl_algorithm.h"
 #include "core/rl_dialect.h"
+#include "core/rl_kinds.h"
 #include "net/rl_fanout.h"
 #include "protocol/rl_reply.h"
 
@@ -173,18 +174,76 @@ static int batchable(const lease *e, double now)
 		&& now < e->valid_until && wanted_at(e) <= now + (double) e->ttl / 10.0;
 }
 
+/* Puts the leases whose extend may share a script call (rl_kind_extend_joins) before the others:
+ * the number of them. */
+static size_t joiners_first(const rl_lock_policy *policy, lease **batch, size_t n)
+{
+	size_t k, joined = 0;
+
+	for (k = 0; k < n; k++) {
+		if (rl_kind_extend_joins(policy, &batch[k]->held)) {
+			lease *e = batch[joined];
+
+			batch[joined++] = batch[k];
+			batch[k] = e;
+		}
+	}
+	return joined;
+}
+
+/* The script calls renewing batch[0 .. joined) (docs/design/renewal.md#one-script-call-for-many-leases):
+ * one per RL_EXTEND_MANY_MAX, lease k's votes in row k. Each call awaits the members any of its
+ * leases is known to have lost (group_lost: their lost_on, merged). 0, or -1 when out of memory. */
+static int prepare_joined(const rl_lock_policy *policy, lease **batch, size_t joined, const unsigned char *lost_on,
+	size_t count, unsigned char *group_lost, rl_extend_many_call *calls)
+{
+	const rl_lock_keys *keys[RL_EXTEND_MANY_MAX];
+	const char *tokens[RL_EXTEND_MANY_MAX];
+	size_t lens[RL_EXTEND_MANY_MAX], g, k, i;
+	int64_t ttls[RL_EXTEND_MANY_MAX];
+
+	for (g = 0; g * RL_EXTEND_MANY_MAX < joined; g++) {
+		size_t first = g * RL_EXTEND_MANY_MAX, size = joined - first < RL_EXTEND_MANY_MAX ? joined - first : RL_EXTEND_MANY_MAX;
+		unsigned char *merged = group_lost + g * count;
+		int any = 0;
+
+		for (k = 0; k < size; k++) {
+			const lease *e = batch[first + k];
+
+			keys[k] = &e->held.keys;
+			tokens[k] = e->token;
+			lens[k] = e->token_len;
+			ttls[k] = e->ttl;
+			for (i = 0; e->lost_on != NULL && i < count; i++) {
+				merged[i] |= lost_on[(first + k) * count + i]; /* copied under the lock */
+				any = 1;
+			}
+		}
+		if (rl_lock_extend_many_init(&calls[g], policy, size, keys, tokens, lens, ttls, any ? merged : NULL) != 0) {
+			while (g-- > 0) {
+				rl_lock_extend_many_free(&calls[g]);
+			}
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* Renews every lease due within a tenth of its ttl in one round trip per server, each judged by
- * its own votes as renew_locked judges one: a lease renewed on its quorum moves on here; any
- * other (no quorum, a refusal, scripts refused) is due again at once and renewed alone, where the
- * refusal-or-miss rule, the dialect switch and the loss are decided. 0 when fewer than two leases
- * were due (the caller renews e alone). The lock held on entry and on return. */
+ * its own votes as renew_locked judges one: the leases whose extend is the plain compare-the-token
+ * script in RL_EXTEND_MANY_MAX-lease script calls (one reply, a vote per lease), the others (shared
+ * holders) each its own command in the same pipeline. A lease renewed on its quorum moves on here;
+ * any other (no quorum, a refusal, scripts refused) is due again at once and renewed alone, where
+ * the refusal-or-miss rule, the dialect switch and the loss are decided. 0 when fewer than two
+ * leases were due (the caller renews e alone). The lock held on entry and on return. */
 static int renew_batch_locked(rl_leases *w, double now)
 {
-	size_t count = w->cluster->count, n = 0, k, j = 0;
+	size_t count = w->cluster->count, n = 0, k, j = 0, joined, groups, row = 0;
 	lease **batch;
 	int *counted;
-	unsigned char *lost_on;
+	unsigned char *lost_on, *group_lost;
 	rl_extend_call *calls;
+	rl_extend_many_call *many;
 	rl_request *requests;
 	rl_outcome *outcomes;
 	unsigned *votes;
@@ -193,6 +252,7 @@ static int renew_batch_locked(rl_leases *w, double now)
 	lease *e;
 	double start, end, bound = round_trip_bound_locked(w), taken_at = 0;
 	rl_lock_policy policy;
+	int ran = 0;
 
 	for (e = w->leases; e && n < 2; e = e->next) {
 		n += batchable(e, now);
@@ -206,16 +266,20 @@ static int renew_batch_locked(rl_leases *w, double now)
 	batch = malloc(n * sizeof(*batch));
 	counted = malloc(n * sizeof(*counted));
 	k = n > RENEW_BATCH ? RENEW_BATCH : n; /* the batch's size */
+	groups = k / RL_EXTEND_MANY_MAX + 1; /* at most */
 	lost_on = calloc(k * count + 1, 1);
+	group_lost = calloc(groups * count + 1, 1);
 	calls = malloc(k * sizeof(*calls));
+	many = malloc(groups * sizeof(*many));
 	requests = malloc(n * sizeof(*requests));
 	index = malloc(n * sizeof(*index));
 	outcomes = malloc(n * (count ? count : 1) * sizeof(*outcomes));
 	votes = malloc(n * sizeof(*votes));
 	validities = malloc(n * sizeof(*validities));
-	if (!batch || !counted || !lost_on || !calls || !requests || !index || !outcomes || !votes || !validities) {
-		free(batch), free(counted), free(lost_on), free(calls), free(requests), free(index), free(outcomes), free(votes);
-		free(validities);
+	if (!batch || !counted || !lost_on || !group_lost || !calls || !many || !requests || !index || !outcomes || !votes
+		|| !validities) {
+		free(batch), free(counted), free(lost_on), free(group_lost), free(calls), free(many), free(requests);
+		free(index), free(outcomes), free(votes), free(validities);
 		return 0; /* out of memory: one at a time */
 	}
 	for (k = 0, e = w->leases; e; e = e->next) {
@@ -228,6 +292,8 @@ static int renew_batch_locked(rl_leases *w, double now)
 		qsort(batch, n, sizeof(*batch), by_urgency);
 		n = RENEW_BATCH;
 	}
+	joined = joiners_first(&w->policy, batch, n);
+	groups = (joined + RL_EXTEND_MANY_MAX - 1) / RL_EXTEND_MANY_MAX;
 	for (k = 0; k < n; k++) {
 		e = batch[k];
 		e->busy = 1;
@@ -248,25 +314,36 @@ static int renew_batch_locked(rl_leases *w, double now)
 	/* The leases are busy: their keys and tokens stay as they are without the lock. */
 	policy = w->policy;
 	policy.await_every_reply = 0;
+	if (prepare_joined(&policy, batch, joined, lost_on, count, group_lost, many) != 0) {
+		joined = groups = 0; /* out of memory: each its own command */
+	}
+	for (k = 0; k < groups; k++) {
+		requests[j++] = many[k].request;
+	}
 	for (k = 0; k < n; k++) {
 		e = batch[k];
-		policy.lost_on = e->lost_on != NULL ? lost_on + k * count : NULL; /* copied under the lock */
 		calls[k].scripted = 0;
+		if (k < joined) {
+			index[k] = row++; /* its vote in its group's reply */
+			continue;
+		}
+		policy.lost_on = e->lost_on != NULL ? lost_on + k * count : NULL; /* copied under the lock */
 		if (rl_kind_extend_prepare(&policy, &e->held, e->token, e->token_len, e->ttl, &calls[k]) == 0) {
-			requests[j] = calls[k].request;
-			index[k] = j++;
+			requests[j++] = calls[k].request;
+			index[k] = row++;
 		} else {
 			index[k] = (size_t) -1; /* not one command: alone */
 		}
 	}
 	start = rl_now_ms();
-	if (j > 0 && rl_fanout_run_many(w->cluster, requests, (unsigned) j, w->policy.quorum, start + bound, outcomes, votes) != 0) {
+	ran = j > 0 && rl_fanout_run_many(w->cluster, requests, (unsigned) j, w->policy.quorum, start + bound, outcomes, votes) == 0;
+	if (!ran) {
 		for (k = 0; k < n; k++) {
 			index[k] = (size_t) -1;
 		}
 	}
 	end = rl_now_ms();
-	if (j > 0 && index[0] != (size_t) -1) {
+	if (ran) {
 		rl_metrics_server_errors(w->cluster, outcomes); /* once per round trip */
 	}
 	count_clock_news(w->cluster);
@@ -279,6 +356,9 @@ static int renew_batch_locked(rl_leases *w, double now)
 				votes[index[k]], outcomes + index[k] * count);
 		}
 		rl_lock_extend_call_free(&calls[k]);
+	}
+	for (k = 0; k < groups; k++) {
+		rl_lock_extend_many_free(&many[k]);
 	}
 	pthread_mutex_lock(&rl_leases_lock);
 	w->io_busy = 0;
@@ -305,8 +385,8 @@ static int renew_batch_locked(rl_leases *w, double now)
 			e->due = rl_now_ms(); /* renewed alone at once: its own rules decide */
 		}
 	}
-	free(batch), free(counted), free(lost_on), free(calls), free(requests), free(index), free(outcomes), free(votes);
-	free(validities);
+	free(batch), free(counted), free(lost_on), free(group_lost), free(calls), free(many), free(requests);
+	free(index), free(outcomes), free(votes), free(validities);
 	return 1;
 }
 

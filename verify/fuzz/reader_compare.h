@@ -441,6 +441,28 @@ static int rc_check_classify(const rc_item *item)
 			}
 		}
 	}
+	/* rl_reply_classify_row(): a status line answering for one row per character (rl_request.spread):
+	 * '1' a yes, '0' a clean no, anything else an error, row by row */
+	if (item->type == RL_REPLY_STATUS && item->len > 0 && item->len < RL_READER_LINE_HEAD) {
+		rl_reply reply;
+		rl_outcome out;
+		size_t j;
+
+		memset(&reply, 0, sizeof(reply));
+		reply.type = RL_REPLY_STATUS;
+		reply.str = item->text;
+		reply.len = item->len;
+		for (j = 0; j < item->len; j++) {
+			char c = item->text[j];
+			rl_outcome_kind want = c == '1' ? RL_OUTCOME_YES : c == '0' ? RL_OUTCOME_TAKEN : RL_OUTCOME_ERROR;
+
+			memset(&out, 0x5a, sizeof(out));
+			rl_reply_classify_row(&reply, RL_EXPECT_POSITIVE_INT, (unsigned) item->len, (unsigned) j, &out);
+			if (out.kind != want || memchr(out.message, '\0', sizeof(out.message)) == NULL) {
+				return rc_fail("classify_row: row %zu of a %zu-character line: kind %d", j, item->len, (int) out.kind);
+			}
+		}
+	}
 	return 0;
 }
 
