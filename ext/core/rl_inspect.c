@@ -5,8 +5,9 @@
 #include "core/rl_inspect.h"
 #include "core/rl_scripts_kinds.h" /* RL_FENCE_SUFFIX */
 
-/* The commands of one key's read: MULTI; TYPE key; PTTL key; HLEN key; GET <key>:fence; GET key;
- * ZCARD <key>:fair (fair waiting's queue); [EXISTS its slot keys]; EXEC. */
+/* The commands of one key's read: MULTI; TYPE key; PTTL key; HKEYS key (a shared lock's readers);
+ * GET <key>:fence; GET key; ZCARD <key>:fair (fair waiting's queue); [MGET its slot keys (their
+ * holders)]; EXEC. */
 typedef struct inspect_batch {
 	const char *argv[14];
 	size_t argvlen[14];
@@ -14,7 +15,7 @@ typedef struct inspect_batch {
 	unsigned len;
 	char *fence_key;
 	char *fair_key;
-	const char **slot_argv; /* EXISTS and the slot keys */
+	const char **slot_argv; /* MGET and the slot keys */
 	size_t *slot_lens;
 	char *slot_bytes;
 } inspect_batch;
@@ -30,7 +31,8 @@ static void batch_free(inspect_batch *b)
 
 static int batch_init(inspect_batch *b, const char *key, size_t len, int64_t limit)
 {
-	static const char *const verbs[] = {"TYPE", "PTTL", "HLEN"};
+	static const char *const verbs[] = {"TYPE", "PTTL", "HKEYS"};
+	static const size_t verb_lens[] = {4, 4, 5};
 	size_t suffix = sizeof(RL_FENCE_SUFFIX) - 1, fair_suffix = sizeof(RL_FAIR_SUFFIX) - 1, v;
 
 	memset(b, 0, sizeof(*b));
@@ -45,7 +47,7 @@ static int batch_init(inspect_batch *b, const char *key, size_t len, int64_t lim
 	b->argv[0] = "MULTI", b->argvlen[0] = 5;
 	b->batch[b->len++] = (rl_command) {1, b->argv, b->argvlen};
 	for (v = 0; v < 3; v++) {
-		b->argv[1 + 2 * v] = verbs[v], b->argvlen[1 + 2 * v] = 4;
+		b->argv[1 + 2 * v] = verbs[v], b->argvlen[1 + 2 * v] = verb_lens[v];
 		b->argv[2 + 2 * v] = key, b->argvlen[2 + 2 * v] = len;
 		b->batch[b->len++] = (rl_command) {2, b->argv + 1 + 2 * v, b->argvlen + 1 + 2 * v};
 	}
@@ -66,7 +68,7 @@ static int batch_init(inspect_batch *b, const char *key, size_t len, int64_t lim
 			batch_free(b);
 			return -1;
 		}
-		b->slot_argv[0] = "EXISTS", b->slot_lens[0] = 6;
+		b->slot_argv[0] = "MGET", b->slot_lens[0] = 4;
 		for (slot = 0; slot < limit; slot++, at += each) {
 			b->slot_argv[slot + 1] = b->slot_bytes + at;
 			b->slot_lens[slot + 1] = rl_semaphore_slot_key(b->slot_bytes + at, each, key, len, slot);
@@ -110,6 +112,90 @@ static unsigned agreeing_token(const rl_inspected *seen, const rl_outcome *outco
 	return best;
 }
 
+/* One token one server keeps, for counting the servers that keep it. */
+typedef struct kept_token {
+	const rl_inspected_token *token;
+	size_t server;
+} kept_token;
+
+static int token_order(const void *a, const void *b)
+{
+	const kept_token *x = a, *y = b;
+	const rl_inspected_token *s = x->token, *t = y->token;
+	int bytes;
+
+	if (s->slot != t->slot) {
+		return s->slot < t->slot ? -1 : 1;
+	}
+	if (s->whole != t->whole || s->len != t->len) {
+		return s->whole != t->whole ? (s->whole < t->whole ? -1 : 1) : (s->len < t->len ? -1 : 1);
+	}
+	if ((bytes = memcmp(s->bytes, t->bytes, s->len)) != 0) {
+		return bytes;
+	}
+	return x->server < y->server ? -1 : x->server > y->server;
+}
+
+static int same_token(const rl_inspected_token *s, const rl_inspected_token *t)
+{
+	return s->slot == t->slot && s->whole == t->whole && s->len == t->len && memcmp(s->bytes, t->bytes, s->len) == 0;
+}
+
+/* Shared readers and semaphore slots are held by tokens too, each only where a quorum of servers keep
+ * it (a reader in the hash; a slot's holder in that same slot): readers or slots left on minorities
+ * (attempts that failed, servers down when they were taken) are nobody's, and two holders on two
+ * overlapping quorums are two. How many tokens (slots > 0: the slots' holders, else the readers) a
+ * quorum keeps; *which (of servers) marks the servers that keep at least one of them. -1 when out of
+ * memory. */
+static int64_t quorum_tokens(const rl_inspected *seen, const rl_outcome *outcomes, size_t servers, int slots,
+	unsigned quorum, unsigned char *which)
+{
+	size_t i, j, count = 0, at, end;
+	kept_token *all;
+	int64_t held = 0;
+
+	memset(which, 0, servers ? servers : 1);
+	for (i = 0; i < servers; i++) {
+		count += outcomes[i].kind == RL_OUTCOME_YES ? seen[i].ntokens : 0;
+	}
+	if ((all = malloc((count ? count : 1) * sizeof(*all))) == NULL) {
+		return -1;
+	}
+	for (i = 0, count = 0; i < servers; i++) {
+		for (j = 0; outcomes[i].kind == RL_OUTCOME_YES && j < seen[i].ntokens; j++) {
+			if ((seen[i].tokens[j].slot >= 0) == (slots > 0)) {
+				all[count].token = &seen[i].tokens[j], all[count++].server = i;
+			}
+		}
+	}
+	qsort(all, count, sizeof(*all), token_order);
+	for (at = 0; at < count; at = end) {
+		unsigned keeping = 1;
+
+		for (end = at + 1; end < count && same_token(all[end].token, all[at].token); end++) {
+			keeping += all[end].server != all[end - 1].server; /* a server named twice counts once */
+		}
+		if (keeping >= quorum) {
+			held++;
+			for (j = at; j < end; j++) {
+				which[all[j].server] = 1;
+			}
+		}
+	}
+	free(all);
+	return held;
+}
+
+static void free_seen(rl_inspected *seen, size_t servers)
+{
+	size_t i;
+
+	for (i = 0; seen != NULL && i < servers; i++) {
+		free(seen[i].tokens);
+	}
+	free(seen);
+}
+
 /* One key, one round trip; its verdict (1 held, 0 free, -2 no quorum of answers) with *out
  * filled for it; -1 out of memory. */
 static int inspect_key(const rl_lock_io *io, const rl_lock_policy *policy, const char *key, size_t len,
@@ -118,16 +204,16 @@ static int inspect_key(const rl_lock_io *io, const rl_lock_policy *policy, const
 	inspect_batch b;
 	rl_inspected *seen = calloc(servers ? servers : 1, sizeof(*seen));
 	unsigned char *which = calloc(servers ? servers : 1, 1);
-	int64_t *left = calloc(servers ? servers : 1, sizeof(*left)), *counts = calloc(servers ? servers : 1, sizeof(*counts));
-	int64_t *queued = calloc(servers ? servers : 1, sizeof(*queued));
+	int64_t *left = calloc(servers ? servers : 1, sizeof(*left));
+	int64_t *queued = calloc(servers ? servers : 1, sizeof(*queued)), holders = 1;
 	unsigned n = 0, q = 0, strings = 0, hashes = 0, slotted = 0;
+	rl_inspect_kind kind;
 	double start, elapsed;
 	rl_request request;
 	size_t i;
 
-	if (seen == NULL || which == NULL || left == NULL || counts == NULL || queued == NULL
-		|| batch_init(&b, key, len, limit) != 0) {
-		free(seen), free(which), free(left), free(counts), free(queued);
+	if (seen == NULL || which == NULL || left == NULL || queued == NULL || batch_init(&b, key, len, limit) != 0) {
+		free(seen), free(which), free(left), free(queued);
 		return -1;
 	}
 	memset(&request, 0, sizeof(request));
@@ -164,20 +250,29 @@ static int inspect_key(const rl_lock_io *io, const rl_lock_policy *policy, const
 		hashes += seen[i].type == RL_KEY_HASH;
 		slotted += seen[i].type == RL_KEY_NONE && seen[i].slots > 0;
 		left[n] = seen[i].pttl;
-		counts[n] = seen[i].type == RL_KEY_HASH ? seen[i].holders : seen[i].slots;
 		n++;
 	}
 	out->holding = n;
 	if (out->answered < policy->quorum && n < policy->quorum) {
-		free(seen), free(which), free(left), free(counts), free(queued);
+		free_seen(seen, servers), free(which), free(left), free(queued);
 		return -2;
 	}
 	/* the queue's length as a quorum of the answers vouches for it (at least that long on a quorum) */
 	out->waiters = q >= policy->quorum ? rl_quorum_pttl(queued, q, policy->quorum) : 0;
-	if (n >= policy->quorum && strings >= hashes && strings >= slotted) {
-		/* exclusive: held only by a token a quorum keeps (two minorities, or more: nobody), its
-		 * ttl from those servers alone */
-		agreeing_token(seen, outcomes, servers, which);
+	/* the kind most of the holding servers agree on */
+	kind = strings >= hashes && strings >= slotted ? RL_INSPECT_EXCLUSIVE
+		: hashes >= slotted ? RL_INSPECT_SHARED : RL_INSPECT_SEMAPHORE;
+	if (n >= policy->quorum && kind != RL_INSPECT_EXCLUSIVE
+		&& (holders = quorum_tokens(seen, outcomes, servers, kind == RL_INSPECT_SEMAPHORE, policy->quorum, which)) < 0) {
+		free_seen(seen, servers), free(which), free(left), free(queued);
+		return -1;
+	}
+	if (n >= policy->quorum) {
+		/* held only by tokens a quorum keeps (an exclusive lock's one token; readers, slots' holders),
+		 * its ttl from the servers keeping them alone: two minorities, or more, are nobody's */
+		if (kind == RL_INSPECT_EXCLUSIVE) {
+			agreeing_token(seen, outcomes, servers, which);
+		}
 		n = 0;
 		for (i = 0; i < servers; i++) {
 			if (which[i]) {
@@ -185,12 +280,10 @@ static int inspect_key(const rl_lock_io *io, const rl_lock_policy *policy, const
 			}
 		}
 	}
-	if (n >= policy->quorum) {
-		/* the kind most of the holding servers agree on; counts and ttl as a quorum vouches */
+	if (n >= policy->quorum && holders > 0) {
 		out->held = 1;
-		out->kind = strings >= hashes && strings >= slotted ? RL_INSPECT_EXCLUSIVE
-			: hashes >= slotted ? RL_INSPECT_SHARED : RL_INSPECT_SEMAPHORE;
-		out->holders = out->kind == RL_INSPECT_EXCLUSIVE ? 1 : rl_quorum_pttl(counts, n, policy->quorum);
+		out->kind = kind;
+		out->holders = holders;
 		if (out->kind == RL_INSPECT_SEMAPHORE) {
 			out->ttl_ms = -1;
 		} else {
@@ -205,7 +298,7 @@ static int inspect_key(const rl_lock_io *io, const rl_lock_policy *policy, const
 			out->ttl_ms = out->ttl_ms > 0 ? out->ttl_ms : 0;
 		}
 	}
-	free(seen), free(which), free(left), free(counts), free(queued);
+	free_seen(seen, servers), free(which), free(left), free(queued);
 	return out->held;
 }
 

@@ -17,9 +17,9 @@ typedef enum {
 } rl_inspect_kind;
 
 typedef struct rl_inspection {
-	int held;              /* a quorum of servers hold the key (or, for a semaphore, a slot) */
+	int held;              /* a quorum of servers keep a holder's token (the key's, a reader's, a slot's) */
 	rl_inspect_kind kind;  /* of the deciding quorum; FREE when not held */
-	int64_t holders;       /* exclusive: 1; shared: readers; semaphore: slots used; free: 0 */
+	int64_t holders;       /* tokens a quorum keeps: exclusive 1; shared: readers; semaphore: slot holders; free: 0 */
 	double ttl_ms;         /* held: ms the deciding quorum still holds it, drift and the read's time
 	                        * taken off (as validity()); < 0 when unknown (semaphore); 0 when free */
 	int64_t fence;         /* the largest fence counter answered, -1 when there is none */
@@ -29,7 +29,7 @@ typedef struct rl_inspection {
 	                        * (several keys: the longest); a dead waiter counts until removed */
 } rl_inspection;
 
-/* Reads keys (each one round trip: MULTI; TYPE; PTTL; HLEN; GET <key>:fence; GET; ZCARD <key>:fair; [EXISTS its limit
+/* Reads keys (each one round trip: MULTI; TYPE; PTTL; HKEYS; GET <key>:fence; GET; ZCARD <key>:fair; [MGET its limit
  * slot keys]; EXEC) and decides: 1 with *out filled, 0 when fewer than a quorum answered (or a
  * server decided nothing either way), -1 when out of memory. Several keys: held when any is
  * (another lock may take one of them), the least ttl of those held, the largest fence.

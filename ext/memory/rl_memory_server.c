@@ -48,7 +48,7 @@ void rl_memory_server_shutdown(void) {}
 
 #else
 
-#define MAX_ARGS 1026 /* inspect()'s EXISTS of a semaphore's 1024 slot keys, and its key */
+#define MAX_ARGS 1026 /* inspect()'s MGET of a semaphore's 1024 slot keys, and its key */
 #define MAX_PENDING (1 << 20)
 #define FAILING "-ERR memory server failing on purpose (RedLockMemory::fail)\r\n" /* a client sending more unparsed bytes than this is cut off */
 

@@ -757,15 +757,51 @@ static int cmd_type(rl_memory_store *s, int argc, const char **argv, const size_
 	return reply_text(out, k == NULL ? "+none\r\n" : k->hash ? "+hash\r\n" : "+string\r\n");
 }
 
-static int cmd_hlen(rl_memory_store *s, int argc, const char **argv, const size_t *lens, rl_memory_buf *out)
+static int reply_array(rl_memory_buf *out, size_t count)
 {
-	rl_mkey *k = rl_mkey_find(s, argv[1], lens[1]); /* inspect(): a shared lock's readers */
+	char line[32];
+	int len = snprintf(line, sizeof(line), "*%zu\r\n", count);
+	return rl_memory_buf_add(out, line, (size_t) len);
+}
+
+/* HKEYS: inspect()'s shared readers, their tokens (expired ones too, until a script drops them, as Redis keeps them) */
+static int cmd_hkeys(rl_memory_store *s, int argc, const char **argv, const size_t *lens, rl_memory_buf *out)
+{
+	rl_mkey *k = rl_mkey_find(s, argv[1], lens[1]);
+	size_t i, n;
 
 	(void) argc;
 	if (k != NULL && !k->hash) {
 		return reply_text(out, WRONGTYPE);
 	}
-	return reply_int(out, k == NULL ? 0 : (long long) k->nfields);
+	n = k == NULL ? 0 : k->nfields;
+	if (reply_array(out, n) != 0) {
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		if (reply_bulk(out, k->fields[i].name, k->fields[i].len) != 0) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* MGET: inspect()'s semaphore slots, their holders' tokens (nil for a free slot, or a key that is no string) */
+static int cmd_mget(rl_memory_store *s, int argc, const char **argv, const size_t *lens, rl_memory_buf *out)
+{
+	int i;
+
+	if (reply_array(out, (size_t) (argc - 1)) != 0) {
+		return -1;
+	}
+	for (i = 1; i < argc; i++) {
+		rl_mkey *k = rl_mkey_find(s, argv[i], lens[i]);
+
+		if ((k == NULL || k->hash ? reply_text(out, "$-1\r\n") : reply_bulk(out, k->value, k->value_len)) != 0) {
+			return -1;
+		}
+	}
+	return 0;
 }
 
 static int cmd_pttl(rl_memory_store *s, int argc, const char **argv, const size_t *lens, rl_memory_buf *out)
@@ -838,7 +874,8 @@ static const struct {
 	{"DEL", 2, -1, cmd_del},
 	{"EXISTS", 2, -1, cmd_del},
 	{"TYPE", 2, 2, cmd_type},
-	{"HLEN", 2, 2, cmd_hlen},
+	{"HKEYS", 2, 2, cmd_hkeys},
+	{"MGET", 2, -1, cmd_mget},
 	{"PTTL", 2, 2, cmd_pttl},
 	{"DELIFEQ", 3, 3, cmd_delifeq},
 	{"PING", 1, -1, cmd_fixed},

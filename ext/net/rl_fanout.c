@@ -156,6 +156,12 @@ static void take_replies(rl_cluster *cluster, size_t i, const rl_request *reques
 {
 	rl_conn *conn = &cluster->conns[i];
 
+	/* inspect()'s HKEYS and MGET: the tokens one level down are read (who holds, not how many keys) */
+	if (rl_reader_nest(&conn->reader, request->expect == RL_EXPECT_INSPECT) != 0) {
+		rl_outcome_set(out, RL_OUTCOME_IO, "out of memory");
+		fail(conn, out, yes, answered, latency);
+		return;
+	}
 	while (out->kind == RL_OUTCOME_PENDING) {
 		rl_reply reply;
 		int got = rl_conn_next_reply(conn, &reply, out);

@@ -80,7 +80,7 @@ int rl_command_keys(const rl_command *command, int *first, int *last)
 		if (*last >= command->argc) {
 			*last = command->argc - 1;
 		}
-	} else if (name_is(command, "DEL") || name_is(command, "EXISTS") || name_is(command, "UNLINK")) {
+	} else if (name_is(command, "DEL") || name_is(command, "EXISTS") || name_is(command, "UNLINK") || name_is(command, "MGET")) {
 		*last = command->argc - 1;
 	} else if (name_is(command, "SUBSCRIBE") || name_is(command, "PUBLISH")) {
 		return 0; /* a channel, not a key */

@@ -32,6 +32,9 @@ struct rl_reader_kept {
 	const char *watch; /* rl_reader_watch: the field looked up in the next top-level bulk string */
 	char **capture;    /* rl_reader_capture: where the next top-level bulk string is copied whole */
 	size_t *capture_len;
+	int nest;                 /* rl_reader_nest */
+	rl_reply_nested *nested;  /* the strings one level down of the reply being read (nest on) */
+	size_t nested_cap;
 	char head[RL_READER_LINE_HEAD];
 	rl_reply_item items[RL_REPLY_ITEMS];
 	char item_head[RL_REPLY_ITEMS][RL_REPLY_ITEM_HEAD];
@@ -39,6 +42,7 @@ struct rl_reader_kept {
 
 #define REFUSED_FOREIGN "a RESP3 reply (the connection never asked for RESP3)"
 #define REFUSED_TOO_DEEP "No support for nested multi bulk replies with depth > 7"
+#define REFUSED_TOO_MANY "more than 16384 nested strings in one reply"
 
 #define HIREDIS_TRIM_AT 1024
 
@@ -95,6 +99,8 @@ static inline void *keep(const redisReadTask *task, rl_reply_type type, long lon
 		kept->top.str = NULL;
 		kept->top.len = 0;
 		kept->top.items = kept->items;
+		kept->top.nested = kept->nested;
+		kept->top.nested_count = 0;
 	} else {
 		keep_item(task, type, integer);
 	}
@@ -144,12 +150,50 @@ static void keep_field(struct rl_reader_kept *kept, const char *str, size_t len)
 	kept->watch = NULL;
 }
 
+/* A string one level down (nest on): kept in order, for inspect(). NULL when out of memory. */
+#if defined(__GNUC__)
+__attribute__((noinline)) /* off the path of a lock's one-line replies */
+#endif
+static void *keep_nested(const redisReadTask *task, const char *str, size_t len)
+{
+	struct rl_reader_kept *kept = kept_of(task);
+	rl_reply_nested *one;
+
+	if (kept->top.nested_count >= RL_REPLY_NESTED_MAX) {
+		if (kept->refused == NULL) {
+			kept->refused = REFUSED_TOO_MANY;
+		}
+		return kept;
+	}
+	if (kept->top.nested_count == kept->nested_cap) {
+		size_t cap = kept->nested_cap ? kept->nested_cap * 2 : 16;
+		rl_reply_nested *grown = realloc(kept->nested, cap * sizeof(*grown));
+
+		if (grown == NULL) {
+			return NULL;
+		}
+		kept->nested = grown, kept->nested_cap = cap;
+	}
+	kept->top.nested = kept->nested;
+	one = &kept->nested[kept->top.nested_count++];
+	one->item = task->parent->idx;
+	one->at = task->idx;
+	one->whole = (long long) len;
+	one->len = len < RL_REPLY_ITEM_HEAD ? len : RL_REPLY_ITEM_HEAD;
+	memcpy(one->head, str, one->len);
+	return kept;
+}
+
 static void *create_string(const redisReadTask *task, char *str, size_t len)
 {
 	struct rl_reader_kept *kept = kept_of(task);
 
 	switch (task->type) {
 		case REDIS_REPLY_STRING:
+			if (kept->nest && task->parent != NULL && task->parent->parent != NULL
+				&& task->parent->parent->parent == NULL) {
+				return keep_nested(task, str, len);
+			}
 			keep(task, RL_REPLY_STRING, (long long) len);
 			if (task->parent != NULL) {
 				keep_item_head(task, str, len);
@@ -284,6 +328,7 @@ void rl_reader_init(rl_reader *reader)
 	reader->failed = 0;
 	reader->staged = 0;
 	reader->busy = 0;
+	reader->nesting = 0;
 	reader->write_at = NULL;
 	reader->room = 0;
 	reader->buffered = NULL;
@@ -308,6 +353,7 @@ void rl_reader_reset(rl_reader *reader)
 {
 	if (reader->kept != NULL) {
 		redisReaderFree(reader->kept->parser);
+		free(reader->kept->nested);
 		free(reader->kept);
 	}
 	rl_reader_init(reader);
@@ -351,6 +397,22 @@ int rl_reader_capture(rl_reader *reader, char **into, size_t *len)
 		kept->capture_len = len;
 	}
 	return into == NULL || kept != NULL ? 0 : -1;
+}
+
+int rl_reader_nest_slow(rl_reader *reader, int on)
+{
+	struct rl_reader_kept *kept = on ? kept_or_made(reader) : reader->kept;
+
+	reader->nesting = kept != NULL ? on : 0;
+	if (kept != NULL) {
+		kept->nest = on;
+		if (!on && kept->nested != NULL) { /* what one inspect() grew is not kept for the connection's life */
+			free(kept->nested);
+			kept->nested = NULL, kept->nested_cap = 0;
+			kept->top.nested = NULL, kept->top.nested_count = 0;
+		}
+	}
+	return !on || kept != NULL ? 0 : -1;
 }
 
 /* rl_reader_space when hiredis' buffer must be made or grow first, or cannot. */
@@ -451,6 +513,8 @@ int rl_reader_next_buffered(rl_reader *reader, rl_reply *reply)
 				reply->str = at + 1;
 				reply->len = len < RL_READER_LINE_HEAD ? len : RL_READER_LINE_HEAD;
 				reply->items = kept->items;
+				reply->nested = NULL;
+				reply->nested_count = 0;
 				return 1;
 			}
 			goto parsed;
@@ -462,6 +526,8 @@ int rl_reader_next_buffered(rl_reader *reader, rl_reply *reply)
 				reply->str = NULL;
 				reply->len = 0;
 				reply->items = kept->items;
+				reply->nested = NULL;
+				reply->nested_count = 0;
 				return 1;
 			}
 			goto parsed;

@@ -16,6 +16,7 @@
 #define RL_READER_ERROR_MAX 160
 #define RL_REPLY_ITEMS 7               /* elements kept of a top-level array (EXEC's [GET, PTTL], inspect()'s 7) */
 #define RL_REPLY_ITEM_HEAD 64          /* what is kept of such an element's string (a token is 48) */
+#define RL_REPLY_NESTED_MAX 16384      /* strings kept one level down (rl_reader_nest); more fail the stream */
 
 typedef enum {
 	RL_REPLY_STATUS = 1,
@@ -34,6 +35,17 @@ typedef struct rl_reply_item {
 	size_t len;        /* of the head */
 } rl_reply_item;
 
+/* A string of an array that is itself an element of the top-level array (EXEC's reply to HKEYS or
+ * MGET: a shared lock's readers, a semaphore's slot tokens), kept when the reader nests
+ * (rl_reader_nest). Nil elements are not kept. */
+typedef struct rl_reply_nested {
+	int item;       /* the index of its array in the top-level array */
+	int at;         /* its index in that array */
+	long long whole; /* its whole length */
+	size_t len;     /* of the head kept */
+	char head[RL_REPLY_ITEM_HEAD];
+} rl_reply_nested;
+
 typedef struct rl_reply {
 	rl_reply_type type;
 	long long integer; /* INTEGER: the value; STRING: the length; ARRAY: the count */
@@ -42,6 +54,9 @@ typedef struct rl_reply {
 	size_t len;
 	/* ARRAY: its first elements (min(count, RL_REPLY_ITEMS)), valid as str is */
 	const rl_reply_item *items;
+	/* ARRAY, when the reader nests: the strings one level down, in order, valid as str is */
+	const rl_reply_nested *nested;
+	size_t nested_count;
 } rl_reply;
 
 struct rl_reader_kept;
@@ -53,6 +68,7 @@ typedef struct rl_reader {
 	int failed;                  /* sticky; error_text says why */
 	int staged;                  /* the last rl_reader_space was buf: rl_reader_fed copies it over */
 	int busy;                    /* bytes buffered or a reply begun: kept by fed and next, for rl_reader_idle and rl_reader_next */
+	int nesting;                 /* rl_reader_nest's last word */
 	/* hiredis' buffer's free end and the bytes free there, and its length (all on the heap, with
 	 * the parser), kept current by every function here: rl_reader_space and rl_reader_fed are then
 	 * a few inline instructions per read. room 0: the slow way (no parser yet, an error). */
@@ -127,6 +143,18 @@ int rl_reader_watch(rl_reader *reader, const char *field);
  * CLUSTER NODES' text (net/rl_shards.c), off every lock's path. into NULL ends it. 0, or -1 when
  * out of memory. */
 int rl_reader_capture(rl_reader *reader, char **into, size_t *len);
+
+/* on: from now on, the strings of arrays nested one level in a top-level array are kept (rl_reply's
+ * nested, at most RL_REPLY_NESTED_MAX of one reply, beyond which the stream fails: a hostile reply
+ * costs a bounded memory). For inspect()'s HKEYS and MGET (core/rl_inspect.c); off: a lock's replies
+ * keep nothing more. 0, or -1 when out of memory (the reader failed). */
+int rl_reader_nest_slow(rl_reader *reader, int on);
+
+/* Inline: asked before every vote is read; it costs a test unless the word changes. */
+static inline int rl_reader_nest(rl_reader *reader, int on)
+{
+	return reader->nesting == on ? 0 : rl_reader_nest_slow(reader, on);
+}
 
 /* True with no byte buffered and no reply begun. Inline: it is asked of every server before each
  * command (a call cost as much as the test). */

@@ -1,5 +1,6 @@
 /* What a server's reply means for a vote. See rl_reply.h. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "protocol/rl_reply.h"
@@ -162,9 +163,11 @@ static long long item_decimal(const rl_reply_item *item)
 
 void rl_reply_classify_inspect(const rl_reply *reply, rl_outcome *out, rl_inspected *inspected)
 {
-	const rl_reply_item *type = reply->items, *pttl = reply->items + 1, *hlen = reply->items + 2,
-		*fence = reply->items + 3, *value = reply->items + 4, *queue = reply->items + 5, *slots = reply->items + 6;
+	const rl_reply_item *type = reply->items, *pttl = reply->items + 1, *hkeys = reply->items + 2,
+		*fence = reply->items + 3, *value = reply->items + 4, *queue = reply->items + 5;
+	size_t i;
 
+	free(inspected->tokens); /* a reply read again (a redirection followed) */
 	memset(inspected, 0, sizeof(*inspected));
 	inspected->fence = -1;
 	out->integer = 0;
@@ -189,12 +192,30 @@ void rl_reply_classify_inspect(const rl_reply *reply, rl_outcome *out, rl_inspec
 		: type->len == 6 && memcmp(type->str, "string", 6) == 0 ? RL_KEY_STRING
 		: type->len == 4 && memcmp(type->str, "hash", 4) == 0 ? RL_KEY_HASH : RL_KEY_OTHER;
 	inspected->pttl = pttl->integer;
-	inspected->holders = hlen->type == RL_REPLY_INTEGER ? hlen->integer : 0;
+	inspected->holders = hkeys->type == RL_REPLY_ARRAY ? hkeys->integer : 0;
 	inspected->fence = fence->type == RL_REPLY_STRING ? item_decimal(fence) : -1;
 	/* an error here (a key of another type there, or a server without ZCARD: the memory servers, which
 	 * keep no queue) is no queue */
 	inspected->waiters = queue->type == RL_REPLY_INTEGER ? queue->integer : 0;
-	inspected->slots = reply->integer > 6 && slots->type == RL_REPLY_INTEGER ? slots->integer : 0;
+	/* the readers (HKEYS, item 2) and the slots' holders (MGET, item 6): who holds, not how many keys */
+	if (reply->nested_count > 0 && (inspected->tokens = malloc(reply->nested_count * sizeof(*inspected->tokens))) == NULL) {
+		rl_outcome_set(out, RL_OUTCOME_ERROR, "out of memory");
+		return;
+	}
+	for (i = 0; i < reply->nested_count; i++) {
+		const rl_reply_nested *one = &reply->nested[i];
+		rl_inspected_token *token;
+
+		if ((one->item != 2 || inspected->type != RL_KEY_HASH) && (one->item != 6 || reply->integer <= 6)) {
+			continue;
+		}
+		token = &inspected->tokens[inspected->ntokens++];
+		token->slot = one->item == 6 ? one->at : -1;
+		token->whole = one->whole;
+		token->len = one->len < RL_INSPECT_VALUE_MAX ? one->len : RL_INSPECT_VALUE_MAX;
+		memcpy(token->bytes, one->head, token->len);
+		inspected->slots += one->item == 6;
+	}
 	/* a string's integer is its whole length: kept only when its head is all of it */
 	if (value->type == RL_REPLY_STRING && value->integer >= 0 && (size_t) value->integer == value->len
 		&& value->len <= RL_INSPECT_VALUE_MAX && value->len <= RL_REPLY_ITEM_HEAD) {

@@ -37,10 +37,12 @@ void rl_reply_classify_row(const rl_reply *reply, rl_expect expect, unsigned row
  * something else or nothing; ERROR otherwise (the transaction's error, or an element's). */
 void rl_reply_classify_held(const rl_reply *reply, const char *token, size_t token_len, rl_outcome *out);
 
-/* RL_EXPECT_INSPECT: EXEC's reply to MULTI; TYPE key; PTTL key; HLEN key; GET key:fence; GET key; ZCARD key:fair;
- * EXISTS slot keys...; EXEC (core/rl_inspect.c), into *inspected (GET key's string: the holder's token). YES (out->integer the key's PTTL) where
- * the key or a slot exists, TAKEN ("free") where nothing does, ERROR for the transaction's error
- * or TYPE's or PTTL's (HLEN's WRONGTYPE on a string is expected). */
+/* RL_EXPECT_INSPECT: EXEC's reply to MULTI; TYPE key; PTTL key; HKEYS key; GET key:fence; GET key; ZCARD key:fair;
+ * MGET slot keys...; EXEC (core/rl_inspect.c), into *inspected (GET key's string: the holder's token; the
+ * readers' tokens (HKEYS) and the slots' (MGET) from the nested strings of a reader that nests:
+ * rl_reader_nest). YES (out->integer the key's PTTL) where the key or a slot exists, TAKEN ("free")
+ * where nothing does, ERROR for the transaction's error or TYPE's or PTTL's (HKEYS' WRONGTYPE on a
+ * string is expected). *inspected starts from zeroes or a previous reply's (its tokens freed). */
 void rl_reply_classify_inspect(const rl_reply *reply, rl_outcome *out, rl_inspected *inspected);
 
 void rl_outcome_set(rl_outcome *out, rl_outcome_kind kind, const char *message);

@@ -57,14 +57,26 @@ typedef enum {
 
 #define RL_INSPECT_VALUE_MAX 64 /* a string key's value kept whole up to this (a token is 48) */
 
+/* A shared reader's token (a field of the hash: HKEYS) or a semaphore slot's (MGET of the slot keys). */
+typedef struct rl_inspected_token {
+	long long slot;  /* the slot, -1 for a reader */
+	long long whole; /* the string's whole length: a value longer than bytes is kept by its head */
+	size_t len;      /* of bytes */
+	char bytes[RL_INSPECT_VALUE_MAX];
+} rl_inspected_token;
+
 typedef struct rl_inspected {
 	rl_key_type type;
 	char value[RL_INSPECT_VALUE_MAX]; /* a string key's value (its token), when it fits whole */
 	size_t value_len;                 /* 0: none, or longer than RL_INSPECT_VALUE_MAX */
 	long long pttl;    /* the key's PTTL: -2 none, -1 no expiry */
-	long long holders; /* a hash's fields (HLEN), else 0 */
+	long long holders; /* a hash's fields (HKEYS' count), else 0 */
 	long long fence;   /* the key's fence counter, -1 when it has none */
-	long long slots;   /* semaphore slot keys that exist (EXISTS), 0 when none were asked */
+	long long slots;   /* semaphore slot keys that hold a string (MGET), 0 when none were asked */
+	/* the readers' and the slots' tokens, malloc'd (rl_reply_classify_inspect frees the last ones
+	 * first: start from zeroes); the caller frees tokens */
+	rl_inspected_token *tokens;
+	size_t ntokens;
 	long long waiters; /* fair waiting's queue (ZCARD <key>:fair), 0 when none */
 } rl_inspected;
 

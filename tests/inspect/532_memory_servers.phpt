@@ -1,5 +1,5 @@
 --TEST--
-inspect() on memory:// servers (issue 26, item 4): they answer TYPE, PTTL, HLEN, GET and EXISTS in MULTI/EXEC: each kind read; the ttl follows the test clock; a lock whose ttl ran out is free (an expired lock), its fence kept; one server failed leaves a quorum; two failed (refused or erroring, or silent so that the one answer comes first): null; an error-answering server is no answer
+inspect() on memory:// servers (issue 26, item 4): they answer TYPE, PTTL, HKEYS, GET and MGET in MULTI/EXEC: each kind read (readers and slot holders by token); the ttl follows the test clock; a lock whose ttl ran out is free (an expired lock), its fence kept; one server failed leaves a quorum; two failed (refused or erroring, or silent so that the one answer comes first): null; an error-answering server is no answer
 --EXTENSIONS--
 redlock
 --SKIPIF--
