@@ -21,7 +21,7 @@ const DEFECTS = [
         'mutation' => 'heal-awaits-no-lost-member',
         /* autoExtend holds of 30 x 100 ms (ttl 300 ms) through kills restarted empty after ttl + 300 ms: each
          * restart loses the holders' keys there, which only healing writes back */
-        'chaos' => ['--preset=extend', '--hold-slices=30', '--fencing']],
+        'chaos' => ['--preset=extend', '--hold-slices=30']],
     3 => ['what' => 'extra connection sets never closed or capped (coroutines)', 'mutation' => 'sets-unbounded',
         'out' => 'descriptors and memory, not the guarantee; and the runner has no coroutine workers'],
     4 => ['what' => '__construct() run again on a live object', 'mutation' => 'second-construct-accepted',
