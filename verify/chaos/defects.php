@@ -38,7 +38,7 @@ const DEFECTS = [
     8 => ['what' => 'one NOPERM vote switches scripts off for good', 'mutation' => 'noperm-minority-learnt',
         'out' => 'liveness (unlock() false, fenced lock() throws), and the runner revokes no scripts (no ACL SETUSER)'],
     9 => ['what' => 'a script-free holder shortens a longer extension', 'mutation' => 'script-free-extend-shortens',
-        'out' => 'a safety fault, but its trigger is two holders of one lock array, one scripted and one script-free: '
+        'out' => 'a safety fault, but its trigger is two holders of one lock array, one scripted and one script-free (SET IFEQ: Redis 8.4+, the runner has 7.0): '
             . "the runner's workers each hold their own lock with scripts (tests/holders/568 catches it)"],
     10 => ['what' => "'scripts' => false still sends Lua for held fenced, shared, semaphore arrays",
         'mutation' => 'script-free-held-kinds-by-script',
