@@ -269,6 +269,10 @@ final class Model
             } elseif ($m[0] === 'heal' && !self::live($i, $t)) {
                 $n['srv'][$s][$w][0] = $m[1];
                 $n['srv'][$s][$w][1] = $t + TTL;
+            } elseif ($m[0] === 'heal' && $i[0] !== $m[1]) {
+                /* SET NX found another client's key (its attempt reached the member first): no heal can be
+                 * written there, property 3 has nothing to ask of it */
+                $n['cl'][$c]['heal'][$s] = 0;
             }
             $out[] = ["deliver c$c {$m[0]} {$m[1]} to s$s/$w", $n, null];
         }
