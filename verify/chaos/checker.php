@@ -25,7 +25,10 @@
  *  earlier means invoked first: of two concurrent acquisitions the later to complete may be the one
  *  whose key the fault lost, so the fault counts from the first invoke to the second completion); for each such
  *  overlap the stale holder's first call to complete after the rival acquired is looked at: signalled (it
- *  failed, or onLoss came), not_signalled (it succeeded), or no_later_call (the holder made none). */
+ *  failed, or onLoss came), not_signalled (it succeeded), or no_later_call (the holder made none).
+ *  A fault with "fences_in_model":false (a restart without persistence, even a delayed one that is in the model
+ *  for exclusion: the fence counters are lost with the server's memory) excuses fence inversions across it the
+ *  same way, not overlaps. */
 
 declare(strict_types=1);
 
@@ -69,10 +72,11 @@ function checker_check(array $records, int $maxExamples = 5): array
     $holders = [];      /* res => list of [start, end, w, token, t0, fence] */
     $byHolder = [];     /* "w|token|res" => index into $holders[res] */
     $faults = [];       /* list of [t, scope] out of the model */
+    $fenceFaults = [];  /* list of [t, scope] in the model for exclusion, not for fences (counters lost) */
     $writes = [];       /* res => list of [seq, fence, accepted, token] */
     $stats = ['records' => count($records), 'acquisitions' => 0, 'lock_fail' => 0, 'lock_info' => 0,
         'extends_ok' => 0, 'validity_ok' => 0, 'unlocks' => 0, 'losses' => 0, 'renewals' => 0, 'writes' => 0,
-        'writes_accepted' => 0, 'writes_unattributed' => 0, 'faults_in_model' => 0, 'faults_outside_model' => 0,
+        'writes_accepted' => 0, 'writes_unattributed' => 0, 'faults_in_model' => 0, 'faults_outside_model' => 0, 'faults_outside_model_for_fences' => 0,
         'resources' => 0, 'clock_warnings' => 0];
     /* Records in time order of completion (invoke for those never completed): a holder's later calls
      * follow its lock. usort is stable: records of one worker keep their order on equal times. */
@@ -90,6 +94,12 @@ function checker_check(array $records, int $maxExamples = 5): array
                     $stats['faults_outside_model']++;
                 } else {
                     $stats['faults_in_model']++;
+                    if (($rec['fences_in_model'] ?? true) === false) {
+                        /* in the model for exclusion (a delayed restart: keys expire), not for fences (the
+                         * counters were lost: fences need persistence) */
+                        $fenceFaults[] = [(int) $rec['t'], (string) ($rec['scope'] ?? '')];
+                        $stats['faults_outside_model_for_fences']++;
+                    }
                 }
                 break;
             case 'lock':
@@ -168,8 +178,8 @@ function checker_check(array $records, int $maxExamples = 5): array
     $stats['resources'] = count($holders);
 
     /* An out-of-model fault between the earlier holder's invoke and the later one's start, on its scope. */
-    $outside = function (string $res, int $from, int $to) use ($faults): bool {
-        foreach ($faults as [$t, $scope]) {
+    $outside = function (string $res, int $from, int $to, bool $forFences = false) use ($faults, $fenceFaults): bool {
+        foreach ($forFences ? array_merge($faults, $fenceFaults) : $faults as [$t, $scope]) {
             if ($t >= $from && $t <= $to && str_starts_with($res, $scope)) {
                 return true;
             }
@@ -246,7 +256,7 @@ function checker_check(array $records, int $maxExamples = 5): array
                     $i++;
                 }
                 if ($top !== null && $h[5] <= $top[5]) {
-                    if ($outside($res, $top[4], $h[4])) {
+                    if ($outside($res, $top[4], $h[4], true)) {
                         $outsideModel['fence_not_increasing']++;
                     } else {
                         $violations['fence_not_increasing']++;

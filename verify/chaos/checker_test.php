@@ -93,6 +93,16 @@ $cases = [
         ['op' => 'fault', 'kind' => 'restart', 'in_model' => false, 't' => ms(20), 'scope' => ''],
         lock_rec('a', 'A', 25, 40, 'ok', 50), lock_rec('b', 'B', 35, 36, 'ok', 50),
     ], 1, 0, 0],
+    'fences: a restart without persistence (delayed, in the model for keys) excuses a smaller later fence' => [[
+        lock_rec('a', 'A', 0, 1, 'ok', 10, 5),
+        ['op' => 'fault', 'kind' => 'restart', 'in_model' => true, 'fences_in_model' => false, 't' => ms(15), 'scope' => ''],
+        lock_rec('b', 'B', 20, 22, 'ok', 10, 4),
+    ], 0, 0],
+    'fences: a restart without persistence excuses no overlap' => [[
+        lock_rec('a', 'A', 0, 1, 'ok', 50),
+        ['op' => 'fault', 'kind' => 'restart', 'in_model' => true, 'fences_in_model' => false, 't' => ms(3), 'scope' => ''],
+        lock_rec('b', 'B', 5, 6, 'ok', 50),
+    ], 1, 0],
     'in the model: an in-model fault (a kill, a pause) excuses nothing' => [[
         lock_rec('a', 'A', 0, 1, 'ok', 50), ['op' => 'fault', 'kind' => 'kill', 'in_model' => true, 't' => ms(3), 'scope' => ''],
         lock_rec('b', 'B', 5, 30, 'ok', 50),

@@ -3,15 +3,20 @@
  * scratch copy of the tree (built once, then only the mutated object), a short seeded chaos run with
  * histories on the mutant, and verify/chaos/checker.php over those histories, which must report a violation.
  *
- *   php verify/chaos/planted.php [--port-base=8750] [--duration=S] [--seed=N] [NAME...]
+ *   php verify/chaos/planted.php [--port-base=8750] [--duration=S] [--seed=N] [--control] [NAME...]
  *   ends with "planted: N caught, M missed, of K"; exit 1 when one was missed
+ *   NAME: a fault below, or defect-N: the defect N of issue 32 ("Where features meet") re-introduced by the
+ *   mutation record of its fix (DEFECTS in verify/chaos/defects.php; verify/chaos/replant.sh N runs one);
+ *   a defect the checker cannot observe is listed with why and skipped. --control: the same runs on the
+ *   unmutated build (each must show 0 violations).
  *
  * The scratch tree is .run/planted/tree (REDLOCK_PLANTED_TREE), apart from the mutation chapter's. */
 
 declare(strict_types=1);
 $root = dirname(__DIR__, 2);
 chdir($root);
-$opts = getopt('', ['port-base:', 'duration:', 'seed:'], $rest);
+$opts = getopt('', ['port-base:', 'duration:', 'seed:', 'control'], $rest);
+$control = isset($opts['control']);
 $names = array_slice($argv, $rest);
 $portBase = (int) ($opts['port-base'] ?? 8750);
 $duration = (int) ($opts['duration'] ?? 15);
@@ -33,6 +38,8 @@ const FAULTS = [
      * acquires a fenced lock. A liveness fault, no history can show a safety violation; listed to say so. */
     'fence-not-max' => ['why' => 'fence script keeps the smallest counter (0: never acquires)', 'chaos' => ['--fencing']],
 ];
+
+require __DIR__ . '/defects.php';
 
 function read_mutations(string $path): array
 {
@@ -58,14 +65,38 @@ function sh(string $cmd): int
 $mutations = read_mutations("$root/verify/mutations/list");
 $names = $names ?: array_keys(FAULTS);
 $never = 0;
-foreach ($names as $n) {
+$faults = FAULTS;
+foreach ($names as $i => $n) {
+    if (preg_match('/^defect-(\d+)$/', $n, $dm)) {
+        $d = DEFECTS[(int) $dm[1]] ?? null;
+        if ($d === null) {
+            fwrite(STDERR, "planted: issue 32 has defects 1-20\n");
+            exit(2);
+        }
+        if (!isset($d['mutation'], $d['chaos'])) {
+            echo "planted $n: not run, outside the checker's scope: {$d['out']}\n";
+            unset($names[$i]);
+            continue;
+        }
+        $faults[$n] = ['why' => "issue 32 defect {$dm[1]}: {$d['what']}", 'chaos' => $d['chaos']];
+        $mutations[$n] = $mutations[$d['mutation']] ?? null;
+        if ($mutations[$n] === null) {
+            fwrite(STDERR, "planted: $n: no record {$d['mutation']} in verify/mutations/list\n");
+            exit(2);
+        }
+        continue;
+    }
     if (isset(FAULTS[$n]['file'])) {
         $mutations[$n] = array_intersect_key(FAULTS[$n], array_flip(['file', 'from', 'to']));
     }
-    if (!isset(FAULTS[$n], $mutations[$n])) {
+    if (!isset($faults[$n], $mutations[$n])) {
         fwrite(STDERR, "planted: unknown fault $n (known: " . implode(', ', array_keys(FAULTS)) . ")\n");
         exit(2);
     }
+}
+if ($names === []) {
+    echo "planted: nothing to run\n";
+    exit(0);
 }
 $tree = getenv('REDLOCK_PLANTED_TREE') ?: "$root/.run/planted/tree";
 $out = dirname($tree);
@@ -100,7 +131,9 @@ foreach ($names as $name) {
         fwrite(STDERR, "planted: $name: its text is not found exactly once in {$m['file']}\n");
         exit(2);
     }
-    file_put_contents($path, str_replace($m['from'], $m['to'], $orig));
+    if (!$control) {
+        file_put_contents($path, str_replace($m['from'], $m['to'], $orig));
+    }
     $built = sh($make) === 0;
     $so = "$out/$name.so";
     if ($built) {
@@ -113,14 +146,22 @@ foreach ($names as $name) {
     }
     $hist = "$out/history-$name";
     array_map('unlink', glob("$hist/*") ?: []);
-    $cmd = array_merge([PHP_BINARY, 'verify/chaos/run.php', '--preset=short', '--runs=delayed', "--duration=$duration",
-        "--port-base=$portBase", "--seed=$seed", "--history=$hist", "--extension=$so"], FAULTS[$name]['chaos']);
+    $chaos = $faults[$name]['chaos'];
+    $base = preg_grep('/^--preset=/', $chaos) ? [] : ['--preset=short', '--runs=delayed']; /* a fault may name its preset */
+    $cmd = array_merge([PHP_BINARY, 'verify/chaos/run.php'], $base, ["--duration=$duration",
+        "--port-base=$portBase", "--seed=$seed", "--history=$hist", "--extension=$so"], $chaos);
     $t = microtime(true);
     exec(implode(' ', array_map('escapeshellarg', $cmd)) . ' 2>&1', $chaosOut, $chaosStatus);
     exec(escapeshellarg(PHP_BINARY) . ' verify/chaos/checker.php ' . escapeshellarg($hist) . ' 2>&1', $checkOut, $status);
     $verdict = (string) end($checkOut);
     $acq = preg_match('/records, (\d+) acquisitions/', implode("\n", $checkOut), $mm) ? (int) $mm[1] : 0;
     $found = $status === 1;
+    if ($control) { /* the unmutated build: a violation here is the checker's or the code's, not the mutation's */
+        printf("control %-26s %s: %s; %d acquisitions checked\n", $name, $found ? 'VIOLATION' : 'clean', $verdict, $acq);
+        $found ? $missed++ : $caught++;
+        $chaosOut = $checkOut = [];
+        continue;
+    }
     $liveness = !$found && $acq === 0; /* nothing acquired: not a fault of safety, nothing to judge */
     $found ? $caught++ : ($liveness ? $never++ : $missed++);
     printf("planted %-26s %s: %s; %d acquisitions checked, %.0f s; run.php's verdict (with the checker's): %s\n", $name,
@@ -133,5 +174,6 @@ foreach ($names as $name) {
 }
 sh($make); /* the scratch tree back to unmutated */
 $total = $caught + $missed + $never;
-echo "planted: $caught caught, $missed missed, $never never acquired (liveness), of $total\n";
+echo $control ? "control: $caught clean, $missed with violations, of $total\n"
+    : "planted: $caught caught, $missed missed, $never never acquired (liveness), of $total\n";
 exit($missed === 0 ? 0 : 1);

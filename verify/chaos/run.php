@@ -311,7 +311,10 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
     $fault = function (string $kind, int $port, bool $model = true) use ($faultLog, $runId, $inModel): void {
         if ($faultLog !== null) {
             fwrite($faultLog, json_encode(['op' => 'fault', 'kind' => $kind, 'port' => $port, 't' => hrtime(true),
-                'in_model' => $model && (($kind !== 'restart' && $kind !== 'kill') || $inModel), 'scope' => "chaos:$runId:"]) . "\n");
+                'in_model' => $model && (($kind !== 'restart' && $kind !== 'kill') || $inModel),
+                /* a restart without persistence loses the fence counters: fences need AOF (design/primitives.md) */
+                'fences_in_model' => $model && (($kind !== 'restart' && $kind !== 'kill') || $GLOBALS['aof']),
+                'scope' => "chaos:$runId:"]) . "\n");
         }
     };
     $killed = null;
