@@ -766,11 +766,37 @@ static int nth_master(const rl_shards *shards, unsigned n)
 	return pick;
 }
 
+/* A map with a slot no master owns is a cluster partly down (a master marked failed, its replica not
+ * yet promoted; a cluster being set up): neither counted nor placed by. The first such slot, or -1
+ * when every slot has its master. */
+static int hole(const rl_shards *shards)
+{
+	int slot;
+
+	for (slot = 0; slot < RL_SHARDS_SLOTS; slot++) {
+		if (shards->owner[slot] == 0) {
+			return slot;
+		}
+	}
+	return -1;
+}
+
 int rl_shards_masters(rl_shards *shards, double call_deadline, rl_outcome *out)
 {
-	int n = 0;
+	int n = 0, slot;
 
 	if (shards->state != RL_SHARDS_RESOLVED && refresh(shards, call_deadline, out) != 0) {
+		return -1;
+	}
+	/* Server trouble, not the caller's mistake: the masters of a cluster partly down are not its masters
+	 * (tests/cluster/878). */
+	if ((slot = hole(shards)) >= 0) {
+		char message[RL_MESSAGE_MAX];
+
+		snprintf(message, sizeof(message), "cluster: no master owns slot %d (a master failed, its replica not promoted "
+			"yet): the masters cannot be counted now", slot);
+		rl_outcome_set(out, RL_OUTCOME_CONNECT, message);
+		shards->state = RL_SHARDS_STALE;
 		return -1;
 	}
 	while (nth_master(shards, (unsigned) n) >= 0) {
@@ -789,6 +815,7 @@ static int place(rl_shards *shards, rl_outcome *out)
 {
 	uint16_t used[256];
 	unsigned m, k, n_used = 0;
+	int unowned;
 
 	if (shards->tag_len > 0 && shards->placed_version == shards->map_version) {
 		return shards->placed_slot; /* the map did not change since */
@@ -798,15 +825,13 @@ static int place(rl_shards *shards, rl_outcome *out)
 	 * replica owns the slots again (its calls succeed there, so the map is not asked again), while
 	 * other processes place by the whole map. The member fails until the map is whole
 	 * (tests/cluster/877). */
-	for (m = 0; m < RL_SHARDS_SLOTS; m++) {
-		if (shards->owner[m] == 0) {
-			char message[RL_MESSAGE_MAX];
+	if ((unowned = hole(shards)) >= 0) {
+		char message[RL_MESSAGE_MAX];
 
-			snprintf(message, sizeof(message), "cluster: no master owns slot %u (CLUSTERDOWN, or a failover under way): "
-				"member %u not placed", m, shards->pin - 1);
-			rl_outcome_set(out, RL_OUTCOME_CONNECT, message);
-			return -1;
-		}
+		snprintf(message, sizeof(message), "cluster: no master owns slot %d (CLUSTERDOWN, or a failover under way): "
+			"member %u not placed", unowned, shards->pin - 1);
+		rl_outcome_set(out, RL_OUTCOME_CONNECT, message);
+		return -1;
 	}
 	for (m = 0; m < shards->pin && m < 256; m++) {
 		char tag[sizeof(shards->tag)];

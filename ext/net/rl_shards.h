@@ -109,7 +109,8 @@ int rl_shards_redirect(rl_endpoint *endpoint, rl_conn *conn, struct rl_pool *poo
 uint32_t rl_shards_mark(const rl_endpoint *endpoint);
 
 /* How many masters own slots, asked of the seeds now (RedLock::fromCluster counts its members). The
- * count, or -1 with *out. */
+ * count, or -1 with *out: no map, or a map with a slot no master owns (a cluster partly down, not
+ * counted: server trouble, which the count would pass off as a smaller cluster). */
 int rl_shards_masters(rl_shards *shards, double call_deadline, rl_outcome *out);
 
 /* Where a command's keys are: argv[*first..*last] (EVAL: the declared ones); 0 when it has none. */
