@@ -110,7 +110,7 @@ static int follow_redirect(rl_cluster *cluster, size_t i, const rl_request *requ
 		if (again->own == NULL) {
 			return 0;
 		}
-		shards->state = RL_SHARDS_STALE;
+		shards->map->state = RL_SHARDS_STALE;
 		rl_outcome_reset(&why);
 		if (rl_shards_route(&cluster->endpoints[i], conn, cluster->pool, again->slot, 0, again->deadline_ms, &why) != 0) {
 			conn->redirects = (unsigned char) (redirects + 1);
