@@ -51,11 +51,16 @@ rt_eventually(function () use ($slot, $id) {
     }
     return true;
 }, 10.0 * rt_time_scale()) || rt_fatal('the nodes do not agree on the slot');
-// the holder calls until it has met the move (in its call, or read after it: member 0 may answer last)
+// the holder calls until it has met the move; its old master paused, member 0's MOVED comes after the quorum of
+// the others has settled each call: read late, it must count as a move all the same
+$pause = fn () => rt_redis($m0, 'CLIENT', 'PAUSE', (string) (int) (100 * rt_time_scale()), 'ALL');
 for ($i = 0; $i < 4; $i++) {
+    $pause();
     $holder->validity($l);
+    usleep((int) (150000 * rt_time_scale()));
 }
 $r2 = rt_key('after');
+$pause();
 $h2 = $holder->lock($r2, 30000);
 $fresh = RedLock::fromCluster($seeds, 20, 1);
 $r3 = rt_key('fresh');
