@@ -54,11 +54,14 @@ rt_eventually(function () use ($slot, $id) {
 // the holder calls until it has met the move; its old master paused, member 0's MOVED comes after the quorum of
 // the others has settled each call: read late, it must count as a move all the same
 $pause = fn () => rt_redis($m0, 'CLIENT', 'PAUSE', (string) (int) (100 * rt_time_scale()), 'ALL');
+$said = [];
 for ($i = 0; $i < 4; $i++) {
     $pause();
-    $holder->validity($l);
+    $said[] = $holder->validity($l) !== false ? 'held' : 'lost';
     usleep((int) (150000 * rt_time_scale()));
 }
+// the first call settled before member 0's MOVED came; the second reads it before routing and counts by the new map
+echo 'the holder\'s calls after the move: ', implode(', ', array_slice($said, 1)), "\n";
 $r2 = rt_key('after');
 $pause();
 $h2 = $holder->lock($r2, 30000);
@@ -83,6 +86,7 @@ $holder->unlock($l);
 ?>
 --EXPECT--
 three members on three masters: yes
+the holder's calls after the move: lost, lost, lost
 the holder writes under the tags a fresh object uses: yes
 the holder after the move: lost, healed by extend(): no
 a fresh rival won while the holder says held: no
