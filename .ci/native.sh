@@ -4,7 +4,9 @@
 # Then the phpt chapter tests/native/ against them (Debian 12's own redis-server 7.0 as the server
 # without). Ends with "N passed, N failed". As root; needs network access to the Debian archive.
 #   REDLOCK_NATIVE_ROOT=.run/native-root   where the root is made (kept, reused on the next run)
-#   REDLOCK_NATIVE_PORT=7601                first of the 6 ports (3 Redis 8.6, 3 Valkey 9)
+#   REDLOCK_NATIVE_PORT=7601                first of the 12 ports (3 Redis 8.6, 3 Valkey 9; then a cluster of
+#                                           3 Redis 8.6 masters and one of 3 Valkey 9 masters, for atomic slot
+#                                           migration: cluster bus ports +10000)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=${REDLOCK_NATIVE_ROOT:-$PWD/.run/native-root}
@@ -53,11 +55,42 @@ for i in 0 1 2; do
   serve redis-server $((port + i)); redis_ports+=("127.0.0.1:$((port + i))")
   serve valkey-server $((port + 3 + i)); valkey_ports+=("127.0.0.1:$((port + 3 + i))")
 done
-for p in $(seq "$port" $((port + 5))); do
+# $1 binary, $2 port: a cluster node in the root (its nodes file in the root's /tmp, removed first).
+serve_node() {
+  rm -f "$root/tmp/redlock-native-nodes-$2.conf"
+  chroot "$root" "$1" --port "$2" --bind 127.0.0.1 --save '' --appendonly no --logfile "" --cluster-enabled yes \
+    --cluster-config-file "/tmp/redlock-native-nodes-$2.conf" --cluster-node-timeout 2000 > "$run/$1-$2.log" 2>&1 &
+  pids+=($!)
+}
+for i in 0 1 2; do
+  serve_node redis-server $((port + 6 + i))
+  serve_node valkey-server $((port + 9 + i))
+done
+for p in $(seq "$port" $((port + 11))); do
   for _ in $(seq 50); do redis-cli -p "$p" PING >/dev/null 2>&1 && break; sleep 0.1; done
+done
+# Two clusters of 3 masters (no replicas), each made by its own server's cli, every node agreeing (bounded).
+clusters=()
+for kind in redis:6 valkey:9; do
+  cli=${kind%%:*}-cli first=$((port + ${kind##*:}))
+  nodes="127.0.0.1:$first 127.0.0.1:$((first + 1)) 127.0.0.1:$((first + 2))"
+  # shellcheck disable=SC2086
+  chroot "$root" "$cli" --cluster create $nodes --cluster-yes > "$run/$cli-create.log" 2>&1 \
+    || { tail -5 "$run/$cli-create.log"; exit 1; }
+  for _ in $(seq 300); do
+    ok=1
+    for p in $first $((first + 1)) $((first + 2)); do
+      redis-cli -p "$p" CLUSTER INFO 2>/dev/null | grep -q '^cluster_state:ok' || ok=0
+    done
+    [ "$ok" = 1 ] && break
+    sleep 0.1
+  done
+  [ "$ok" = 1 ] || { echo "the $cli cluster on $first.. did not settle in 30 s" >&2; exit 1; }
+  clusters+=("${nodes// /,}")
 done
 
 export REDLOCK_NATIVE_REDIS=$(IFS=,; echo "${redis_ports[*]}") REDLOCK_NATIVE_VALKEY=$(IFS=,; echo "${valkey_ports[*]}")
+export REDLOCK_NATIVE_REDIS_CLUSTER=${clusters[0]} REDLOCK_NATIVE_VALKEY_CLUSTER=${clusters[1]}
 # The shared helpers want 5 servers of their own: the Redis 8.6 and two Valkey ones do.
 export REDLOCK_TEST_SERVERS="$REDLOCK_NATIVE_REDIS,127.0.0.1:$((port + 3)),127.0.0.1:$((port + 4))"
 export NO_INTERACTION=1 REPORT_EXIT_STATUS=1

@@ -118,8 +118,16 @@ int rl_cluster_set_endpoint_spec(rl_cluster *cluster, size_t index, const rl_end
 	if (spec->sentinel != NULL) {
 		endpoint->sentinel = rl_sentinel_copy(spec->sentinel);
 	}
-	if (spec->shards != NULL) {
-		endpoint->shards = rl_shards_copy(spec->shards);
+	if (spec->shards != NULL && (endpoint->shards = rl_shards_copy(spec->shards)) != NULL) {
+		size_t other;
+
+		/* the fromCluster() members of one object place by one map (net/rl_shards.h) */
+		for (other = 0; other < cluster->count; other++) {
+			if (other != index && cluster->endpoints[other].shards != NULL
+				&& rl_shards_share(endpoint->shards, cluster->endpoints[other].shards)) {
+				break;
+			}
+		}
 	}
 	if (endpoint->host == NULL || (spec->username && endpoint->username == NULL)
 		|| (spec->password && endpoint->password == NULL) || (spec->tls && endpoint->tls == NULL)
@@ -470,7 +478,7 @@ int rl_cluster_expect_masters(rl_cluster *cluster, const uint32_t *masters)
 			&& (endpoint->sentinel->state != RL_SENTINEL_RESOLVED || rl_master_mark(endpoint->host, endpoint->port) != masters[i]);
 		/* a cluster member: its slot may have moved (the map not current, or its node not the one recorded) */
 		suspected |= masters[i] != 0 && endpoint->shards != NULL
-			&& (endpoint->shards->state != RL_SHARDS_RESOLVED || rl_shards_mark(endpoint) != masters[i]);
+			&& (endpoint->shards->map->state != RL_SHARDS_RESOLVED || rl_shards_mark(endpoint) != masters[i]);
 	}
 	return suspected;
 }

@@ -85,6 +85,7 @@ static void reset_stream(rl_conn *conn)
 	conn->out_secret = 0;
 	conn->out_start = conn->out_end = 0;
 	conn->dropped_error[0] = '\0';
+	conn->moved_late = 0;
 	rl_reader_reset(&conn->reader); /* hiredis' reader goes with the stream it parsed */
 }
 
@@ -522,6 +523,7 @@ int rl_conn_sort_reply(rl_conn *conn, int got, rl_reply *reply, rl_outcome *out)
 				rl_outcome said; /* made printable, NUL-free, bounded */
 				rl_outcome_set_bytes(&said, RL_OUTCOME_ERROR, reply->str, reply->len);
 				memcpy(conn->dropped_error, said.message, sizeof(conn->dropped_error));
+				conn->moved_late |= strncmp(said.message, "MOVED ", 6) == 0;
 			}
 			continue;
 		}

@@ -84,6 +84,9 @@ typedef struct rl_conn {
 	unsigned char policy_flags;    /* RL_POLICY_FLAG_*: what the fan-out's eviction guard must look at */
 	uint32_t master_mark; /* Sentinel and cluster members: the master this connection reached (rl_master_mark); 0: fixed */
 	unsigned char redirects; /* cluster members: MOVED and ASK followed in the current call */
+	/* cluster members: a MOVED among the replies read after their call had settled (a member answering
+	 * last, after the quorum): its slot moved, the map is asked again before the next call (rl_shards_route) */
+	unsigned char moved_late;
 	unsigned stale;       /* replies owed to an earlier call: read and dropped before ours */
 	unsigned expected;    /* replies the current call still waits for */
 	unsigned time_owed;   /* TIME replies owed (rl_conn_queue_time): read after the stale ones, before ours */

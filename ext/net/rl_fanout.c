@@ -110,7 +110,7 @@ static int follow_redirect(rl_cluster *cluster, size_t i, const rl_request *requ
 		if (again->own == NULL) {
 			return 0;
 		}
-		shards->state = RL_SHARDS_STALE;
+		shards->map->state = RL_SHARDS_STALE;
 		rl_outcome_reset(&why);
 		if (rl_shards_route(&cluster->endpoints[i], conn, cluster->pool, again->slot, 0, again->deadline_ms, &why) != 0) {
 			conn->redirects = (unsigned char) (redirects + 1);
@@ -303,6 +303,51 @@ static void free_own(rl_encoded *own, size_t count)
 	free(own);
 }
 
+/* fromCluster() members that still owe replies from an earlier call (it settled on the others' quorum): what
+ * has arrived since is read now, before they are routed, so that a MOVED among it (conn->moved_late) has the
+ * map asked again in this call; else a member whose replies always come after the others' quorum would
+ * never read its MOVED (docs/design/cluster.md#one-map-per-object). One poll, without waiting. */
+static void read_late_replies(rl_cluster *cluster)
+{
+	struct rl_poll_set set;
+	size_t i, k, any = 0;
+
+	for (i = 0; i < cluster->count; i++) {
+		const rl_conn *conn = &cluster->conns[i];
+
+		any += cluster->endpoints[i].shards != NULL && cluster->endpoints[i].shards->pin > 0
+			&& conn->state == RL_CONN_READY && rl_conn_owed(conn) > 0;
+	}
+	if (any == 0) {
+		return;
+	}
+	if (poll_set_init(&set, cluster->count) == 0) {
+		double now = rl_now_ms();
+
+		for (i = 0; i < cluster->count; i++) {
+			rl_conn *conn = &cluster->conns[i];
+
+			if (cluster->endpoints[i].shards != NULL && cluster->endpoints[i].shards->pin > 0
+				&& conn->state == RL_CONN_READY && rl_conn_owed(conn) > 0) {
+				add_poll(&set, conn, i);
+			}
+		}
+		if (wait_for_events(&set, cluster, now, now) > 0) {
+			for (k = 0; k < set.used; k++) {
+				rl_conn *conn = &cluster->conns[set.owner[k]];
+				rl_outcome ignored;
+
+				if (set.fds[k].revents != 0 && (rl_conn_on_events(conn, &cluster->endpoints[set.owner[k]],
+						set.fds[k].revents, &ignored) != 0 || rl_conn_drop_stale(conn) != 0)) {
+					rl_conn_close(conn);
+					cluster->endpoints[set.owner[k]].shards->map->state = RL_SHARDS_STALE;
+				}
+			}
+		}
+	}
+	poll_set_free(&set);
+}
+
 unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned quorum,
 	double deadline_ms, rl_outcome *outcomes)
 {
@@ -332,6 +377,7 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 		rl_fanout_encode(&request->command, &command);
 	}
 	rl_natives_init(&natives, request);
+	read_late_replies(cluster);
 	for (i = 0; i < cluster->count; i++) {
 		rl_outcome_reset(&outcomes[i]);
 		if (cluster->endpoints[i].shards != NULL) { /* a cluster member: to the master of the keys' slot */

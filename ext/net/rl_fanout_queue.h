@@ -94,7 +94,7 @@ static inline void rl_fanout_begin_call(rl_cluster *cluster, size_t i, short see
 	if (rl_conn_begin_call(&cluster->conns[i], &cluster->endpoints[i], seen, now, call_deadline)) {
 		rl_sentinel_note_closed(&cluster->endpoints[i]);
 		if (cluster->endpoints[i].shards != NULL) { /* the node closed it: a failover may have demoted it */
-			cluster->endpoints[i].shards->state = RL_SHARDS_STALE;
+			cluster->endpoints[i].shards->map->state = RL_SHARDS_STALE;
 		}
 	}
 }

@@ -155,18 +155,33 @@ static char *copy_string(const char *text)
 	return text != NULL ? strdup(text) : NULL;
 }
 
+static void map_release(rl_shards_map *map)
+{
+	size_t i;
+
+	if (map == NULL || --map->refs > 0) {
+		return;
+	}
+	for (i = 0; i < map->node_count; i++) {
+		free(map->nodes[i].host);
+	}
+	free(map->nodes);
+	free(map->owner);
+	free(map);
+}
+
 static void forget_nodes(rl_shards *shards)
 {
 	size_t i;
 
-	for (i = 0; i < shards->node_count; i++) {
-		free(shards->nodes[i].host);
+	for (i = 0; i < shards->map->node_count; i++) {
+		free(shards->map->nodes[i].host);
 	}
-	free(shards->nodes);
-	shards->nodes = NULL;
-	shards->node_count = 0;
-	if (shards->owner != NULL) {
-		memset(shards->owner, 0, RL_SHARDS_SLOTS * sizeof(*shards->owner));
+	free(shards->map->nodes);
+	shards->map->nodes = NULL;
+	shards->map->node_count = 0;
+	if (shards->map->owner != NULL) {
+		memset(shards->map->owner, 0, RL_SHARDS_SLOTS * sizeof(*shards->map->owner));
 	}
 }
 
@@ -185,10 +200,24 @@ void rl_shards_free(rl_shards *shards)
 		rl_tls_config_free(one->tls);
 	}
 	free(shards->seeds);
-	forget_nodes(shards);
-	free(shards->owner);
+	map_release(shards->map);
 	free(shards->identity);
 	free(shards);
+}
+
+int rl_shards_share(rl_shards *shards, rl_shards *with)
+{
+	const char *a = shards->identity, *b = with->identity, *hash_a, *hash_b;
+
+	if (shards->pin == 0 || with->pin == 0 || shards->map == with->map || (hash_a = strrchr(a, '#')) == NULL
+		|| (hash_b = strrchr(b, '#')) == NULL || hash_a - a != hash_b - b || strncmp(a, b, (size_t) (hash_a - a)) != 0) {
+		return 0;
+	}
+	map_release(shards->map);
+	shards->map = with->map;
+	shards->map->refs++;
+	shards->tag_len = 0; /* placed anew by the shared map */
+	return 1;
 }
 
 static char *make_identity(const rl_shards *shards)
@@ -225,8 +254,11 @@ rl_shards *rl_shards_create(const rl_shards_spec *spec)
 	shards->seed_count = spec->count;
 	shards->pin = spec->pin;
 	shards->seeds = calloc(spec->count ? spec->count : 1, sizeof(*shards->seeds));
-	shards->owner = calloc(RL_SHARDS_SLOTS, sizeof(*shards->owner));
-	if (shards->seeds == NULL || shards->owner == NULL) {
+	if ((shards->map = calloc(1, sizeof(*shards->map))) != NULL) {
+		shards->map->refs = 1;
+		shards->map->owner = calloc(RL_SHARDS_SLOTS, sizeof(*shards->map->owner));
+	}
+	if (shards->seeds == NULL || shards->map == NULL || shards->map->owner == NULL) {
 		rl_shards_free(shards);
 		return NULL;
 	}
@@ -645,8 +677,8 @@ static int refresh(rl_shards *shards, double call_deadline, rl_outcome *out)
 	int cut = 0, status = -1;
 	map_round *r;
 
-	if (now < shards->quiet_until) {
-		rl_outcome_set(out, RL_OUTCOME_CONNECT, shards->failure);
+	if (now < shards->map->quiet_until) {
+		rl_outcome_set(out, RL_OUTCOME_CONNECT, shards->map->failure);
 		return -1;
 	}
 	for (i = 0; i < shards->seed_count; i++) {
@@ -671,9 +703,9 @@ static int refresh(rl_shards *shards, double call_deadline, rl_outcome *out)
 		return -1;
 	}
 	/* the masters known first (a seed may be gone since), then the seeds not among them */
-	for (i = 0; i < shards->node_count + shards->seed_count && r->count < RL_SHARDS_ASKED_MAX; i++) {
-		const char *host = i < shards->node_count ? shards->nodes[i].host : shards->seeds[i - shards->node_count].host;
-		int port = i < shards->node_count ? shards->nodes[i].port : shards->seeds[i - shards->node_count].port;
+	for (i = 0; i < shards->map->node_count + shards->seed_count && r->count < RL_SHARDS_ASKED_MAX; i++) {
+		const char *host = i < shards->map->node_count ? shards->map->nodes[i].host : shards->seeds[i - shards->map->node_count].host;
+		int port = i < shards->map->node_count ? shards->map->nodes[i].port : shards->seeds[i - shards->map->node_count].port;
 		int seen = 0;
 
 		for (n = 0; n < r->count; n++) {
@@ -707,12 +739,12 @@ static int refresh(rl_shards *shards, double call_deadline, rl_outcome *out)
 	free(r);
 	if (status == 0) {
 		forget_nodes(shards);
-		free(shards->owner);
-		shards->owner = owner;
-		shards->nodes = nodes;
-		shards->node_count = count;
-		shards->state = RL_SHARDS_RESOLVED;
-		shards->map_version++;
+		free(shards->map->owner);
+		shards->map->owner = owner;
+		shards->map->nodes = nodes;
+		shards->map->node_count = count;
+		shards->map->state = RL_SHARDS_RESOLVED;
+		shards->map->version++;
 		return 0;
 	}
 	free(owner);
@@ -721,8 +753,8 @@ static int refresh(rl_shards *shards, double call_deadline, rl_outcome *out)
 		snprintf(message, sizeof(message), "cluster: no slot map (%s)", why);
 		rl_outcome_set(out, RL_OUTCOME_CONNECT, message);
 		if (!cut || rl_now_ms() < call_deadline) { /* every node failed, not the call's deadline */
-			memcpy(shards->failure, out->message, sizeof(shards->failure));
-			shards->quiet_until = rl_now_ms() + RL_SHARDS_RETRY_MS;
+			memcpy(shards->map->failure, out->message, sizeof(shards->map->failure));
+			shards->map->quiet_until = rl_now_ms() + RL_SHARDS_RETRY_MS;
 		}
 	}
 	return -1;
@@ -744,33 +776,59 @@ static int nth_master(const rl_shards *shards, unsigned n)
 	int slot;
 
 	for (slot = 0; slot < RL_SHARDS_SLOTS; slot++) {
-		if (shards->owner[slot] != 0 && shards->owner[slot] <= sizeof(owns)) {
-			owns[shards->owner[slot] - 1] = 1;
+		if (shards->map->owner[slot] != 0 && shards->map->owner[slot] <= sizeof(owns)) {
+			owns[shards->map->owner[slot] - 1] = 1;
 		}
 	}
 	for (rank = 0; rank <= n; rank++) { /* the (n+1)-th smallest name, by selection: a few masters */
 		pick = -1;
-		for (i = 0; i < shards->node_count && i < sizeof(owns); i++) {
-			const char *name = shards->nodes[i].shard;
+		for (i = 0; i < shards->map->node_count && i < sizeof(owns); i++) {
+			const char *name = shards->map->nodes[i].shard;
 
 			if (owns[i] && name[0] != '\0' && strcmp(name, after) > 0
-				&& (pick < 0 || strcmp(name, shards->nodes[pick].shard) < 0)) {
+				&& (pick < 0 || strcmp(name, shards->map->nodes[pick].shard) < 0)) {
 				pick = (int) i;
 			}
 		}
 		if (pick < 0) {
 			return -1;
 		}
-		after = shards->nodes[pick].shard;
+		after = shards->map->nodes[pick].shard;
 	}
 	return pick;
 }
 
+/* A map with a slot no master owns is a cluster partly down (a master marked failed, its replica not
+ * yet promoted; a cluster being set up): neither counted nor placed by. The first such slot, or -1
+ * when every slot has its master. */
+static int hole(const rl_shards *shards)
+{
+	int slot;
+
+	for (slot = 0; slot < RL_SHARDS_SLOTS; slot++) {
+		if (shards->map->owner[slot] == 0) {
+			return slot;
+		}
+	}
+	return -1;
+}
+
 int rl_shards_masters(rl_shards *shards, double call_deadline, rl_outcome *out)
 {
-	int n = 0;
+	int n = 0, slot;
 
-	if (shards->state != RL_SHARDS_RESOLVED && refresh(shards, call_deadline, out) != 0) {
+	if (shards->map->state != RL_SHARDS_RESOLVED && refresh(shards, call_deadline, out) != 0) {
+		return -1;
+	}
+	/* Server trouble, not the caller's mistake: the masters of a cluster partly down are not its masters
+	 * (tests/cluster/878). */
+	if ((slot = hole(shards)) >= 0) {
+		char message[RL_MESSAGE_MAX];
+
+		snprintf(message, sizeof(message), "cluster: no master owns slot %d (a master failed, its replica not promoted "
+			"yet): the masters cannot be counted now", slot);
+		rl_outcome_set(out, RL_OUTCOME_CONNECT, message);
+		shards->map->state = RL_SHARDS_STALE;
 		return -1;
 	}
 	while (nth_master(shards, (unsigned) n) >= 0) {
@@ -789,8 +847,9 @@ static int place(rl_shards *shards, rl_outcome *out)
 {
 	uint16_t used[256];
 	unsigned m, k, n_used = 0;
+	int unowned;
 
-	if (shards->tag_len > 0 && shards->placed_version == shards->map_version) {
+	if (shards->tag_len > 0 && shards->placed_version == shards->map->version) {
 		return shards->placed_slot; /* the map did not change since */
 	}
 	/* A map with slots no master owns (a master failed, its replica not yet promoted) is not one to
@@ -798,15 +857,13 @@ static int place(rl_shards *shards, rl_outcome *out)
 	 * replica owns the slots again (its calls succeed there, so the map is not asked again), while
 	 * other processes place by the whole map. The member fails until the map is whole
 	 * (tests/cluster/877). */
-	for (m = 0; m < RL_SHARDS_SLOTS; m++) {
-		if (shards->owner[m] == 0) {
-			char message[RL_MESSAGE_MAX];
+	if ((unowned = hole(shards)) >= 0) {
+		char message[RL_MESSAGE_MAX];
 
-			snprintf(message, sizeof(message), "cluster: no master owns slot %u (CLUSTERDOWN, or a failover under way): "
-				"member %u not placed", m, shards->pin - 1);
-			rl_outcome_set(out, RL_OUTCOME_CONNECT, message);
-			return -1;
-		}
+		snprintf(message, sizeof(message), "cluster: no master owns slot %d (CLUSTERDOWN, or a failover under way): "
+			"member %u not placed", unowned, shards->pin - 1);
+		rl_outcome_set(out, RL_OUTCOME_CONNECT, message);
+		return -1;
 	}
 	for (m = 0; m < shards->pin && m < 256; m++) {
 		char tag[sizeof(shards->tag)];
@@ -818,7 +875,7 @@ static int place(rl_shards *shards, rl_outcome *out)
 
 			len = snprintf(tag, sizeof(tag), "rl%u.%u", m, k);
 			slot = rl_key_slot(tag, (size_t) len);
-			owner = shards->owner[slot];
+			owner = shards->map->owner[slot];
 			for (u = 0; owner != 0 && u < n_used && used[u] != owner; u++) {
 			}
 			if (owner != 0 && u == n_used) {
@@ -839,11 +896,11 @@ static int place(rl_shards *shards, rl_outcome *out)
 				shards->tag_len = (size_t) len;
 				shards->tag_changed = 1;
 			}
-			shards->placed_version = shards->map_version;
+			shards->placed_version = shards->map->version;
 			shards->placed_slot = slot;
 			return slot;
 		}
-		used[n_used++] = shards->owner[slot];
+		used[n_used++] = shards->map->owner[slot];
 	}
 	rl_outcome_set(out, RL_OUTCOME_CONNECT, "cluster: member index out of range");
 	return -1;
@@ -909,28 +966,32 @@ int rl_shards_route(rl_endpoint *endpoint, rl_conn *conn, struct rl_pool *pool, 
 	const rl_shards_node *node;
 
 	conn->redirects = 0;
+	if (conn->moved_late && !sending) { /* a reply read after its call had settled was a MOVED */
+		conn->moved_late = 0;
+		shards->map->state = RL_SHARDS_STALE;
+	}
 	if (slot == RL_SLOT_CROSS && shards->pin == 0) {
 		rl_outcome_set(out, RL_OUTCOME_ERROR, "cluster: keys on different slots (several resources, or a kind's keys beside one): "
 			"give them a hash tag, like {order}");
 		return -1;
 	}
 	if (shards->pin > 0) { /* fromCluster: the slot of the member's tag, whatever the keys */
-		if (sending && shards->state != RL_SHARDS_RESOLVED) {
+		if (sending && shards->map->state != RL_SHARDS_RESOLVED) {
 			rl_outcome_set(out, RL_OUTCOME_CONNECT, "cluster: the member's master is not known");
 			return -1;
 		}
-		if (shards->state != RL_SHARDS_RESOLVED && refresh(shards, call_deadline, out) != 0) {
+		if (shards->map->state != RL_SHARDS_RESOLVED && refresh(shards, call_deadline, out) != 0) {
 			return -1;
 		}
 		if ((slot = place(shards, out)) < 0) {
-			shards->state = RL_SHARDS_STALE;
+			shards->map->state = RL_SHARDS_STALE;
 			return -1;
 		}
 	}
 	if (slot == RL_SLOT_NONE) {
 		return 0; /* whichever node the member last used */
 	}
-	if (shards->state != RL_SHARDS_RESOLVED || shards->owner[slot] == 0) {
+	if (shards->map->state != RL_SHARDS_RESOLVED || shards->map->owner[slot] == 0) {
 		if (sending) {
 			rl_outcome_set(out, RL_OUTCOME_CONNECT, "cluster: the slot's master is not known");
 			return -1;
@@ -938,16 +999,16 @@ int rl_shards_route(rl_endpoint *endpoint, rl_conn *conn, struct rl_pool *pool, 
 		if (refresh(shards, call_deadline, out) != 0) {
 			return -1;
 		}
-		if (shards->owner[slot] == 0) {
+		if (shards->map->owner[slot] == 0) {
 			char message[RL_MESSAGE_MAX];
 
-			shards->state = RL_SHARDS_STALE;
+			shards->map->state = RL_SHARDS_STALE;
 			snprintf(message, sizeof(message), "cluster: no master owns slot %d (CLUSTERDOWN, or a failover under way)", slot);
 			rl_outcome_set(out, RL_OUTCOME_CONNECT, message);
 			return -1;
 		}
 	}
-	node = &shards->nodes[shards->owner[slot] - 1];
+	node = &shards->map->nodes[shards->map->owner[slot] - 1];
 	if (retarget(endpoint, conn, pool, node->host, strlen(node->host), node->port) != 0) {
 		rl_outcome_set(out, RL_OUTCOME_IO, "out of memory");
 		return -1;
@@ -976,7 +1037,7 @@ int rl_shards_redirect(rl_endpoint *endpoint, rl_conn *conn, struct rl_pool *poo
 		unsigned char redirects = conn->redirects;
 		int routed;
 
-		shards->state = RL_SHARDS_STALE;
+		shards->map->state = RL_SHARDS_STALE;
 		routed = slot_of_call >= 0 && rl_shards_route(endpoint, conn, pool, slot_of_call, 0, call_deadline, &ignored) == 0;
 		conn->redirects = redirects;
 		return routed;
@@ -1006,13 +1067,13 @@ int rl_shards_redirect(rl_endpoint *endpoint, rl_conn *conn, struct rl_pool *poo
 		return 0;
 	}
 	if (!*asking) {
-		int index = node_index(&shards->nodes, &shards->node_count, host, host_len, (int) port);
+		int index = node_index(&shards->map->nodes, &shards->map->node_count, host, host_len, (int) port);
 
 		if (index >= 0) {
-			shards->owner[slot] = (uint16_t) (index + 1);
-			shards->map_version++;
+			shards->map->owner[slot] = (uint16_t) (index + 1);
+			shards->map->version++;
 		}
-		shards->state = RL_SHARDS_STALE; /* a resharding moves more than one slot: asked before the next call */
+		shards->map->state = RL_SHARDS_STALE; /* a resharding moves more than one slot: asked before the next call */
 	}
 	return retarget(endpoint, conn, pool, host, host_len, (int) port) == 0;
 }
@@ -1031,6 +1092,6 @@ void rl_shards_after_call(rl_endpoint *endpoint, rl_conn *conn, const rl_outcome
 	if (replica || out->kind == RL_OUTCOME_CONNECT || out->kind == RL_OUTCOME_TIMEOUT || out->kind == RL_OUTCOME_IO
 		|| (error && (strncmp(out->message, "CLUSTERDOWN", 11) == 0 || strncmp(out->message, "TRYAGAIN", 8) == 0
 			|| rl_shards_redirection(out->message)))) {
-		endpoint->shards->state = RL_SHARDS_STALE;
+		endpoint->shards->map->state = RL_SHARDS_STALE;
 	}
 }

@@ -47,17 +47,26 @@ typedef enum {
 	RL_SHARDS_STALE           /* a MOVED, a failed node, CLUSTERDOWN: ask again before the next call */
 } rl_shards_state;
 
-typedef struct rl_shards {
-	size_t seed_count;
-	rl_endpoint *seeds;     /* host, port, timeout, credentials and TLS (every node's) */
+/* The slot map: a cluster member's own, or shared by the fromCluster() members of one object
+ * (rl_shards_share): a member's placement depends on where every member before it is, so all of them
+ * must place by the same map, refreshed when any of them meets a move (docs/design/cluster.md#placement). */
+typedef struct rl_shards_map {
+	unsigned refs;
 	size_t node_count;
 	rl_shards_node *nodes;  /* the masters as last learnt */
 	uint16_t *owner;        /* per slot: 1 + the index of its master in nodes; 0: none known */
-	char *identity;         /* "host:port,host:port": description, duplicates */
 	rl_shards_state state;
 	/* After every node asked failed, the member fails at once with the same reason until then. */
 	double quiet_until;
 	char failure[RL_MESSAGE_MAX];
+	unsigned version;       /* bumped whenever the map changes */
+} rl_shards_map;
+
+typedef struct rl_shards {
+	size_t seed_count;
+	rl_endpoint *seeds;     /* host, port, timeout, credentials and TLS (every node's) */
+	char *identity;         /* "host:port,host:port": description, duplicates */
+	rl_shards_map *map;
 	/* RedLock::fromCluster (docs/design/cluster.md#placement): 1 + the member's index i. Its master is
 	 * the i-th by lowest slot owned; its keys carry the hash tag tag ("rl<i>.<k>", k the least whose slot
 	 * that master owns), recomputed with the map. 0: a cluster member (each key to its own slot). */
@@ -65,8 +74,7 @@ typedef struct rl_shards {
 	char tag[32];
 	size_t tag_len;
 	unsigned char tag_changed; /* since the endpoint's pool key was made: the key names the tag */
-	unsigned map_version;      /* bumped whenever the map changes; the tag was placed at placed_version */
-	unsigned placed_version;
+	unsigned placed_version;   /* the map's version the tag was placed at */
 	int placed_slot;
 } rl_shards;
 
@@ -85,6 +93,11 @@ int rl_command_slot(const rl_command *command);
 rl_shards *rl_shards_create(const rl_shards_spec *spec);
 rl_shards *rl_shards_copy(const rl_shards *from);
 void rl_shards_free(rl_shards *shards);
+
+/* fromCluster() members of one object (both pinned, the same seeds): shards drops its map and places by
+ * with's from now on. 1 when shared, 0 when they are not such members. Not across threads: each
+ * thread's copy of the servers shares among its own. */
+int rl_shards_share(rl_shards *shards, rl_shards *with);
 
 struct rl_pool;
 
@@ -109,7 +122,8 @@ int rl_shards_redirect(rl_endpoint *endpoint, rl_conn *conn, struct rl_pool *poo
 uint32_t rl_shards_mark(const rl_endpoint *endpoint);
 
 /* How many masters own slots, asked of the seeds now (RedLock::fromCluster counts its members). The
- * count, or -1 with *out. */
+ * count, or -1 with *out: no map, or a map with a slot no master owns (a cluster partly down, not
+ * counted: server trouble, which the count would pass off as a smaller cluster). */
 int rl_shards_masters(rl_shards *shards, double call_deadline, rl_outcome *out);
 
 /* Where a command's keys are: argv[*first..*last] (EVAL: the declared ones); 0 when it has none. */
