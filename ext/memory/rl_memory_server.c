@@ -48,7 +48,9 @@ void rl_memory_server_shutdown(void) {}
 
 #else
 
-#define MAX_ARGS 1026 /* inspect()'s MGET of a semaphore's 1024 slot keys, and its key */
+/* Redis's own bound on a command's arguments: a renewal batch of 128 leases of many resources
+ * each is one command of thousands (tests/renewal/726). */
+#define MAX_ARGS (1024 * 1024)
 #define MAX_PENDING (1 << 20)
 #define FAILING "-ERR memory server failing on purpose (RedLockMemory::fail)\r\n" /* a client sending more unparsed bytes than this is cut off */
 
@@ -156,6 +158,38 @@ static int is_command(const char *arg, size_t len, const char *name)
 	return len == strlen(name) && strncasecmp(arg, name, len) == 0;
 }
 
+/* The argument arrays of the command being served, grown to the largest one seen (at most
+ * MAX_ARGS): one pair for every client, under the lock. */
+static struct {
+	const char **v;
+	size_t *lens;
+	size_t cap;
+} args;
+
+/* Makes room for the arguments the command at bytes declares. 0, or -1: out of memory, or more
+ * than MAX_ARGS (the parser then refuses the command). */
+static int args_fit(const char *bytes, size_t len)
+{
+	long n = len > 1 && bytes[0] == '*' ? strtol(bytes + 1, NULL, 10) : 0;
+	size_t want = n > 16 ? (size_t) n : 16;
+	const char **v;
+	size_t *lens;
+
+	if (want <= args.cap || n > MAX_ARGS) {
+		return args.cap > 0 ? 0 : -1;
+	}
+	if ((v = realloc(args.v, want * sizeof(*v))) == NULL) {
+		return -1;
+	}
+	args.v = v;
+	if ((lens = realloc(args.lens, want * sizeof(*lens))) == NULL) {
+		return -1;
+	}
+	args.lens = lens;
+	args.cap = want;
+	return 0;
+}
+
 /* MULTI, EXEC, DISCARD, and the commands queued between (validity() without scripts sends
  * MULTI; GET; PTTL; EXEC): 1 when it was one of those (answered), 0 when not, -1 out of memory.
  * EXEC runs the queue under the lock the whole serve() holds: atomic, as Redis's. */
@@ -172,8 +206,7 @@ static int transaction(mclient *c, int argc, const char **argv, const size_t *le
 	if (is_command(argv[0], lens[0], "DISCARD") || is_command(argv[0], lens[0], "EXEC")) {
 		int exec = is_command(argv[0], lens[0], "EXEC");
 		char head[32];
-		const char *qargv[MAX_ARGS];
-		size_t qlens[MAX_ARGS], at = 0;
+		size_t at = 0;
 		int qargc;
 		long used;
 
@@ -189,8 +222,9 @@ static int transaction(mclient *c, int argc, const char **argv, const size_t *le
 			return -1;
 		}
 		while (at < c->transaction.len && (used = rl_memory_parse_command(c->transaction.bytes + at,
-				c->transaction.len - at, MAX_ARGS, &qargc, qargv, qlens)) > 0) {
-			if (rl_memory_store_execute(c->server->store, qargc, qargv, qlens, &c->out) < 0) {
+				c->transaction.len - at, (int) args.cap, &qargc, args.v, args.lens)) > 0) {
+			/* argv, the EXEC's own, is not read again: its arrays serve the queued commands */
+			if (rl_memory_store_execute(c->server->store, qargc, args.v, args.lens, &c->out) < 0) {
 				return -1;
 			}
 			at += (size_t) used;
@@ -213,8 +247,6 @@ static int transaction(mclient *c, int argc, const char **argv, const size_t *le
 /* Parses and answers what c sent. Lock held. -1: close it. */
 static int serve(mclient *c)
 {
-	const char *argv[MAX_ARGS];
-	size_t lens[MAX_ARGS];
 	int argc;
 	long used;
 
@@ -222,8 +254,19 @@ static int serve(mclient *c)
 		/* a hung server: what it reads waits, and is answered in order once it recovers */
 		return c->in.len > MAX_PENDING ? -1 : 0;
 	}
-	while ((used = rl_memory_parse_command(c->in.bytes, c->in.len, MAX_ARGS, &argc, argv, lens)) > 0) {
+	for (;;) {
+		const char **argv;
+		const size_t *lens;
 		int rc = 0;
+
+		if (args_fit(c->in.bytes, c->in.len) != 0) {
+			return -1;
+		}
+		if ((used = rl_memory_parse_command(c->in.bytes, c->in.len, (int) args.cap, &argc, args.v, args.lens)) <= 0) {
+			break;
+		}
+		argv = args.v;
+		lens = args.lens;
 
 		switch (c->server->mode) {
 		case RL_MEMORY_ERROR:
@@ -621,6 +664,11 @@ void rl_memory_server_shutdown(void)
 		pthread_mutex_lock(&lock);
 	}
 	running = 0;
+	free(args.v);
+	free(args.lens);
+	args.v = NULL;
+	args.lens = NULL;
+	args.cap = 0;
 	while (servers) {
 		mserver *s = servers;
 		servers = s->next;
