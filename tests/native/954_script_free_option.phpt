@@ -27,11 +27,13 @@ foreach (['redis' => 'delex', 'valkey' => 'delifeq'] as $kind => $release) {
         $out['validity'] = is_float($v) && $v > 4000 && $v <= 5000;
         $out['unlock'] = $r->unlock($lock) && rt_settled(fn () => array_sum(array_map(fn ($p) => rt_redis($p, 'EXISTS', $key), array_column($servers, 1)))) === 0;
         $out['validity after'] = $r->validity($lock) === false;
-        // autoExtend: renewed past three ttls
+        // autoExtend: renewed past three ttls. Without scripts a renewal is two round trips per lease, each
+        // a third of the ttl apart: the ttl grows with the machine's load (once failed at 300 ms under load)
+        $ttl = (int) (300 * rt_time_scale() * rt_load_scale());
         $a = new RedLock($servers, 10, 3, ['scripts' => false, 'autoExtend' => true]);
-        $held = $a->lock("$key:auto", 300);
-        usleep(1000000);
-        $out['renewed'] = $a->validity($held) > 0 && $rival->lock("$key:auto", 300) === false && $a->unlock($held);
+        $held = $a->lock("$key:auto", $ttl);
+        usleep($ttl * 3300);
+        $out['renewed'] = $a->validity($held) > 0 && $rival->lock("$key:auto", $ttl) === false && $a->unlock($held);
         // run()
         $out['run'] = $r->run("$key:run", 2000, fn () => $rival->lock("$key:run", 2000) === false);
         // a waiter gets it after the holder's release (no announcement without a script: its retry pause)
