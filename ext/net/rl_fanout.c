@@ -307,16 +307,21 @@ static void free_own(rl_encoded *own, size_t count)
  * has arrived since is read now, before they are routed, so that a MOVED among it (conn->moved_late) has the
  * map asked again in this call; else a member whose replies always come after the others' quorum would
  * never read its MOVED (docs/design/cluster.md#one-map-per-object). One poll, without waiting. */
+static int owes_late_reply(const rl_cluster *cluster, size_t i)
+{
+	const rl_conn *conn = &cluster->conns[i];
+
+	return cluster->endpoints[i].shards != NULL && cluster->endpoints[i].shards->pin > 0
+		&& conn->state == RL_CONN_READY && rl_conn_owed(conn) > 0;
+}
+
 static void read_late_replies(rl_cluster *cluster)
 {
 	struct rl_poll_set set;
 	size_t i, k, any = 0;
 
 	for (i = 0; i < cluster->count; i++) {
-		const rl_conn *conn = &cluster->conns[i];
-
-		any += cluster->endpoints[i].shards != NULL && cluster->endpoints[i].shards->pin > 0
-			&& conn->state == RL_CONN_READY && rl_conn_owed(conn) > 0;
+		any += owes_late_reply(cluster, i);
 	}
 	if (any == 0) {
 		return;
@@ -325,11 +330,8 @@ static void read_late_replies(rl_cluster *cluster)
 		double now = rl_now_ms();
 
 		for (i = 0; i < cluster->count; i++) {
-			rl_conn *conn = &cluster->conns[i];
-
-			if (cluster->endpoints[i].shards != NULL && cluster->endpoints[i].shards->pin > 0
-				&& conn->state == RL_CONN_READY && rl_conn_owed(conn) > 0) {
-				add_poll(&set, conn, i);
+			if (owes_late_reply(cluster, i)) {
+				add_poll(&set, &cluster->conns[i], i);
 			}
 		}
 		if (wait_for_events(&set, cluster, now, now) > 0) {
@@ -638,7 +640,6 @@ int rl_fanout_run_many(rl_cluster *cluster, const rl_request *requests, unsigned
 	double now = rl_now_ms(), start = now;
 	short seen[RL_SMALL_CLUSTER];
 	int heals = 0;
-
 	unsigned rows = 0;
 
 	memset(&m, 0, sizeof(m));
