@@ -309,10 +309,14 @@ int rl_cluster_natives_known(rl_cluster *cluster)
 # define CLOCK_LOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 # define CLOCK_STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
 # define CLOCK_ADD(p, v) ((void) __atomic_add_fetch((p), (v), __ATOMIC_RELAXED))
+# define CLOCK_HOLD(c) do { } while (__atomic_test_and_set(&(c)->busy, __ATOMIC_ACQUIRE))
+# define CLOCK_LET_GO(c) __atomic_clear(&(c)->busy, __ATOMIC_RELEASE)
 #else /* no renewal thread there (rl_leases.h): one thread */
 # define CLOCK_LOAD(p) (*(p))
 # define CLOCK_STORE(p, v) (*(p) = (v))
 # define CLOCK_ADD(p, v) ((void) (*(p) += (v)))
+# define CLOCK_HOLD(c) ((void) (c))
+# define CLOCK_LET_GO(c) ((void) (c))
 #endif
 
 /* A jump server i's connection saw, kept for the object: counted once when the object's other
@@ -324,21 +328,28 @@ static void note_clock(rl_cluster *cluster, size_t i)
 	rl_server_clock *clock = &cluster->clocks[i];
 	double jump = conn->clock_jump;
 	int64_t seen_us = (int64_t) (conn->clock_jump_seen * 1000.0);
+	int seen_before;
 
 	conn->policy_flags &= (unsigned char) ~RL_POLICY_FLAG_CLOCK;
-	if (CLOCK_LOAD(&clock->jumps) > 0 && rl_clock_same_jump(jump, conn->clock_jump_since,
-			(double) CLOCK_LOAD(&clock->jump_ms), (double) CLOCK_LOAD(&clock->seen_at_us) / 1000.0)) {
+	CLOCK_HOLD(clock);
+	seen_before = clock->jumps > 0 && rl_clock_same_jump(jump, conn->clock_jump_spread, conn->clock_jump_since,
+		(double) clock->jump_ms, (double) clock->spread_ms, (double) clock->seen_at_us / 1000.0);
+	if (!seen_before) {
+		if (jump > 0) {
+			CLOCK_STORE(&clock->forward_at_us, seen_us);
+		}
+		CLOCK_STORE(&clock->seen_at_us, seen_us);
+		CLOCK_STORE(&clock->jump_ms, (int64_t) (jump > 0 ? jump + 0.5 : jump - 0.5));
+		CLOCK_STORE(&clock->spread_ms, (int64_t) (conn->clock_jump_spread + 1.5)); /* rounded up, plus jump_ms's rounding */
+		CLOCK_ADD(&clock->jumps, 1);
+	}
+	CLOCK_LET_GO(clock);
+	if (seen_before) {
 		return; /* the same jump, seen again */
 	}
-	if (jump > 0) {
-		CLOCK_STORE(&clock->forward_at_us, seen_us);
-		if (cluster->clock_taken_at > 0 && conn->clock_jump_seen >= cluster->clock_taken_at) {
-			cluster->clock_rule = 1;
-		}
+	if (jump > 0 && cluster->clock_taken_at > 0 && conn->clock_jump_seen >= cluster->clock_taken_at) {
+		cluster->clock_rule = 1;
 	}
-	CLOCK_STORE(&clock->seen_at_us, seen_us);
-	CLOCK_STORE(&clock->jump_ms, (int64_t) (jump > 0 ? jump + 0.5 : jump - 0.5));
-	CLOCK_ADD(&clock->jumps, 1);
 	cluster->clock_news[jump > 0 ? 0 : 1]++;
 }
 

@@ -50,12 +50,15 @@ typedef struct rl_cluster {
 } rl_cluster;
 
 /* What the TIME samples of one server showed, read and written by the PHP thread and the renewal
- * thread (relaxed atomics: each field alone). Times in microseconds of rl_now_ms(). */
+ * thread (relaxed atomics: each field alone; noting a jump holds busy, so that two threads seeing
+ * the same jump at once count it once). Times in microseconds of rl_now_ms(). */
 typedef struct rl_server_clock {
 	int64_t forward_at_us; /* when its latest forward jump was seen; 0: none */
 	int64_t seen_at_us;    /* when its latest jump (either way) was seen */
 	int64_t jump_ms;       /* that jump, signed; 0: none */
+	int64_t spread_ms;     /* how far the true jump may lie from jump_ms (rl_clock_sample) */
 	uint32_t jumps;        /* jumps seen, counted once across connections */
+	unsigned char busy;    /* held while a jump is noted */
 } rl_server_clock;
 
 /* One server as parsed from the PHP side. Strings need not be NUL-terminated; NULL = absent. */

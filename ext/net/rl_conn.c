@@ -320,11 +320,12 @@ static void take_time(rl_conn *conn, const rl_reply *reply, double sent)
 	double server_ms;
 
 	if (rl_clock_parse_time(reply, &server_ms)) { /* else (NOPERM, a proxy): no sample */
-		double since, recv = rl_now_ms();
-		double jump = rl_clock_sample(&conn->clock, sent, recv, server_ms, &since);
+		double since, spread, recv = rl_now_ms();
+		double jump = rl_clock_sample(&conn->clock, sent, recv, server_ms, &since, &spread);
 
 		if (jump != 0) {
 			conn->clock_jump = jump;
+			conn->clock_jump_spread = spread;
 			conn->clock_jump_since = since;
 			conn->clock_jump_seen = recv;
 			conn->policy_flags |= RL_POLICY_FLAG_CLOCK;

@@ -94,6 +94,7 @@ typedef struct rl_conn {
 	double clock_due;     /* rl_now_ms() from which lock() samples the server's clock again */
 	rl_clock_ref clock;   /* the reference TIME sample of this stream (rl_clock_jump.h) */
 	double clock_jump;    /* the jump the last sample showed (RL_POLICY_FLAG_CLOCK until the cluster noted it) */
+	double clock_jump_spread; /* how far the true jump may lie from clock_jump (rl_clock_sample) */
 	double clock_jump_since; /* our clock after which it happened, and when it was seen */
 	double clock_jump_seen;
 	unsigned time_stale_pos; /* a TIME whose call gave up on it: its place among the stale replies (1: next) */

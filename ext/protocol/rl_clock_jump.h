@@ -66,18 +66,23 @@ static inline int rl_clock_parse_time(const rl_reply *reply, double *server_ms)
  * sample), and the sample becomes the reference. *since: our clock after which the jump happened:
  * the reference's send, since the server read its clock somewhere after it (its reply may come much
  * later: a second sampler whose reference reply came after the first one saw the jump still saw the
- * same jump, and counted it twice under valgrind). */
-static inline double rl_clock_sample(rl_clock_ref *ref, double sent, double recv, double server_ms, double *since)
+ * same jump, and counted it twice under valgrind). *spread: how far the true jump may lie from the
+ * one returned, either way: half the interval our clock's advance is known to within, plus the
+ * allowance (a reply read late, among a later call's stale ones, widens it by its lateness). */
+static inline double rl_clock_sample(rl_clock_ref *ref, double sent, double recv, double server_ms, double *since,
+	double *spread)
 {
 	double lo, hi, advance, jump = 0;
 
 	*since = ref->sent;
+	*spread = 0;
 	if (ref->server_ms > 0 && recv >= ref->sent) {
 		lo = sent - ref->recv;
 		hi = recv - ref->sent;
 		advance = server_ms - ref->server_ms;
 		if (advance > hi + rl_clock_allowance(hi) || advance < lo - rl_clock_allowance(hi)) {
 			jump = advance - (lo + hi) / 2.0;
+			*spread = (hi - lo) / 2.0 + rl_clock_allowance(hi);
 		}
 	}
 	ref->sent = sent;
@@ -87,13 +92,15 @@ static inline double rl_clock_sample(rl_clock_ref *ref, double sent, double recv
 }
 
 /* Whether a jump seen by one connection, after since, is the one another connection to the same
- * server saw at seen_at (the object's and the renewal thread's each sample it): counted once. */
-static inline int rl_clock_same_jump(double jump, double since, double last_jump, double seen_at)
+ * server saw at seen_at (the object's and the renewal thread's each sample it): counted once. The
+ * same jump lies within both samples' spreads, however late either reply was read; a fixed tolerance
+ * counted one jump twice when one reply was read a second late (CI, under valgrind). */
+static inline int rl_clock_same_jump(double jump, double spread, double since, double last_jump, double last_spread,
+	double seen_at)
 {
 	double diff = jump - last_jump;
 
-	return (jump > 0) == (last_jump > 0) && since <= seen_at
-		&& (diff < 0 ? -diff : diff) <= 2 * RL_CLOCK_SLACK_MS + RL_CLOCK_DRIFT * (jump < 0 ? -jump : jump);
+	return (jump > 0) == (last_jump > 0) && since <= seen_at && (diff < 0 ? -diff : diff) <= spread + last_spread;
 }
 
 /* The warning for a jump: "clock jumped +60012 ms" and what it means for votes. */
