@@ -167,6 +167,7 @@ static void map_release(rl_shards_map *map)
 	}
 	free(map->nodes);
 	free(map->owner);
+	free(map->order);
 	free(map);
 }
 
@@ -730,45 +731,54 @@ static int refresh(rl_shards *shards, double call_deadline, rl_outcome *out)
  * (docs/design/cluster.md#fromcluster-placement). The index in nodes of the n-th (0-based), or -1. */
 static int nth_master(const rl_shards *shards, unsigned n)
 {
-	size_t count = shards->map->node_count, i;
-	long *owned, *seen, *median, after = -1;
-	int pick = -1, slot;
-	unsigned rank;
+	rl_shards_map *map = shards->map;
+	size_t count = map->node_count, i, j, ranked = 0;
+	long *owned, *seen, *median;
+	uint16_t *order;
+	int slot;
 
+	if (map->order_version == map->version + 1) {
+		return n < map->order_count ? (int) map->order[n] : -1;
+	}
 	if (count == 0 || (owned = calloc(3 * count, sizeof(*owned))) == NULL) {
 		return -1;
 	}
+	if ((order = realloc(map->order, count * sizeof(*order))) == NULL) {
+		free(owned);
+		return -1;
+	}
+	map->order = order;
 	seen = owned + count;
 	median = seen + count;
 	for (slot = 0; slot < RL_SHARDS_SLOTS; slot++) {
-		if (shards->map->owner[slot] != 0 && shards->map->owner[slot] <= count) {
-			owned[shards->map->owner[slot] - 1]++;
+		if (map->owner[slot] != 0 && map->owner[slot] <= count) {
+			owned[map->owner[slot] - 1]++;
 		}
 	}
 	for (i = 0; i < count; i++) {
 		median[i] = -1;
 	}
 	for (slot = 0; slot < RL_SHARDS_SLOTS; slot++) {
-		size_t o = shards->map->owner[slot];
+		size_t o = map->owner[slot];
 
 		if (o != 0 && o <= count && seen[o - 1]++ == (owned[o - 1] - 1) / 2) {
 			median[o - 1] = slot;
 		}
 	}
-	for (rank = 0; rank <= n; rank++) { /* the (n+1)-th smallest median, by selection: a few masters */
-		pick = -1;
-		for (i = 0; i < count; i++) {
-			if (median[i] > after && (pick < 0 || median[i] < median[pick])) {
-				pick = (int) i;
-			}
+	for (i = 0; i < count; i++) { /* by insertion: a few masters; medians are slots of different masters, never equal */
+		if (median[i] < 0) {
+			continue;
 		}
-		if (pick < 0) {
-			break;
+		for (j = ranked; j > 0 && median[order[j - 1]] > median[i]; j--) {
+			order[j] = order[j - 1];
 		}
-		after = median[pick];
+		order[j] = (uint16_t) i;
+		ranked++;
 	}
 	free(owned);
-	return pick;
+	map->order_count = ranked;
+	map->order_version = map->version + 1;
+	return n < ranked ? (int) order[n] : -1;
 }
 
 /* A map with a slot no master owns is a cluster partly down (a master marked failed, its replica not

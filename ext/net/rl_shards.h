@@ -56,6 +56,11 @@ typedef struct rl_shards_map {
 	double quiet_until;
 	char failure[RL_MESSAGE_MAX];
 	unsigned version;       /* bumped whenever the map changes */
+	/* The masters that own slots by median slot (fromCluster's placement), as indexes in nodes,
+	 * computed once per version: order_count of them, valid while order_version == version + 1. */
+	uint16_t *order;
+	size_t order_count;
+	unsigned order_version;
 } rl_shards_map;
 
 typedef struct rl_shards {
