@@ -12,7 +12,7 @@
 
 /* RedLock::fromCluster($seeds, ...): the seeds as one cluster member, its masters counted (at least 3),
  * then a RedLock whose member i is that cluster with "member" => i (net/rl_shards.h: the i-th master
- * by lowest slot, keys with a hash tag on it). The placement is decided below the glue. */
+ * by median slot, keys with a hash tag on it). The placement is decided below the glue. */
 PHP_METHOD(RedLock, fromCluster)
 {
 	zval *seeds, *options = NULL, entry, servers, args[4];

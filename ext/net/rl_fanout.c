@@ -103,7 +103,7 @@ static int follow_redirect(rl_cluster *cluster, size_t i, const rl_request *requ
 	memcpy(message, out->message, sizeof(message));
 	if (cluster->endpoints[i].shards->pin > 0) {
 		/* a fromCluster member: the map is asked again and the member placed anew (its tag may change: a
-		 * new placement is a restart for it, docs/design/cluster.md#placement), its command encoded again */
+		 * new placement is a restart for it, docs/design/cluster.md#fromcluster-placement), its command encoded again */
 		rl_shards *shards = cluster->endpoints[i].shards;
 		rl_outcome why;
 

@@ -167,6 +167,7 @@ static void map_release(rl_shards_map *map)
 	}
 	free(map->nodes);
 	free(map->owner);
+	free(map->order);
 	free(map);
 }
 
@@ -362,8 +363,6 @@ static int node_index(rl_shards_node **nodes, size_t *count, const char *host, s
 	memcpy(grown[*count].host, host, host_len);
 	grown[*count].host[host_len] = '\0';
 	grown[*count].port = port;
-	grown[*count].shard[0] = '\0';
-	grown[*count].id[0] = '\0';
 	return (int) (*count)++;
 }
 
@@ -382,38 +381,6 @@ static int has_flag(const char *flags, size_t len, const char *flag)
 		at += one + 1;
 	}
 	return 0;
-}
-
-/* Each master's shard name: the least id among it and its replicas (lines whose 4th field is its id). */
-static void shard_names(const char *text, size_t len, rl_shards_node *nodes, size_t count)
-{
-	size_t at = 0, i;
-
-	while (at < len) {
-		const char *line = text + at, *end = memchr(line, '\n', len - at);
-		size_t line_len = end != NULL ? (size_t) (end - line) : len - at;
-		const char *field[4];
-		size_t field_len[4], f = 0, pos = 0;
-
-		at += line_len + 1;
-		while (pos < line_len && f < 4) {
-			const char *space = memchr(line + pos, ' ', line_len - pos);
-			field[f] = line + pos;
-			field_len[f] = space != NULL ? (size_t) (space - (line + pos)) : line_len - pos;
-			pos += field_len[f] + 1;
-			f++;
-		}
-		if (f < 4 || field_len[0] == 0 || field_len[0] >= sizeof(nodes[0].id) || field_len[3] < 2) {
-			continue; /* "-": a master's line */
-		}
-		for (i = 0; i < count; i++) {
-			if (strlen(nodes[i].id) == field_len[3] && memcmp(nodes[i].id, field[3], field_len[3]) == 0
-				&& (strlen(nodes[i].shard) != field_len[0] || memcmp(field[0], nodes[i].shard, field_len[0]) < 0)) {
-				memcpy(nodes[i].shard, field[0], field_len[0]);
-				nodes[i].shard[field_len[0]] = '\0';
-			}
-		}
-	}
 }
 
 /* CLUSTER NODES' text: one line per node, "id host:port@cport[,hostname] flags master ping pong epoch
@@ -473,12 +440,6 @@ static int parse_nodes(const char *text, size_t len, const char *asked_host, rl_
 				*why = "out of memory";
 				return -1;
 			}
-			if (field_len[0] < sizeof((*nodes)[index].shard)) {
-				memcpy((*nodes)[index].shard, field[0], field_len[0]);
-				(*nodes)[index].shard[field_len[0]] = '\0';
-				memcpy((*nodes)[index].id, field[0], field_len[0]);
-				(*nodes)[index].id[field_len[0]] = '\0';
-			}
 			while (pos < line_len) { /* the slots */
 				const char *range = line + pos, *space = memchr(range, ' ', line_len - pos), *dash;
 				size_t range_len = space != NULL ? (size_t) (space - range) : line_len - pos;
@@ -513,7 +474,6 @@ static int parse_nodes(const char *text, size_t len, const char *asked_host, rl_
 		*why = "the slot map is empty: no master owns a slot (a cluster not set up yet?)";
 		return -1;
 	}
-	shard_names(text, len, *nodes, *count);
 	return 0;
 }
 
@@ -762,40 +722,63 @@ static int refresh(rl_shards *shards, double call_deadline, rl_outcome *out)
 
 /* --- RedLock::fromCluster: one member per master ---------------------------------------------- */
 
-/* The masters that own slots, by their shard's name (the least node id among a master and its
- * replicas): a failover within a shard keeps it, a resharding changes no node, so the order, and with it
- * which master is member i, survives both. Masters learnt from a MOVED (no name yet) are left out until
- * the map is asked again. The index in nodes of the n-th (0-based), or -1. */
+/* The masters that own slots, in the order of their median slot (the middle one of the slots each owns,
+ * in slot order): a shard's identity by its slots, which a failover hands whole to the promoted replica,
+ * so the order survives every failover, also one whose old master stays down (no node id would: the
+ * ids of a shard are its master's and its replicas', and a failed master is listed apart, linked to
+ * none). A slot move shifts the median of the two masters it touches by at most one of their slots,
+ * so it changes the order only when that carries a median past another master's
+ * (docs/design/cluster.md#fromcluster-placement). The index in nodes of the n-th (0-based), or -1. */
 static int nth_master(const rl_shards *shards, unsigned n)
 {
-	unsigned char owns[1024] = {0};
-	const char *after = "";
-	int pick = -1;
-	size_t i;
-	unsigned rank;
+	rl_shards_map *map = shards->map;
+	size_t count = map->node_count, i, j, ranked = 0;
+	long *owned, *seen, *median;
+	uint16_t *order;
 	int slot;
 
+	if (map->order_version == map->version + 1) {
+		return n < map->order_count ? (int) map->order[n] : -1;
+	}
+	if (count == 0 || (owned = calloc(3 * count, sizeof(*owned))) == NULL) {
+		return -1;
+	}
+	if ((order = realloc(map->order, count * sizeof(*order))) == NULL) {
+		free(owned);
+		return -1;
+	}
+	map->order = order;
+	seen = owned + count;
+	median = seen + count;
 	for (slot = 0; slot < RL_SHARDS_SLOTS; slot++) {
-		if (shards->map->owner[slot] != 0 && shards->map->owner[slot] <= sizeof(owns)) {
-			owns[shards->map->owner[slot] - 1] = 1;
+		if (map->owner[slot] != 0 && map->owner[slot] <= count) {
+			owned[map->owner[slot] - 1]++;
 		}
 	}
-	for (rank = 0; rank <= n; rank++) { /* the (n+1)-th smallest name, by selection: a few masters */
-		pick = -1;
-		for (i = 0; i < shards->map->node_count && i < sizeof(owns); i++) {
-			const char *name = shards->map->nodes[i].shard;
+	for (i = 0; i < count; i++) {
+		median[i] = -1;
+	}
+	for (slot = 0; slot < RL_SHARDS_SLOTS; slot++) {
+		size_t o = map->owner[slot];
 
-			if (owns[i] && name[0] != '\0' && strcmp(name, after) > 0
-				&& (pick < 0 || strcmp(name, shards->map->nodes[pick].shard) < 0)) {
-				pick = (int) i;
-			}
+		if (o != 0 && o <= count && seen[o - 1]++ == (owned[o - 1] - 1) / 2) {
+			median[o - 1] = slot;
 		}
-		if (pick < 0) {
-			return -1;
-		}
-		after = shards->map->nodes[pick].shard;
 	}
-	return pick;
+	for (i = 0; i < count; i++) { /* by insertion: a few masters; medians are slots of different masters, never equal */
+		if (median[i] < 0) {
+			continue;
+		}
+		for (j = ranked; j > 0 && median[order[j - 1]] > median[i]; j--) {
+			order[j] = order[j - 1];
+		}
+		order[j] = (uint16_t) i;
+		ranked++;
+	}
+	free(owned);
+	map->order_count = ranked;
+	map->order_version = map->version + 1;
+	return n < ranked ? (int) order[n] : -1;
 }
 
 /* A map with a slot no master owns is a cluster partly down (a master marked failed, its replica not
@@ -837,72 +820,57 @@ int rl_shards_masters(rl_shards *shards, double call_deadline, rl_outcome *out)
 	return n;
 }
 
-/* The pinned member's tag, from the current map (docs/design/cluster.md#fromcluster-placement): members
- * are placed in order, member m on the master owning the slot of the first "rl<m>.<k>" whose master no
- * member before it took; that tag is member m's. A function of the map alone: the same in every process
- * that sees the same map. A failover keeps every tag (the promoted replica owns the same slots); a
- * resharding changes a member's tag only when its tag's slot (or a slot it skipped) moves. Its slot, or
- * -1 with *out. */
+/* The pinned member's tag, from the current map (docs/design/cluster.md#fromcluster-placement): member m
+ * on the m-th master in the order of nth_master() (which failovers keep and a slot move leaves alone
+ * but for a median carried past another's), its tag the first "rl<m>.<k>" whose slot that master owns.
+ * A function of the map alone: the same in every process that sees the same map. No member's place
+ * depends on another's: a slot move re-places the member whose tag's slot left its master, and the
+ * member of the master it came to only when it is a slot that member skipped (rl<m>.<k'>, k' < k).
+ * Its slot, or -1 with *out. */
 static int place(rl_shards *shards, rl_outcome *out)
 {
-	uint16_t used[256];
-	unsigned m, k, n_used = 0;
-	int unowned;
+	unsigned m = shards->pin - 1, k;
+	int unowned, master;
 
 	if (shards->tag_len > 0 && shards->placed_version == shards->map->version) {
 		return shards->placed_slot; /* the map did not change since */
 	}
 	/* A map with slots no master owns (a master failed, its replica not yet promoted) is not one to
-	 * place by: every member after the failed master's would move, and keep its new tag once the
-	 * replica owns the slots again (its calls succeed there, so the map is not asked again), while
-	 * other processes place by the whole map. The member fails until the map is whole
-	 * (tests/cluster/877). */
+	 * place by: the masters' medians and count are not the cluster's, and a member placed by them would
+	 * keep its tag once the replica owns the slots again (its calls succeed there, so the map is not
+	 * asked again), while other processes place by the whole map. The member fails until the map is
+	 * whole (tests/cluster/877). */
 	if ((unowned = hole(shards)) >= 0) {
 		char message[RL_MESSAGE_MAX];
 
 		snprintf(message, sizeof(message), "cluster: no master owns slot %d (CLUSTERDOWN, or a failover under way): "
-			"member %u not placed", unowned, shards->pin - 1);
+			"member %u not placed", unowned, m);
 		rl_outcome_set(out, RL_OUTCOME_CONNECT, message);
 		return -1;
 	}
-	for (m = 0; m < shards->pin && m < 256; m++) {
-		char tag[sizeof(shards->tag)];
-		int len = 0, slot = -1;
-
+	if ((master = nth_master(shards, m)) >= 0) {
 		for (k = 0; k < 100000; k++) {
-			unsigned u;
-			uint16_t owner;
+			char tag[sizeof(shards->tag)];
+			int len = snprintf(tag, sizeof(tag), "rl%u.%u", m, k), slot = rl_key_slot(tag, (size_t) len);
 
-			len = snprintf(tag, sizeof(tag), "rl%u.%u", m, k);
-			slot = rl_key_slot(tag, (size_t) len);
-			owner = shards->map->owner[slot];
-			for (u = 0; owner != 0 && u < n_used && used[u] != owner; u++) {
-			}
-			if (owner != 0 && u == n_used) {
-				break;
+			if (shards->map->owner[slot] == (uint16_t) (master + 1)) {
+				if ((size_t) len != shards->tag_len || memcmp(tag, shards->tag, (size_t) len) != 0) {
+					memcpy(shards->tag, tag, (size_t) len + 1);
+					shards->tag_len = (size_t) len;
+					shards->tag_changed = 1;
+				}
+				shards->placed_version = shards->map->version;
+				shards->placed_slot = slot;
+				return slot;
 			}
 		}
-		if (k == 100000) {
-			char message[RL_MESSAGE_MAX];
-
-			snprintf(message, sizeof(message), "cluster: member %u has no master of its own (fewer masters own slots now)",
-				shards->pin - 1);
-			rl_outcome_set(out, RL_OUTCOME_CONNECT, message);
-			return -1;
-		}
-		if (m + 1 == shards->pin) {
-			if ((size_t) len != shards->tag_len || memcmp(tag, shards->tag, (size_t) len) != 0) {
-				memcpy(shards->tag, tag, (size_t) len + 1);
-				shards->tag_len = (size_t) len;
-				shards->tag_changed = 1;
-			}
-			shards->placed_version = shards->map->version;
-			shards->placed_slot = slot;
-			return slot;
-		}
-		used[n_used++] = shards->map->owner[slot];
 	}
-	rl_outcome_set(out, RL_OUTCOME_CONNECT, "cluster: member index out of range");
+	{
+		char message[RL_MESSAGE_MAX];
+
+		snprintf(message, sizeof(message), "cluster: member %u has no master of its own (fewer masters own slots now)", m);
+		rl_outcome_set(out, RL_OUTCOME_CONNECT, message);
+	}
 	return -1;
 }
 

@@ -35,10 +35,6 @@ typedef struct rl_shards_spec {
 typedef struct rl_shards_node {
 	char *host;
 	int port;
-	/* The shard's name: the least node id among the master and its replicas (CLUSTER NODES), the same
-	 * before and after a failover within the shard and across reshardings; "" when learnt from a MOVED. */
-	char shard[41];
-	char id[41];
 } rl_shards_node;
 
 typedef enum {
@@ -48,8 +44,8 @@ typedef enum {
 } rl_shards_state;
 
 /* The slot map: a cluster member's own, or shared by the fromCluster() members of one object
- * (rl_shards_share): a member's placement depends on where every member before it is, so all of them
- * must place by the same map, refreshed when any of them meets a move (docs/design/cluster.md#placement). */
+ * (rl_shards_share): the members place by the order of the masters, so all of them place by the same
+ * map, refreshed when any of them meets a move (docs/design/cluster.md#one-map-per-object). */
 typedef struct rl_shards_map {
 	unsigned refs;
 	size_t node_count;
@@ -60,6 +56,11 @@ typedef struct rl_shards_map {
 	double quiet_until;
 	char failure[RL_MESSAGE_MAX];
 	unsigned version;       /* bumped whenever the map changes */
+	/* The masters that own slots by median slot (fromCluster's placement), as indexes in nodes,
+	 * computed once per version: order_count of them, valid while order_version == version + 1. */
+	uint16_t *order;
+	size_t order_count;
+	unsigned order_version;
 } rl_shards_map;
 
 typedef struct rl_shards {
@@ -67,9 +68,9 @@ typedef struct rl_shards {
 	rl_endpoint *seeds;     /* host, port, timeout, credentials and TLS (every node's) */
 	char *identity;         /* "host:port,host:port": description, duplicates */
 	rl_shards_map *map;
-	/* RedLock::fromCluster (docs/design/cluster.md#placement): 1 + the member's index i. Its master is
-	 * the i-th by lowest slot owned; its keys carry the hash tag tag ("rl<i>.<k>", k the least whose slot
-	 * that master owns), recomputed with the map. 0: a cluster member (each key to its own slot). */
+	/* RedLock::fromCluster (docs/design/cluster.md#fromcluster-placement): 1 + the member's index i. Its
+	 * master is the i-th by median slot owned; its keys carry the hash tag tag ("rl<i>.<k>", k the least
+	 * whose slot that master owns), recomputed with the map. 0: a cluster member (each key to its own slot). */
 	unsigned pin;
 	char tag[32];
 	size_t tag_len;

@@ -1,5 +1,5 @@
 --TEST--
-RedLock::fromCluster(): the members of one object place by one slot map: the slot of member 0's tag moved to member 1's master (member 1 must move, though its own slot did not), an object that lived through the move writes every member under the tags a fresh object uses once it has met the move, and a fresh rival never wins while the holder's validity() says held (two members changed: the holder says lost, and extend() does not heal without a quorum); a MOVED read after the quorum settled (the member answering last) counts as a move too
+RedLock::fromCluster(): the members of one object place by one slot map: one resharding moves the slot of member 0's tag to member 1's master and, onto member q's master, a slot member q skipped for its tag (member q must move, though its own slot did not, and no call of it meets a MOVED), an object that lived through the move writes every member under the tags a fresh object uses once it has met the move, and a fresh rival never wins while the holder's validity() says held (two members changed: the holder says lost, and extend() does not heal without a quorum); a MOVED read after the quorum settled (the member answering last) counts as a move too
 --EXTENSIONS--
 redlock
 --SKIPIF--
@@ -22,6 +22,27 @@ $tags = function (string $resource): array {
     }, 2.0 * rt_time_scale());
     return $out;
 };
+/** Member => [master, k] of a fresh object's placement ("{rl<m>.<k>}"). */
+$placement = function () use ($seeds, $tags): array {
+    $o = RedLock::fromCluster($seeds, 20, 1);
+    $r = rt_key('probe' . mt_rand());
+    $pl = $o->lock($r, 30000) ?: rt_fatal('probe not locked');
+    $out = [];
+    foreach ($tags($r) as $p => $t) {
+        preg_match('/^\{rl(\d+)\.(\d+)\}$/', $t, $m) || rt_fatal("tag $t");
+        $out[(int) $m[1]] = [$p, (int) $m[2]];
+    }
+    $o->unlock($pl);
+    return $out;
+};
+// member q (1 or 2) must have skipped a tag (rl<q>.0 on another master): when neither has, rl1.0's slot goes to
+// member 2's master first (member 1 is placed anew, past it)
+$at = $placement();
+if ($at[1][1] === 0 && $at[2][1] === 0) {
+    cl_move_slot(cl_slot('rl1.0'), $at[1][0], $at[2][0]);
+    $at = $placement();
+}
+$q = $at[1][1] > 0 ? 1 : 2;
 $res = rt_key('held');
 $l = $holder->lock($res, 30000) ?: rt_fatal('not locked');
 $before = $tags($res);
@@ -29,11 +50,15 @@ $master_of = fn (int $member) => array_search(true, array_map(fn ($t) => $t !== 
 [$m0, $m1] = [$master_of(0), $master_of(1)];
 echo 'three members on three masters: ', count(array_unique($before)) === 3 && $m0 && $m1 ? 'yes' : json_encode($before), "\n";
 $slot = cl_slot(substr($before[$m0], 1, -1));
+$skipped = cl_slot("rl$q.0");
+$mq = $master_of($q);
 cl_move_slot($slot, $m0, $m1); // member 0's tag slot to member 1's master
-// every node, replicas too (any may answer for the map), knows the slot's new master
-$id = cl_nodes()[$m1]['id'];
-rt_eventually(function () use ($slot, $id) {
-    foreach (array_keys(cl_nodes()) as $p) {
+cl_owner_of_slot($skipped) === $mq || cl_move_slot($skipped, cl_owner_of_slot($skipped), $mq); // the slot member q skipped onto its master
+// every node, replicas too (any may answer for the map), knows the slots' new masters
+$nodes = cl_nodes();
+$want = [$slot => $nodes[$m1]['id'], $skipped => $nodes[$mq]['id']];
+rt_eventually(function () use ($want) {
+    foreach ($want as $slot => $id) foreach (array_keys(cl_nodes()) as $p) {
         $text = @rt_redis($p, 'CLUSTER', 'NODES');
         $owner = null;
         foreach (is_string($text) ? explode("\n", trim($text)) : [] as $line) {
