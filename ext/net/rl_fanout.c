@@ -628,40 +628,35 @@ static void many_take_replies(many_state *m, size_t i, double latency)
 	}
 }
 
-int rl_fanout_run_many(rl_cluster *cluster, const rl_request *requests, unsigned n, unsigned quorum,
-	double deadline_ms, rl_outcome *outcomes, unsigned *votes)
+static void many_free(many_state *m)
 {
-	struct rl_poll_set set;
-	rl_encoded command;
-	rl_command *commands = malloc((n ? n : 1) * sizeof(*commands));
-	many_state m;
-	size_t count = cluster->count, i, k;
-	unsigned r;
-	double now = rl_now_ms(), start = now;
-	short seen[RL_SMALL_CLUSTER];
-	int heals = 0;
-	unsigned rows = 0;
+	free(m->first_row), free(m->answered), free(m->got), free(m->awaited);
+}
 
-	memset(&m, 0, sizeof(m));
-	m.first_row = malloc((n + 1) * sizeof(*m.first_row));
-	for (r = 0; r < n && m.first_row != NULL; r++) {
-		m.first_row[r] = rows;
+/* The state of n requests over the cluster's members: request r's rows (rl_request.spread), each
+ * row's votes and outcomes reset. 0, or -1 when out of memory (nothing left allocated). */
+static int many_init(many_state *m, rl_cluster *cluster, const rl_request *requests, unsigned n, unsigned quorum,
+	rl_outcome *outcomes, unsigned *votes)
+{
+	size_t count = cluster->count, i;
+	unsigned r, rows = 0;
+
+	memset(m, 0, sizeof(*m));
+	m->first_row = malloc((n + 1) * sizeof(*m->first_row));
+	for (r = 0; r < n && m->first_row != NULL; r++) {
+		m->first_row[r] = rows;
 		rows += requests[r].spread > 0 ? requests[r].spread : 1;
 	}
-	if (m.first_row != NULL) {
-		m.first_row[n] = rows;
+	if (m->first_row != NULL) {
+		m->first_row[n] = rows;
 	}
-	m.cluster = cluster, m.requests = requests, m.n = n, m.quorum = quorum, m.servers = (unsigned) count;
-	m.outcomes = outcomes, m.votes = votes, m.undecided = rows;
-	m.answered = calloc(rows ? rows : 1, sizeof(*m.answered));
-	m.got = calloc(count ? count : 1, sizeof(*m.got));
-	m.awaited = calloc(count ? count : 1, 1);
-	if (commands == NULL || m.first_row == NULL || m.answered == NULL || m.got == NULL || m.awaited == NULL
-		|| poll_set_init(&set, count) != 0) {
-		free(commands), free(m.first_row), free(m.answered), free(m.got), free(m.awaited);
-		if (commands != NULL && m.first_row != NULL && m.answered != NULL && m.got != NULL && m.awaited != NULL) {
-			poll_set_free(&set);
-		}
+	m->cluster = cluster, m->requests = requests, m->n = n, m->quorum = quorum, m->servers = (unsigned) count;
+	m->outcomes = outcomes, m->votes = votes, m->undecided = rows;
+	m->answered = calloc(rows ? rows : 1, sizeof(*m->answered));
+	m->got = calloc(count ? count : 1, sizeof(*m->got));
+	m->awaited = calloc(count ? count : 1, 1);
+	if (m->first_row == NULL || m->answered == NULL || m->got == NULL || m->awaited == NULL) {
+		many_free(m);
 		return -1;
 	}
 	for (r = 0; r < rows; r++) {
@@ -670,19 +665,40 @@ int rl_fanout_run_many(rl_cluster *cluster, const rl_request *requests, unsigned
 			rl_outcome_reset(&outcomes[(size_t) r * count + i]);
 		}
 	}
-	for (r = 0; r < n; r++) {
-		commands[r] = requests[r].command;
-		heals |= requests[r].heals;
+	return 0;
+}
+
+/* The n commands, pipelined in one write to every member; a member that cannot take them fails
+ * every request. The members awaited for healing: those any of the locks is known to have lost, and
+ * those reopened by this call. -1 when out of memory before anything was sent. */
+static int many_send(many_state *m, double now, double deadline_ms)
+{
+	rl_cluster *cluster = m->cluster;
+	rl_command *commands = malloc((m->n ? m->n : 1) * sizeof(*commands));
+	rl_encoded command;
+	short seen[RL_SMALL_CLUSTER];
+	size_t count = cluster->count, i;
+	int heals = 0;
+	unsigned r;
+
+	if (commands == NULL) {
+		return -1;
+	}
+	for (r = 0; r < m->n; r++) {
+		const rl_request *request = &m->requests[r];
+
+		commands[r] = request->command;
+		heals |= request->heals;
 		for (i = 0; i < count; i++) {
 			/* the healing rule, for the batch: a member any of its locks is known to have lost */
-			m.awaited[i] |= requests[r].heals && requests[r].lost_on != NULL && requests[r].lost_on[i];
+			m->awaited[i] |= request->heals && request->lost_on != NULL && request->lost_on[i];
 		}
 	}
-	rl_fanout_encode_all(commands, n, &command);
+	rl_fanout_encode_all(commands, m->n, &command);
 	free(commands);
 	rl_cluster_leave_parent(cluster);
 	if (cluster->call_began == 0) {
-		cluster->call_began = start;
+		cluster->call_began = now;
 	}
 	rl_fanout_probe_idle(cluster, seen);
 	for (i = 0; i < count; i++) {
@@ -692,86 +708,128 @@ int rl_fanout_run_many(rl_cluster *cluster, const rl_request *requests, unsigned
 		rl_outcome_reset(&why);
 		if (command.bytes == NULL) {
 			rl_outcome_set(&why, RL_OUTCOME_IO, "out of memory");
-			many_fail_rest(&m, i, &why, 0);
+			many_fail_rest(m, i, &why, 0);
 			continue;
 		}
-		if (n == 0 || rl_fanout_prepare(cluster, i, &command, NULL, now, deadline_ms, &why, 0,
-				i < RL_SMALL_CLUSTER ? seen[i] : RL_NOT_PROBED, 0, n - 1) != 0) {
-			many_fail_rest(&m, i, &why, 0); /* failed before sending */
+		if (m->n == 0 || rl_fanout_prepare(cluster, i, &command, NULL, now, deadline_ms, &why, 0,
+				i < RL_SMALL_CLUSTER ? seen[i] : RL_NOT_PROBED, 0, m->n - 1) != 0) {
+			many_fail_rest(m, i, &why, 0); /* failed before sending */
 		}
-		m.awaited[i] |= heals && cluster->conns[i].opens != opens && cluster->conns[i].reopened;
+		m->awaited[i] |= heals && cluster->conns[i].opens != opens && cluster->conns[i].reopened;
 	}
 	rl_encoded_free(&command);
+	return 0;
+}
 
-	while (many_waiting(&m)) {
-		double wait_until = deadline_ms > 0 ? deadline_ms : HUGE_VAL;
-		int ready;
+/* Every member still pending past its deadline or the call's fails its unanswered requests. */
+static void many_settle_overdue(many_state *m, double now, double deadline_ms, double latency)
+{
+	size_t i;
 
-		set.used = 0;
-		for (i = 0; i < count; i++) {
-			if (!many_pending(&m, i)) {
-				continue;
-			}
-			if (cluster->conns[i].deadline < wait_until) {
-				wait_until = cluster->conns[i].deadline;
-			}
-			add_poll(&set, &cluster->conns[i], i);
-		}
-		if (set.used == 0) {
-			break;
-		}
-		ready = wait_for_events(&set, cluster, wait_until, now);
-		now = rl_now_ms();
-		if (ready < 0 && !rl_poll_interrupted()) {
-			rl_outcome why;
+	for (i = 0; i < m->cluster->count; i++) {
+		rl_conn *conn = &m->cluster->conns[i];
+		rl_outcome why;
 
-			rl_outcome_reset(&why);
-			rl_outcome_set(&why, RL_OUTCOME_IO, rl_wait_cancelled(ready) ? "cancelled: the Fiber or coroutine stopped waiting" : "poll failed");
-			for (k = 0; k < set.used; k++) {
-				rl_conn_close(&cluster->conns[set.owner[k]]);
-				many_fail_rest(&m, set.owner[k], &why, now - start);
-			}
-			break;
+		if (!many_pending(m, i) || !((deadline_ms > 0 && now >= deadline_ms) || now >= conn->deadline)) {
+			continue;
 		}
-		for (k = 0; ready > 0 && k < set.used; k++) {
-			size_t owner = set.owner[k];
-			rl_conn *conn = &cluster->conns[owner];
-			rl_outcome why;
+		rl_outcome_reset(&why);
+		if (conn->state != RL_CONN_READY) {
+			rl_outcome_set(&why, RL_OUTCOME_TIMEOUT, "connect: timeout");
+			rl_conn_close(conn);
+		} else {
+			rl_outcome_set(&why, RL_OUTCOME_TIMEOUT, "timeout");
+			rl_conn_abandon(conn); /* the rest may still come: dropped by the next call */
+		}
+		many_fail_rest(m, i, &why, latency);
+	}
+}
 
-			if (set.fds[k].revents == 0) {
-				continue;
-			}
-			ready--;
-			if (!many_pending(&m, owner)) {
-				continue;
-			}
-			rl_outcome_reset(&why);
-			if (rl_conn_on_events(conn, &cluster->endpoints[owner], set.fds[k].revents, &why) != 0) {
-				rl_conn_close(conn);
-				many_fail_rest(&m, owner, &why, now - start);
-				continue;
-			}
-			many_take_replies(&m, owner, now - start);
-		}
-		if (now >= wait_until && many_waiting(&m)) {
-			for (i = 0; i < count; i++) {
-				rl_conn *conn = &cluster->conns[i];
-				rl_outcome why;
+/* One wait for the pending members' replies, and what came taken in; *now the time the wait
+ * returned. 0 to wait again, 1 when nobody is left to wait for or the wait failed. */
+static int many_wait_once(many_state *m, struct rl_poll_set *set, double deadline_ms, double start, double *now)
+{
+	rl_cluster *cluster = m->cluster;
+	double wait_until = deadline_ms > 0 ? deadline_ms : HUGE_VAL;
+	size_t i, k;
+	int ready;
 
-				if (!many_pending(&m, i) || !((deadline_ms > 0 && now >= deadline_ms) || now >= conn->deadline)) {
-					continue;
-				}
-				rl_outcome_reset(&why);
-				if (conn->state != RL_CONN_READY) {
-					rl_outcome_set(&why, RL_OUTCOME_TIMEOUT, "connect: timeout");
-					rl_conn_close(conn);
-				} else {
-					rl_outcome_set(&why, RL_OUTCOME_TIMEOUT, "timeout");
-					rl_conn_abandon(conn); /* the rest may still come: dropped by the next call */
-				}
-				many_fail_rest(&m, i, &why, now - start);
-			}
+	set->used = 0;
+	for (i = 0; i < cluster->count; i++) {
+		if (!many_pending(m, i)) {
+			continue;
 		}
+		if (cluster->conns[i].deadline < wait_until) {
+			wait_until = cluster->conns[i].deadline;
+		}
+		add_poll(set, &cluster->conns[i], i);
+	}
+	if (set->used == 0) {
+		return 1;
+	}
+	ready = wait_for_events(set, cluster, wait_until, *now);
+	*now = rl_now_ms();
+	if (ready < 0 && !rl_poll_interrupted()) {
+		rl_outcome why;
+
+		rl_outcome_reset(&why);
+		rl_outcome_set(&why, RL_OUTCOME_IO, rl_wait_cancelled(ready) ? "cancelled: the Fiber or coroutine stopped waiting" : "poll failed");
+		for (k = 0; k < set->used; k++) {
+			rl_conn_close(&cluster->conns[set->owner[k]]);
+			many_fail_rest(m, set->owner[k], &why, *now - start);
+		}
+		return 1;
+	}
+	for (k = 0; ready > 0 && k < set->used; k++) {
+		size_t owner = set->owner[k];
+		rl_conn *conn = &cluster->conns[owner];
+		rl_outcome why;
+
+		if (set->fds[k].revents == 0) {
+			continue;
+		}
+		ready--;
+		if (!many_pending(m, owner)) {
+			continue;
+		}
+		rl_outcome_reset(&why);
+		if (rl_conn_on_events(conn, &cluster->endpoints[owner], set->fds[k].revents, &why) != 0) {
+			rl_conn_close(conn);
+			many_fail_rest(m, owner, &why, *now - start);
+			continue;
+		}
+		many_take_replies(m, owner, *now - start);
+	}
+	if (*now >= wait_until && many_waiting(m)) {
+		many_settle_overdue(m, *now, deadline_ms, *now - start);
+	}
+	return 0;
+}
+
+int rl_fanout_run_many(rl_cluster *cluster, const rl_request *requests, unsigned n, unsigned quorum,
+	double deadline_ms, rl_outcome *outcomes, unsigned *votes)
+{
+	struct rl_poll_set set;
+	many_state m;
+	size_t count = cluster->count, i;
+	double now = rl_now_ms(), start = now;
+	unsigned rows;
+
+	if (many_init(&m, cluster, requests, n, quorum, outcomes, votes) != 0) {
+		return -1;
+	}
+	if (poll_set_init(&set, count) != 0) {
+		poll_set_free(&set);
+		many_free(&m);
+		return -1;
+	}
+	rows = m.first_row[n];
+	if (many_send(&m, now, deadline_ms) != 0) {
+		poll_set_free(&set);
+		many_free(&m);
+		return -1;
+	}
+	while (many_waiting(&m) && many_wait_once(&m, &set, deadline_ms, start, &now) == 0) {
 	}
 	poll_set_free(&set);
 	for (i = 0; i < count; i++) {
@@ -784,7 +842,7 @@ int rl_fanout_run_many(rl_cluster *cluster, const rl_request *requests, unsigned
 		cluster->call_errors += outcomes[(size_t) (rows - 1) * count + i].kind >= RL_OUTCOME_CONNECT;
 	}
 	cluster->call_ended = now;
-	free(m.first_row), free(m.answered), free(m.got), free(m.awaited);
+	many_free(&m);
 	return 0;
 }
 
