@@ -350,16 +350,161 @@ static void read_late_replies(rl_cluster *cluster)
 	poll_set_free(&set);
 }
 
+/* Every server still pending fails with why (the call could not wait for it). */
+static void fail_pending(rl_cluster *cluster, rl_outcome *outcomes, const char *why, unsigned *yes, unsigned *answered)
+{
+	size_t i;
+
+	for (i = 0; i < cluster->count; i++) {
+		if (outcomes[i].kind == RL_OUTCOME_PENDING) {
+			rl_outcome_set(&outcomes[i], RL_OUTCOME_IO, why);
+			fail(&cluster->conns[i], &outcomes[i], yes, answered, 0);
+		}
+	}
+}
+
+/* Queues the call's command to every routed server (a fromCluster member with keys of its own:
+ * again->own[i]), settling those that failed before sending; with awaited, the members a healing
+ * request awaits. */
+static void send_all(rl_cluster *cluster, const rl_request *request, const struct resend *again, double now,
+	rl_outcome *outcomes, unsigned char *awaited, unsigned *yes, unsigned *answered)
+{
+	short seen[RL_SMALL_CLUSTER];
+	size_t i;
+
+	rl_fanout_probe_idle(cluster, seen);
+	for (i = 0; i < cluster->count; i++) {
+		unsigned opens = cluster->conns[i].opens;
+		short probed = i < RL_SMALL_CLUSTER ? seen[i] : RL_NOT_PROBED;
+
+		if (outcomes[i].kind != RL_OUTCOME_PENDING) {
+			settle(&outcomes[i], yes, answered, 0); /* no route: failed before sending */
+		} else if (again->own != NULL && again->own[i].bytes != NULL
+			? rl_fanout_prepare(cluster, i, &again->own[i], NULL, now, again->deadline_ms, &outcomes[i], 0, probed,
+				request->lua_forbidden, again->leading) != 0
+			: rl_fanout_prepare(cluster, i, again->command, again->natives, now, again->deadline_ms, &outcomes[i], 0,
+				probed, request->lua_forbidden, again->leading) != 0) {
+			settle(&outcomes[i], yes, answered, 0); /* failed before sending */
+		}
+		if (awaited != NULL) {
+			/* the one rule of which members an extend awaits: those known to have lost our key */
+			awaited[i] = (request->lost_on != NULL && request->lost_on[i])
+				|| (cluster->conns[i].opens != opens && cluster->conns[i].reopened);
+		}
+	}
+}
+
+/* rl_fanout_run's call while it waits for replies: what each round of the wait reads and settles. */
+typedef struct run_wait {
+	rl_cluster *cluster;
+	const rl_request *request;
+	rl_outcome *outcomes;
+	const unsigned char *awaited; /* the members a healing request awaits (NULL: none) */
+	unsigned quorum, servers;
+	unsigned yes, answered, refused;
+	double deadline_ms, start, now; /* now: as the last poll returned */
+	const struct resend *again;
+} run_wait;
+
+static inline int run_waiting(const run_wait *w)
+{
+	return request_waiting(w->request, w->outcomes, w->yes, w->answered, w->refused, w->servers, w->quorum)
+		|| awaiting_lost(w->awaited, w->outcomes, w->cluster->count);
+}
+
+/* One poll of the pending servers, their replies taken and the overdue ones settled. 0 to wait
+ * again; 1 when nobody is left to poll or the poll failed (every polled server failed then). */
+static int run_wait_once(run_wait *w, struct rl_poll_set *set)
+{
+	rl_cluster *cluster = w->cluster;
+	rl_outcome *outcomes = w->outcomes;
+	double wait_until = w->deadline_ms > 0 ? w->deadline_ms : HUGE_VAL;
+	size_t i, k;
+	int ready;
+
+	set->used = 0;
+	for (i = 0; i < cluster->count; i++) {
+		rl_conn *conn = &cluster->conns[i];
+
+		if (outcomes[i].kind != RL_OUTCOME_PENDING) {
+			continue;
+		}
+		if (conn->deadline < wait_until) {
+			wait_until = conn->deadline;
+		}
+		add_poll(set, conn, i);
+	}
+	if (set->used == 0) {
+		return 1;
+	}
+	ready = wait_for_events(set, cluster, wait_until, w->now);
+	w->now = rl_now_ms(); /* as the poll returned: the time of every outcome this round settles */
+	if (ready < 0 && !rl_poll_interrupted()) {
+		const char *why = rl_wait_cancelled(ready) ? "cancelled: the Fiber or coroutine stopped waiting" : "poll failed";
+		for (k = 0; k < set->used; k++) {
+			rl_outcome_set(&outcomes[set->owner[k]], RL_OUTCOME_IO, why);
+			fail(&cluster->conns[set->owner[k]], &outcomes[set->owner[k]], &w->yes, &w->answered, w->now - w->start);
+		}
+		return 1;
+	}
+	for (k = 0; ready > 0 && k < set->used; k++) {
+		size_t owner = set->owner[k];
+		rl_conn *conn = &cluster->conns[owner];
+
+		if (set->fds[k].revents == 0) {
+			continue;
+		}
+		ready--; /* past the last ready one the loop ends */
+		if (outcomes[owner].kind != RL_OUTCOME_PENDING) {
+			continue;
+		}
+		if (rl_conn_on_events(conn, &cluster->endpoints[owner], set->fds[k].revents, &outcomes[owner]) != 0) {
+			fail(conn, &outcomes[owner], &w->yes, &w->answered, w->now - w->start);
+			continue;
+		}
+		take_replies(cluster, owner, w->request, &outcomes[owner], &w->yes, &w->answered, &w->refused,
+			w->now - w->start, w->again);
+	}
+	/* wait_until is the earliest deadline of the servers still pending and of the call:
+	 * before it nobody can be overdue. */
+	if (w->now >= wait_until && run_waiting(w)) {
+		settle_overdue(cluster, w->now, w->deadline_ms, outcomes, &w->yes, &w->answered, w->now - w->start);
+	}
+	return 0;
+}
+
+/* What the call leaves to each server once it stops waiting. */
+static void after_call(rl_cluster *cluster, rl_outcome *outcomes)
+{
+	size_t i;
+
+	for (i = 0; i < cluster->count; i++) {
+		/* A server's connect-time answers (its probes: the eviction policy) come before its first
+		 * vote, and a server slower than the quorum has its vote, and often them, read as stale
+		 * replies at a later call's start, where no vote passes the guard: what any reply taught
+		 * the connection is kept here, at every call's end (docs/guide/eviction.md). The call
+		 * does not wait for them: a quorum without a hung server stays fast. */
+		rl_cluster_note_policy(cluster, i);
+		if (outcomes[i].kind == RL_OUTCOME_PENDING) {
+			rl_conn_abandon(&cluster->conns[i]);
+		} else if (cluster->endpoints[i].sentinel != NULL) {
+			rl_sentinel_after_call(&cluster->endpoints[i], &cluster->conns[i], &outcomes[i]);
+		} else if (cluster->endpoints[i].shards != NULL) {
+			rl_shards_after_call(&cluster->endpoints[i], &cluster->conns[i], &outcomes[i]);
+		}
+	}
+}
+
 unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned quorum,
 	double deadline_ms, rl_outcome *outcomes)
 {
 	struct rl_poll_set set;
 	rl_encoded command;
 	rl_natives natives;
-	unsigned yes = 0, answered = 0, refused = 0;
+	unsigned yes = 0, answered = 0;
+	run_wait wait;
 	unsigned servers = (unsigned) cluster->count;
 	double now = rl_now_ms(), start = now;
-	short seen[RL_SMALL_CLUSTER];
 	unsigned char awaited_small[RL_SMALL_CLUSTER], *awaited = NULL;
 	struct resend again;
 	int slot = RL_SLOT_NONE - 1; /* not computed yet */
@@ -411,37 +556,12 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 	again.deadline_ms = deadline_ms;
 	again.leading = request->batch_len > 0 ? request->batch_len - 1 : 0;
 	again.own = own;
-	rl_fanout_probe_idle(cluster, seen);
-	for (i = 0; i < cluster->count; i++) {
-		unsigned opens = cluster->conns[i].opens;
-
-		if (outcomes[i].kind != RL_OUTCOME_PENDING) {
-			settle(&outcomes[i], &yes, &answered, 0); /* no route: failed before sending */
-		} else if (own != NULL && own[i].bytes != NULL
-			? rl_fanout_prepare(cluster, i, &own[i], NULL, now, deadline_ms, &outcomes[i], 0,
-				i < RL_SMALL_CLUSTER ? seen[i] : RL_NOT_PROBED, request->lua_forbidden,
-				request->batch_len > 0 ? request->batch_len - 1 : 0) != 0
-			: rl_fanout_prepare(cluster, i, &command, &natives, now, deadline_ms, &outcomes[i], 0,
-				i < RL_SMALL_CLUSTER ? seen[i] : RL_NOT_PROBED, request->lua_forbidden,
-				request->batch_len > 0 ? request->batch_len - 1 : 0) != 0) {
-			settle(&outcomes[i], &yes, &answered, 0); /* failed before sending */
-		}
-		if (awaited != NULL) {
-			/* the one rule of which members an extend awaits: those known to have lost our key */
-			awaited[i] = (request->lost_on != NULL && request->lost_on[i])
-				|| (cluster->conns[i].opens != opens && cluster->conns[i].reopened);
-		}
-	}
+	send_all(cluster, request, &again, now, outcomes, awaited, &yes, &answered);
 	if (poll_set_init(&set, cluster->count) != 0) {
 		rl_encoded_free(&command);
 		rl_natives_free(&natives);
 		free_own(own, cluster->count);
-		for (i = 0; i < cluster->count; i++) {
-			if (outcomes[i].kind == RL_OUTCOME_PENDING) {
-				rl_outcome_set(&outcomes[i], RL_OUTCOME_IO, "out of memory");
-				fail(&cluster->conns[i], &outcomes[i], &yes, &answered, 0);
-			}
-		}
+		fail_pending(cluster, outcomes, "out of memory", &yes, &answered);
 		poll_set_free(&set);
 		if (awaited != awaited_small) {
 			free(awaited);
@@ -450,60 +570,12 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 		return yes;
 	}
 
-	while (request_waiting(request, outcomes, yes, answered, refused, servers, quorum)
-		|| awaiting_lost(awaited, outcomes, cluster->count)) {
-		double wait_until = deadline_ms > 0 ? deadline_ms : HUGE_VAL;
-		int ready;
-
-		set.used = 0;
-		for (i = 0; i < cluster->count; i++) {
-			rl_conn *conn = &cluster->conns[i];
-
-			if (outcomes[i].kind != RL_OUTCOME_PENDING) {
-				continue;
-			}
-			if (conn->deadline < wait_until) {
-				wait_until = conn->deadline;
-			}
-			add_poll(&set, conn, i);
-		}
-		if (set.used == 0) {
-			break;
-		}
-		ready = wait_for_events(&set, cluster, wait_until, now);
-		now = rl_now_ms(); /* as the poll returned: the time of every outcome this round settles */
-		if (ready < 0 && !rl_poll_interrupted()) {
-			const char *why = rl_wait_cancelled(ready) ? "cancelled: the Fiber or coroutine stopped waiting" : "poll failed";
-			for (k = 0; k < set.used; k++) {
-				rl_outcome_set(&outcomes[set.owner[k]], RL_OUTCOME_IO, why);
-				fail(&cluster->conns[set.owner[k]], &outcomes[set.owner[k]], &yes, &answered, now - start);
-			}
-			break;
-		}
-		for (k = 0; ready > 0 && k < set.used; k++) {
-			size_t owner = set.owner[k];
-			rl_conn *conn = &cluster->conns[owner];
-
-			if (set.fds[k].revents == 0) {
-				continue;
-			}
-			ready--; /* past the last ready one the loop ends */
-			if (outcomes[owner].kind != RL_OUTCOME_PENDING) {
-				continue;
-			}
-			if (rl_conn_on_events(conn, &cluster->endpoints[owner], set.fds[k].revents, &outcomes[owner]) != 0) {
-				fail(conn, &outcomes[owner], &yes, &answered, now - start);
-				continue;
-			}
-			take_replies(cluster, owner, request, &outcomes[owner], &yes, &answered, &refused, now - start, &again);
-		}
-		/* wait_until is the earliest deadline of the servers still pending and of the call:
-		 * before it nobody can be overdue. */
-		if (now >= wait_until && (request_waiting(request, outcomes, yes, answered, refused, servers, quorum)
-				|| awaiting_lost(awaited, outcomes, cluster->count))) {
-			settle_overdue(cluster, now, deadline_ms, outcomes, &yes, &answered, now - start);
-		}
+	wait.cluster = cluster, wait.request = request, wait.outcomes = outcomes, wait.awaited = awaited;
+	wait.quorum = quorum, wait.servers = servers, wait.yes = yes, wait.answered = answered, wait.refused = 0;
+	wait.deadline_ms = deadline_ms, wait.start = start, wait.now = now, wait.again = &again;
+	while (run_waiting(&wait) && run_wait_once(&wait, &set) == 0) {
 	}
+	yes = wait.yes, now = wait.now;
 	poll_set_free(&set);
 	rl_encoded_free(&command);
 	rl_natives_free(&natives);
@@ -512,22 +584,8 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 		free(awaited);
 	}
 
-	for (i = 0; i < cluster->count; i++) {
-		/* A server's connect-time answers (its probes: the eviction policy) come before its first
-		 * vote, and a server slower than the quorum has its vote, and often them, read as stale
-		 * replies at a later call's start, where no vote passes the guard: what any reply taught
-		 * the connection is kept here, at every call's end (docs/guide/eviction.md). The call
-		 * does not wait for them: a quorum without a hung server stays fast. */
-		rl_cluster_note_policy(cluster, i);
-		if (outcomes[i].kind == RL_OUTCOME_PENDING) {
-			rl_conn_abandon(&cluster->conns[i]);
-		} else if (cluster->endpoints[i].sentinel != NULL) {
-			rl_sentinel_after_call(&cluster->endpoints[i], &cluster->conns[i], &outcomes[i]);
-		} else if (cluster->endpoints[i].shards != NULL) {
-			rl_shards_after_call(&cluster->endpoints[i], &cluster->conns[i], &outcomes[i]);
-		}
-	}
-	call_ends(cluster, outcomes, now, yes == answered);
+	after_call(cluster, outcomes);
+	call_ends(cluster, outcomes, now, yes == wait.answered);
 	return yes;
 }
 
