@@ -509,7 +509,8 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 	struct resend again;
 	int slot = RL_SLOT_NONE - 1; /* not computed yet */
 	rl_encoded *own = NULL; /* fromCluster members: each its own keys (rl_fanout_encode_tagged) */
-	size_t i, k;
+	int polled;
+	size_t i;
 
 	rl_cluster_leave_parent(cluster);
 	if (request->heals) {
@@ -557,25 +558,14 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 	again.leading = request->batch_len > 0 ? request->batch_len - 1 : 0;
 	again.own = own;
 	send_all(cluster, request, &again, now, outcomes, awaited, &yes, &answered);
-	if (poll_set_init(&set, cluster->count) != 0) {
-		rl_encoded_free(&command);
-		rl_natives_free(&natives);
-		free_own(own, cluster->count);
-		fail_pending(cluster, outcomes, "out of memory", &yes, &answered);
-		poll_set_free(&set);
-		if (awaited != awaited_small) {
-			free(awaited);
-		}
-		call_ends(cluster, outcomes, now, 0);
-		return yes;
-	}
-
 	wait.cluster = cluster, wait.request = request, wait.outcomes = outcomes, wait.awaited = awaited;
 	wait.quorum = quorum, wait.servers = servers, wait.yes = yes, wait.answered = answered, wait.refused = 0;
 	wait.deadline_ms = deadline_ms, wait.start = start, wait.now = now, wait.again = &again;
-	while (run_waiting(&wait) && run_wait_once(&wait, &set) == 0) {
+	if (!(polled = poll_set_init(&set, cluster->count) == 0)) {
+		fail_pending(cluster, outcomes, "out of memory", &wait.yes, &wait.answered);
 	}
-	yes = wait.yes, now = wait.now;
+	while (polled && run_waiting(&wait) && run_wait_once(&wait, &set) == 0) {
+	}
 	poll_set_free(&set);
 	rl_encoded_free(&command);
 	rl_natives_free(&natives);
@@ -583,10 +573,11 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 	if (awaited != awaited_small) {
 		free(awaited);
 	}
-
-	after_call(cluster, outcomes);
-	call_ends(cluster, outcomes, now, yes == wait.answered);
-	return yes;
+	if (polled) {
+		after_call(cluster, outcomes);
+	}
+	call_ends(cluster, outcomes, wait.now, polled && wait.yes == wait.answered);
+	return wait.yes;
 }
 
 /* --- many requests in one round trip (rl_fanout_run_many) ------------------------------------- */
