@@ -192,7 +192,7 @@ int rl_uri_take_secret(span value, char **slot, const char *field, char *error, 
 	return 0;
 }
 
-int rl_uri_parse_user_info(span info, rl_uri *out, char *error, size_t error_size)
+static int parse_user_info(span info, rl_uri *out, char *error, size_t error_size)
 {
 	const char *colon = rl_span_find(info, ':');
 	span user, password;
@@ -209,6 +209,55 @@ int rl_uri_parse_user_info(span info, rl_uri *out, char *error, size_t error_siz
 		return -1;
 	}
 	return rl_uri_take_secret(password, &out->password, "password", error, error_size);
+}
+
+int rl_uri_take_user_info(span *authority, rl_uri *out, char *error, size_t error_size)
+{
+	const char *at = rl_span_find_last(*authority, '@');
+	span info;
+
+	if (at == NULL) {
+		return 0;
+	}
+	info.p = authority->p;
+	info.len = (size_t) (at - authority->p);
+	if (parse_user_info(info, out, error, error_size) != 0) {
+		return -1;
+	}
+	authority->p = at + 1;
+	authority->len -= info.len + 1;
+	return 0;
+}
+
+void rl_uri_secure(rl_uri *out)
+{
+	out->tls = 1;
+	out->tls_config.verify_peer = 1;
+	out->tls_config.verify_peer_name = 1;
+}
+
+span rl_uri_split_query(span *rest)
+{
+	const char *question = rl_span_find(*rest, '?');
+	span query = {NULL, 0};
+
+	if (question != NULL) {
+		query.p = question + 1;
+		query.len = rest->len - (size_t) (question - rest->p) - 1;
+		rest->len = (size_t) (question - rest->p);
+	}
+	return query;
+}
+
+int rl_uri_check_pairs(const rl_uri *out, char *error, size_t error_size)
+{
+	if (out->tls_config.key_file != NULL && out->tls_config.cert_file == NULL) {
+		return rl_uri_fail(error, error_size, "URI local_pk needs local_cert");
+	}
+	if (out->username != NULL && out->password == NULL) {
+		return rl_uri_fail(error, error_size, "URI user name needs a password");
+	}
+	return 0;
 }
 
 int rl_uri_host_port(span hostport, int default_port, char **host_out, int *port_out, char *error, size_t error_size)
@@ -397,17 +446,11 @@ static int parse_redis(span rest, span query, rl_uri *out, char *error, size_t e
 	const char *slash = rl_span_find(rest, '/');
 	span authority = {rest.p, slash ? (size_t) (slash - rest.p) : rest.len};
 	span path = {slash ? slash + 1 : rest.p + rest.len, slash ? rest.len - authority.len - 1 : 0};
-	const char *at = rl_span_find_last(authority, '@');
 	span hostport = authority;
 	int db_seen = 0;
 
-	if (at != NULL) {
-		span info = {authority.p, (size_t) (at - authority.p)};
-		if (rl_uri_parse_user_info(info, out, error, error_size) != 0) {
-			return -1;
-		}
-		hostport.p = at + 1;
-		hostport.len = authority.len - info.len - 1;
+	if (rl_uri_take_user_info(&hostport, out, error, error_size) != 0) {
+		return -1;
 	}
 	if (rl_uri_host_port(hostport, RL_URI_DEFAULT_PORT, &out->host, &out->port, error, error_size) != 0) {
 		return -1;
@@ -461,8 +504,7 @@ static int parse_memory(const char *name, size_t len, rl_uri *out, char *error, 
 
 int rl_uri_parse(const char *text, size_t len, rl_uri *out, char *error, size_t error_size)
 {
-	span all = {text, len}, rest, query = {NULL, 0};
-	const char *question;
+	span all = {text, len}, rest, query;
 	int status;
 
 	memset(out, 0, sizeof(*out));
@@ -476,9 +518,7 @@ int rl_uri_parse(const char *text, size_t len, rl_uri *out, char *error, size_t 
 		return rl_uri_fail(error, error_size, "URI must not have a #fragment (percent-encode '#' in a password)");
 	}
 	if (rl_span_has_prefix_nocase(all, "rediss://")) {
-		out->tls = 1;
-		out->tls_config.verify_peer = 1;
-		out->tls_config.verify_peer_name = 1;
+		rl_uri_secure(out);
 		rest.p = text + 9;
 		rest.len = len - 9;
 	} else if (rl_span_has_prefix_nocase(all, "redis://")) {
@@ -496,20 +536,12 @@ int rl_uri_parse(const char *text, size_t len, rl_uri *out, char *error, size_t 
 	} else {
 		return rl_uri_fail(error, error_size, "URI must start with redis://, rediss://, unix://, sentinel://, sentinels://, cluster://, clusters:// or memory://");
 	}
-	question = rl_span_find(rest, '?');
-	if (question != NULL) {
-		query.p = question + 1;
-		query.len = rest.len - (size_t) (question - rest.p) - 1;
-		rest.len = (size_t) (question - rest.p);
-	}
+	query = rl_uri_split_query(&rest);
 	status = text[0] == 'u' || text[0] == 'U'
 		? parse_unix(rest, query, out, error, error_size)
 		: parse_redis(rest, query, out, error, error_size);
-	if (status == 0 && out->tls_config.key_file != NULL && out->tls_config.cert_file == NULL) {
-		status = rl_uri_fail(error, error_size, "URI local_pk needs local_cert");
-	}
-	if (status == 0 && out->username != NULL && out->password == NULL) {
-		status = rl_uri_fail(error, error_size, "URI user name needs a password");
+	if (status == 0) {
+		status = rl_uri_check_pairs(out, error, error_size);
 	}
 	if (status != 0) {
 		rl_uri_free(out);
