@@ -368,6 +368,58 @@ static int take_tls_setting(span key, span value, rl_uri *out, char *error, size
 	return 1;
 }
 
+/* ?timeout=seconds: once, at most 60 s, kept in ms. */
+static int set_timeout(span value, rl_uri *out, char *error, size_t error_size)
+{
+	if (out->has_timeout) {
+		return rl_uri_fail(error, error_size, "URI gives the timeout twice");
+	}
+	if (parse_seconds(value, &out->timeout_ms) != 0) {
+		return rl_uri_fail(error, error_size, "URI timeout must be a number of seconds >= 0, like 0.5");
+	}
+	if (!rl_timeout_seconds_ok(out->timeout_ms)) {
+		return rl_uri_fail(error, error_size, "URI timeout must be at most 60 seconds");
+	}
+	out->timeout_ms *= 1000.0;
+	out->has_timeout = 1;
+	return 0;
+}
+
+/* A cluster URI's ?member=i (0 to 255): once, kept as i + 1 (0: none). */
+static int set_member(span value, rl_uri *out, char *error, size_t error_size)
+{
+	size_t d;
+	unsigned member = 0;
+
+	if (out->cluster_member != 0) {
+		return rl_uri_fail(error, error_size, "URI gives the member twice");
+	}
+	for (d = 0; d < value.len && value.p[d] >= '0' && value.p[d] <= '9' && member < 1000; d++) {
+		member = member * 10 + (unsigned) (value.p[d] - '0');
+	}
+	if (value.len == 0 || d != value.len || member > 255) {
+		return rl_uri_fail(error, error_size, "URI member must be a whole number from 0 to 255");
+	}
+	out->cluster_member = member + 1;
+	return 0;
+}
+
+/* A key the URI's scheme does not know, refused with the ones it knows. The key is not quoted: a
+ * mistyped one might be a secret. */
+static int unknown_parameter(const rl_uri *out, char *error, size_t error_size)
+{
+	return rl_uri_fail(error, error_size, out->tls
+		? (out->sentinel ? "URI has an unknown query parameter (known: timeout, db, password, username, "
+		  "sentinel_username, sentinel_password, cafile, capath, local_cert, local_pk, passphrase, peer_name, "
+		  "verify_peer, verify_peer_name)"
+		  : "URI has an unknown query parameter (known: timeout, db, password, username, cafile, capath, "
+		  "local_cert, local_pk, passphrase, peer_name, verify_peer, verify_peer_name)")
+		: out->sentinel ? "URI has an unknown query parameter (known: timeout, db, password, username, "
+		  "sentinel_username, sentinel_password)"
+		: out->cluster ? "URI has an unknown query parameter (known: timeout, password, username, member)"
+		: "URI has an unknown query parameter (known: timeout, db, password, username)");
+}
+
 int rl_uri_parse_query(span query, int *db_seen, rl_uri *out, char *error, size_t error_size)
 {
 	while (query.len > 0) {
@@ -384,18 +436,7 @@ int rl_uri_parse_query(span query, int *db_seen, rl_uri *out, char *error, size_
 			continue;
 		}
 		if (span_equals(key, "timeout")) {
-			if (out->has_timeout) {
-				return rl_uri_fail(error, error_size, "URI gives the timeout twice");
-			}
-			if (parse_seconds(value, &out->timeout_ms) != 0) {
-				return rl_uri_fail(error, error_size, "URI timeout must be a number of seconds >= 0, like 0.5");
-			}
-			if (!rl_timeout_seconds_ok(out->timeout_ms)) {
-				return rl_uri_fail(error, error_size, "URI timeout must be at most 60 seconds");
-			}
-			out->timeout_ms *= 1000.0;
-			out->has_timeout = 1;
-			status = 0;
+			status = set_timeout(value, out, error, error_size);
 		} else if (span_equals(key, "db") || span_equals(key, "database")) {
 			status = rl_uri_set_database(value, db_seen, out, error, error_size);
 		} else if (span_equals(key, "password")) {
@@ -403,36 +444,13 @@ int rl_uri_parse_query(span query, int *db_seen, rl_uri *out, char *error, size_
 		} else if (span_equals(key, "username")) {
 			status = rl_uri_take_secret(value, &out->username, "user name", error, error_size);
 		} else if (out->cluster && span_equals(key, "member")) {
-			size_t d;
-			unsigned member = 0;
-
-			if (out->cluster_member != 0) {
-				return rl_uri_fail(error, error_size, "URI gives the member twice");
-			}
-			for (d = 0; d < value.len && value.p[d] >= '0' && value.p[d] <= '9' && member < 1000; d++) {
-				member = member * 10 + (unsigned) (value.p[d] - '0');
-			}
-			if (value.len == 0 || d != value.len || member > 255) {
-				return rl_uri_fail(error, error_size, "URI member must be a whole number from 0 to 255");
-			}
-			out->cluster_member = member + 1;
-			status = 0;
+			status = set_member(value, out, error, error_size);
 		} else if (out->sentinel && span_equals(key, "sentinel_password")) {
 			status = rl_uri_take_secret(value, &out->sentinel_password, "sentinel_password", error, error_size);
 		} else if (out->sentinel && span_equals(key, "sentinel_username")) {
 			status = rl_uri_take_secret(value, &out->sentinel_username, "sentinel_username", error, error_size);
 		} else if ((status = take_tls_setting(key, value, out, error, error_size)) == 1) {
-			/* The key is not quoted: a mistyped one might be a secret. */
-			return rl_uri_fail(error, error_size, out->tls
-				? (out->sentinel ? "URI has an unknown query parameter (known: timeout, db, password, username, "
-				  "sentinel_username, sentinel_password, cafile, capath, local_cert, local_pk, passphrase, peer_name, "
-				  "verify_peer, verify_peer_name)"
-				  : "URI has an unknown query parameter (known: timeout, db, password, username, cafile, capath, "
-				  "local_cert, local_pk, passphrase, peer_name, verify_peer, verify_peer_name)")
-				: out->sentinel ? "URI has an unknown query parameter (known: timeout, db, password, username, "
-				  "sentinel_username, sentinel_password)"
-				: out->cluster ? "URI has an unknown query parameter (known: timeout, password, username, member)"
-				: "URI has an unknown query parameter (known: timeout, db, password, username)");
+			return unknown_parameter(out, error, error_size);
 		}
 		if (status != 0) {
 			return -1;
