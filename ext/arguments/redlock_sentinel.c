@@ -89,53 +89,9 @@ bool redlock_sentinel_keyed(HashTable *entry)
 static zend_result parse_sentinel_list(zval *list, uint32_t arg_num, size_t index, char **hosts, int *ports,
 	size_t *count)
 {
-	zval *one;
+	static const redlock_host_list sentinels = {"sentinels", "sentinel", RL_URI_DEFAULT_SENTINEL_PORT, false};
 
-	if (Z_TYPE_P(list) != IS_ARRAY) {
-		zend_argument_type_error(arg_num, "server #%zu sentinels must be of type array, %s given", index,
-			zend_zval_type_name(list));
-		return FAILURE;
-	}
-	if (zend_hash_num_elements(Z_ARRVAL_P(list)) == 0 || zend_hash_num_elements(Z_ARRVAL_P(list)) > RL_URI_SENTINELS_MAX) {
-		zend_argument_value_error(arg_num, "server #%zu sentinels must list 1 to %d sentinels", index, RL_URI_SENTINELS_MAX);
-		return FAILURE;
-	}
-	ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(list), one) {
-		ZVAL_DEREF(one);
-		if (Z_TYPE_P(one) == IS_STRING) {
-			char error[RL_URI_ERROR_MAX];
-
-			if (rl_uri_parse_host_port(Z_STRVAL_P(one), Z_STRLEN_P(one), RL_URI_DEFAULT_SENTINEL_PORT, &hosts[*count],
-					&ports[*count], error, sizeof(error)) != 0) {
-				zend_argument_value_error(arg_num, "server #%zu sentinel #%zu must be \"host:port\" (%s)", index, *count,
-					error);
-				return FAILURE;
-			}
-		} else if (Z_TYPE_P(one) == IS_ARRAY) {
-			zval *host = zend_hash_index_find_deref(Z_ARRVAL_P(one), 0);
-			zval *port = zend_hash_index_find_deref(Z_ARRVAL_P(one), 1);
-
-			ports[*count] = RL_URI_DEFAULT_SENTINEL_PORT;
-			if (host == NULL) {
-				zend_argument_value_error(arg_num, "server #%zu sentinel #%zu must be a list [host, port]", index, *count);
-				return FAILURE;
-			}
-			if (redlock_server_check_host(host, arg_num, index) != SUCCESS
-				|| (port != NULL && redlock_server_parse_port(port, false, arg_num, index, &ports[*count]) != SUCCESS)) {
-				return FAILURE;
-			}
-			if ((hosts[*count] = strdup(Z_STRVAL_P(host))) == NULL) {
-				zend_throw_error(NULL, "RedLock: out of memory");
-				return FAILURE;
-			}
-		} else {
-			zend_argument_type_error(arg_num, "server #%zu sentinel #%zu must be of type string|array, %s given", index,
-				*count, zend_zval_type_name(one));
-			return FAILURE;
-		}
-		(*count)++;
-	} ZEND_HASH_FOREACH_END();
-	return SUCCESS;
+	return redlock_server_parse_host_list(list, &sentinels, arg_num, index, hosts, ports, count);
 }
 
 zend_result redlock_sentinel_from_keyed(rl_cluster *cluster, HashTable *entry, uint32_t arg_num, size_t index)
