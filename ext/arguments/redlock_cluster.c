@@ -57,12 +57,7 @@ zend_result redlock_cluster_from_uri(rl_cluster *cluster, size_t index, const rl
 
 	memset(&spec, 0, sizeof(spec));
 	memset(&seeds, 0, sizeof(seeds));
-	spec.timeout_ms = uri->has_timeout ? uri->timeout_ms : REDLOCK_DEFAULT_TIMEOUT_SECONDS * 1000.0;
-	spec.username = uri->username;
-	spec.username_len = uri->username ? strlen(uri->username) : 0;
-	spec.password = uri->password;
-	spec.password_len = uri->password ? strlen(uri->password) : 0;
-	spec.tls = uri->tls ? &uri->tls_config : NULL;
+	redlock_server_spec_from_uri(&spec, uri);
 	seeds.count = uri->sentinel_count;
 	seeds.hosts = (const char *const *) uri->sentinel_hosts;
 	seeds.ports = uri->sentinel_ports;

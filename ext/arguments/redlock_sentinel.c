@@ -60,13 +60,7 @@ zend_result redlock_sentinel_from_uri(rl_cluster *cluster, size_t index, const r
 
 	memset(&spec, 0, sizeof(spec));
 	memset(&sentinels, 0, sizeof(sentinels));
-	spec.timeout_ms = uri->has_timeout ? uri->timeout_ms : REDLOCK_DEFAULT_TIMEOUT_SECONDS * 1000.0;
-	spec.username = uri->username;
-	spec.username_len = uri->username ? strlen(uri->username) : 0;
-	spec.password = uri->password;
-	spec.password_len = uri->password ? strlen(uri->password) : 0;
-	spec.database = (int) uri->database;
-	spec.tls = uri->tls ? &uri->tls_config : NULL;
+	redlock_server_spec_from_uri(&spec, uri);
 	sentinels.count = uri->sentinel_count;
 	sentinels.hosts = (const char *const *) uri->sentinel_hosts;
 	sentinels.ports = uri->sentinel_ports;

@@ -314,3 +314,14 @@ zend_result redlock_server_parse_host_list(zval *list, const redlock_host_list *
 	} ZEND_HASH_FOREACH_END();
 	return SUCCESS;
 }
+
+void redlock_server_spec_from_uri(rl_endpoint_spec *spec, const rl_uri *uri)
+{
+	spec->timeout_ms = uri->has_timeout ? uri->timeout_ms : REDLOCK_DEFAULT_TIMEOUT_SECONDS * 1000.0;
+	spec->username = uri->username;
+	spec->username_len = uri->username ? strlen(uri->username) : 0;
+	spec->password = uri->password;
+	spec->password_len = uri->password ? strlen(uri->password) : 0;
+	spec->database = (int) uri->database;
+	spec->tls = uri->tls ? &uri->tls_config : NULL;
+}

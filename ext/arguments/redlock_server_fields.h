@@ -16,6 +16,10 @@ zend_result redlock_server_parse_credential(zval *value, const char *field, uint
 	const char **out, size_t *out_len);
 zend_result redlock_server_parse_tls(zval *value, uint32_t arg_num, size_t index, rl_tls_config **out);
 
+/* What every URI form gives its endpoint alike: the timeout (or the default), the credentials, the database
+ * and TLS (pointing into uri, which must outlive spec's use). */
+void redlock_server_spec_from_uri(rl_endpoint_spec *spec, const rl_uri *uri);
+
 /* What a keyed entry's list of hosts is ("sentinels", "cluster"), for its messages and its defaults. */
 typedef struct {
 	const char *field; /* its key: "sentinels", "cluster" */
