@@ -88,6 +88,25 @@ static zend_result parse_sentinel_list(zval *list, uint32_t arg_num, size_t inde
 	return redlock_server_parse_host_list(list, &sentinels, arg_num, index, hosts, ports, count);
 }
 
+/* Both "sentinels" and "master" are there, and the master's name is one Sentinel could know. */
+static zend_result check_names(zval *sentinels, zval *master, uint32_t arg_num, size_t index)
+{
+	if (sentinels == NULL || master == NULL) {
+		zend_argument_value_error(arg_num, "server #%zu must have both \"sentinels\" and \"master\"", index);
+		return FAILURE;
+	}
+	if (Z_TYPE_P(master) != IS_STRING) {
+		zend_argument_type_error(arg_num, "server #%zu master must be of type string, %s given", index,
+			zend_zval_type_name(master));
+		return FAILURE;
+	}
+	if (!rl_uri_master_name_ok(Z_STRVAL_P(master), Z_STRLEN_P(master))) {
+		zend_argument_value_error(arg_num, "server #%zu master must be 1 to 128 letters, digits, '.', '_' or '-'", index);
+		return FAILURE;
+	}
+	return SUCCESS;
+}
+
 zend_result redlock_sentinel_from_keyed(rl_cluster *cluster, HashTable *entry, uint32_t arg_num, size_t index)
 {
 	zval *slots[SKEY_COUNT] = {NULL};
@@ -105,17 +124,7 @@ zend_result redlock_sentinel_from_keyed(rl_cluster *cluster, HashTable *entry, u
 		return FAILURE;
 	}
 
-	if (slots[SKEY_SENTINELS] == NULL || slots[SKEY_MASTER] == NULL) {
-		zend_argument_value_error(arg_num, "server #%zu must have both \"sentinels\" and \"master\"", index);
-		return FAILURE;
-	}
-	if (Z_TYPE_P(slots[SKEY_MASTER]) != IS_STRING) {
-		zend_argument_type_error(arg_num, "server #%zu master must be of type string, %s given", index,
-			zend_zval_type_name(slots[SKEY_MASTER]));
-		return FAILURE;
-	}
-	if (!rl_uri_master_name_ok(Z_STRVAL_P(slots[SKEY_MASTER]), Z_STRLEN_P(slots[SKEY_MASTER]))) {
-		zend_argument_value_error(arg_num, "server #%zu master must be 1 to 128 letters, digits, '.', '_' or '-'", index);
+	if (check_names(slots[SKEY_SENTINELS], slots[SKEY_MASTER], arg_num, index) != SUCCESS) {
 		return FAILURE;
 	}
 	if (parse_sentinel_list(slots[SKEY_SENTINELS], arg_num, index, hosts, ports, &count) != SUCCESS
@@ -135,13 +144,8 @@ zend_result redlock_sentinel_from_keyed(rl_cluster *cluster, HashTable *entry, u
 		zend_argument_value_error(arg_num, "server #%zu sentinel_username needs a sentinel_password", index);
 		goto done;
 	}
-	if (slots[SKEY_DATABASE] != NULL) {
-		zend_long number;
-
-		if (redlock_server_parse_whole_number(slots[SKEY_DATABASE], "database", 0, INT_MAX, arg_num, index, &number) != SUCCESS) {
-			goto done;
-		}
-		spec.database = (int) number;
+	if (redlock_server_parse_database(slots[SKEY_DATABASE], arg_num, index, &spec.database) != SUCCESS) {
+		goto done;
 	}
 	spec.tls = tls;
 	sentinels.count = count;

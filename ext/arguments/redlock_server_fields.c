@@ -325,3 +325,17 @@ void redlock_server_spec_from_uri(rl_endpoint_spec *spec, const rl_uri *uri)
 	spec->database = (int) uri->database;
 	spec->tls = uri->tls ? &uri->tls_config : NULL;
 }
+
+zend_result redlock_server_parse_database(zval *value, uint32_t arg_num, size_t index, int *database)
+{
+	zend_long number;
+
+	if (value == NULL) {
+		return SUCCESS;
+	}
+	if (redlock_server_parse_whole_number(value, "database", 0, INT_MAX, arg_num, index, &number) != SUCCESS) {
+		return FAILURE;
+	}
+	*database = (int) number;
+	return SUCCESS;
+}

@@ -11,6 +11,8 @@ zend_result redlock_server_check_host(zval *host, uint32_t arg_num, size_t index
 zend_result redlock_server_parse_whole_number(zval *value, const char *field, zend_long min, zend_long max,
 	uint32_t arg_num, size_t index, zend_long *out);
 zend_result redlock_server_parse_port(zval *port, bool unix_socket, uint32_t arg_num, size_t index, int *out);
+/* "database" (0 and up) into *database; absent (NULL): *database as it was. */
+zend_result redlock_server_parse_database(zval *value, uint32_t arg_num, size_t index, int *database);
 zend_result redlock_server_parse_timeout(zval *timeout, uint32_t arg_num, size_t index, double *timeout_ms);
 zend_result redlock_server_parse_credential(zval *value, const char *field, uint32_t arg_num, size_t index,
 	const char **out, size_t *out_len);

@@ -135,13 +135,8 @@ static zend_result parse_keyed_entry(HashTable *entry, uint32_t arg_num, size_t 
 		}
 		spec->tls = *tls;
 	}
-	if (slots[KEY_DATABASE] != NULL) {
-		zend_long value;
-
-		if (redlock_server_parse_whole_number(slots[KEY_DATABASE], "database", 0, INT_MAX, arg_num, index, &value) != SUCCESS) {
-			return FAILURE;
-		}
-		spec->database = (int) value;
+	if (redlock_server_parse_database(slots[KEY_DATABASE], arg_num, index, &spec->database) != SUCCESS) {
+		return FAILURE;
 	}
 	spec->host = Z_STRVAL_P(slots[KEY_HOST]);
 	spec->host_len = Z_STRLEN_P(slots[KEY_HOST]);
