@@ -61,6 +61,53 @@ static int all_confirmed(const rl_notify *notify)
 	return 1;
 }
 
+/* One poll of the live subscriptions (fds, owner: room for every server) and what it brought in
+ * (*notified set by a message, -1 when the wait was cancelled). 0 to poll again; 1 to stop: no server
+ * left, the poll failed or was cancelled. */
+static int pump_once(rl_notify *notify, rl_pollfd *fds, size_t *owner, double until_ms, double now, int *notified)
+{
+	size_t used = 0, i, k;
+	int ready;
+
+	for (i = 0; i < notify->count; i++) {
+		if (notify->conns[i].state == RL_CONN_DOWN) {
+			continue;
+		}
+		fds[used].fd = rl_conn_fd(&notify->conns[i]);
+		fds[used].events = rl_conn_poll_events(&notify->conns[i]);
+		fds[used].revents = 0;
+		owner[used++] = i;
+	}
+	if (used == 0) {
+		if (pause_cancelled(until_ms, now)) {
+			*notified = -1;
+		}
+		return 1;
+	}
+	/* TLS-decrypted bytes count as readable: a release announced in them is seen now */
+	ready = rl_conn_poll(fds, owner, used, notify->conns, until_ms, now);
+	if (ready < 0 && !rl_poll_interrupted()) {
+		if (rl_wait_cancelled(ready)) {
+			*notified = -1;
+		}
+		return 1;
+	}
+	for (k = 0; ready > 0 && k < used; k++) {
+		rl_conn *conn = &notify->conns[owner[k]];
+		rl_outcome out;
+
+		if (fds[k].revents == 0) {
+			continue;
+		}
+		if (rl_conn_on_events(conn, &notify->endpoints[owner[k]], fds[k].revents, &out) != 0) {
+			rl_conn_close(conn);
+			continue;
+		}
+		(void) take_in(notify, owner[k], notified);
+	}
+	return 0;
+}
+
 /* Polls the subscriptions until until_ms. stop_on_notice: return 1 at the first message;
  * otherwise return once every server confirmed (or failed). -1: the wait was cancelled. */
 static int pump(rl_notify *notify, double until_ms, int stop_on_notice)
@@ -80,53 +127,10 @@ static int pump(rl_notify *notify, double until_ms, int stop_on_notice)
 	}
 	for (;;) {
 		double now = rl_now_ms();
-		size_t used = 0, i, k;
-		int ready;
 
-		if (notified && stop_on_notice) {
+		if ((notified && stop_on_notice) || (!stop_on_notice && all_confirmed(notify)) || now >= until_ms
+			|| pump_once(notify, fds, owner, until_ms, now, &notified) != 0) {
 			break;
-		}
-		if (!stop_on_notice && all_confirmed(notify)) {
-			break;
-		}
-		if (now >= until_ms) {
-			break;
-		}
-		for (i = 0; i < notify->count; i++) {
-			if (notify->conns[i].state == RL_CONN_DOWN) {
-				continue;
-			}
-			fds[used].fd = rl_conn_fd(&notify->conns[i]);
-			fds[used].events = rl_conn_poll_events(&notify->conns[i]);
-			fds[used].revents = 0;
-			owner[used++] = i;
-		}
-		if (used == 0) {
-			if (pause_cancelled(until_ms, now)) {
-				notified = -1;
-			}
-			break;
-		}
-		/* TLS-decrypted bytes count as readable: a release announced in them is seen now */
-		ready = rl_conn_poll(fds, owner, used, notify->conns, until_ms, now);
-		if (ready < 0 && !rl_poll_interrupted()) {
-			if (rl_wait_cancelled(ready)) {
-				notified = -1;
-			}
-			break;
-		}
-		for (k = 0; ready > 0 && k < used; k++) {
-			rl_conn *conn = &notify->conns[owner[k]];
-			rl_outcome out;
-
-			if (fds[k].revents == 0) {
-				continue;
-			}
-			if (rl_conn_on_events(conn, &notify->endpoints[owner[k]], fds[k].revents, &out) != 0) {
-				rl_conn_close(conn);
-				continue;
-			}
-			(void) take_in(notify, owner[k], &notified);
 		}
 	}
 	if (fds != small) {
