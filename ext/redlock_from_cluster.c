@@ -10,58 +10,54 @@
 #include "net/rl_platform.h"
 #include "net/rl_shards.h"
 
-/* RedLock::fromCluster($seeds, ...): the seeds as one cluster member, its masters counted (at least 3),
- * then a RedLock whose member i is that cluster with "member" => i (net/rl_shards.h: the i-th master
- * by median slot, keys with a hash tag on it). The placement is decided below the glue. */
-PHP_METHOD(RedLock, fromCluster)
+/* The seeds (a string or an array) as one cluster member's entry in *entry: "cluster://" put before a
+ * bare string, {"cluster": seeds} around a bare list. 0, or -1 with the TypeError or ValueError thrown
+ * (a member named: fromCluster() numbers them itself). */
+static int seeds_as_member(zval *seeds, zval *entry)
 {
-	zval *seeds, *options = NULL, entry, servers, args[4];
-	zend_long retry_delay = REDLOCK_DEFAULT_RETRY_DELAY, retry_count = REDLOCK_DEFAULT_RETRY_COUNT;
-	HashTable probe_list;
-	rl_cluster *probe;
-	rl_outcome out;
-	int masters, i;
-
-	ZEND_PARSE_PARAMETERS_START(1, 4)
-		Z_PARAM_ZVAL(seeds)
-		Z_PARAM_OPTIONAL
-		Z_PARAM_LONG(retry_delay)
-		Z_PARAM_LONG(retry_count)
-		Z_PARAM_ARRAY(options)
-	ZEND_PARSE_PARAMETERS_END();
-
 	ZVAL_DEREF(seeds);
 	if (Z_TYPE_P(seeds) == IS_STRING) {
 		if (strncasecmp(Z_STRVAL_P(seeds), "cluster://", 10) == 0 || strncasecmp(Z_STRVAL_P(seeds), "clusters://", 11) == 0) {
-			ZVAL_COPY(&entry, seeds);
+			ZVAL_COPY(entry, seeds);
 		} else {
-			ZVAL_STR(&entry, zend_strpprintf(0, "cluster://%s", Z_STRVAL_P(seeds)));
+			ZVAL_STR(entry, zend_strpprintf(0, "cluster://%s", Z_STRVAL_P(seeds)));
 		}
 	} else if (Z_TYPE_P(seeds) == IS_ARRAY) {
 		if (zend_hash_str_exists(Z_ARRVAL_P(seeds), "cluster", sizeof("cluster") - 1)) {
-			ZVAL_COPY(&entry, seeds);
+			ZVAL_COPY(entry, seeds);
 		} else {
-			array_init(&entry);
+			array_init(entry);
 			Z_TRY_ADDREF_P(seeds);
-			add_assoc_zval(&entry, "cluster", seeds);
+			add_assoc_zval(entry, "cluster", seeds);
 		}
 	} else {
 		zend_argument_type_error(1, "must be of type array|string, %s given", zend_zval_type_name(seeds));
-		RETURN_THROWS();
+		return -1;
 	}
-	if (Z_TYPE(entry) == IS_STRING ? strstr(Z_STRVAL(entry), "member=") != NULL
-		: zend_hash_str_exists(Z_ARRVAL(entry), "member", sizeof("member") - 1)) {
-		zval_ptr_dtor(&entry);
+	if (Z_TYPE_P(entry) == IS_STRING ? strstr(Z_STRVAL_P(entry), "member=") != NULL
+		: zend_hash_str_exists(Z_ARRVAL_P(entry), "member", sizeof("member") - 1)) {
+		zval_ptr_dtor(entry);
 		zend_argument_value_error(1, "must not name a member: fromCluster() gives each master its own");
-		RETURN_THROWS();
+		return -1;
 	}
+	return 0;
+}
+
+/* The masters of the cluster entry names (below the glue: rl_shards_masters), within its timeout or
+ * the default call bound: their number, or -1 with the exception thrown. */
+static int count_masters(zval *entry)
+{
+	HashTable probe_list;
+	rl_cluster *probe;
+	rl_outcome out;
+	int masters;
+
 	zend_hash_init(&probe_list, 1, NULL, NULL, 0);
-	zend_hash_next_index_insert(&probe_list, &entry);
+	zend_hash_next_index_insert(&probe_list, entry);
 	probe = redlock_servers_parse(&probe_list, 1);
 	zend_hash_destroy(&probe_list);
 	if (probe == NULL) {
-		zval_ptr_dtor(&entry);
-		RETURN_THROWS();
+		return -1;
 	}
 	{
 		const rl_endpoint *endpoint = &probe->endpoints[0];
@@ -72,28 +68,61 @@ PHP_METHOD(RedLock, fromCluster)
 	}
 	rl_cluster_destroy(probe);
 	if (masters < 0) {
-		zval_ptr_dtor(&entry);
 		zend_throw_exception_ex(redlock_exception_ce, 0, "RedLock::fromCluster(): %s", out.message);
-		RETURN_THROWS();
+		return -1;
 	}
 	if (masters < 3) {
-		zval_ptr_dtor(&entry);
 		zend_argument_value_error(1, "names a cluster of %d master%s: fromCluster() needs at least 3 (a quorum of masters)",
 			masters, masters == 1 ? "" : "s");
-		RETURN_THROWS();
+		return -1;
 	}
-	array_init_size(&servers, (uint32_t) masters);
+	return masters;
+}
+
+/* The server list: entry once per master, with "member" => i. */
+static void one_member_per_master(const zval *entry, int masters, zval *servers)
+{
+	int i;
+
+	array_init_size(servers, (uint32_t) masters);
 	for (i = 0; i < masters; i++) {
 		zval one;
 
-		if (Z_TYPE(entry) == IS_STRING) {
-			ZVAL_STR(&one, zend_strpprintf(0, "%s%smember=%d", Z_STRVAL(entry), strchr(Z_STRVAL(entry), '?') ? "&" : "?", i));
+		if (Z_TYPE_P(entry) == IS_STRING) {
+			ZVAL_STR(&one, zend_strpprintf(0, "%s%smember=%d", Z_STRVAL_P(entry), strchr(Z_STRVAL_P(entry), '?') ? "&" : "?", i));
 		} else {
-			ZVAL_ARR(&one, zend_array_dup(Z_ARRVAL(entry)));
+			ZVAL_ARR(&one, zend_array_dup(Z_ARRVAL_P(entry)));
 			add_assoc_long(&one, "member", i);
 		}
-		add_next_index_zval(&servers, &one);
+		add_next_index_zval(servers, &one);
 	}
+}
+
+/* RedLock::fromCluster($seeds, ...): the seeds as one cluster member, its masters counted (at least 3),
+ * then a RedLock whose member i is that cluster with "member" => i (net/rl_shards.h: the i-th master
+ * by median slot, keys with a hash tag on it). The placement is decided below the glue. */
+PHP_METHOD(RedLock, fromCluster)
+{
+	zval *seeds, *options = NULL, entry, servers, args[4];
+	zend_long retry_delay = REDLOCK_DEFAULT_RETRY_DELAY, retry_count = REDLOCK_DEFAULT_RETRY_COUNT;
+	int masters;
+
+	ZEND_PARSE_PARAMETERS_START(1, 4)
+		Z_PARAM_ZVAL(seeds)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_LONG(retry_delay)
+		Z_PARAM_LONG(retry_count)
+		Z_PARAM_ARRAY(options)
+	ZEND_PARSE_PARAMETERS_END();
+
+	if (seeds_as_member(seeds, &entry) != 0) {
+		RETURN_THROWS();
+	}
+	if ((masters = count_masters(&entry)) < 0) {
+		zval_ptr_dtor(&entry);
+		RETURN_THROWS();
+	}
+	one_member_per_master(&entry, masters, &servers);
 	zval_ptr_dtor(&entry);
 	object_init_ex(return_value, redlock_ce);
 	ZVAL_COPY_VALUE(&args[0], &servers);

@@ -57,12 +57,7 @@ zend_result redlock_cluster_from_uri(rl_cluster *cluster, size_t index, const rl
 
 	memset(&spec, 0, sizeof(spec));
 	memset(&seeds, 0, sizeof(seeds));
-	spec.timeout_ms = uri->has_timeout ? uri->timeout_ms : REDLOCK_DEFAULT_TIMEOUT_SECONDS * 1000.0;
-	spec.username = uri->username;
-	spec.username_len = uri->username ? strlen(uri->username) : 0;
-	spec.password = uri->password;
-	spec.password_len = uri->password ? strlen(uri->password) : 0;
-	spec.tls = uri->tls ? &uri->tls_config : NULL;
+	redlock_server_spec_from_uri(&spec, uri);
 	seeds.count = uri->sentinel_count;
 	seeds.hosts = (const char *const *) uri->sentinel_hosts;
 	seeds.ports = uri->sentinel_ports;
@@ -80,63 +75,16 @@ bool redlock_cluster_keyed(HashTable *entry)
 }
 
 /* "cluster": a non-empty list of "host[:port]" strings or [host, port] lists (port 6379 when
- * absent). hosts[] are malloc'd, for the caller to free. */
+ * absent), hosts only. hosts[] are malloc'd, for the caller to free. */
 static zend_result parse_seeds(zval *list, uint32_t arg_num, size_t index, char **hosts, int *ports, size_t *count)
 {
-	zval *one;
+	static const redlock_host_list seeds = {"cluster", "seed", RL_URI_DEFAULT_PORT, true};
 
 	if (list == NULL) {
 		zend_argument_value_error(arg_num, "server #%zu must have \"cluster\": its seeds", index);
 		return FAILURE;
 	}
-	if (Z_TYPE_P(list) != IS_ARRAY) {
-		zend_argument_type_error(arg_num, "server #%zu cluster must be of type array, %s given", index,
-			zend_zval_type_name(list));
-		return FAILURE;
-	}
-	if (zend_hash_num_elements(Z_ARRVAL_P(list)) == 0 || zend_hash_num_elements(Z_ARRVAL_P(list)) > RL_URI_SENTINELS_MAX) {
-		zend_argument_value_error(arg_num, "server #%zu cluster must list 1 to %d seeds", index, RL_URI_SENTINELS_MAX);
-		return FAILURE;
-	}
-	ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(list), one) {
-		ZVAL_DEREF(one);
-		if (Z_TYPE_P(one) == IS_STRING) {
-			char error[RL_URI_ERROR_MAX];
-
-			if (rl_uri_parse_host_port(Z_STRVAL_P(one), Z_STRLEN_P(one), RL_URI_DEFAULT_PORT, &hosts[*count],
-					&ports[*count], error, sizeof(error)) != 0) {
-				zend_argument_value_error(arg_num, "server #%zu seed #%zu must be \"host:port\" (%s)", index, *count, error);
-				return FAILURE;
-			}
-		} else if (Z_TYPE_P(one) == IS_ARRAY) {
-			zval *host = zend_hash_index_find_deref(Z_ARRVAL_P(one), 0);
-			zval *port = zend_hash_index_find_deref(Z_ARRVAL_P(one), 1);
-
-			ports[*count] = RL_URI_DEFAULT_PORT;
-			if (host == NULL) {
-				zend_argument_value_error(arg_num, "server #%zu seed #%zu must be a list [host, port]", index, *count);
-				return FAILURE;
-			}
-			if (redlock_server_check_host(host, arg_num, index) != SUCCESS
-				|| (port != NULL && redlock_server_parse_port(port, false, arg_num, index, &ports[*count]) != SUCCESS)) {
-				return FAILURE;
-			}
-			if (Z_STRVAL_P(host)[0] == '/') {
-				zend_argument_value_error(arg_num, "server #%zu seed #%zu must be a host, not a unix socket", index, *count);
-				return FAILURE;
-			}
-			if ((hosts[*count] = strdup(Z_STRVAL_P(host))) == NULL) {
-				zend_throw_error(NULL, "RedLock: out of memory");
-				return FAILURE;
-			}
-		} else {
-			zend_argument_type_error(arg_num, "server #%zu seed #%zu must be of type string|array, %s given", index,
-				*count, zend_zval_type_name(one));
-			return FAILURE;
-		}
-		(*count)++;
-	} ZEND_HASH_FOREACH_END();
-	return SUCCESS;
+	return redlock_server_parse_host_list(list, &seeds, arg_num, index, hosts, ports, count);
 }
 
 zend_result redlock_cluster_from_keyed(rl_cluster *cluster, HashTable *entry, uint32_t arg_num, size_t index)

@@ -60,13 +60,7 @@ zend_result redlock_sentinel_from_uri(rl_cluster *cluster, size_t index, const r
 
 	memset(&spec, 0, sizeof(spec));
 	memset(&sentinels, 0, sizeof(sentinels));
-	spec.timeout_ms = uri->has_timeout ? uri->timeout_ms : REDLOCK_DEFAULT_TIMEOUT_SECONDS * 1000.0;
-	spec.username = uri->username;
-	spec.username_len = uri->username ? strlen(uri->username) : 0;
-	spec.password = uri->password;
-	spec.password_len = uri->password ? strlen(uri->password) : 0;
-	spec.database = (int) uri->database;
-	spec.tls = uri->tls ? &uri->tls_config : NULL;
+	redlock_server_spec_from_uri(&spec, uri);
 	sentinels.count = uri->sentinel_count;
 	sentinels.hosts = (const char *const *) uri->sentinel_hosts;
 	sentinels.ports = uri->sentinel_ports;
@@ -89,52 +83,27 @@ bool redlock_sentinel_keyed(HashTable *entry)
 static zend_result parse_sentinel_list(zval *list, uint32_t arg_num, size_t index, char **hosts, int *ports,
 	size_t *count)
 {
-	zval *one;
+	static const redlock_host_list sentinels = {"sentinels", "sentinel", RL_URI_DEFAULT_SENTINEL_PORT, false};
 
-	if (Z_TYPE_P(list) != IS_ARRAY) {
-		zend_argument_type_error(arg_num, "server #%zu sentinels must be of type array, %s given", index,
-			zend_zval_type_name(list));
+	return redlock_server_parse_host_list(list, &sentinels, arg_num, index, hosts, ports, count);
+}
+
+/* Both "sentinels" and "master" are there, and the master's name is one Sentinel could know. */
+static zend_result check_names(zval *sentinels, zval *master, uint32_t arg_num, size_t index)
+{
+	if (sentinels == NULL || master == NULL) {
+		zend_argument_value_error(arg_num, "server #%zu must have both \"sentinels\" and \"master\"", index);
 		return FAILURE;
 	}
-	if (zend_hash_num_elements(Z_ARRVAL_P(list)) == 0 || zend_hash_num_elements(Z_ARRVAL_P(list)) > RL_URI_SENTINELS_MAX) {
-		zend_argument_value_error(arg_num, "server #%zu sentinels must list 1 to %d sentinels", index, RL_URI_SENTINELS_MAX);
+	if (Z_TYPE_P(master) != IS_STRING) {
+		zend_argument_type_error(arg_num, "server #%zu master must be of type string, %s given", index,
+			zend_zval_type_name(master));
 		return FAILURE;
 	}
-	ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(list), one) {
-		ZVAL_DEREF(one);
-		if (Z_TYPE_P(one) == IS_STRING) {
-			char error[RL_URI_ERROR_MAX];
-
-			if (rl_uri_parse_host_port(Z_STRVAL_P(one), Z_STRLEN_P(one), RL_URI_DEFAULT_SENTINEL_PORT, &hosts[*count],
-					&ports[*count], error, sizeof(error)) != 0) {
-				zend_argument_value_error(arg_num, "server #%zu sentinel #%zu must be \"host:port\" (%s)", index, *count,
-					error);
-				return FAILURE;
-			}
-		} else if (Z_TYPE_P(one) == IS_ARRAY) {
-			zval *host = zend_hash_index_find_deref(Z_ARRVAL_P(one), 0);
-			zval *port = zend_hash_index_find_deref(Z_ARRVAL_P(one), 1);
-
-			ports[*count] = RL_URI_DEFAULT_SENTINEL_PORT;
-			if (host == NULL) {
-				zend_argument_value_error(arg_num, "server #%zu sentinel #%zu must be a list [host, port]", index, *count);
-				return FAILURE;
-			}
-			if (redlock_server_check_host(host, arg_num, index) != SUCCESS
-				|| (port != NULL && redlock_server_parse_port(port, false, arg_num, index, &ports[*count]) != SUCCESS)) {
-				return FAILURE;
-			}
-			if ((hosts[*count] = strdup(Z_STRVAL_P(host))) == NULL) {
-				zend_throw_error(NULL, "RedLock: out of memory");
-				return FAILURE;
-			}
-		} else {
-			zend_argument_type_error(arg_num, "server #%zu sentinel #%zu must be of type string|array, %s given", index,
-				*count, zend_zval_type_name(one));
-			return FAILURE;
-		}
-		(*count)++;
-	} ZEND_HASH_FOREACH_END();
+	if (!rl_uri_master_name_ok(Z_STRVAL_P(master), Z_STRLEN_P(master))) {
+		zend_argument_value_error(arg_num, "server #%zu master must be 1 to 128 letters, digits, '.', '_' or '-'", index);
+		return FAILURE;
+	}
 	return SUCCESS;
 }
 
@@ -155,17 +124,7 @@ zend_result redlock_sentinel_from_keyed(rl_cluster *cluster, HashTable *entry, u
 		return FAILURE;
 	}
 
-	if (slots[SKEY_SENTINELS] == NULL || slots[SKEY_MASTER] == NULL) {
-		zend_argument_value_error(arg_num, "server #%zu must have both \"sentinels\" and \"master\"", index);
-		return FAILURE;
-	}
-	if (Z_TYPE_P(slots[SKEY_MASTER]) != IS_STRING) {
-		zend_argument_type_error(arg_num, "server #%zu master must be of type string, %s given", index,
-			zend_zval_type_name(slots[SKEY_MASTER]));
-		return FAILURE;
-	}
-	if (!rl_uri_master_name_ok(Z_STRVAL_P(slots[SKEY_MASTER]), Z_STRLEN_P(slots[SKEY_MASTER]))) {
-		zend_argument_value_error(arg_num, "server #%zu master must be 1 to 128 letters, digits, '.', '_' or '-'", index);
+	if (check_names(slots[SKEY_SENTINELS], slots[SKEY_MASTER], arg_num, index) != SUCCESS) {
 		return FAILURE;
 	}
 	if (parse_sentinel_list(slots[SKEY_SENTINELS], arg_num, index, hosts, ports, &count) != SUCCESS
@@ -185,13 +144,8 @@ zend_result redlock_sentinel_from_keyed(rl_cluster *cluster, HashTable *entry, u
 		zend_argument_value_error(arg_num, "server #%zu sentinel_username needs a sentinel_password", index);
 		goto done;
 	}
-	if (slots[SKEY_DATABASE] != NULL) {
-		zend_long number;
-
-		if (redlock_server_parse_whole_number(slots[SKEY_DATABASE], "database", 0, INT_MAX, arg_num, index, &number) != SUCCESS) {
-			goto done;
-		}
-		spec.database = (int) number;
+	if (redlock_server_parse_database(slots[SKEY_DATABASE], arg_num, index, &spec.database) != SUCCESS) {
+		goto done;
 	}
 	spec.tls = tls;
 	sentinels.count = count;

@@ -255,3 +255,87 @@ zend_result redlock_server_parse_tls(zval *value, uint32_t arg_num, size_t index
 	}
 	return SUCCESS;
 }
+
+zend_result redlock_server_parse_host_list(zval *list, const redlock_host_list *kind, uint32_t arg_num, size_t index,
+	char **hosts, int *ports, size_t *count)
+{
+	zval *one;
+
+	if (Z_TYPE_P(list) != IS_ARRAY) {
+		zend_argument_type_error(arg_num, "server #%zu %s must be of type array, %s given", index, kind->field,
+			zend_zval_type_name(list));
+		return FAILURE;
+	}
+	if (zend_hash_num_elements(Z_ARRVAL_P(list)) == 0 || zend_hash_num_elements(Z_ARRVAL_P(list)) > RL_URI_SENTINELS_MAX) {
+		zend_argument_value_error(arg_num, "server #%zu %s must list 1 to %d %ss", index, kind->field,
+			RL_URI_SENTINELS_MAX, kind->item);
+		return FAILURE;
+	}
+	ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(list), one) {
+		ZVAL_DEREF(one);
+		if (Z_TYPE_P(one) == IS_STRING) {
+			char error[RL_URI_ERROR_MAX];
+
+			if (rl_uri_parse_host_port(Z_STRVAL_P(one), Z_STRLEN_P(one), kind->default_port, &hosts[*count],
+					&ports[*count], error, sizeof(error)) != 0) {
+				zend_argument_value_error(arg_num, "server #%zu %s #%zu must be \"host:port\" (%s)", index, kind->item,
+					*count, error);
+				return FAILURE;
+			}
+		} else if (Z_TYPE_P(one) == IS_ARRAY) {
+			zval *host = zend_hash_index_find_deref(Z_ARRVAL_P(one), 0);
+			zval *port = zend_hash_index_find_deref(Z_ARRVAL_P(one), 1);
+
+			ports[*count] = kind->default_port;
+			if (host == NULL) {
+				zend_argument_value_error(arg_num, "server #%zu %s #%zu must be a list [host, port]", index, kind->item,
+					*count);
+				return FAILURE;
+			}
+			if (redlock_server_check_host(host, arg_num, index) != SUCCESS
+				|| (port != NULL && redlock_server_parse_port(port, false, arg_num, index, &ports[*count]) != SUCCESS)) {
+				return FAILURE;
+			}
+			if (kind->hosts_only && Z_STRVAL_P(host)[0] == '/') {
+				zend_argument_value_error(arg_num, "server #%zu %s #%zu must be a host, not a unix socket", index,
+					kind->item, *count);
+				return FAILURE;
+			}
+			if ((hosts[*count] = strdup(Z_STRVAL_P(host))) == NULL) {
+				zend_throw_error(NULL, "RedLock: out of memory");
+				return FAILURE;
+			}
+		} else {
+			zend_argument_type_error(arg_num, "server #%zu %s #%zu must be of type string|array, %s given", index,
+				kind->item, *count, zend_zval_type_name(one));
+			return FAILURE;
+		}
+		(*count)++;
+	} ZEND_HASH_FOREACH_END();
+	return SUCCESS;
+}
+
+void redlock_server_spec_from_uri(rl_endpoint_spec *spec, const rl_uri *uri)
+{
+	spec->timeout_ms = uri->has_timeout ? uri->timeout_ms : REDLOCK_DEFAULT_TIMEOUT_SECONDS * 1000.0;
+	spec->username = uri->username;
+	spec->username_len = uri->username ? strlen(uri->username) : 0;
+	spec->password = uri->password;
+	spec->password_len = uri->password ? strlen(uri->password) : 0;
+	spec->database = (int) uri->database;
+	spec->tls = uri->tls ? &uri->tls_config : NULL;
+}
+
+zend_result redlock_server_parse_database(zval *value, uint32_t arg_num, size_t index, int *database)
+{
+	zend_long number;
+
+	if (value == NULL) {
+		return SUCCESS;
+	}
+	if (redlock_server_parse_whole_number(value, "database", 0, INT_MAX, arg_num, index, &number) != SUCCESS) {
+		return FAILURE;
+	}
+	*database = (int) number;
+	return SUCCESS;
+}

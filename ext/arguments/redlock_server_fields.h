@@ -11,10 +11,29 @@ zend_result redlock_server_check_host(zval *host, uint32_t arg_num, size_t index
 zend_result redlock_server_parse_whole_number(zval *value, const char *field, zend_long min, zend_long max,
 	uint32_t arg_num, size_t index, zend_long *out);
 zend_result redlock_server_parse_port(zval *port, bool unix_socket, uint32_t arg_num, size_t index, int *out);
+/* "database" (0 and up) into *database; absent (NULL): *database as it was. */
+zend_result redlock_server_parse_database(zval *value, uint32_t arg_num, size_t index, int *database);
 zend_result redlock_server_parse_timeout(zval *timeout, uint32_t arg_num, size_t index, double *timeout_ms);
 zend_result redlock_server_parse_credential(zval *value, const char *field, uint32_t arg_num, size_t index,
 	const char **out, size_t *out_len);
 zend_result redlock_server_parse_tls(zval *value, uint32_t arg_num, size_t index, rl_tls_config **out);
+
+/* What every URI form gives its endpoint alike: the timeout (or the default), the credentials, the database
+ * and TLS (pointing into uri, which must outlive spec's use). */
+void redlock_server_spec_from_uri(rl_endpoint_spec *spec, const rl_uri *uri);
+
+/* What a keyed entry's list of hosts is ("sentinels", "cluster"), for its messages and its defaults. */
+typedef struct {
+	const char *field; /* its key: "sentinels", "cluster" */
+	const char *item;  /* one of it in messages: "sentinel" ("sentinel #2", "1 to 5 sentinels"), "seed" */
+	int default_port;  /* where an entry gives none */
+	bool hosts_only;   /* a unix socket refused */
+} redlock_host_list;
+
+/* A non-empty list of 1 to RL_URI_SENTINELS_MAX "host[:port]" strings or [host, port] lists: hosts[] are
+ * malloc'd (*count of them, for the caller to free, also on FAILURE), ports[] beside them. */
+zend_result redlock_server_parse_host_list(zval *list, const redlock_host_list *kind, uint32_t arg_num, size_t index,
+	char **hosts, int *ports, size_t *count);
 
 /* redlock_sentinel.c: whether a keyed entry is a Sentinel member (it has "sentinels" or "master"); a
  * sentinel:// URI already parsed, and such a keyed entry, into endpoint index. FAILURE with an

@@ -135,13 +135,8 @@ static zend_result parse_keyed_entry(HashTable *entry, uint32_t arg_num, size_t 
 		}
 		spec->tls = *tls;
 	}
-	if (slots[KEY_DATABASE] != NULL) {
-		zend_long value;
-
-		if (redlock_server_parse_whole_number(slots[KEY_DATABASE], "database", 0, INT_MAX, arg_num, index, &value) != SUCCESS) {
-			return FAILURE;
-		}
-		spec->database = (int) value;
+	if (redlock_server_parse_database(slots[KEY_DATABASE], arg_num, index, &spec->database) != SUCCESS) {
+		return FAILURE;
 	}
 	spec->host = Z_STRVAL_P(slots[KEY_HOST]);
 	spec->host_len = Z_STRLEN_P(slots[KEY_HOST]);
@@ -160,79 +155,91 @@ static bool has_string_key(HashTable *entry)
 	return false;
 }
 
-/* Parses one entry and stores it as endpoint index. */
-static zend_result add_server(rl_cluster *cluster, zval *entry, uint32_t arg_num, size_t index)
+/* A URI entry (redis://, rediss://, unix://, memory://, sentinel://, cluster://) as endpoint index. */
+static zend_result add_from_uri(rl_cluster *cluster, zval *entry, uint32_t arg_num, size_t index)
 {
+	char error[RL_URI_ERROR_MAX], memory_path[RL_MEMORY_PATH_MAX];
 	rl_endpoint_spec spec;
 	zend_result result;
+	rl_uri uri;
 
 	memset(&spec, 0, sizeof(spec));
-	ZVAL_DEREF(entry);
-	if (Z_TYPE_P(entry) == IS_STRING) {
-		char error[RL_URI_ERROR_MAX], memory_path[RL_MEMORY_PATH_MAX];
-		rl_uri uri;
-
-		if (rl_uri_parse(Z_STRVAL_P(entry), Z_STRLEN_P(entry), &uri, error, sizeof(error)) != 0) {
+	if (rl_uri_parse(Z_STRVAL_P(entry), Z_STRLEN_P(entry), &uri, error, sizeof(error)) != 0) {
+		zend_argument_value_error(arg_num, "server #%zu %s", index, error);
+		return FAILURE;
+	}
+	if (uri.sentinel || uri.cluster) {
+		result = uri.cluster ? redlock_cluster_from_uri(cluster, index, &uri) : redlock_sentinel_from_uri(cluster, index, &uri);
+		rl_uri_free(&uri);
+		return result;
+	}
+	spec.host = uri.host;
+	spec.host_len = strlen(uri.host);
+	spec.port = uri.port;
+	if (uri.memory) {
+		/* the test double: its in-process server's unix socket */
+		if (rl_memory_server_path(uri.host, strlen(uri.host), memory_path, error, sizeof(error)) != 0) {
+			rl_uri_free(&uri);
 			zend_argument_value_error(arg_num, "server #%zu %s", index, error);
 			return FAILURE;
 		}
-		if (uri.sentinel || uri.cluster) {
-			result = uri.cluster ? redlock_cluster_from_uri(cluster, index, &uri)
-				: redlock_sentinel_from_uri(cluster, index, &uri);
-			rl_uri_free(&uri);
-			return result;
-		}
-		spec.host = uri.host;
-		spec.host_len = strlen(uri.host);
-		spec.port = uri.port;
-		if (uri.memory) {
-			/* the test double: its in-process server's unix socket */
-			if (rl_memory_server_path(uri.host, strlen(uri.host), memory_path, error, sizeof(error)) != 0) {
-				rl_uri_free(&uri);
-				zend_argument_value_error(arg_num, "server #%zu %s", index, error);
-				return FAILURE;
-			}
-			spec.host = memory_path;
-			spec.host_len = strlen(memory_path);
-			spec.test_double = 1;
-		}
-		spec.timeout_ms = uri.has_timeout ? uri.timeout_ms : REDLOCK_DEFAULT_TIMEOUT_SECONDS * 1000.0;
-		spec.username = uri.username;
-		spec.username_len = uri.username ? strlen(uri.username) : 0;
-		spec.password = uri.password;
-		spec.password_len = uri.password ? strlen(uri.password) : 0;
-		spec.database = (int) uri.database;
-		spec.tls = uri.tls ? &uri.tls_config : NULL;
-		result = rl_cluster_set_endpoint_spec(cluster, index, &spec) == 0 ? SUCCESS : FAILURE;
-		rl_uri_free(&uri);
-	} else if (Z_TYPE_P(entry) == IS_ARRAY) {
-		rl_tls_config *tls = NULL;
+		spec.host = memory_path;
+		spec.host_len = strlen(memory_path);
+		spec.test_double = 1;
+	}
+	redlock_server_spec_from_uri(&spec, &uri);
+	result = rl_cluster_set_endpoint_spec(cluster, index, &spec) == 0 ? SUCCESS : FAILURE;
+	rl_uri_free(&uri);
+	if (result != SUCCESS) {
+		zend_throw_error(NULL, "RedLock: out of memory");
+	}
+	return result;
+}
 
-		if (has_string_key(Z_ARRVAL_P(entry)) && redlock_cluster_keyed(Z_ARRVAL_P(entry))) {
-			return redlock_cluster_from_keyed(cluster, Z_ARRVAL_P(entry), arg_num, index);
-		}
-		if (has_string_key(Z_ARRVAL_P(entry)) && redlock_sentinel_keyed(Z_ARRVAL_P(entry))) {
-			return redlock_sentinel_from_keyed(cluster, Z_ARRVAL_P(entry), arg_num, index);
-		}
-		result = has_string_key(Z_ARRVAL_P(entry))
-			? parse_keyed_entry(Z_ARRVAL_P(entry), arg_num, index, &spec, &tls)
-			: parse_list_entry(Z_ARRVAL_P(entry), arg_num, index, &spec);
-		if (result == SUCCESS) {
-			result = rl_cluster_set_endpoint_spec(cluster, index, &spec) == 0 ? SUCCESS : FAILURE;
-		}
-		rl_tls_config_free(tls);
-		if (EG(exception) != NULL) {
-			return FAILURE;
-		}
-	} else {
-		zend_argument_type_error(arg_num, "server #%zu must be of type array|string, %s given",
-			index, zend_zval_type_name(entry));
+/* An array entry (keyed: a server, a Sentinel or a Cluster member; a list: [host, port, ...]) as
+ * endpoint index. */
+static zend_result add_from_array(rl_cluster *cluster, HashTable *entry, uint32_t arg_num, size_t index)
+{
+	rl_endpoint_spec spec;
+	rl_tls_config *tls = NULL;
+	zend_result result;
+
+	if (has_string_key(entry) && redlock_cluster_keyed(entry)) {
+		return redlock_cluster_from_keyed(cluster, entry, arg_num, index);
+	}
+	if (has_string_key(entry) && redlock_sentinel_keyed(entry)) {
+		return redlock_sentinel_from_keyed(cluster, entry, arg_num, index);
+	}
+	memset(&spec, 0, sizeof(spec));
+	result = has_string_key(entry)
+		? parse_keyed_entry(entry, arg_num, index, &spec, &tls)
+		: parse_list_entry(entry, arg_num, index, &spec);
+	if (result == SUCCESS) {
+		result = rl_cluster_set_endpoint_spec(cluster, index, &spec) == 0 ? SUCCESS : FAILURE;
+	}
+	rl_tls_config_free(tls);
+	if (EG(exception) != NULL) {
 		return FAILURE;
 	}
 	if (result != SUCCESS) {
 		zend_throw_error(NULL, "RedLock: out of memory");
 	}
 	return result;
+}
+
+/* Parses one entry and stores it as endpoint index. */
+static zend_result add_server(rl_cluster *cluster, zval *entry, uint32_t arg_num, size_t index)
+{
+	ZVAL_DEREF(entry);
+	if (Z_TYPE_P(entry) == IS_STRING) {
+		return add_from_uri(cluster, entry, arg_num, index);
+	}
+	if (Z_TYPE_P(entry) == IS_ARRAY) {
+		return add_from_array(cluster, Z_ARRVAL_P(entry), arg_num, index);
+	}
+	zend_argument_type_error(arg_num, "server #%zu must be of type array|string, %s given",
+		index, zend_zval_type_name(entry));
+	return FAILURE;
 }
 
 rl_cluster *redlock_servers_parse(HashTable *servers, uint32_t arg_num)

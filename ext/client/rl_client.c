@@ -949,10 +949,100 @@ static void record_masters(rl_client *client, rl_lane *lane, const char *token, 
 	free(masters);
 }
 
+/* A refusal before any attempt: no result. */
+static rl_acquire_status refused(rl_held_lock *held, rl_acquire_status status)
+{
+	memset(&held->result, 0, sizeof(held->result));
+	return status;
+}
+
+/* Whether target may be tried at all, as asked: its kind (a fenced lock under 'fencing') in *asked and
+ * *kind. A fair queue orders only one exclusive resource; a kind the dialect cannot take, or a
+ * conversion that cannot begin, is refused before any attempt (held->result zeroed then). */
+static rl_acquire_status acquire_admits(rl_client *client, const rl_lock_target *target, int once,
+	rl_lock_target *asked, rl_held_lock *held, rl_lock_kind *kind)
+{
+	int converting = target->from_token != NULL;
+
+	if (asked->kind == RL_KIND_EXCLUSIVE && client->config.fencing) {
+		asked->kind = RL_KIND_FENCED;
+	}
+	if (client->config.fair && !once && (asked->kind != RL_KIND_EXCLUSIVE || asked->keys.multi || asked->keys.count != 1
+			|| converting)) {
+		/* the queue orders lock() and run() of one resource: anything else would wait unordered */
+		return refused(held, RL_FAIR_REFUSED);
+	}
+	*kind = asked->kind;
+	if (rl_dialect_for(client->policy.dialect, asked->kind, converting ? RL_OP_CONVERT : RL_OP_ACQUIRE) == NULL) {
+		return refused(held, RL_NEEDS_SCRIPTS);
+	}
+	if (converting && convert_begin(client, target) != RL_ACQUIRED) {
+		return refused(held, RL_NOT_ACQUIRED);
+	}
+	return RL_ACQUIRED;
+}
+
+/* The attempts (acquire_attempts), again without the script when this lane learned that scripts
+ * are refused, under a waiting writer's mark that keeps new readers out
+ * (docs/design/primitives.md#writer-preference). 1 won, 0 not, -1 out of memory. */
+static int acquire_marked(rl_client *client, rl_lane **lanep, const rl_lock_target *asked, int converting,
+	int64_t ttl, rl_held_lock *held, int waits, int once)
+{
+	rl_writer_mark mark;
+	int won;
+
+	held->result.attempts = 0;
+	rl_kind_writer_mark(&mark, &client->policy, asked);
+	won = acquire_attempts(client, lanep, asked, ttl, held, waits, once, &mark);
+	if (*lanep != NULL
+		&& rl_client_learn_scripts_refused(client, *lanep, asked->kind, converting ? RL_OP_CONVERT : RL_OP_ACQUIRE)
+		&& won == 0) {
+		/* the same lock() again, without the script (several resources: MSETEX) */
+		won = acquire_attempts(client, lanep, asked, ttl, held, waits, once, &mark);
+	}
+	if (*lanep != NULL) {
+		rl_writer_mark_clear(&mark, &(*lanep)->io); /* won or not: readers may come in again */
+	}
+	return won;
+}
+
+/* A lock just taken, tracked in the client's leases (the cap, the loss, and with autoExtend the
+ * renewal; a converted lock's cap_left handed on when passes_cap). Not tracked means not renewed,
+ * or a cap not kept: released, and RL_NOT_TRACKED. (Out of memory for a long slot key: that slot
+ * is left to expire.) */
+static rl_acquire_status track_taken(rl_client *client, rl_lane *lane, const rl_lock_target *asked, int64_t ttl,
+	int pinned, rl_held_lock *held, int passes_cap, int64_t cap_left)
+{
+	rl_lock_target occupied;
+	char slot_key[256], *heap = NULL;
+	const char *slot_ptr;
+	size_t slot_len;
+	rl_leases *leases = rl_client_leases_of(client);
+	int tracked = held_target(asked, held, &occupied, slot_key, sizeof(slot_key), &slot_ptr, &slot_len, &heap) == 0
+		&& leases != NULL
+		&& rl_leases_add(leases, &occupied, held->result.token, RL_TOKEN_LEN, ttl, held->result.validity, pinned) == 0;
+
+	if (!tracked) {
+		if (held->kind != RL_KIND_SEMAPHORE || heap != NULL || slot_len < sizeof(slot_key)) {
+			rl_kind_release(&lane->io, &client->policy, &occupied, held->result.token, RL_TOKEN_LEN, lane->outcomes);
+		}
+		free(heap);
+		return RL_NOT_TRACKED;
+	}
+	if (passes_cap) {
+		rl_leases_set_left(leases, held->result.token, RL_TOKEN_LEN, cap_left);
+	}
+	record_masters(client, lane, held->result.token, RL_TOKEN_LEN);
+	/* the members that did not answer yes: awaited by the first extend, which heals them */
+	rl_leases_note_votes(leases, held->result.token, RL_TOKEN_LEN, lane->outcomes, lane->cluster->count, 1);
+	free(heap);
+	return RL_ACQUIRED;
+}
+
 static rl_acquire_status acquire(rl_client *client, rl_lane **lanep, const rl_lock_target *target, int64_t ttl,
 	int pinned, rl_held_lock *held, rl_lock_kind *kind)
 {
-	rl_lane *lane = *lanep;
+	rl_lane *lane;
 	rl_lock_target asked = *target;
 	int converting = target->from_token != NULL;
 	/* demote() has no contention to wait out: one attempt (rl_convert_acquire) */
@@ -960,39 +1050,12 @@ static rl_acquire_status acquire(rl_client *client, rl_lane **lanep, const rl_lo
 	int waits = client->config.wait_timeout >= 0 && !once;
 	int64_t cap_left = -1;
 	int passes_cap = 0, won;
-	rl_writer_mark mark;
+	rl_acquire_status admitted = acquire_admits(client, target, once, &asked, held, kind);
 
-	if (asked.kind == RL_KIND_EXCLUSIVE && client->config.fencing) {
-		asked.kind = RL_KIND_FENCED;
+	if (admitted != RL_ACQUIRED) {
+		return admitted;
 	}
-	if (client->config.fair && !once && (asked.kind != RL_KIND_EXCLUSIVE || asked.keys.multi || asked.keys.count != 1
-			|| converting)) {
-		/* the queue orders lock() and run() of one resource: anything else would wait unordered */
-		memset(&held->result, 0, sizeof(held->result));
-		return RL_FAIR_REFUSED;
-	}
-	*kind = asked.kind;
-	if (rl_dialect_for(client->policy.dialect, asked.kind, converting ? RL_OP_CONVERT : RL_OP_ACQUIRE) == NULL) {
-		memset(&held->result, 0, sizeof(held->result));
-		return RL_NEEDS_SCRIPTS;
-	}
-	if (converting && convert_begin(client, target) != RL_ACQUIRED) {
-		memset(&held->result, 0, sizeof(held->result));
-		return RL_NOT_ACQUIRED;
-	}
-	held->result.attempts = 0;
-	/* a waiting writer keeps new readers out (docs/design/primitives.md#writer-preference) */
-	rl_kind_writer_mark(&mark, &client->policy, &asked);
-	won = acquire_attempts(client, lanep, &asked, ttl, held, waits, once, &mark);
-	if (*lanep != NULL
-		&& rl_client_learn_scripts_refused(client, *lanep, asked.kind, converting ? RL_OP_CONVERT : RL_OP_ACQUIRE)
-		&& won == 0) {
-		/* the same lock() again, without the script (several resources: MSETEX) */
-		won = acquire_attempts(client, lanep, &asked, ttl, held, waits, once, &mark);
-	}
-	if (*lanep != NULL) {
-		rl_writer_mark_clear(&mark, &(*lanep)->io); /* won or not: readers may come in again */
-	}
+	won = acquire_marked(client, lanep, &asked, converting, ttl, held, waits, once);
 	if ((lane = *lanep) == NULL) {
 		/* the wait gave its lane back and found none free again before its deadline */
 		if (converting) {
@@ -1017,34 +1080,7 @@ static rl_acquire_status acquire(rl_client *client, rl_lane **lanep, const rl_lo
 	}
 	if (pinned || client->config.auto_extend || client->config.max_extensions >= 0 || client->config.track_losses) {
 		/* Every kind is tracked alike: the cap, the loss, and with autoExtend the renewal. */
-		rl_lock_target occupied;
-		char slot_key[256], *heap = NULL;
-		const char *slot_ptr;
-		size_t slot_len;
-		rl_leases *leases = rl_client_leases_of(client);
-		int tracked = held_target(&asked, held, &occupied, slot_key, sizeof(slot_key), &slot_ptr, &slot_len, &heap) == 0
-			&& leases != NULL
-			&& rl_leases_add(leases, &occupied, held->result.token, RL_TOKEN_LEN, ttl, held->result.validity, pinned) == 0;
-
-		if (tracked && passes_cap) {
-			rl_leases_set_left(leases, held->result.token, RL_TOKEN_LEN, cap_left);
-		}
-		if (tracked) {
-			record_masters(client, lane, held->result.token, RL_TOKEN_LEN);
-			/* the members that did not answer yes: awaited by the first extend, which heals them */
-			rl_leases_note_votes(leases, held->result.token, RL_TOKEN_LEN, lane->outcomes, lane->cluster->count, 1);
-		}
-		if (!tracked) {
-			/* Not tracked means not renewed, or a cap not kept: released, and said so. (Out of
-			 * memory for a long slot key: that slot is left to expire.) */
-			if (held->kind != RL_KIND_SEMAPHORE || heap != NULL || slot_len < sizeof(slot_key)) {
-				rl_kind_release(&lane->io, &client->policy, &occupied, held->result.token, RL_TOKEN_LEN,
-					lane->outcomes);
-			}
-			free(heap);
-			return RL_NOT_TRACKED;
-		}
-		free(heap);
+		return track_taken(client, lane, &asked, ttl, pinned, held, passes_cap, cap_left);
 	}
 	return RL_ACQUIRED;
 }

@@ -196,24 +196,44 @@ static void free_seen(rl_inspected *seen, size_t servers)
 	free(seen);
 }
 
-/* One key, one round trip; its verdict (1 held, 0 free, -2 no quorum of answers) with *out
- * filled for it; -1 out of memory. */
-static int inspect_key(const rl_lock_io *io, const rl_lock_policy *policy, const char *key, size_t len,
-	int64_t limit, size_t servers, rl_outcome *outcomes, rl_inspection *out)
+/* What inspect_key gathers of one key's answers, a row per server. */
+typedef struct {
+	rl_inspected *seen;   /* each server's read of the key */
+	unsigned char *which; /* the servers keeping a token a quorum agrees on */
+	int64_t *left;        /* the pttl of the servers holding (then: of those keeping such a token) */
+	int64_t *queued;      /* the answering servers' queue lengths */
+} inspect_rows;
+
+static void rows_free(inspect_rows *r, size_t servers)
+{
+	free_seen(r->seen, servers), free(r->which), free(r->left), free(r->queued);
+}
+
+static int rows_alloc(inspect_rows *r, size_t servers)
+{
+	size_t rows = servers ? servers : 1;
+
+	r->seen = calloc(rows, sizeof(*r->seen));
+	r->which = calloc(rows, 1);
+	r->left = calloc(rows, sizeof(*r->left));
+	r->queued = calloc(rows, sizeof(*r->queued));
+	if (r->seen == NULL || r->which == NULL || r->left == NULL || r->queued == NULL) {
+		free(r->seen), free(r->which), free(r->left), free(r->queued);
+		return -1;
+	}
+	return 0;
+}
+
+/* The key's read on every server, in one round trip (seen, outcomes: yes = a key there, taken =
+ * free); the time it took, or -1 out of memory. */
+static double read_key(const rl_lock_io *io, const rl_lock_policy *policy, const char *key, size_t len, int64_t limit,
+	rl_inspected *seen, rl_outcome *outcomes)
 {
 	inspect_batch b;
-	rl_inspected *seen = calloc(servers ? servers : 1, sizeof(*seen));
-	unsigned char *which = calloc(servers ? servers : 1, 1);
-	int64_t *left = calloc(servers ? servers : 1, sizeof(*left));
-	int64_t *queued = calloc(servers ? servers : 1, sizeof(*queued)), holders = 1;
-	unsigned n = 0, q = 0, strings = 0, hashes = 0, slotted = 0;
-	rl_inspect_kind kind;
-	double start, elapsed;
 	rl_request request;
-	size_t i;
+	double start, elapsed;
 
-	if (seen == NULL || which == NULL || left == NULL || queued == NULL || batch_init(&b, key, len, limit) != 0) {
-		free(seen), free(which), free(left), free(queued);
+	if (batch_init(&b, key, len, limit) != 0) {
 		return -1;
 	}
 	memset(&request, 0, sizeof(request));
@@ -226,57 +246,103 @@ static int inspect_key(const rl_lock_io *io, const rl_lock_policy *policy, const
 	 * told from the first quorum of keys */
 	request.undecided = rl_request_every_reply;
 	start = io->now(io->arg);
-	/* yes = a key there, taken = free */
 	io->run(io->arg, &request, policy->quorum, start + policy->call_bound_ms, outcomes);
 	elapsed = io->now(io->arg) - start;
 	batch_free(&b);
+	return elapsed;
+}
 
-	memset(out, 0, sizeof(*out));
-	out->fence = -1;
-	n = 0;
+/* Counts the answers into out (answered, fence, holding), the holding servers' pttl into left and
+ * the answering servers' queues into queued (*q of them): the kind most of the holding servers agree on. */
+static rl_inspect_kind tally_answers(inspect_rows *r, const rl_outcome *outcomes, size_t servers, rl_inspection *out,
+	unsigned *q)
+{
+	unsigned n = 0, strings = 0, hashes = 0, slotted = 0;
+	size_t i;
+
 	for (i = 0; i < servers; i++) {
+		const rl_inspected *seen = &r->seen[i];
 		int yes = outcomes[i].kind == RL_OUTCOME_YES;
 
 		if (!yes && outcomes[i].kind != RL_OUTCOME_TAKEN) {
 			continue;
 		}
 		out->answered++;
-		out->fence = seen[i].fence > out->fence ? seen[i].fence : out->fence;
-		queued[q++] = seen[i].waiters;
+		out->fence = seen->fence > out->fence ? seen->fence : out->fence;
+		r->queued[(*q)++] = seen->waiters;
 		if (!yes) {
 			continue;
 		}
-		strings += seen[i].type == RL_KEY_STRING;
-		hashes += seen[i].type == RL_KEY_HASH;
-		slotted += seen[i].type == RL_KEY_NONE && seen[i].slots > 0;
-		left[n] = seen[i].pttl;
-		n++;
+		strings += seen->type == RL_KEY_STRING;
+		hashes += seen->type == RL_KEY_HASH;
+		slotted += seen->type == RL_KEY_NONE && seen->slots > 0;
+		r->left[n++] = seen->pttl;
 	}
 	out->holding = n;
+	return strings >= hashes && strings >= slotted ? RL_INSPECT_EXCLUSIVE
+		: hashes >= slotted ? RL_INSPECT_SHARED : RL_INSPECT_SEMAPHORE;
+}
+
+/* The ttl a quorum of left (n servers) vouches for, less the read's time and the drift; 0 if none.
+ * A key without expiry (-1) is none of ours: it counts as held, for ever. */
+static double held_ttl(int64_t *left, unsigned n, double elapsed, const rl_lock_policy *policy)
+{
+	int64_t quorum_pttl;
+	double ttl;
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		left[i] = left[i] == -1 ? INT64_MAX / 2 : left[i];
+	}
+	quorum_pttl = rl_quorum_pttl(left, n, policy->quorum);
+	ttl = quorum_pttl > 0 ? rl_validity_ms(quorum_pttl, elapsed, policy->drift_factor) : 0;
+	return ttl > 0 ? ttl : 0;
+}
+
+/* One key, one round trip; its verdict (1 held, 0 free, -2 no quorum of answers) with *out
+ * filled for it; -1 out of memory. */
+static int inspect_key(const rl_lock_io *io, const rl_lock_policy *policy, const char *key, size_t len,
+	int64_t limit, size_t servers, rl_outcome *outcomes, rl_inspection *out)
+{
+	inspect_rows r;
+	int64_t holders = 1;
+	unsigned n, q = 0;
+	rl_inspect_kind kind;
+	double elapsed;
+	size_t i;
+
+	if (rows_alloc(&r, servers) != 0) {
+		return -1;
+	}
+	if ((elapsed = read_key(io, policy, key, len, limit, r.seen, outcomes)) < 0) {
+		rows_free(&r, servers);
+		return -1;
+	}
+	memset(out, 0, sizeof(*out));
+	out->fence = -1;
+	kind = tally_answers(&r, outcomes, servers, out, &q);
+	n = out->holding;
 	if (out->answered < policy->quorum && n < policy->quorum) {
-		free_seen(seen, servers), free(which), free(left), free(queued);
+		rows_free(&r, servers);
 		return -2;
 	}
 	/* the queue's length as a quorum of the answers vouches for it (at least that long on a quorum) */
-	out->waiters = q >= policy->quorum ? rl_quorum_pttl(queued, q, policy->quorum) : 0;
-	/* the kind most of the holding servers agree on */
-	kind = strings >= hashes && strings >= slotted ? RL_INSPECT_EXCLUSIVE
-		: hashes >= slotted ? RL_INSPECT_SHARED : RL_INSPECT_SEMAPHORE;
+	out->waiters = q >= policy->quorum ? rl_quorum_pttl(r.queued, q, policy->quorum) : 0;
 	if (n >= policy->quorum && kind != RL_INSPECT_EXCLUSIVE
-		&& (holders = quorum_tokens(seen, outcomes, servers, kind == RL_INSPECT_SEMAPHORE, policy->quorum, which)) < 0) {
-		free_seen(seen, servers), free(which), free(left), free(queued);
+		&& (holders = quorum_tokens(r.seen, outcomes, servers, kind == RL_INSPECT_SEMAPHORE, policy->quorum, r.which)) < 0) {
+		rows_free(&r, servers);
 		return -1;
 	}
 	if (n >= policy->quorum) {
 		/* held only by tokens a quorum keeps (an exclusive lock's one token; readers, slots' holders),
 		 * its ttl from the servers keeping them alone: two minorities, or more, are nobody's */
 		if (kind == RL_INSPECT_EXCLUSIVE) {
-			agreeing_token(seen, outcomes, servers, which);
+			agreeing_token(r.seen, outcomes, servers, r.which);
 		}
 		n = 0;
 		for (i = 0; i < servers; i++) {
-			if (which[i]) {
-				left[n++] = seen[i].pttl;
+			if (r.which[i]) {
+				r.left[n++] = r.seen[i].pttl;
 			}
 		}
 	}
@@ -284,21 +350,9 @@ static int inspect_key(const rl_lock_io *io, const rl_lock_policy *policy, const
 		out->held = 1;
 		out->kind = kind;
 		out->holders = holders;
-		if (out->kind == RL_INSPECT_SEMAPHORE) {
-			out->ttl_ms = -1;
-		} else {
-			/* a key without expiry (-1) is none of ours: it counts as held, for ever */
-			int64_t quorum_pttl;
-
-			for (i = 0; i < n; i++) {
-				left[i] = left[i] == -1 ? INT64_MAX / 2 : left[i];
-			}
-			quorum_pttl = rl_quorum_pttl(left, n, policy->quorum);
-			out->ttl_ms = quorum_pttl > 0 ? rl_validity_ms(quorum_pttl, elapsed, policy->drift_factor) : 0;
-			out->ttl_ms = out->ttl_ms > 0 ? out->ttl_ms : 0;
-		}
+		out->ttl_ms = kind == RL_INSPECT_SEMAPHORE ? -1 : held_ttl(r.left, n, elapsed, policy);
 	}
-	free_seen(seen, servers), free(which), free(left), free(queued);
+	rows_free(&r, servers);
 	return out->held;
 }
 

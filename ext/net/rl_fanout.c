@@ -350,21 +350,167 @@ static void read_late_replies(rl_cluster *cluster)
 	poll_set_free(&set);
 }
 
+/* Every server still pending fails with why (the call could not wait for it). */
+static void fail_pending(rl_cluster *cluster, rl_outcome *outcomes, const char *why, unsigned *yes, unsigned *answered)
+{
+	size_t i;
+
+	for (i = 0; i < cluster->count; i++) {
+		if (outcomes[i].kind == RL_OUTCOME_PENDING) {
+			rl_outcome_set(&outcomes[i], RL_OUTCOME_IO, why);
+			fail(&cluster->conns[i], &outcomes[i], yes, answered, 0);
+		}
+	}
+}
+
+/* Queues the call's command to every routed server (a fromCluster member with keys of its own:
+ * again->own[i]), settling those that failed before sending; with awaited, the members a healing
+ * request awaits. */
+static void send_all(rl_cluster *cluster, const rl_request *request, const struct resend *again, double now,
+	rl_outcome *outcomes, unsigned char *awaited, unsigned *yes, unsigned *answered)
+{
+	short seen[RL_SMALL_CLUSTER];
+	size_t i;
+
+	rl_fanout_probe_idle(cluster, seen);
+	for (i = 0; i < cluster->count; i++) {
+		unsigned opens = cluster->conns[i].opens;
+		short probed = i < RL_SMALL_CLUSTER ? seen[i] : RL_NOT_PROBED;
+
+		if (outcomes[i].kind != RL_OUTCOME_PENDING) {
+			settle(&outcomes[i], yes, answered, 0); /* no route: failed before sending */
+		} else if (again->own != NULL && again->own[i].bytes != NULL
+			? rl_fanout_prepare(cluster, i, &again->own[i], NULL, now, again->deadline_ms, &outcomes[i], 0, probed,
+				request->lua_forbidden, again->leading) != 0
+			: rl_fanout_prepare(cluster, i, again->command, again->natives, now, again->deadline_ms, &outcomes[i], 0,
+				probed, request->lua_forbidden, again->leading) != 0) {
+			settle(&outcomes[i], yes, answered, 0); /* failed before sending */
+		}
+		if (awaited != NULL) {
+			/* the one rule of which members an extend awaits: those known to have lost our key */
+			awaited[i] = (request->lost_on != NULL && request->lost_on[i])
+				|| (cluster->conns[i].opens != opens && cluster->conns[i].reopened);
+		}
+	}
+}
+
+/* rl_fanout_run's call while it waits for replies: what each round of the wait reads and settles. */
+typedef struct run_wait {
+	rl_cluster *cluster;
+	const rl_request *request;
+	rl_outcome *outcomes;
+	const unsigned char *awaited; /* the members a healing request awaits (NULL: none) */
+	unsigned quorum, servers;
+	unsigned yes, answered, refused;
+	double deadline_ms, start, now; /* now: as the last poll returned */
+	const struct resend *again;
+} run_wait;
+
+static inline int run_waiting(const run_wait *w)
+{
+	return request_waiting(w->request, w->outcomes, w->yes, w->answered, w->refused, w->servers, w->quorum)
+		|| awaiting_lost(w->awaited, w->outcomes, w->cluster->count);
+}
+
+/* One poll of the pending servers, their replies taken and the overdue ones settled. 0 to wait
+ * again; 1 when nobody is left to poll or the poll failed (every polled server failed then). */
+static int run_wait_once(run_wait *w, struct rl_poll_set *set)
+{
+	rl_cluster *cluster = w->cluster;
+	rl_outcome *outcomes = w->outcomes;
+	double wait_until = w->deadline_ms > 0 ? w->deadline_ms : HUGE_VAL;
+	size_t i, k;
+	int ready;
+
+	set->used = 0;
+	for (i = 0; i < cluster->count; i++) {
+		rl_conn *conn = &cluster->conns[i];
+
+		if (outcomes[i].kind != RL_OUTCOME_PENDING) {
+			continue;
+		}
+		if (conn->deadline < wait_until) {
+			wait_until = conn->deadline;
+		}
+		add_poll(set, conn, i);
+	}
+	if (set->used == 0) {
+		return 1;
+	}
+	ready = wait_for_events(set, cluster, wait_until, w->now);
+	w->now = rl_now_ms(); /* as the poll returned: the time of every outcome this round settles */
+	if (ready < 0 && !rl_poll_interrupted()) {
+		const char *why = rl_wait_cancelled(ready) ? "cancelled: the Fiber or coroutine stopped waiting" : "poll failed";
+		for (k = 0; k < set->used; k++) {
+			rl_outcome_set(&outcomes[set->owner[k]], RL_OUTCOME_IO, why);
+			fail(&cluster->conns[set->owner[k]], &outcomes[set->owner[k]], &w->yes, &w->answered, w->now - w->start);
+		}
+		return 1;
+	}
+	for (k = 0; ready > 0 && k < set->used; k++) {
+		size_t owner = set->owner[k];
+		rl_conn *conn = &cluster->conns[owner];
+
+		if (set->fds[k].revents == 0) {
+			continue;
+		}
+		ready--; /* past the last ready one the loop ends */
+		if (outcomes[owner].kind != RL_OUTCOME_PENDING) {
+			continue;
+		}
+		if (rl_conn_on_events(conn, &cluster->endpoints[owner], set->fds[k].revents, &outcomes[owner]) != 0) {
+			fail(conn, &outcomes[owner], &w->yes, &w->answered, w->now - w->start);
+			continue;
+		}
+		take_replies(cluster, owner, w->request, &outcomes[owner], &w->yes, &w->answered, &w->refused,
+			w->now - w->start, w->again);
+	}
+	/* wait_until is the earliest deadline of the servers still pending and of the call:
+	 * before it nobody can be overdue. */
+	if (w->now >= wait_until && run_waiting(w)) {
+		settle_overdue(cluster, w->now, w->deadline_ms, outcomes, &w->yes, &w->answered, w->now - w->start);
+	}
+	return 0;
+}
+
+/* What the call leaves to each server once it stops waiting. */
+static void after_call(rl_cluster *cluster, rl_outcome *outcomes)
+{
+	size_t i;
+
+	for (i = 0; i < cluster->count; i++) {
+		/* A server's connect-time answers (its probes: the eviction policy) come before its first
+		 * vote, and a server slower than the quorum has its vote, and often them, read as stale
+		 * replies at a later call's start, where no vote passes the guard: what any reply taught
+		 * the connection is kept here, at every call's end (docs/guide/eviction.md). The call
+		 * does not wait for them: a quorum without a hung server stays fast. */
+		rl_cluster_note_policy(cluster, i);
+		if (outcomes[i].kind == RL_OUTCOME_PENDING) {
+			rl_conn_abandon(&cluster->conns[i]);
+		} else if (cluster->endpoints[i].sentinel != NULL) {
+			rl_sentinel_after_call(&cluster->endpoints[i], &cluster->conns[i], &outcomes[i]);
+		} else if (cluster->endpoints[i].shards != NULL) {
+			rl_shards_after_call(&cluster->endpoints[i], &cluster->conns[i], &outcomes[i]);
+		}
+	}
+}
+
 unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned quorum,
 	double deadline_ms, rl_outcome *outcomes)
 {
 	struct rl_poll_set set;
 	rl_encoded command;
 	rl_natives natives;
-	unsigned yes = 0, answered = 0, refused = 0;
+	unsigned yes = 0, answered = 0;
+	run_wait wait;
 	unsigned servers = (unsigned) cluster->count;
 	double now = rl_now_ms(), start = now;
-	short seen[RL_SMALL_CLUSTER];
 	unsigned char awaited_small[RL_SMALL_CLUSTER], *awaited = NULL;
 	struct resend again;
 	int slot = RL_SLOT_NONE - 1; /* not computed yet */
 	rl_encoded *own = NULL; /* fromCluster members: each its own keys (rl_fanout_encode_tagged) */
-	size_t i, k;
+	int polled;
+	size_t i;
 
 	rl_cluster_leave_parent(cluster);
 	if (request->heals) {
@@ -411,98 +557,14 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 	again.deadline_ms = deadline_ms;
 	again.leading = request->batch_len > 0 ? request->batch_len - 1 : 0;
 	again.own = own;
-	rl_fanout_probe_idle(cluster, seen);
-	for (i = 0; i < cluster->count; i++) {
-		unsigned opens = cluster->conns[i].opens;
-
-		if (outcomes[i].kind != RL_OUTCOME_PENDING) {
-			settle(&outcomes[i], &yes, &answered, 0); /* no route: failed before sending */
-		} else if (own != NULL && own[i].bytes != NULL
-			? rl_fanout_prepare(cluster, i, &own[i], NULL, now, deadline_ms, &outcomes[i], 0,
-				i < RL_SMALL_CLUSTER ? seen[i] : RL_NOT_PROBED, request->lua_forbidden,
-				request->batch_len > 0 ? request->batch_len - 1 : 0) != 0
-			: rl_fanout_prepare(cluster, i, &command, &natives, now, deadline_ms, &outcomes[i], 0,
-				i < RL_SMALL_CLUSTER ? seen[i] : RL_NOT_PROBED, request->lua_forbidden,
-				request->batch_len > 0 ? request->batch_len - 1 : 0) != 0) {
-			settle(&outcomes[i], &yes, &answered, 0); /* failed before sending */
-		}
-		if (awaited != NULL) {
-			/* the one rule of which members an extend awaits: those known to have lost our key */
-			awaited[i] = (request->lost_on != NULL && request->lost_on[i])
-				|| (cluster->conns[i].opens != opens && cluster->conns[i].reopened);
-		}
+	send_all(cluster, request, &again, now, outcomes, awaited, &yes, &answered);
+	wait.cluster = cluster, wait.request = request, wait.outcomes = outcomes, wait.awaited = awaited;
+	wait.quorum = quorum, wait.servers = servers, wait.yes = yes, wait.answered = answered, wait.refused = 0;
+	wait.deadline_ms = deadline_ms, wait.start = start, wait.now = now, wait.again = &again;
+	if (!(polled = poll_set_init(&set, cluster->count) == 0)) {
+		fail_pending(cluster, outcomes, "out of memory", &wait.yes, &wait.answered);
 	}
-	if (poll_set_init(&set, cluster->count) != 0) {
-		rl_encoded_free(&command);
-		rl_natives_free(&natives);
-		free_own(own, cluster->count);
-		for (i = 0; i < cluster->count; i++) {
-			if (outcomes[i].kind == RL_OUTCOME_PENDING) {
-				rl_outcome_set(&outcomes[i], RL_OUTCOME_IO, "out of memory");
-				fail(&cluster->conns[i], &outcomes[i], &yes, &answered, 0);
-			}
-		}
-		poll_set_free(&set);
-		if (awaited != awaited_small) {
-			free(awaited);
-		}
-		call_ends(cluster, outcomes, now, 0);
-		return yes;
-	}
-
-	while (request_waiting(request, outcomes, yes, answered, refused, servers, quorum)
-		|| awaiting_lost(awaited, outcomes, cluster->count)) {
-		double wait_until = deadline_ms > 0 ? deadline_ms : HUGE_VAL;
-		int ready;
-
-		set.used = 0;
-		for (i = 0; i < cluster->count; i++) {
-			rl_conn *conn = &cluster->conns[i];
-
-			if (outcomes[i].kind != RL_OUTCOME_PENDING) {
-				continue;
-			}
-			if (conn->deadline < wait_until) {
-				wait_until = conn->deadline;
-			}
-			add_poll(&set, conn, i);
-		}
-		if (set.used == 0) {
-			break;
-		}
-		ready = wait_for_events(&set, cluster, wait_until, now);
-		now = rl_now_ms(); /* as the poll returned: the time of every outcome this round settles */
-		if (ready < 0 && !rl_poll_interrupted()) {
-			const char *why = rl_wait_cancelled(ready) ? "cancelled: the Fiber or coroutine stopped waiting" : "poll failed";
-			for (k = 0; k < set.used; k++) {
-				rl_outcome_set(&outcomes[set.owner[k]], RL_OUTCOME_IO, why);
-				fail(&cluster->conns[set.owner[k]], &outcomes[set.owner[k]], &yes, &answered, now - start);
-			}
-			break;
-		}
-		for (k = 0; ready > 0 && k < set.used; k++) {
-			size_t owner = set.owner[k];
-			rl_conn *conn = &cluster->conns[owner];
-
-			if (set.fds[k].revents == 0) {
-				continue;
-			}
-			ready--; /* past the last ready one the loop ends */
-			if (outcomes[owner].kind != RL_OUTCOME_PENDING) {
-				continue;
-			}
-			if (rl_conn_on_events(conn, &cluster->endpoints[owner], set.fds[k].revents, &outcomes[owner]) != 0) {
-				fail(conn, &outcomes[owner], &yes, &answered, now - start);
-				continue;
-			}
-			take_replies(cluster, owner, request, &outcomes[owner], &yes, &answered, &refused, now - start, &again);
-		}
-		/* wait_until is the earliest deadline of the servers still pending and of the call:
-		 * before it nobody can be overdue. */
-		if (now >= wait_until && (request_waiting(request, outcomes, yes, answered, refused, servers, quorum)
-				|| awaiting_lost(awaited, outcomes, cluster->count))) {
-			settle_overdue(cluster, now, deadline_ms, outcomes, &yes, &answered, now - start);
-		}
+	while (polled && run_waiting(&wait) && run_wait_once(&wait, &set) == 0) {
 	}
 	poll_set_free(&set);
 	rl_encoded_free(&command);
@@ -511,24 +573,11 @@ unsigned rl_fanout_run(rl_cluster *cluster, const rl_request *request, unsigned 
 	if (awaited != awaited_small) {
 		free(awaited);
 	}
-
-	for (i = 0; i < cluster->count; i++) {
-		/* A server's connect-time answers (its probes: the eviction policy) come before its first
-		 * vote, and a server slower than the quorum has its vote, and often them, read as stale
-		 * replies at a later call's start, where no vote passes the guard: what any reply taught
-		 * the connection is kept here, at every call's end (docs/guide/eviction.md). The call
-		 * does not wait for them: a quorum without a hung server stays fast. */
-		rl_cluster_note_policy(cluster, i);
-		if (outcomes[i].kind == RL_OUTCOME_PENDING) {
-			rl_conn_abandon(&cluster->conns[i]);
-		} else if (cluster->endpoints[i].sentinel != NULL) {
-			rl_sentinel_after_call(&cluster->endpoints[i], &cluster->conns[i], &outcomes[i]);
-		} else if (cluster->endpoints[i].shards != NULL) {
-			rl_shards_after_call(&cluster->endpoints[i], &cluster->conns[i], &outcomes[i]);
-		}
+	if (polled) {
+		after_call(cluster, outcomes);
 	}
-	call_ends(cluster, outcomes, now, yes == answered);
-	return yes;
+	call_ends(cluster, outcomes, wait.now, polled && wait.yes == wait.answered);
+	return wait.yes;
 }
 
 /* --- many requests in one round trip (rl_fanout_run_many) ------------------------------------- */
@@ -628,40 +677,35 @@ static void many_take_replies(many_state *m, size_t i, double latency)
 	}
 }
 
-int rl_fanout_run_many(rl_cluster *cluster, const rl_request *requests, unsigned n, unsigned quorum,
-	double deadline_ms, rl_outcome *outcomes, unsigned *votes)
+static void many_free(many_state *m)
 {
-	struct rl_poll_set set;
-	rl_encoded command;
-	rl_command *commands = malloc((n ? n : 1) * sizeof(*commands));
-	many_state m;
-	size_t count = cluster->count, i, k;
-	unsigned r;
-	double now = rl_now_ms(), start = now;
-	short seen[RL_SMALL_CLUSTER];
-	int heals = 0;
-	unsigned rows = 0;
+	free(m->first_row), free(m->answered), free(m->got), free(m->awaited);
+}
 
-	memset(&m, 0, sizeof(m));
-	m.first_row = malloc((n + 1) * sizeof(*m.first_row));
-	for (r = 0; r < n && m.first_row != NULL; r++) {
-		m.first_row[r] = rows;
+/* The state of n requests over the cluster's members: request r's rows (rl_request.spread), each
+ * row's votes and outcomes reset. 0, or -1 when out of memory (nothing left allocated). */
+static int many_init(many_state *m, rl_cluster *cluster, const rl_request *requests, unsigned n, unsigned quorum,
+	rl_outcome *outcomes, unsigned *votes)
+{
+	size_t count = cluster->count, i;
+	unsigned r, rows = 0;
+
+	memset(m, 0, sizeof(*m));
+	m->first_row = malloc((n + 1) * sizeof(*m->first_row));
+	for (r = 0; r < n && m->first_row != NULL; r++) {
+		m->first_row[r] = rows;
 		rows += requests[r].spread > 0 ? requests[r].spread : 1;
 	}
-	if (m.first_row != NULL) {
-		m.first_row[n] = rows;
+	if (m->first_row != NULL) {
+		m->first_row[n] = rows;
 	}
-	m.cluster = cluster, m.requests = requests, m.n = n, m.quorum = quorum, m.servers = (unsigned) count;
-	m.outcomes = outcomes, m.votes = votes, m.undecided = rows;
-	m.answered = calloc(rows ? rows : 1, sizeof(*m.answered));
-	m.got = calloc(count ? count : 1, sizeof(*m.got));
-	m.awaited = calloc(count ? count : 1, 1);
-	if (commands == NULL || m.first_row == NULL || m.answered == NULL || m.got == NULL || m.awaited == NULL
-		|| poll_set_init(&set, count) != 0) {
-		free(commands), free(m.first_row), free(m.answered), free(m.got), free(m.awaited);
-		if (commands != NULL && m.first_row != NULL && m.answered != NULL && m.got != NULL && m.awaited != NULL) {
-			poll_set_free(&set);
-		}
+	m->cluster = cluster, m->requests = requests, m->n = n, m->quorum = quorum, m->servers = (unsigned) count;
+	m->outcomes = outcomes, m->votes = votes, m->undecided = rows;
+	m->answered = calloc(rows ? rows : 1, sizeof(*m->answered));
+	m->got = calloc(count ? count : 1, sizeof(*m->got));
+	m->awaited = calloc(count ? count : 1, 1);
+	if (m->first_row == NULL || m->answered == NULL || m->got == NULL || m->awaited == NULL) {
+		many_free(m);
 		return -1;
 	}
 	for (r = 0; r < rows; r++) {
@@ -670,19 +714,40 @@ int rl_fanout_run_many(rl_cluster *cluster, const rl_request *requests, unsigned
 			rl_outcome_reset(&outcomes[(size_t) r * count + i]);
 		}
 	}
-	for (r = 0; r < n; r++) {
-		commands[r] = requests[r].command;
-		heals |= requests[r].heals;
+	return 0;
+}
+
+/* The n commands, pipelined in one write to every member; a member that cannot take them fails
+ * every request. The members awaited for healing: those any of the locks is known to have lost, and
+ * those reopened by this call. -1 when out of memory before anything was sent. */
+static int many_send(many_state *m, double now, double deadline_ms)
+{
+	rl_cluster *cluster = m->cluster;
+	rl_command *commands = malloc((m->n ? m->n : 1) * sizeof(*commands));
+	rl_encoded command;
+	short seen[RL_SMALL_CLUSTER];
+	size_t count = cluster->count, i;
+	int heals = 0;
+	unsigned r;
+
+	if (commands == NULL) {
+		return -1;
+	}
+	for (r = 0; r < m->n; r++) {
+		const rl_request *request = &m->requests[r];
+
+		commands[r] = request->command;
+		heals |= request->heals;
 		for (i = 0; i < count; i++) {
 			/* the healing rule, for the batch: a member any of its locks is known to have lost */
-			m.awaited[i] |= requests[r].heals && requests[r].lost_on != NULL && requests[r].lost_on[i];
+			m->awaited[i] |= request->heals && request->lost_on != NULL && request->lost_on[i];
 		}
 	}
-	rl_fanout_encode_all(commands, n, &command);
+	rl_fanout_encode_all(commands, m->n, &command);
 	free(commands);
 	rl_cluster_leave_parent(cluster);
 	if (cluster->call_began == 0) {
-		cluster->call_began = start;
+		cluster->call_began = now;
 	}
 	rl_fanout_probe_idle(cluster, seen);
 	for (i = 0; i < count; i++) {
@@ -692,86 +757,128 @@ int rl_fanout_run_many(rl_cluster *cluster, const rl_request *requests, unsigned
 		rl_outcome_reset(&why);
 		if (command.bytes == NULL) {
 			rl_outcome_set(&why, RL_OUTCOME_IO, "out of memory");
-			many_fail_rest(&m, i, &why, 0);
+			many_fail_rest(m, i, &why, 0);
 			continue;
 		}
-		if (n == 0 || rl_fanout_prepare(cluster, i, &command, NULL, now, deadline_ms, &why, 0,
-				i < RL_SMALL_CLUSTER ? seen[i] : RL_NOT_PROBED, 0, n - 1) != 0) {
-			many_fail_rest(&m, i, &why, 0); /* failed before sending */
+		if (m->n == 0 || rl_fanout_prepare(cluster, i, &command, NULL, now, deadline_ms, &why, 0,
+				i < RL_SMALL_CLUSTER ? seen[i] : RL_NOT_PROBED, 0, m->n - 1) != 0) {
+			many_fail_rest(m, i, &why, 0); /* failed before sending */
 		}
-		m.awaited[i] |= heals && cluster->conns[i].opens != opens && cluster->conns[i].reopened;
+		m->awaited[i] |= heals && cluster->conns[i].opens != opens && cluster->conns[i].reopened;
 	}
 	rl_encoded_free(&command);
+	return 0;
+}
 
-	while (many_waiting(&m)) {
-		double wait_until = deadline_ms > 0 ? deadline_ms : HUGE_VAL;
-		int ready;
+/* Every member still pending past its deadline or the call's fails its unanswered requests. */
+static void many_settle_overdue(many_state *m, double now, double deadline_ms, double latency)
+{
+	size_t i;
 
-		set.used = 0;
-		for (i = 0; i < count; i++) {
-			if (!many_pending(&m, i)) {
-				continue;
-			}
-			if (cluster->conns[i].deadline < wait_until) {
-				wait_until = cluster->conns[i].deadline;
-			}
-			add_poll(&set, &cluster->conns[i], i);
-		}
-		if (set.used == 0) {
-			break;
-		}
-		ready = wait_for_events(&set, cluster, wait_until, now);
-		now = rl_now_ms();
-		if (ready < 0 && !rl_poll_interrupted()) {
-			rl_outcome why;
+	for (i = 0; i < m->cluster->count; i++) {
+		rl_conn *conn = &m->cluster->conns[i];
+		rl_outcome why;
 
-			rl_outcome_reset(&why);
-			rl_outcome_set(&why, RL_OUTCOME_IO, rl_wait_cancelled(ready) ? "cancelled: the Fiber or coroutine stopped waiting" : "poll failed");
-			for (k = 0; k < set.used; k++) {
-				rl_conn_close(&cluster->conns[set.owner[k]]);
-				many_fail_rest(&m, set.owner[k], &why, now - start);
-			}
-			break;
+		if (!many_pending(m, i) || !((deadline_ms > 0 && now >= deadline_ms) || now >= conn->deadline)) {
+			continue;
 		}
-		for (k = 0; ready > 0 && k < set.used; k++) {
-			size_t owner = set.owner[k];
-			rl_conn *conn = &cluster->conns[owner];
-			rl_outcome why;
+		rl_outcome_reset(&why);
+		if (conn->state != RL_CONN_READY) {
+			rl_outcome_set(&why, RL_OUTCOME_TIMEOUT, "connect: timeout");
+			rl_conn_close(conn);
+		} else {
+			rl_outcome_set(&why, RL_OUTCOME_TIMEOUT, "timeout");
+			rl_conn_abandon(conn); /* the rest may still come: dropped by the next call */
+		}
+		many_fail_rest(m, i, &why, latency);
+	}
+}
 
-			if (set.fds[k].revents == 0) {
-				continue;
-			}
-			ready--;
-			if (!many_pending(&m, owner)) {
-				continue;
-			}
-			rl_outcome_reset(&why);
-			if (rl_conn_on_events(conn, &cluster->endpoints[owner], set.fds[k].revents, &why) != 0) {
-				rl_conn_close(conn);
-				many_fail_rest(&m, owner, &why, now - start);
-				continue;
-			}
-			many_take_replies(&m, owner, now - start);
-		}
-		if (now >= wait_until && many_waiting(&m)) {
-			for (i = 0; i < count; i++) {
-				rl_conn *conn = &cluster->conns[i];
-				rl_outcome why;
+/* One wait for the pending members' replies, and what came taken in; *now the time the wait
+ * returned. 0 to wait again, 1 when nobody is left to wait for or the wait failed. */
+static int many_wait_once(many_state *m, struct rl_poll_set *set, double deadline_ms, double start, double *now)
+{
+	rl_cluster *cluster = m->cluster;
+	double wait_until = deadline_ms > 0 ? deadline_ms : HUGE_VAL;
+	size_t i, k;
+	int ready;
 
-				if (!many_pending(&m, i) || !((deadline_ms > 0 && now >= deadline_ms) || now >= conn->deadline)) {
-					continue;
-				}
-				rl_outcome_reset(&why);
-				if (conn->state != RL_CONN_READY) {
-					rl_outcome_set(&why, RL_OUTCOME_TIMEOUT, "connect: timeout");
-					rl_conn_close(conn);
-				} else {
-					rl_outcome_set(&why, RL_OUTCOME_TIMEOUT, "timeout");
-					rl_conn_abandon(conn); /* the rest may still come: dropped by the next call */
-				}
-				many_fail_rest(&m, i, &why, now - start);
-			}
+	set->used = 0;
+	for (i = 0; i < cluster->count; i++) {
+		if (!many_pending(m, i)) {
+			continue;
 		}
+		if (cluster->conns[i].deadline < wait_until) {
+			wait_until = cluster->conns[i].deadline;
+		}
+		add_poll(set, &cluster->conns[i], i);
+	}
+	if (set->used == 0) {
+		return 1;
+	}
+	ready = wait_for_events(set, cluster, wait_until, *now);
+	*now = rl_now_ms();
+	if (ready < 0 && !rl_poll_interrupted()) {
+		rl_outcome why;
+
+		rl_outcome_reset(&why);
+		rl_outcome_set(&why, RL_OUTCOME_IO, rl_wait_cancelled(ready) ? "cancelled: the Fiber or coroutine stopped waiting" : "poll failed");
+		for (k = 0; k < set->used; k++) {
+			rl_conn_close(&cluster->conns[set->owner[k]]);
+			many_fail_rest(m, set->owner[k], &why, *now - start);
+		}
+		return 1;
+	}
+	for (k = 0; ready > 0 && k < set->used; k++) {
+		size_t owner = set->owner[k];
+		rl_conn *conn = &cluster->conns[owner];
+		rl_outcome why;
+
+		if (set->fds[k].revents == 0) {
+			continue;
+		}
+		ready--;
+		if (!many_pending(m, owner)) {
+			continue;
+		}
+		rl_outcome_reset(&why);
+		if (rl_conn_on_events(conn, &cluster->endpoints[owner], set->fds[k].revents, &why) != 0) {
+			rl_conn_close(conn);
+			many_fail_rest(m, owner, &why, *now - start);
+			continue;
+		}
+		many_take_replies(m, owner, *now - start);
+	}
+	if (*now >= wait_until && many_waiting(m)) {
+		many_settle_overdue(m, *now, deadline_ms, *now - start);
+	}
+	return 0;
+}
+
+int rl_fanout_run_many(rl_cluster *cluster, const rl_request *requests, unsigned n, unsigned quorum,
+	double deadline_ms, rl_outcome *outcomes, unsigned *votes)
+{
+	struct rl_poll_set set;
+	many_state m;
+	size_t count = cluster->count, i;
+	double now = rl_now_ms(), start = now;
+	unsigned rows;
+
+	if (many_init(&m, cluster, requests, n, quorum, outcomes, votes) != 0) {
+		return -1;
+	}
+	if (poll_set_init(&set, count) != 0) {
+		poll_set_free(&set);
+		many_free(&m);
+		return -1;
+	}
+	rows = m.first_row[n];
+	if (many_send(&m, now, deadline_ms) != 0) {
+		poll_set_free(&set);
+		many_free(&m);
+		return -1;
+	}
+	while (many_waiting(&m) && many_wait_once(&m, &set, deadline_ms, start, &now) == 0) {
 	}
 	poll_set_free(&set);
 	for (i = 0; i < count; i++) {
@@ -784,7 +891,7 @@ int rl_fanout_run_many(rl_cluster *cluster, const rl_request *requests, unsigned
 		cluster->call_errors += outcomes[(size_t) (rows - 1) * count + i].kind >= RL_OUTCOME_CONNECT;
 	}
 	cluster->call_ended = now;
-	free(m.first_row), free(m.answered), free(m.got), free(m.awaited);
+	many_free(&m);
 	return 0;
 }
 

@@ -192,7 +192,7 @@ int rl_uri_take_secret(span value, char **slot, const char *field, char *error, 
 	return 0;
 }
 
-int rl_uri_parse_user_info(span info, rl_uri *out, char *error, size_t error_size)
+static int parse_user_info(span info, rl_uri *out, char *error, size_t error_size)
 {
 	const char *colon = rl_span_find(info, ':');
 	span user, password;
@@ -209,6 +209,55 @@ int rl_uri_parse_user_info(span info, rl_uri *out, char *error, size_t error_siz
 		return -1;
 	}
 	return rl_uri_take_secret(password, &out->password, "password", error, error_size);
+}
+
+int rl_uri_take_user_info(span *authority, rl_uri *out, char *error, size_t error_size)
+{
+	const char *at = rl_span_find_last(*authority, '@');
+	span info;
+
+	if (at == NULL) {
+		return 0;
+	}
+	info.p = authority->p;
+	info.len = (size_t) (at - authority->p);
+	if (parse_user_info(info, out, error, error_size) != 0) {
+		return -1;
+	}
+	authority->p = at + 1;
+	authority->len -= info.len + 1;
+	return 0;
+}
+
+void rl_uri_secure(rl_uri *out)
+{
+	out->tls = 1;
+	out->tls_config.verify_peer = 1;
+	out->tls_config.verify_peer_name = 1;
+}
+
+span rl_uri_split_query(span *rest)
+{
+	const char *question = rl_span_find(*rest, '?');
+	span query = {NULL, 0};
+
+	if (question != NULL) {
+		query.p = question + 1;
+		query.len = rest->len - (size_t) (question - rest->p) - 1;
+		rest->len = (size_t) (question - rest->p);
+	}
+	return query;
+}
+
+int rl_uri_check_pairs(const rl_uri *out, char *error, size_t error_size)
+{
+	if (out->tls_config.key_file != NULL && out->tls_config.cert_file == NULL) {
+		return rl_uri_fail(error, error_size, "URI local_pk needs local_cert");
+	}
+	if (out->username != NULL && out->password == NULL) {
+		return rl_uri_fail(error, error_size, "URI user name needs a password");
+	}
+	return 0;
 }
 
 int rl_uri_host_port(span hostport, int default_port, char **host_out, int *port_out, char *error, size_t error_size)
@@ -319,6 +368,58 @@ static int take_tls_setting(span key, span value, rl_uri *out, char *error, size
 	return 1;
 }
 
+/* ?timeout=seconds: once, at most 60 s, kept in ms. */
+static int set_timeout(span value, rl_uri *out, char *error, size_t error_size)
+{
+	if (out->has_timeout) {
+		return rl_uri_fail(error, error_size, "URI gives the timeout twice");
+	}
+	if (parse_seconds(value, &out->timeout_ms) != 0) {
+		return rl_uri_fail(error, error_size, "URI timeout must be a number of seconds >= 0, like 0.5");
+	}
+	if (!rl_timeout_seconds_ok(out->timeout_ms)) {
+		return rl_uri_fail(error, error_size, "URI timeout must be at most 60 seconds");
+	}
+	out->timeout_ms *= 1000.0;
+	out->has_timeout = 1;
+	return 0;
+}
+
+/* A cluster URI's ?member=i (0 to 255): once, kept as i + 1 (0: none). */
+static int set_member(span value, rl_uri *out, char *error, size_t error_size)
+{
+	size_t d;
+	unsigned member = 0;
+
+	if (out->cluster_member != 0) {
+		return rl_uri_fail(error, error_size, "URI gives the member twice");
+	}
+	for (d = 0; d < value.len && value.p[d] >= '0' && value.p[d] <= '9' && member < 1000; d++) {
+		member = member * 10 + (unsigned) (value.p[d] - '0');
+	}
+	if (value.len == 0 || d != value.len || member > 255) {
+		return rl_uri_fail(error, error_size, "URI member must be a whole number from 0 to 255");
+	}
+	out->cluster_member = member + 1;
+	return 0;
+}
+
+/* A key the URI's scheme does not know, refused with the ones it knows. The key is not quoted: a
+ * mistyped one might be a secret. */
+static int unknown_parameter(const rl_uri *out, char *error, size_t error_size)
+{
+	return rl_uri_fail(error, error_size, out->tls
+		? (out->sentinel ? "URI has an unknown query parameter (known: timeout, db, password, username, "
+		  "sentinel_username, sentinel_password, cafile, capath, local_cert, local_pk, passphrase, peer_name, "
+		  "verify_peer, verify_peer_name)"
+		  : "URI has an unknown query parameter (known: timeout, db, password, username, cafile, capath, "
+		  "local_cert, local_pk, passphrase, peer_name, verify_peer, verify_peer_name)")
+		: out->sentinel ? "URI has an unknown query parameter (known: timeout, db, password, username, "
+		  "sentinel_username, sentinel_password)"
+		: out->cluster ? "URI has an unknown query parameter (known: timeout, password, username, member)"
+		: "URI has an unknown query parameter (known: timeout, db, password, username)");
+}
+
 int rl_uri_parse_query(span query, int *db_seen, rl_uri *out, char *error, size_t error_size)
 {
 	while (query.len > 0) {
@@ -335,18 +436,7 @@ int rl_uri_parse_query(span query, int *db_seen, rl_uri *out, char *error, size_
 			continue;
 		}
 		if (span_equals(key, "timeout")) {
-			if (out->has_timeout) {
-				return rl_uri_fail(error, error_size, "URI gives the timeout twice");
-			}
-			if (parse_seconds(value, &out->timeout_ms) != 0) {
-				return rl_uri_fail(error, error_size, "URI timeout must be a number of seconds >= 0, like 0.5");
-			}
-			if (!rl_timeout_seconds_ok(out->timeout_ms)) {
-				return rl_uri_fail(error, error_size, "URI timeout must be at most 60 seconds");
-			}
-			out->timeout_ms *= 1000.0;
-			out->has_timeout = 1;
-			status = 0;
+			status = set_timeout(value, out, error, error_size);
 		} else if (span_equals(key, "db") || span_equals(key, "database")) {
 			status = rl_uri_set_database(value, db_seen, out, error, error_size);
 		} else if (span_equals(key, "password")) {
@@ -354,36 +444,13 @@ int rl_uri_parse_query(span query, int *db_seen, rl_uri *out, char *error, size_
 		} else if (span_equals(key, "username")) {
 			status = rl_uri_take_secret(value, &out->username, "user name", error, error_size);
 		} else if (out->cluster && span_equals(key, "member")) {
-			size_t d;
-			unsigned member = 0;
-
-			if (out->cluster_member != 0) {
-				return rl_uri_fail(error, error_size, "URI gives the member twice");
-			}
-			for (d = 0; d < value.len && value.p[d] >= '0' && value.p[d] <= '9' && member < 1000; d++) {
-				member = member * 10 + (unsigned) (value.p[d] - '0');
-			}
-			if (value.len == 0 || d != value.len || member > 255) {
-				return rl_uri_fail(error, error_size, "URI member must be a whole number from 0 to 255");
-			}
-			out->cluster_member = member + 1;
-			status = 0;
+			status = set_member(value, out, error, error_size);
 		} else if (out->sentinel && span_equals(key, "sentinel_password")) {
 			status = rl_uri_take_secret(value, &out->sentinel_password, "sentinel_password", error, error_size);
 		} else if (out->sentinel && span_equals(key, "sentinel_username")) {
 			status = rl_uri_take_secret(value, &out->sentinel_username, "sentinel_username", error, error_size);
 		} else if ((status = take_tls_setting(key, value, out, error, error_size)) == 1) {
-			/* The key is not quoted: a mistyped one might be a secret. */
-			return rl_uri_fail(error, error_size, out->tls
-				? (out->sentinel ? "URI has an unknown query parameter (known: timeout, db, password, username, "
-				  "sentinel_username, sentinel_password, cafile, capath, local_cert, local_pk, passphrase, peer_name, "
-				  "verify_peer, verify_peer_name)"
-				  : "URI has an unknown query parameter (known: timeout, db, password, username, cafile, capath, "
-				  "local_cert, local_pk, passphrase, peer_name, verify_peer, verify_peer_name)")
-				: out->sentinel ? "URI has an unknown query parameter (known: timeout, db, password, username, "
-				  "sentinel_username, sentinel_password)"
-				: out->cluster ? "URI has an unknown query parameter (known: timeout, password, username, member)"
-				: "URI has an unknown query parameter (known: timeout, db, password, username)");
+			return unknown_parameter(out, error, error_size);
 		}
 		if (status != 0) {
 			return -1;
@@ -397,17 +464,11 @@ static int parse_redis(span rest, span query, rl_uri *out, char *error, size_t e
 	const char *slash = rl_span_find(rest, '/');
 	span authority = {rest.p, slash ? (size_t) (slash - rest.p) : rest.len};
 	span path = {slash ? slash + 1 : rest.p + rest.len, slash ? rest.len - authority.len - 1 : 0};
-	const char *at = rl_span_find_last(authority, '@');
 	span hostport = authority;
 	int db_seen = 0;
 
-	if (at != NULL) {
-		span info = {authority.p, (size_t) (at - authority.p)};
-		if (rl_uri_parse_user_info(info, out, error, error_size) != 0) {
-			return -1;
-		}
-		hostport.p = at + 1;
-		hostport.len = authority.len - info.len - 1;
+	if (rl_uri_take_user_info(&hostport, out, error, error_size) != 0) {
+		return -1;
 	}
 	if (rl_uri_host_port(hostport, RL_URI_DEFAULT_PORT, &out->host, &out->port, error, error_size) != 0) {
 		return -1;
@@ -461,8 +522,7 @@ static int parse_memory(const char *name, size_t len, rl_uri *out, char *error, 
 
 int rl_uri_parse(const char *text, size_t len, rl_uri *out, char *error, size_t error_size)
 {
-	span all = {text, len}, rest, query = {NULL, 0};
-	const char *question;
+	span all = {text, len}, rest, query;
 	int status;
 
 	memset(out, 0, sizeof(*out));
@@ -476,9 +536,7 @@ int rl_uri_parse(const char *text, size_t len, rl_uri *out, char *error, size_t 
 		return rl_uri_fail(error, error_size, "URI must not have a #fragment (percent-encode '#' in a password)");
 	}
 	if (rl_span_has_prefix_nocase(all, "rediss://")) {
-		out->tls = 1;
-		out->tls_config.verify_peer = 1;
-		out->tls_config.verify_peer_name = 1;
+		rl_uri_secure(out);
 		rest.p = text + 9;
 		rest.len = len - 9;
 	} else if (rl_span_has_prefix_nocase(all, "redis://")) {
@@ -496,20 +554,12 @@ int rl_uri_parse(const char *text, size_t len, rl_uri *out, char *error, size_t 
 	} else {
 		return rl_uri_fail(error, error_size, "URI must start with redis://, rediss://, unix://, sentinel://, sentinels://, cluster://, clusters:// or memory://");
 	}
-	question = rl_span_find(rest, '?');
-	if (question != NULL) {
-		query.p = question + 1;
-		query.len = rest.len - (size_t) (question - rest.p) - 1;
-		rest.len = (size_t) (question - rest.p);
-	}
+	query = rl_uri_split_query(&rest);
 	status = text[0] == 'u' || text[0] == 'U'
 		? parse_unix(rest, query, out, error, error_size)
 		: parse_redis(rest, query, out, error, error_size);
-	if (status == 0 && out->tls_config.key_file != NULL && out->tls_config.cert_file == NULL) {
-		status = rl_uri_fail(error, error_size, "URI local_pk needs local_cert");
-	}
-	if (status == 0 && out->username != NULL && out->password == NULL) {
-		status = rl_uri_fail(error, error_size, "URI user name needs a password");
+	if (status == 0) {
+		status = rl_uri_check_pairs(out, error, error_size);
 	}
 	if (status != 0) {
 		rl_uri_free(out);

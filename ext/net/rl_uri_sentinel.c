@@ -60,21 +60,15 @@ static int parse_sentinel_list(span list, int default_port, rl_uri *out, char *e
 int rl_uri_parse_sentinel(span all, rl_uri *out, char *error, size_t error_size)
 {
 	size_t scheme = all.p[8] == 's' || all.p[8] == 'S' ? 12 : 11; /* sentinels:// or sentinel:// */
-	span rest = {all.p + scheme, all.len - scheme}, query = {NULL, 0}, authority, name;
-	const char *question = rl_span_find(rest, '?'), *slash, *at;
+	span rest = {all.p + scheme, all.len - scheme}, query, authority, name;
+	const char *slash;
 	int db_seen = 0, status = -1;
 
 	out->sentinel = 1;
 	if (scheme == 12) {
-		out->tls = 1;
-		out->tls_config.verify_peer = 1;
-		out->tls_config.verify_peer_name = 1;
+		rl_uri_secure(out);
 	}
-	if (question != NULL) {
-		query.p = question + 1;
-		query.len = rest.len - (size_t) (question - rest.p) - 1;
-		rest.len = (size_t) (question - rest.p);
-	}
+	query = rl_uri_split_query(&rest);
 	slash = rl_span_find(rest, '/');
 	if (slash == NULL || slash + 1 == rest.p + rest.len) {
 		rl_uri_fail(error, error_size, "sentinel URI must end with the master's name, like sentinel://host:26379/mymaster");
@@ -88,16 +82,8 @@ int rl_uri_parse_sentinel(span all, rl_uri *out, char *error, size_t error_size)
 		rl_uri_fail(error, error_size, "sentinel URI master name must be 1 to 128 letters, digits, '.', '_' or '-'");
 		goto done;
 	}
-	at = rl_span_find_last(authority, '@');
-	if (at != NULL) {
-		span info = {authority.p, (size_t) (at - authority.p)};
-		if (rl_uri_parse_user_info(info, out, error, error_size) != 0) {
-			goto done;
-		}
-		authority.p = at + 1;
-		authority.len -= info.len + 1;
-	}
-	if (parse_sentinel_list(authority, RL_URI_DEFAULT_SENTINEL_PORT, out, error, error_size) != 0
+	if (rl_uri_take_user_info(&authority, out, error, error_size) != 0
+		|| parse_sentinel_list(authority, RL_URI_DEFAULT_SENTINEL_PORT, out, error, error_size) != 0
 		|| rl_uri_parse_query(query, &db_seen, out, error, error_size) != 0) {
 		goto done;
 	}
@@ -107,11 +93,10 @@ int rl_uri_parse_sentinel(span all, rl_uri *out, char *error, size_t error_size)
 	}
 	memcpy(out->master_name, name.p, name.len);
 	out->master_name[name.len] = '\0';
-	if (out->tls_config.key_file != NULL && out->tls_config.cert_file == NULL) {
-		rl_uri_fail(error, error_size, "URI local_pk needs local_cert");
-	} else if (out->username != NULL && out->password == NULL) {
-		rl_uri_fail(error, error_size, "URI user name needs a password");
-	} else if (out->sentinel_username != NULL && out->sentinel_password == NULL) {
+	if (rl_uri_check_pairs(out, error, error_size) != 0) {
+		goto done;
+	}
+	if (out->sentinel_username != NULL && out->sentinel_password == NULL) {
 		rl_uri_fail(error, error_size, "URI sentinel_username needs a sentinel_password");
 	} else {
 		status = 0;
@@ -126,33 +111,20 @@ done:
 int rl_uri_parse_cluster(span all, rl_uri *out, char *error, size_t error_size)
 {
 	size_t scheme = all.p[7] == 's' || all.p[7] == 'S' ? 11 : 10; /* clusters:// or cluster:// */
-	span rest = {all.p + scheme, all.len - scheme}, query = {NULL, 0};
-	const char *question = rl_span_find(rest, '?'), *at;
+	span rest = {all.p + scheme, all.len - scheme}, query;
 	int db_seen = 0, status = -1;
 
 	out->cluster = 1;
 	if (scheme == 11) {
-		out->tls = 1;
-		out->tls_config.verify_peer = 1;
-		out->tls_config.verify_peer_name = 1;
+		rl_uri_secure(out);
 	}
-	if (question != NULL) {
-		query.p = question + 1;
-		query.len = rest.len - (size_t) (question - rest.p) - 1;
-		rest.len = (size_t) (question - rest.p);
-	}
+	query = rl_uri_split_query(&rest);
 	if (rl_span_find(rest, '/') != NULL) {
 		rl_uri_fail(error, error_size, "cluster URI takes no path: a cluster has database 0 only");
 		goto done;
 	}
-	at = rl_span_find_last(rest, '@');
-	if (at != NULL) {
-		span info = {rest.p, (size_t) (at - rest.p)};
-		if (rl_uri_parse_user_info(info, out, error, error_size) != 0) {
-			goto done;
-		}
-		rest.p = at + 1;
-		rest.len -= info.len + 1;
+	if (rl_uri_take_user_info(&rest, out, error, error_size) != 0) {
+		goto done;
 	}
 	if (rest.len == 0) {
 		rl_uri_fail(error, error_size, "cluster URI must name at least one seed, like cluster://host:6379");
@@ -164,11 +136,7 @@ int rl_uri_parse_cluster(span all, rl_uri *out, char *error, size_t error_size)
 	}
 	if (out->database != 0) {
 		rl_uri_fail(error, error_size, "cluster URI database must be 0: a cluster has database 0 only");
-	} else if (out->tls_config.key_file != NULL && out->tls_config.cert_file == NULL) {
-		rl_uri_fail(error, error_size, "URI local_pk needs local_cert");
-	} else if (out->username != NULL && out->password == NULL) {
-		rl_uri_fail(error, error_size, "URI user name needs a password");
-	} else {
+	} else if (rl_uri_check_pairs(out, error, error_size) == 0) {
 		status = 0;
 	}
 done:

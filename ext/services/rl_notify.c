@@ -61,6 +61,53 @@ static int all_confirmed(const rl_notify *notify)
 	return 1;
 }
 
+/* One poll of the live subscriptions (fds, owner: room for every server) and what it brought in
+ * (*notified set by a message, -1 when the wait was cancelled). 0 to poll again; 1 to stop: no server
+ * left, the poll failed or was cancelled. */
+static int pump_once(rl_notify *notify, rl_pollfd *fds, size_t *owner, double until_ms, double now, int *notified)
+{
+	size_t used = 0, i, k;
+	int ready;
+
+	for (i = 0; i < notify->count; i++) {
+		if (notify->conns[i].state == RL_CONN_DOWN) {
+			continue;
+		}
+		fds[used].fd = rl_conn_fd(&notify->conns[i]);
+		fds[used].events = rl_conn_poll_events(&notify->conns[i]);
+		fds[used].revents = 0;
+		owner[used++] = i;
+	}
+	if (used == 0) {
+		if (pause_cancelled(until_ms, now)) {
+			*notified = -1;
+		}
+		return 1;
+	}
+	/* TLS-decrypted bytes count as readable: a release announced in them is seen now */
+	ready = rl_conn_poll(fds, owner, used, notify->conns, until_ms, now);
+	if (ready < 0 && !rl_poll_interrupted()) {
+		if (rl_wait_cancelled(ready)) {
+			*notified = -1;
+		}
+		return 1;
+	}
+	for (k = 0; ready > 0 && k < used; k++) {
+		rl_conn *conn = &notify->conns[owner[k]];
+		rl_outcome out;
+
+		if (fds[k].revents == 0) {
+			continue;
+		}
+		if (rl_conn_on_events(conn, &notify->endpoints[owner[k]], fds[k].revents, &out) != 0) {
+			rl_conn_close(conn);
+			continue;
+		}
+		(void) take_in(notify, owner[k], notified);
+	}
+	return 0;
+}
+
 /* Polls the subscriptions until until_ms. stop_on_notice: return 1 at the first message;
  * otherwise return once every server confirmed (or failed). -1: the wait was cancelled. */
 static int pump(rl_notify *notify, double until_ms, int stop_on_notice)
@@ -80,53 +127,10 @@ static int pump(rl_notify *notify, double until_ms, int stop_on_notice)
 	}
 	for (;;) {
 		double now = rl_now_ms();
-		size_t used = 0, i, k;
-		int ready;
 
-		if (notified && stop_on_notice) {
+		if ((notified && stop_on_notice) || (!stop_on_notice && all_confirmed(notify)) || now >= until_ms
+			|| pump_once(notify, fds, owner, until_ms, now, &notified) != 0) {
 			break;
-		}
-		if (!stop_on_notice && all_confirmed(notify)) {
-			break;
-		}
-		if (now >= until_ms) {
-			break;
-		}
-		for (i = 0; i < notify->count; i++) {
-			if (notify->conns[i].state == RL_CONN_DOWN) {
-				continue;
-			}
-			fds[used].fd = rl_conn_fd(&notify->conns[i]);
-			fds[used].events = rl_conn_poll_events(&notify->conns[i]);
-			fds[used].revents = 0;
-			owner[used++] = i;
-		}
-		if (used == 0) {
-			if (pause_cancelled(until_ms, now)) {
-				notified = -1;
-			}
-			break;
-		}
-		/* TLS-decrypted bytes count as readable: a release announced in them is seen now */
-		ready = rl_conn_poll(fds, owner, used, notify->conns, until_ms, now);
-		if (ready < 0 && !rl_poll_interrupted()) {
-			if (rl_wait_cancelled(ready)) {
-				notified = -1;
-			}
-			break;
-		}
-		for (k = 0; ready > 0 && k < used; k++) {
-			rl_conn *conn = &notify->conns[owner[k]];
-			rl_outcome out;
-
-			if (fds[k].revents == 0) {
-				continue;
-			}
-			if (rl_conn_on_events(conn, &notify->endpoints[owner[k]], fds[k].revents, &out) != 0) {
-				rl_conn_close(conn);
-				continue;
-			}
-			(void) take_in(notify, owner[k], &notified);
 		}
 	}
 	if (fds != small) {
@@ -136,11 +140,63 @@ static int pump(rl_notify *notify, double until_ms, int stop_on_notice)
 	return notified;
 }
 
+/* The channels of keys in argv[1 ..] (argv[k + 1] replaced, the old one freed): the prefix, then a
+ * fromCluster member's hash tag ({tag}: its keys carry it, rl_fanout_encode_tagged, so do the
+ * channels its releases PUBLISH on), then the key. 0, or -1 when out of memory. */
+static int build_channels(const char **argv, size_t *argvlen, const rl_lock_keys *keys, const char *tag, size_t tag_len)
+{
+	size_t prefix_len = sizeof(RL_NOTIFY_CHANNEL_PREFIX) - 1, k;
+
+	for (k = 0; k < keys->count; k++) {
+		char *channel = malloc(prefix_len + (tag_len > 0 ? tag_len + 2 : 0) + keys->lens[k]);
+		size_t at = prefix_len;
+
+		free((void *) argv[k + 1]);
+		argv[k + 1] = channel;
+		if (channel == NULL) {
+			return -1;
+		}
+		memcpy(channel, RL_NOTIFY_CHANNEL_PREFIX, prefix_len);
+		if (tag_len > 0) {
+			channel[at++] = '{';
+			memcpy(channel + at, tag, tag_len);
+			at += tag_len;
+			channel[at++] = '}';
+		}
+		memcpy(channel + at, keys->keys[k], keys->lens[k]);
+		argvlen[k + 1] = at + keys->lens[k];
+	}
+	return 0;
+}
+
+/* Server i's connection, SUBSCRIBE sent (argv: its first word, the channels built here); a server
+ * that cannot be reached or written to cannot wake us: the backoff still does. */
+static void subscribe(rl_notify *notify, size_t i, const rl_cluster *cluster, const rl_lock_keys *keys,
+	const char **argv, size_t *argvlen, double now)
+{
+	rl_conn *conn = &notify->conns[i];
+	const rl_shards *shards = cluster->endpoints[i].shards;
+	size_t tag_len = shards != NULL && shards->pin > 0 ? shards->tag_len : 0;
+	rl_outcome out;
+
+	if (cluster->endpoints[i].host == NULL || rl_conn_open(conn, &cluster->endpoints[i], now, &out) != 0) {
+		return;
+	}
+	if (build_channels(argv, argvlen, keys, tag_len > 0 ? shards->tag : NULL, tag_len) != 0
+		|| rl_conn_append_setup(conn, &cluster->endpoints[i]) != 0
+		|| rl_conn_append(conn, (int) keys->count + 1, argv, argvlen) != 0
+		|| rl_conn_flush(conn, &out) != 0) {
+		rl_conn_close(conn);
+		return;
+	}
+	conn->expected = 0; /* counted in unconfirmed instead */
+	notify->unconfirmed[i] = notify->channels;
+}
+
 int rl_notify_open(rl_notify *notify, const rl_cluster *cluster, const rl_lock_keys *keys, double until_ms)
 {
 	const char **argv = NULL;
 	size_t *argvlen = NULL;
-	size_t prefix_len = sizeof(RL_NOTIFY_CHANNEL_PREFIX) - 1;
 	double now = rl_now_ms();
 	size_t i;
 	int rc = -1;
@@ -162,46 +218,7 @@ int rl_notify_open(rl_notify *notify, const rl_cluster *cluster, const rl_lock_k
 	argv[0] = "SUBSCRIBE";
 	argvlen[0] = 9;
 	for (i = 0; i < cluster->count; i++) {
-		rl_conn *conn = &notify->conns[i];
-		const rl_shards *shards = cluster->endpoints[i].shards;
-		/* a fromCluster member's keys carry its hash tag (rl_fanout_encode_tagged): so do the
-		 * channels its releases PUBLISH on */
-		size_t tag_len = shards != NULL && shards->pin > 0 ? shards->tag_len : 0;
-		rl_outcome out;
-		size_t k;
-		int built = 1;
-
-		if (cluster->endpoints[i].host == NULL || rl_conn_open(conn, &cluster->endpoints[i], now, &out) != 0) {
-			continue; /* that server cannot wake us: the backoff still does */
-		}
-		for (k = 0; k < keys->count; k++) {
-			char *channel = malloc(prefix_len + (tag_len > 0 ? tag_len + 2 : 0) + keys->lens[k]);
-			size_t at = prefix_len;
-
-			free((void *) argv[k + 1]);
-			argv[k + 1] = channel;
-			if (channel == NULL) {
-				built = 0;
-				break;
-			}
-			memcpy(channel, RL_NOTIFY_CHANNEL_PREFIX, prefix_len);
-			if (tag_len > 0) {
-				channel[at++] = '{';
-				memcpy(channel + at, shards->tag, tag_len);
-				at += tag_len;
-				channel[at++] = '}';
-			}
-			memcpy(channel + at, keys->keys[k], keys->lens[k]);
-			argvlen[k + 1] = at + keys->lens[k];
-		}
-		if (!built || rl_conn_append_setup(conn, &cluster->endpoints[i]) != 0
-			|| rl_conn_append(conn, (int) keys->count + 1, argv, argvlen) != 0
-			|| rl_conn_flush(conn, &out) != 0) {
-			rl_conn_close(conn);
-			continue;
-		}
-		conn->expected = 0; /* counted in unconfirmed instead */
-		notify->unconfirmed[i] = notify->channels;
+		subscribe(notify, i, cluster, keys, argv, argvlen, now);
 	}
 	rc = 0;
 done:

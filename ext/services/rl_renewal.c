@@ -229,6 +229,206 @@ static int prepare_joined(const rl_lock_policy *policy, lease **batch, size_t jo
 	return 0;
 }
 
+/* One batch of renew_batch_locked, from the leases taken under the lock to their verdicts: the
+ * arrays are sized once, by the number of leases due, and freed together (renew_batch_free). */
+typedef struct {
+	size_t count;          /* the cluster's members */
+	size_t n;              /* the leases in the batch */
+	size_t joined, groups; /* batch[0 .. joined) share groups script calls (many) */
+	size_t sent;           /* the commands of the round trip (requests) */
+	lease **batch;
+	int *counted;          /* whether the lease's extension was counted against its 'left' */
+	unsigned char *lost_on, *group_lost;
+	rl_extend_call *calls;
+	rl_extend_many_call *many;
+	rl_request *requests;
+	size_t *index;         /* the lease's row in votes and outcomes, or (size_t) -1: renewed alone */
+	rl_outcome *outcomes;
+	unsigned *votes;
+	double *validities;
+	double bound, taken_at, start;
+} renew_batch;
+
+/* The leases batchable now, counted up to enough. */
+static size_t count_batchable(const rl_leases *w, double now, size_t enough)
+{
+	const lease *e;
+	size_t n = 0;
+
+	for (e = w->leases; e && n < enough; e = e->next) {
+		n += batchable(e, now);
+	}
+	return n;
+}
+
+static void renew_batch_free(renew_batch *b)
+{
+	free(b->batch), free(b->counted), free(b->lost_on), free(b->group_lost), free(b->calls), free(b->many);
+	free(b->requests), free(b->index), free(b->outcomes), free(b->votes), free(b->validities);
+}
+
+/* The arrays for n due leases (at most RENEW_BATCH of them renewed) over count members: 0, or -1
+ * when out of memory (nothing left allocated). */
+static int renew_batch_alloc(renew_batch *b, size_t n, size_t count)
+{
+	size_t k = n > RENEW_BATCH ? RENEW_BATCH : n; /* the batch's size */
+	size_t groups = k / RL_EXTEND_MANY_MAX + 1;   /* at most */
+
+	b->count = count;
+	b->batch = malloc(n * sizeof(*b->batch));
+	b->counted = malloc(n * sizeof(*b->counted));
+	b->lost_on = calloc(k * count + 1, 1);
+	b->group_lost = calloc(groups * count + 1, 1);
+	b->calls = malloc(k * sizeof(*b->calls));
+	b->many = malloc(groups * sizeof(*b->many));
+	b->requests = malloc(n * sizeof(*b->requests));
+	b->index = malloc(n * sizeof(*b->index));
+	b->outcomes = malloc(n * (count ? count : 1) * sizeof(*b->outcomes));
+	b->votes = malloc(n * sizeof(*b->votes));
+	b->validities = malloc(n * sizeof(*b->validities));
+	if (!b->batch || !b->counted || !b->lost_on || !b->group_lost || !b->calls || !b->many || !b->requests || !b->index
+		|| !b->outcomes || !b->votes || !b->validities) {
+		renew_batch_free(b);
+		return -1;
+	}
+	return 0;
+}
+
+/* Takes the n due leases (the most urgent RENEW_BATCH of them), joiners first, and marks them busy:
+ * their keys and tokens stay as they are once the lock is released. What the round trip needs of a
+ * lease that the lock guards (lost_on, ttl, taken_at) is copied here. The lock held. */
+static void renew_batch_take_locked(rl_leases *w, renew_batch *b, size_t n, double now)
+{
+	size_t k, count = b->count;
+	lease *e;
+
+	for (k = 0, e = w->leases; e; e = e->next) {
+		if (batchable(e, now)) {
+			b->batch[k++] = e;
+		}
+	}
+	if (n > RENEW_BATCH) {
+		/* the most urgent first: a lease renewed a moment ago must not keep one that is due out */
+		qsort(b->batch, n, sizeof(*b->batch), by_urgency);
+		n = RENEW_BATCH;
+	}
+	b->n = n;
+	b->joined = joiners_first(&w->policy, b->batch, n);
+	b->groups = (b->joined + RL_EXTEND_MANY_MAX - 1) / RL_EXTEND_MANY_MAX;
+	for (k = 0; k < n; k++) {
+		e = b->batch[k];
+		e->busy = 1;
+		b->counted[k] = e->left > 0;
+		e->left -= b->counted[k];
+		if (e->lost_on != NULL) {
+			memcpy(b->lost_on + k * count, e->lost_on, count);
+		}
+		b->bound = fmin(b->bound, (double) e->ttl);
+		b->taken_at = k == 0 || e->taken_at < b->taken_at ? e->taken_at : b->taken_at;
+	}
+}
+
+/* The commands of the round trip: the joined leases' script calls first, then one command per other
+ * lease; index[k] says which reply row is lease k's ((size_t) -1: not one command, renewed alone).
+ * Without the lock (the leases are busy). */
+static void renew_batch_prepare(renew_batch *b, rl_lock_policy *policy)
+{
+	size_t k, row = 0;
+
+	b->sent = 0;
+	if (prepare_joined(policy, b->batch, b->joined, b->lost_on, b->count, b->group_lost, b->many) != 0) {
+		b->joined = b->groups = 0; /* out of memory: each its own command */
+	}
+	for (k = 0; k < b->groups; k++) {
+		b->requests[b->sent++] = b->many[k].request;
+	}
+	for (k = 0; k < b->n; k++) {
+		lease *e = b->batch[k];
+
+		b->calls[k].scripted = 0;
+		if (k < b->joined) {
+			b->index[k] = row++; /* its vote in its group's reply */
+			continue;
+		}
+		policy->lost_on = e->lost_on != NULL ? b->lost_on + k * b->count : NULL; /* copied under the lock */
+		if (rl_kind_extend_prepare(policy, &e->held, e->token, e->token_len, e->ttl, &b->calls[k]) == 0) {
+			b->requests[b->sent++] = b->calls[k].request;
+			b->index[k] = row++;
+		} else {
+			b->index[k] = (size_t) -1; /* not one command: alone */
+		}
+	}
+}
+
+/* The round trip, and each lease's validity from its own votes (validities[k], 0: renewed alone).
+ * Without the lock. */
+static void renew_batch_round_trip(rl_leases *w, renew_batch *b, rl_lock_policy *policy)
+{
+	size_t k;
+	double end;
+	int ran;
+
+	b->start = rl_now_ms();
+	ran = b->sent > 0
+		&& rl_fanout_run_many(w->cluster, b->requests, (unsigned) b->sent, w->policy.quorum, b->start + b->bound,
+			   b->outcomes, b->votes)
+			== 0;
+	if (!ran) {
+		for (k = 0; k < b->n; k++) {
+			b->index[k] = (size_t) -1;
+		}
+	}
+	end = rl_now_ms();
+	if (ran) {
+		rl_metrics_server_errors(w->cluster, b->outcomes); /* once per round trip */
+	}
+	count_clock_news(w->cluster);
+	for (k = 0; k < b->n; k++) {
+		lease *e = b->batch[k];
+
+		b->validities[k] = 0;
+		if (b->index[k] != (size_t) -1) {
+			policy->lost_on = NULL; /* settled: the round trip is over */
+			b->validities[k] = rl_kind_extend_settle(&w->io, policy, &e->held, e->token, e->token_len, e->ttl, b->start,
+				end, b->votes[b->index[k]], b->outcomes + b->index[k] * b->count);
+		}
+		rl_lock_extend_call_free(&b->calls[k]);
+	}
+	for (k = 0; k < b->groups; k++) {
+		rl_lock_extend_many_free(&b->many[k]);
+	}
+}
+
+/* Each lease of the batch moves on (renewed) or is due again at once, alone, where its own rules
+ * decide; a lease removed meanwhile is freed. The lock held. */
+static void renew_batch_conclude_locked(rl_leases *w, renew_batch *b)
+{
+	size_t k, count = b->count;
+
+	for (k = 0; k < b->n; k++) {
+		lease *e = b->batch[k];
+
+		e->busy = 0;
+		if (b->index[k] != (size_t) -1) {
+			rl_lease_note_votes(e, b->outcomes + b->index[k] * count, count, 0);
+		}
+		if (e->removed) {
+			rl_lease_unlink(w, e);
+			rl_lease_free(e);
+			continue;
+		}
+		if (b->validities[k] > 0) {
+			renewed_locked(w, e, b->start, b->validities[k], b->outcomes + b->index[k] * count);
+		} else {
+			if (b->counted[k]) {
+				e->left++; /* the extension was not used: the retry alone counts it */
+			}
+			e->alone = 1;
+			e->due = rl_now_ms(); /* renewed alone at once: its own rules decide */
+		}
+	}
+}
+
 /* Renews every lease due within a tenth of its ttl in one round trip per server, each judged by
  * its own votes as renew_locked judges one: the leases whose extend is the plain compare-the-token
  * script in RL_EXTEND_MANY_MAX-lease script calls (one reply, a vote per lease), the others (shared
@@ -238,155 +438,34 @@ static int prepare_joined(const rl_lock_policy *policy, lease **batch, size_t jo
  * leases were due (the caller renews e alone). The lock held on entry and on return. */
 static int renew_batch_locked(rl_leases *w, double now)
 {
-	size_t count = w->cluster->count, n = 0, k, j = 0, joined, groups, row = 0;
-	lease **batch;
-	int *counted;
-	unsigned char *lost_on, *group_lost;
-	rl_extend_call *calls;
-	rl_extend_many_call *many;
-	rl_request *requests;
-	rl_outcome *outcomes;
-	unsigned *votes;
-	double *validities;
-	size_t *index;
-	lease *e;
-	double start, end, bound = round_trip_bound_locked(w), taken_at = 0;
+	renew_batch b = {0};
 	rl_lock_policy policy;
-	int ran = 0;
+	size_t n;
 
-	for (e = w->leases; e && n < 2; e = e->next) {
-		n += batchable(e, now);
-	}
-	if (n < 2 || w->has_sentinel || w->policy.dialect->extend_prepare == NULL) {
+	b.bound = round_trip_bound_locked(w);
+	if (count_batchable(w, now, 2) < 2 || w->has_sentinel || w->policy.dialect->extend_prepare == NULL) {
 		return 0; /* a dialect with no one-command extend (script-free) renews each lease alone */
 	}
-	for (n = 0, e = w->leases; e; e = e->next) {
-		n += batchable(e, now);
-	}
-	batch = malloc(n * sizeof(*batch));
-	counted = malloc(n * sizeof(*counted));
-	k = n > RENEW_BATCH ? RENEW_BATCH : n; /* the batch's size */
-	groups = k / RL_EXTEND_MANY_MAX + 1; /* at most */
-	lost_on = calloc(k * count + 1, 1);
-	group_lost = calloc(groups * count + 1, 1);
-	calls = malloc(k * sizeof(*calls));
-	many = malloc(groups * sizeof(*many));
-	requests = malloc(n * sizeof(*requests));
-	index = malloc(n * sizeof(*index));
-	outcomes = malloc(n * (count ? count : 1) * sizeof(*outcomes));
-	votes = malloc(n * sizeof(*votes));
-	validities = malloc(n * sizeof(*validities));
-	if (!batch || !counted || !lost_on || !group_lost || !calls || !many || !requests || !index || !outcomes || !votes
-		|| !validities) {
-		free(batch), free(counted), free(lost_on), free(group_lost), free(calls), free(many), free(requests);
-		free(index), free(outcomes), free(votes), free(validities);
+	n = count_batchable(w, now, SIZE_MAX);
+	if (renew_batch_alloc(&b, n, w->cluster->count) != 0) {
 		return 0; /* out of memory: one at a time */
 	}
-	for (k = 0, e = w->leases; e; e = e->next) {
-		if (batchable(e, now)) {
-			batch[k++] = e;
-		}
-	}
-	if (n > RENEW_BATCH) {
-		/* the most urgent first: a lease renewed a moment ago must not keep one that is due out */
-		qsort(batch, n, sizeof(*batch), by_urgency);
-		n = RENEW_BATCH;
-	}
-	joined = joiners_first(&w->policy, batch, n);
-	groups = (joined + RL_EXTEND_MANY_MAX - 1) / RL_EXTEND_MANY_MAX;
-	for (k = 0; k < n; k++) {
-		e = batch[k];
-		e->busy = 1;
-		counted[k] = e->left > 0;
-		e->left -= counted[k];
-		if (e->lost_on != NULL) {
-			memcpy(lost_on + k * count, e->lost_on, count);
-		}
-		bound = fmin(bound, (double) e->ttl);
-		taken_at = k == 0 || e->taken_at < taken_at ? e->taken_at : taken_at;
-	}
+	renew_batch_take_locked(w, &b, n, now);
 	/* The earliest lease's: a lease taken after a jump that loses its yes with the batch is renewed
 	 * alone at once, under its own time. */
-	rl_cluster_expect_clock(w->cluster, taken_at, 1);
+	rl_cluster_expect_clock(w->cluster, b.taken_at, 1);
 	w->io_busy = 1;
 	pthread_mutex_unlock(&rl_leases_lock);
 
-	/* The leases are busy: their keys and tokens stay as they are without the lock. */
 	policy = w->policy;
 	policy.await_every_reply = 0;
-	if (prepare_joined(&policy, batch, joined, lost_on, count, group_lost, many) != 0) {
-		joined = groups = 0; /* out of memory: each its own command */
-	}
-	for (k = 0; k < groups; k++) {
-		requests[j++] = many[k].request;
-	}
-	for (k = 0; k < n; k++) {
-		e = batch[k];
-		calls[k].scripted = 0;
-		if (k < joined) {
-			index[k] = row++; /* its vote in its group's reply */
-			continue;
-		}
-		policy.lost_on = e->lost_on != NULL ? lost_on + k * count : NULL; /* copied under the lock */
-		if (rl_kind_extend_prepare(&policy, &e->held, e->token, e->token_len, e->ttl, &calls[k]) == 0) {
-			requests[j++] = calls[k].request;
-			index[k] = row++;
-		} else {
-			index[k] = (size_t) -1; /* not one command: alone */
-		}
-	}
-	start = rl_now_ms();
-	ran = j > 0 && rl_fanout_run_many(w->cluster, requests, (unsigned) j, w->policy.quorum, start + bound, outcomes, votes) == 0;
-	if (!ran) {
-		for (k = 0; k < n; k++) {
-			index[k] = (size_t) -1;
-		}
-	}
-	end = rl_now_ms();
-	if (ran) {
-		rl_metrics_server_errors(w->cluster, outcomes); /* once per round trip */
-	}
-	count_clock_news(w->cluster);
-	for (k = 0; k < n; k++) {
-		e = batch[k];
-		validities[k] = 0;
-		if (index[k] != (size_t) -1) {
-			policy.lost_on = NULL; /* settled: the round trip is over */
-			validities[k] = rl_kind_extend_settle(&w->io, &policy, &e->held, e->token, e->token_len, e->ttl, start, end,
-				votes[index[k]], outcomes + index[k] * count);
-		}
-		rl_lock_extend_call_free(&calls[k]);
-	}
-	for (k = 0; k < groups; k++) {
-		rl_lock_extend_many_free(&many[k]);
-	}
+	renew_batch_prepare(&b, &policy);
+	renew_batch_round_trip(w, &b, &policy);
+
 	pthread_mutex_lock(&rl_leases_lock);
 	w->io_busy = 0;
-	for (k = 0; k < n; k++) {
-		double validity = validities[k];
-
-		e = batch[k];
-		e->busy = 0;
-		if (index[k] != (size_t) -1) {
-			rl_lease_note_votes(e, outcomes + index[k] * count, count, 0);
-		}
-		if (e->removed) {
-			rl_lease_unlink(w, e);
-			rl_lease_free(e);
-			continue;
-		}
-		if (validity > 0) {
-			renewed_locked(w, e, start, validity, outcomes + index[k] * count);
-		} else {
-			if (counted[k]) {
-				e->left++; /* the extension was not used: the retry alone counts it */
-			}
-			e->alone = 1;
-			e->due = rl_now_ms(); /* renewed alone at once: its own rules decide */
-		}
-	}
-	free(batch), free(counted), free(lost_on), free(group_lost), free(calls), free(many), free(requests);
-	free(index), free(outcomes), free(votes), free(validities);
+	renew_batch_conclude_locked(w, &b);
+	renew_batch_free(&b);
 	return 1;
 }
 
