@@ -521,9 +521,22 @@ static int take_map(map_round *r, size_t i, const rl_reply *reply, rl_shards_nod
 	return 0;
 }
 
-/* Every node asked at once (as a Sentinel member's sentinels are: one timeout, not their sum), the
- * first complete map wins. 0, or -1 with each node's reason in r->said. */
-static int ask_all(map_round *r, double due, rl_shards_node **nodes, size_t *count, uint16_t *owner)
+/* A partial map from a bad answer: forgotten. */
+static void forget_map(rl_shards_node **nodes, size_t *count, uint16_t *owner)
+{
+	size_t n;
+
+	for (n = 0; n < *count; n++) {
+		free((*nodes)[n].host);
+	}
+	free(*nodes);
+	*nodes = NULL;
+	*count = 0;
+	memset(owner, 0, RL_SHARDS_SLOTS * sizeof(*owner));
+}
+
+/* Connects to every node of the round and queues CLUSTER NODES (its text captured whole). */
+static void ask_round_open(map_round *r)
 {
 	static const char *const argv[2] = {"CLUSTER", "NODES"};
 	static const size_t argvlen[2] = {7, 5};
@@ -548,12 +561,58 @@ static int ask_all(map_round *r, double due, rl_shards_node **nodes, size_t *cou
 		r->asking[i] = 1;
 		r->pending++;
 	}
-	while (r->pending > 0) {
-		rl_pollfd pfds[RL_SHARDS_ASKED_MAX];
-		size_t owner_of[RL_SHARDS_ASKED_MAX], used = 0, k;
-		double now;
-		int ready;
+}
 
+/* One poll of the nodes still asked (those past due time out). 0 to go on, -1 when no node is left
+ * to wait for (the poll failed or was cancelled: each such node's reason set). */
+static int ask_round_wait(map_round *r, double due)
+{
+	rl_pollfd pfds[RL_SHARDS_ASKED_MAX];
+	size_t owner_of[RL_SHARDS_ASKED_MAX], used = 0, i, k;
+	double now = rl_now_ms();
+	int ready;
+
+	for (i = 0; i < r->count; i++) {
+		if (r->asking[i] && now >= due) {
+			rl_outcome_set(&r->said[i], RL_OUTCOME_TIMEOUT,
+				r->conns[i].state == RL_CONN_READY ? "timeout" : "connect: timeout");
+			round_done(r, i);
+		} else if (r->asking[i]) {
+			pfds[used].fd = rl_conn_fd(&r->conns[i]);
+			pfds[used].events = rl_conn_poll_events(&r->conns[i]);
+			pfds[used].revents = 0;
+			owner_of[used++] = i;
+		}
+	}
+	if (used == 0) {
+		return -1;
+	}
+	ready = rl_conn_poll(pfds, owner_of, used, r->conns, due, now);
+	if (ready < 0 && !rl_poll_interrupted()) {
+		for (k = 0; k < used; k++) {
+			rl_outcome_set(&r->said[owner_of[k]], RL_OUTCOME_IO,
+				rl_wait_cancelled(ready) ? "cancelled: the Fiber or coroutine stopped waiting" : "poll failed");
+			round_done(r, owner_of[k]);
+		}
+		return -1;
+	}
+	for (k = 0; ready > 0 && k < used; k++) {
+		i = owner_of[k];
+		if (pfds[k].revents != 0 && rl_conn_on_events(&r->conns[i], &r->asked[i], pfds[k].revents, &r->said[i]) != 0) {
+			round_done(r, i);
+		}
+	}
+	return 0;
+}
+
+/* Every node asked at once (as a Sentinel member's sentinels are: one timeout, not their sum), the
+ * first complete map wins. 0, or -1 with each node's reason in r->said. */
+static int ask_all(map_round *r, double due, rl_shards_node **nodes, size_t *count, uint16_t *owner)
+{
+	size_t i;
+
+	ask_round_open(r);
+	while (r->pending > 0) {
 		for (i = 0; i < r->count; i++) {
 			rl_reply reply;
 			int got;
@@ -569,51 +628,11 @@ static int ask_all(map_round *r, double due, rl_shards_node **nodes, size_t *cou
 				if (take_map(r, i, &reply, nodes, count, owner) == 0) {
 					return 0;
 				}
-				{ /* a partial map from a bad answer: forgotten */
-					size_t n;
-					for (n = 0; n < *count; n++) {
-						free((*nodes)[n].host);
-					}
-					free(*nodes);
-					*nodes = NULL;
-					*count = 0;
-					memset(owner, 0, RL_SHARDS_SLOTS * sizeof(*owner));
-				}
+				forget_map(nodes, count, owner);
 			}
 		}
-		if (r->pending == 0) {
+		if (r->pending == 0 || ask_round_wait(r, due) != 0) {
 			break;
-		}
-		now = rl_now_ms();
-		for (i = 0; i < r->count; i++) {
-			if (r->asking[i] && now >= due) {
-				rl_outcome_set(&r->said[i], RL_OUTCOME_TIMEOUT,
-					r->conns[i].state == RL_CONN_READY ? "timeout" : "connect: timeout");
-				round_done(r, i);
-			} else if (r->asking[i]) {
-				pfds[used].fd = rl_conn_fd(&r->conns[i]);
-				pfds[used].events = rl_conn_poll_events(&r->conns[i]);
-				pfds[used].revents = 0;
-				owner_of[used++] = i;
-			}
-		}
-		if (used == 0) {
-			break;
-		}
-		ready = rl_conn_poll(pfds, owner_of, used, r->conns, due, now);
-		if (ready < 0 && !rl_poll_interrupted()) {
-			for (k = 0; k < used; k++) {
-				rl_outcome_set(&r->said[owner_of[k]], RL_OUTCOME_IO,
-					rl_wait_cancelled(ready) ? "cancelled: the Fiber or coroutine stopped waiting" : "poll failed");
-				round_done(r, owner_of[k]);
-			}
-			break;
-		}
-		for (k = 0; ready > 0 && k < used; k++) {
-			i = owner_of[k];
-			if (pfds[k].revents != 0 && rl_conn_on_events(&r->conns[i], &r->asked[i], pfds[k].revents, &r->said[i]) != 0) {
-				round_done(r, i);
-			}
 		}
 	}
 	return -1;
@@ -624,6 +643,46 @@ static int why_rank(rl_outcome_kind kind)
 	return kind == RL_OUTCOME_ERROR ? 2 : kind == RL_OUTCOME_TIMEOUT ? 1 : 0;
 }
 
+/* The nodes a refresh asks: the masters known first (a seed may be gone since), then the seeds not
+ * among them, each with the first seed's credentials, timeout and TLS. */
+static void ask_list(map_round *r, const rl_shards *shards)
+{
+	size_t i, n;
+
+	for (i = 0; i < shards->map->node_count + shards->seed_count && r->count < RL_SHARDS_ASKED_MAX; i++) {
+		const char *host = i < shards->map->node_count ? shards->map->nodes[i].host : shards->seeds[i - shards->map->node_count].host;
+		int port = i < shards->map->node_count ? shards->map->nodes[i].port : shards->seeds[i - shards->map->node_count].port;
+		int seen = 0;
+
+		for (n = 0; n < r->count; n++) {
+			seen |= r->asked[n].port == port && strcmp(r->asked[n].host, host) == 0;
+		}
+		if (seen) {
+			continue;
+		}
+		r->asked[r->count] = shards->seeds[0]; /* the credentials, timeout and TLS of every node */
+		r->asked[r->count].host = (char *) host;
+		r->asked[r->count].port = port;
+		r->asked[r->count].pool_key = NULL;
+		r->asked[r->count].sentinel = NULL;
+		r->asked[r->count].shards = NULL; /* no ROLE: a replica's map is as good */
+		r->count++;
+	}
+}
+
+/* The reason a round failed: the worst any node gave (an error over a timeout over the rest). */
+static void worst_reason(const map_round *r, char *why, size_t size)
+{
+	size_t pick = 0, i;
+
+	for (i = 1; i < r->count; i++) {
+		if (why_rank(r->said[i].kind) > why_rank(r->said[pick].kind)) {
+			pick = i;
+		}
+	}
+	snprintf(why, size, "%s:%d: %.100s", r->asked[pick].host, r->asked[pick].port, r->said[pick].message);
+}
+
 /* Asks the known masters and the seeds for the map, each within its timeout and all before
  * call_deadline. 0 with the map replaced, or -1 with *out ("cluster: ..."); then, for
  * RL_SHARDS_RETRY_MS, -1 at once with the same reason. */
@@ -632,7 +691,7 @@ static int refresh(rl_shards *shards, double call_deadline, rl_outcome *out)
 	char why[RL_MESSAGE_MAX] = "no seed";
 	double now = rl_now_ms(), timeout = 0, due;
 	rl_shards_node *nodes = NULL;
-	size_t count = 0, i, n;
+	size_t count = 0, i;
 	uint16_t *owner;
 	int cut = 0, status = -1;
 	map_round *r;
@@ -662,35 +721,10 @@ static int refresh(rl_shards *shards, double call_deadline, rl_outcome *out)
 		rl_outcome_set(out, RL_OUTCOME_IO, shards->seed_count == 0 ? "cluster: no seed" : "out of memory");
 		return -1;
 	}
-	/* the masters known first (a seed may be gone since), then the seeds not among them */
-	for (i = 0; i < shards->map->node_count + shards->seed_count && r->count < RL_SHARDS_ASKED_MAX; i++) {
-		const char *host = i < shards->map->node_count ? shards->map->nodes[i].host : shards->seeds[i - shards->map->node_count].host;
-		int port = i < shards->map->node_count ? shards->map->nodes[i].port : shards->seeds[i - shards->map->node_count].port;
-		int seen = 0;
-
-		for (n = 0; n < r->count; n++) {
-			seen |= r->asked[n].port == port && strcmp(r->asked[n].host, host) == 0;
-		}
-		if (seen) {
-			continue;
-		}
-		r->asked[r->count] = shards->seeds[0]; /* the credentials, timeout and TLS of every node */
-		r->asked[r->count].host = (char *) host;
-		r->asked[r->count].port = port;
-		r->asked[r->count].pool_key = NULL;
-		r->asked[r->count].sentinel = NULL;
-		r->asked[r->count].shards = NULL; /* no ROLE: a replica's map is as good */
-		r->count++;
-	}
+	ask_list(r, shards);
 	status = ask_all(r, due, &nodes, &count, owner);
 	if (status != 0) {
-		size_t pick = 0;
-		for (i = 1; i < r->count; i++) {
-			if (why_rank(r->said[i].kind) > why_rank(r->said[pick].kind)) {
-				pick = i;
-			}
-		}
-		snprintf(why, sizeof(why), "%s:%d: %.100s", r->asked[pick].host, r->asked[pick].port, r->said[pick].message);
+		worst_reason(r, why, sizeof(why));
 	}
 	for (i = 0; i < r->count; i++) {
 		rl_conn_release(&r->conns[i]);
