@@ -8,17 +8,11 @@ set -euo pipefail
 
 action=${1:?usage: redis-cluster.sh start BASE_PORT RUN_DIR | stop RUN_DIR}
 
+source "$(dirname "${BASH_SOURCE[0]}")/pidfiles.sh"
+
 stop_all() {
-  local dir=$1 pidfile pid
-  for pidfile in "$dir"/node-*.pid; do
-    [ -f "$pidfile" ] || continue
-    pid=$(cat "$pidfile")
-    kill -CONT "$pid" 2>/dev/null || true
-    kill "$pid" 2>/dev/null || true
-    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -9 "$pid" 2>/dev/null || true
-    rm -f "$pidfile"
-  done
+  local dir=$1
+  stop_pidfiles "$dir"/node-*.pid
   rm -f "$dir"/nodes-*.conf "$dir"/dump-*.rdb # a replica keeps the RDB of its full sync: loaded at the next start, "Node is not empty"
 }
 

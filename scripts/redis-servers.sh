@@ -6,17 +6,11 @@ set -euo pipefail
 
 action=${1:?usage: redis-servers.sh start COUNT BASE_PORT RUN_DIR | stop RUN_DIR}
 
+source "$(dirname "${BASH_SOURCE[0]}")/pidfiles.sh"
+
 stop_all() {
-  local dir=$1 pidfile pid
-  for pidfile in "$dir"/redis-*.pid; do
-    [ -f "$pidfile" ] || continue
-    pid=$(cat "$pidfile")
-    kill -CONT "$pid" 2>/dev/null || true
-    kill "$pid" 2>/dev/null || true
-    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -9 "$pid" 2>/dev/null || true
-    rm -f "$pidfile"
-  done
+  local dir=$1
+  stop_pidfiles "$dir"/redis-*.pid
 }
 
 case "$action" in
