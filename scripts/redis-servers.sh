@@ -6,7 +6,7 @@ set -euo pipefail
 
 action=${1:?usage: redis-servers.sh start COUNT BASE_PORT RUN_DIR | stop RUN_DIR}
 
-source "$(dirname "${BASH_SOURCE[0]}")/pidfiles.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/redis-lib.sh"
 
 stop_all() {
   local dir=$1
@@ -27,12 +27,7 @@ case "$action" in
       list="${list:+$list,}127.0.0.1:$port"
     done
     for i in $(seq 0 $((count - 1))); do
-      port=$((base + i))
-      for _ in $(seq 100); do
-        redis-cli -h 127.0.0.1 -p "$port" ping >/dev/null 2>&1 && break
-        sleep 0.05
-      done
-      redis-cli -h 127.0.0.1 -p "$port" ping >/dev/null || { echo "redis-server on $port did not start" >&2; exit 1; }
+      await_ping $((base + i))
     done
     echo "$list"
     ;;
