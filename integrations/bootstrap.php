@@ -4,7 +4,7 @@ declare(strict_types=1);
 
 // What every integration's tests/bootstrap.php shares (integrations/phpunit.sh runs the suites; the tests'
 // child processes load it too, without PHPUnit): the check that the suite runs where it can (the extension,
-// the servers), and the race of forked processes on a counter file that each integration's lock serializes.
+// the servers), the servers as RedLock takes them, and the race of forked processes on a counter file that each integration's lock serializes.
 
 namespace RedLock\Integrations;
 
@@ -17,6 +17,17 @@ function requireExtensionAndServers(string $name): void
         fwrite(STDERR, "$missing (run integrations/$name/run-tests.sh)\n");
         exit(1);
     }
+}
+
+/** @return list<array{string, int, float}> the first $count of REDLOCK_TEST_SERVERS, as RedLock takes them (1 s timeout) */
+function testServers(int $count): array
+{
+    $out = [];
+    foreach (array_slice(explode(',', (string) getenv('REDLOCK_TEST_SERVERS')), 0, $count) as $hostPort) {
+        [$host, $port] = explode(':', $hostPort);
+        $out[] = [$host, (int) $port, 1.0];
+    }
+    return $out;
 }
 
 /**

@@ -19,15 +19,36 @@ final class RedLockMutexTest extends TestCase
      */
     private const TIMEOUT_MESSAGE = '/^(Timeout of 1(\.0)? seconds exceeded\.?|Lock acquire timeout of 1\.0 seconds has been exceeded)$/';
 
+    /** $mutex's synchronized() ends in the library's TimeoutException (with its message), the code never run. */
+    private static function assertTimesOut(RedLockMutex $mutex): void
+    {
+        try {
+            $mutex->synchronized(fn () => self::fail('ran while another client held the lock'));
+        } catch (TimeoutException $e) {
+            self::assertMatchesRegularExpression(self::TIMEOUT_MESSAGE, $e->getMessage());
+
+            return;
+        }
+        self::fail('no TimeoutException');
+    }
+
+    /** The same, while another client holds $name's lock (given back after). */
+    private static function assertTimesOutWhileHeld(string $name, RedLockMutex $mutex): void
+    {
+        $holder = new \RedLock(self::servers(), 10, 1);
+        $held = $holder->lock(RedLockMutex::keyOf($name), 10000);
+        self::assertIsArray($held);
+        try {
+            self::assertTimesOut($mutex);
+        } finally {
+            $holder->unlock($held);
+        }
+    }
+
     /** @return list<array{string, int, float}> */
     private static function servers(): array
     {
-        $out = [];
-        foreach (array_slice(explode(',', (string) getenv('REDLOCK_TEST_SERVERS')), 0, 3) as $hostPort) {
-            [$host, $port] = explode(':', $hostPort);
-            $out[] = [$host, (int) $port, 1.0];
-        }
-        return $out;
+        return \RedLock\Integrations\testServers(3);
     }
 
     private static function uniqueName(): string
@@ -158,20 +179,9 @@ final class RedLockMutexTest extends TestCase
         // #2 refused and #0 taken decide the outcome; #1 is then "no reply needed", which is no failure:
         // two of three servers are there, so this is contention (the library's TimeoutException).
         $name = self::uniqueName();
-        $holder = new \RedLock(self::servers(), 10, 1);
-        $held = $holder->lock(RedLockMutex::keyOf($name), 5000);
-        self::assertIsArray($held);
         $servers = self::servers();
         $servers[2] = ['127.0.0.1', 1, 0.2];
-        $mutex = new RedLockMutex(new \RedLock($servers, 10, 1), $name, 1);
-        try {
-            $mutex->synchronized(fn () => self::fail('ran while another client held the lock'));
-            self::fail('no exception');
-        } catch (TimeoutException $e) {
-            self::assertMatchesRegularExpression(self::TIMEOUT_MESSAGE, $e->getMessage());
-        } finally {
-            $holder->unlock($held);
-        }
+        self::assertTimesOutWhileHeld($name, new RedLockMutex(new \RedLock($servers, 10, 1), $name, 1));
     }
 
     public function testOneServerDownIsToleratedAndNeverAnException(): void
@@ -220,15 +230,10 @@ final class RedLockMutexTest extends TestCase
         // waitTimeout 3000 and 3 retries, a timeout of 1 s: the TimeoutException comes at 1 s
         $mutex = RedLockMutex::fromServers(self::servers(), $name, 1, ['waitTimeout' => 3000]);
         $start = microtime(true);
-        try {
-            $mutex->synchronized(fn () => self::fail('ran without the lock'));
-            self::fail('no TimeoutException');
-        } catch (TimeoutException $e) {
-            $waited = microtime(true) - $start;
-            self::assertMatchesRegularExpression(self::TIMEOUT_MESSAGE, $e->getMessage());
-            self::assertGreaterThan(0.9, $waited);
-            self::assertLessThan(1.3, $waited, 'the wait outlived the mutex timeout');
-        }
+        self::assertTimesOut($mutex);
+        $waited = microtime(true) - $start;
+        self::assertGreaterThan(0.9, $waited);
+        self::assertLessThan(1.3, $waited, 'the wait outlived the mutex timeout');
 
         // and the waits are still woken by the release
         $pid = pcntl_fork();
@@ -280,33 +285,15 @@ final class RedLockMutexTest extends TestCase
     public function testAWaitTimeoutObjectsWaitThatEndsIsATimeoutNotAMissingQuorum(): void
     {
         $name = self::uniqueName();
-        $holder = new \RedLock(self::servers(), 10, 1);
-        $held = $holder->lock(RedLockMutex::keyOf($name), 10000);
-        $mutex = new RedLockMutex(new \RedLock(self::servers(), 10, 1, ['waitTimeout' => 300]), $name, 1);
-        try {
-            $mutex->synchronized(fn () => null);
-            self::fail('no TimeoutException');
-        } catch (TimeoutException $e) {
-            self::assertMatchesRegularExpression(self::TIMEOUT_MESSAGE, $e->getMessage());
-        } finally {
-            $holder->unlock($held);
-        }
+        self::assertTimesOutWhileHeld($name, new RedLockMutex(new \RedLock(self::servers(), 10, 1, ['waitTimeout' => 300]), $name, 1));
     }
 
     public function testFromServersWithAWaitTimeoutOfZeroPausesBetweenAttempts(): void
     {
         $name = self::uniqueName();
-        $holder = new \RedLock(self::servers(), 10, 1);
-        $held = $holder->lock(RedLockMutex::keyOf($name), 10000);
         $before = \RedLock::metrics()['contended'];
-        try {
-            RedLockMutex::fromServers(self::servers(), $name, 1, ['waitTimeout' => 0])->synchronized(fn () => null);
-            self::fail('no TimeoutException');
-        } catch (TimeoutException $e) {
-            self::assertLessThan(30, \RedLock::metrics()['contended'] - $before, 'attempts without a pause');
-        } finally {
-            $holder->unlock($held);
-        }
+        self::assertTimesOutWhileHeld($name, RedLockMutex::fromServers(self::servers(), $name, 1, ['waitTimeout' => 0]));
+        self::assertLessThan(30, \RedLock::metrics()['contended'] - $before, 'attempts without a pause');
     }
 
     public function testFromServersReportsTooFewServersAndBadArguments(): void
