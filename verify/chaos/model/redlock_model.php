@@ -455,9 +455,7 @@ final class Model
             case 'acq1':
                 if (!$won) {
                     unset($k);
-                    $this->rollback($n, $c);
-                    $n['cl'][$c]['ph'] = 'idle';
-                    return [$n, "fails ($yes votes, validity $validity), rollback sent", null];
+                    return $this->giveUp($n, $c, "fails ($yes votes, validity $validity), rollback sent");
                 }
                 $f = 0;
                 for ($s = 0; $s < N; $s++) {
@@ -480,9 +478,7 @@ final class Model
             case 'acq2':
                 if (!$won) {
                     unset($k);
-                    $this->rollback($n, $c);
-                    $n['cl'][$c]['ph'] = 'idle';
-                    return [$n, "write-back without quorum ($yes), rollback sent", null];
+                    return $this->giveUp($n, $c, "write-back without quorum ($yes), rollback sent");
                 }
                 $k['ph'] = 'hold';
                 $k['pe'] = $end;
@@ -545,6 +541,14 @@ final class Model
 
     /** a failed attempt deletes its keys where it answered (in the model at once: a rollback only deletes our
      * own key, so a late one cannot do more than an early one; FIFO puts it behind our SET) */
+    /** An acquisition round without a quorum: the rollback sent, client $c idle again. The step's result. */
+    private function giveUp(array $n, int $c, string $what): array
+    {
+        $this->rollback($n, $c);
+        $n['cl'][$c]['ph'] = 'idle';
+        return [$n, $what, null];
+    }
+
     private function rollback(array &$n, int $c): void
     {
         $tok = $n['cl'][$c]['tok'];
