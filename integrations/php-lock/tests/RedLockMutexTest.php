@@ -45,6 +45,18 @@ final class RedLockMutexTest extends TestCase
         }
     }
 
+    /** Forks a child that releases $held (of $holder) after $microseconds and dies without PHPUnit's shutdown; its pid. */
+    private static function releaseLater(\RedLock $holder, array $held, int $microseconds): int
+    {
+        $pid = pcntl_fork();
+        if ($pid === 0) {
+            usleep($microseconds);
+            $holder->unlock($held);
+            posix_kill(getmypid(), SIGKILL); // nothing of PHPUnit's shutdown runs in the child
+        }
+        return $pid;
+    }
+
     /** @return list<array{string, int, float}> */
     private static function servers(): array
     {
@@ -205,12 +217,7 @@ final class RedLockMutexTest extends TestCase
         $holder = new \RedLock(self::servers(), 10, 1, ['waitTimeout' => 3000]);
         $held = $holder->lock(RedLockMutex::keyOf($name), 10000);
         self::assertIsArray($held);
-        $pid = pcntl_fork();
-        if ($pid === 0) {
-            usleep(300000);
-            $holder->unlock($held);
-            posix_kill(getmypid(), SIGKILL); // nothing of PHPUnit's shutdown runs in the child
-        }
+        $pid = self::releaseLater($holder, $held, 300000);
         // a RedLock with waitTimeout waits inside lock() and wakes on the release's announcement
         $mutex = new RedLockMutex(new \RedLock(self::servers(), 10, 1, ['waitTimeout' => 3000]), $name, 3);
         $start = microtime(true);
@@ -236,12 +243,7 @@ final class RedLockMutexTest extends TestCase
         self::assertLessThan(1.3, $waited, 'the wait outlived the mutex timeout');
 
         // and the waits are still woken by the release
-        $pid = pcntl_fork();
-        if ($pid === 0) {
-            usleep(300000);
-            $holder->unlock($held);
-            posix_kill(getmypid(), SIGKILL);
-        }
+        $pid = self::releaseLater($holder, $held, 300000);
         $start = microtime(true);
         self::assertSame(7, RedLockMutex::fromServers(self::servers(), $name, 3, ['waitTimeout' => 3000])->synchronized(fn () => 7));
         $waited = microtime(true) - $start;
@@ -261,12 +263,7 @@ final class RedLockMutexTest extends TestCase
         $holder = new \RedLock(self::servers(), 10, 1, ['waitTimeout' => 0]);
         $held = $holder->lock(RedLockMutex::keyOf($name), 10000);
         self::assertIsArray($held);
-        $pid = pcntl_fork();
-        if ($pid === 0) {
-            usleep(1500000);
-            $holder->unlock($held);
-            posix_kill(getmypid(), SIGKILL);
-        }
+        $pid = self::releaseLater($holder, $held, 1500000);
         $mutex = RedLockMutex::fromServers(self::servers(), $name, 2, ['waitTimeout' => 2000]);
         $start = microtime(true);
         try {
