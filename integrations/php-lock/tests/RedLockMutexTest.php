@@ -57,6 +57,22 @@ final class RedLockMutexTest extends TestCase
         return $pid;
     }
 
+    /**
+     * The mutex $newMutex makes (after the fork) runs its code while a child releases $held 300 ms in: woken by
+     * the release, after 0.2 s and within 1 s ($why).
+     */
+    private static function assertWokenByTheRelease(\RedLock $holder, array $held, callable $newMutex, string $why): void
+    {
+        $pid = self::releaseLater($holder, $held, 300000);
+        $mutex = $newMutex();
+        $start = microtime(true);
+        self::assertSame(7, $mutex->synchronized(fn () => 7));
+        $waited = microtime(true) - $start;
+        pcntl_waitpid($pid, $status);
+        self::assertGreaterThan(0.2, $waited);
+        self::assertLessThan(1.0, $waited, $why);
+    }
+
     /** @return list<array{string, int, float}> */
     private static function servers(): array
     {
@@ -217,15 +233,10 @@ final class RedLockMutexTest extends TestCase
         $holder = new \RedLock(self::servers(), 10, 1, ['waitTimeout' => 3000]);
         $held = $holder->lock(RedLockMutex::keyOf($name), 10000);
         self::assertIsArray($held);
-        $pid = self::releaseLater($holder, $held, 300000);
         // a RedLock with waitTimeout waits inside lock() and wakes on the release's announcement
-        $mutex = new RedLockMutex(new \RedLock(self::servers(), 10, 1, ['waitTimeout' => 3000]), $name, 3);
-        $start = microtime(true);
-        $mutex->synchronized(fn () => null);
-        $waited = microtime(true) - $start;
-        pcntl_waitpid($pid, $status);
-        self::assertGreaterThan(0.2, $waited);
-        self::assertLessThan(1.0, $waited, 'woken by the release, not by polling until the ttl');
+        self::assertWokenByTheRelease($holder, $held,
+            fn () => new RedLockMutex(new \RedLock(self::servers(), 10, 1, ['waitTimeout' => 3000]), $name, 3),
+            'woken by the release, not by polling until the ttl');
     }
 
     public function testTheMutexTimeoutBoundsEveryWaitWhateverWaitTimeout(): void
@@ -243,13 +254,8 @@ final class RedLockMutexTest extends TestCase
         self::assertLessThan(1.3, $waited, 'the wait outlived the mutex timeout');
 
         // and the waits are still woken by the release
-        $pid = self::releaseLater($holder, $held, 300000);
-        $start = microtime(true);
-        self::assertSame(7, RedLockMutex::fromServers(self::servers(), $name, 3, ['waitTimeout' => 3000])->synchronized(fn () => 7));
-        $waited = microtime(true) - $start;
-        pcntl_waitpid($pid, $status);
-        self::assertGreaterThan(0.2, $waited);
-        self::assertLessThan(1.0, $waited, 'woken by the release');
+        self::assertWokenByTheRelease($holder, $held,
+            fn () => RedLockMutex::fromServers(self::servers(), $name, 3, ['waitTimeout' => 3000]), 'woken by the release');
     }
 
     /**
