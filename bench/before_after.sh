@@ -20,18 +20,8 @@ rm -f "$out/results.tsv"
 scripts/setup.sh
 gcc -O2 -Wall -o "$bin/delay_proxy" bench/delay_proxy.c
 gcc -O2 -Wall -Iext -o "$bin/floor_probe" bench/floor_probe.c -lhiredis
-proxy_pid=""
-cleanup() {
-  [ -n "$proxy_pid" ] && kill "$proxy_pid" 2>/dev/null || true
-  scripts/redis-servers.sh stop "$out/servers" || true
-}
-trap cleanup EXIT
-scripts/redis-servers.sh start $n $redis_base "$out/servers" >/dev/null
-mappings=()
-for i in $(seq 0 $((n - 1))); do mappings+=("$((proxy_base + i)):$((redis_base + i))"); done
-"$bin/delay_proxy" -d $one_way_us -t 1800 "${mappings[@]}" &
-proxy_pid=$!
-for _ in $(seq 50); do redis-cli -p $proxy_base ping >/dev/null 2>&1 && break; sleep 0.1; done
+source bench/delayed-servers.sh
+start_delayed_servers $n $redis_base $proxy_base $one_way_us "$out" "$bin"
 list() { local l="" i; for i in $(seq 0 $((n - 1))); do l="${l:+$l,}127.0.0.1:$(($1 + i))"; done; echo "$l"; }
 run_one() { # IMPL MODE SERVERS
   case "$1" in

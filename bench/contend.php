@@ -8,6 +8,7 @@
  * Prints: acquired=.. refused=.. (refused = lock() returned false after all its retries)
  */
 require __DIR__ . '/BaselineRedLock.php';
+require __DIR__ . '/servers.php';
 
 [$impl, $serverList, $resource, $startAt, $seconds, $retryDelay] = array_slice($argv, 1, 6) + array_fill(0, 6, null);
 if (!in_array($impl, ['ext', 'baseline'], true) || !$serverList || !$resource || !is_numeric($startAt)
@@ -15,11 +16,7 @@ if (!in_array($impl, ['ext', 'baseline'], true) || !$serverList || !$resource ||
     fwrite(STDERR, "usage: php contend.php ext|baseline H:P,... RESOURCE START_UNIX_TIME SECONDS RETRY_DELAY_MS\n");
     exit(2);
 }
-$servers = [];
-foreach (explode(',', $serverList) as $hostPort) {
-    [$host, $port] = explode(':', $hostPort);
-    $servers[] = [$host, (int) $port, 1.0];
-}
+$servers = bench_servers($serverList);
 $class = $impl === 'ext' ? 'RedLock' : 'BaselineRedLock';
 $redlock = new $class($servers, (int) $retryDelay, 3);
 $endAt = (float) $startAt + min((float) $seconds, 600);

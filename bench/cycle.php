@@ -13,6 +13,7 @@
  *   (not timed) comes first in reused mode. Without MAX_CYCLES: until SECONDS are up.
  */
 require __DIR__ . '/BaselineRedLock.php';
+require __DIR__ . '/servers.php';
 
 [$impl, $mode, $serverList, $seconds] = array_slice($argv, 1, 4) + [null, null, null, null];
 $maxCycles = isset($argv[5]) ? (int) $argv[5] : -1;
@@ -25,11 +26,7 @@ if ($impl === 'ext' && !class_exists('RedLock', false)) {
     fwrite(STDERR, "the redlock extension is not loaded (php -d extension=modules/redlock.so)\n");
     exit(2);
 }
-$servers = [];
-foreach (explode(',', $serverList) as $hostPort) {
-    [$host, $port] = explode(':', $hostPort);
-    $servers[] = [$host, (int) $port, 1.0];
-}
+$servers = bench_servers($serverList);
 if (getenv('BENCH_TLS_CA')) { // bench/tls_row.sh: the same servers' TLS ports, verified against its CA
     $servers = array_map(fn ($s) => ['host' => $s[0], 'port' => $s[1], 'timeout' => $s[2],
         'tls' => ['cafile' => getenv('BENCH_TLS_CA')]], $servers);

@@ -55,6 +55,12 @@ foreach (file("$dir/results.tsv", FILE_IGNORE_NEW_LINES | FILE_SKIP_EMPTY_LINES)
 $rttNames = ['loopback' => 'loopback', '1ms' => '1 ms'];
 $modeNames = ['reused' => 'reused', 'percycle' => 'new per cycle'];
 $summary = [];
+/** A markdown table's first two lines: its header and the separator row, one column each. */
+function md_table_head(array $columns): array
+{
+    return ['| ' . implode(' | ', $columns) . ' |', '|' . str_repeat('---|', count($columns))];
+}
+
 $out = [];
 if (is_file("$dir/rtt.txt")) {
     $out[] = '```';
@@ -66,8 +72,7 @@ if (is_file("$dir/rtt.txt")) {
 }
 $out[] = 'Cycles/s (one cycle = lock + unlock of a fresh key), latency p50 / p99 per cycle, medians over rounds.';
 $out[] = '';
-$out[] = '| RTT | N | RedLock | extension c/s | p50 / p99 | baseline c/s | p50 / p99 | floor c/s | p50 / p99 | ext / baseline | ext / floor | target |';
-$out[] = '|---|---|---|---|---|---|---|---|---|---|---|---|';
+array_push($out, ...md_table_head(['RTT', 'N', 'RedLock', 'extension c/s', 'p50 / p99', 'baseline c/s', 'p50 / p99', 'floor c/s', 'p50 / p99', 'ext / baseline', 'ext / floor', 'target']));
 $misses = 0;
 foreach ($rttNames as $rtt => $rttName) {
     foreach ([1, 3, 5, 7] as $n) {
@@ -116,8 +121,7 @@ foreach ($rttNames as $rtt => $rttName) {
 $out[] = '';
 $out[] = 'Client CPU time per cycle on loopback (user + sys of the process running the cycles, median over rounds):';
 $out[] = '';
-$out[] = '| N | RedLock | extension | baseline | floor |';
-$out[] = '|---|---|---|---|---|';
+array_push($out, ...md_table_head(['N', 'RedLock', 'extension', 'baseline', 'floor']));
 foreach ([1, 3, 5, 7] as $n) {
     foreach ($modeNames as $mode => $modeName) {
         $c = $cells['loopback'][$n][$mode] ?? null;
@@ -155,8 +159,7 @@ if (is_file("$dir/contention.tsv")) {
     $out[] = 'Contention: P processes on one resource, N=5, retryDelay 20 ms, retryCount 3; each process locks, unlocks at once, repeats.';
     $out[] = 'Handoffs/s = successful lock() calls per second, all processes together; refused/s = lock() calls that returned false.';
     $out[] = '';
-    $out[] = '| RTT | P | extension handoffs/s | refused/s | baseline handoffs/s | refused/s | ext / baseline |';
-    $out[] = '|---|---|---|---|---|---|---|';
+    array_push($out, ...md_table_head(['RTT', 'P', 'extension handoffs/s', 'refused/s', 'baseline handoffs/s', 'refused/s', 'ext / baseline']));
     foreach ($rttNames as $rtt => $rttName) {
         if (!isset($runs[$rtt])) {
             continue;
@@ -200,8 +203,7 @@ if (is_file("$dir/callgrind.tsv")) {
         . " N=5 loopback, one RedLock reused, $cgCycles cycles minus a run with none. \"net\" subtracts the"
         . sprintf(' harness loop itself (the same loop over a class without I/O: %s per cycle).', number_format($harness, 0, '.', ','));
     $out[] = '';
-    $out[] = '| | extension | baseline | ext / baseline | target |';
-    $out[] = '|---|---|---|---|---|';
+    array_push($out, ...md_table_head(['', 'extension', 'baseline', 'ext / baseline', 'target']));
     $ratio = ($perCycle['ext'] ?? NAN) / ($perCycle['baseline'] ?? NAN);
     $ok = $ratio <= 0.2;
     $misses += $ok ? 0 : 1;

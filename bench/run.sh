@@ -55,18 +55,8 @@ php_ext=(php -n -d extension=igbinary -d extension=redis -d extension="$root/mod
 "${php_ext[@]}" -r 'exit(class_exists("Redis") && class_exists("RedLock") ? 0 : 1);' \
   || { echo "php cannot load redis (php-redis) and modules/redlock.so" >&2; exit 1; }
 
-proxy_pid=""
-cleanup() {
-  [ -n "$proxy_pid" ] && kill "$proxy_pid" 2>/dev/null || true
-  scripts/redis-servers.sh stop "$out/servers" || true
-}
-trap cleanup EXIT
-scripts/redis-servers.sh start $max_servers $redis_base "$out/servers" >/dev/null
-mappings=()
-for i in $(seq 0 $((max_servers - 1))); do mappings+=("$((proxy_base + i)):$((redis_base + i))"); done
-"$bin/delay_proxy" -d $one_way_us -t 1800 "${mappings[@]}" &
-proxy_pid=$!
-for _ in $(seq 50); do redis-cli -p $proxy_base ping >/dev/null 2>&1 && break; sleep 0.1; done
+source bench/delayed-servers.sh
+start_delayed_servers $max_servers $redis_base $proxy_base $one_way_us "$out" "$bin"
 
 server_list() { # server_list N BASE_PORT
   local list="" i

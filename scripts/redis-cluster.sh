@@ -8,17 +8,11 @@ set -euo pipefail
 
 action=${1:?usage: redis-cluster.sh start BASE_PORT RUN_DIR | stop RUN_DIR}
 
+source "$(dirname "${BASH_SOURCE[0]}")/redis-lib.sh"
+
 stop_all() {
-  local dir=$1 pidfile pid
-  for pidfile in "$dir"/node-*.pid; do
-    [ -f "$pidfile" ] || continue
-    pid=$(cat "$pidfile")
-    kill -CONT "$pid" 2>/dev/null || true
-    kill "$pid" 2>/dev/null || true
-    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -9 "$pid" 2>/dev/null || true
-    rm -f "$pidfile"
-  done
+  local dir=$1
+  stop_pidfiles "$dir"/node-*.pid
   rm -f "$dir"/nodes-*.conf "$dir"/dump-*.rdb # a replica keeps the RDB of its full sync: loaded at the next start, "Node is not empty"
 }
 
@@ -37,12 +31,7 @@ case "$action" in
       nodes="$nodes 127.0.0.1:$port"
     done
     for i in 0 1 2 3 4 5; do
-      port=$((base + i))
-      for _ in $(seq 100); do
-        redis-cli -h 127.0.0.1 -p "$port" ping >/dev/null 2>&1 && break
-        sleep 0.05
-      done
-      redis-cli -h 127.0.0.1 -p "$port" ping >/dev/null || { echo "redis-server on $port did not start" >&2; exit 1; }
+      await_ping $((base + i))
     done
     # shellcheck disable=SC2086
     redis-cli --cluster create $nodes --cluster-replicas 1 --cluster-yes >"$dir/create.log" 2>&1 \

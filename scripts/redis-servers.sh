@@ -6,17 +6,11 @@ set -euo pipefail
 
 action=${1:?usage: redis-servers.sh start COUNT BASE_PORT RUN_DIR | stop RUN_DIR}
 
+source "$(dirname "${BASH_SOURCE[0]}")/redis-lib.sh"
+
 stop_all() {
-  local dir=$1 pidfile pid
-  for pidfile in "$dir"/redis-*.pid; do
-    [ -f "$pidfile" ] || continue
-    pid=$(cat "$pidfile")
-    kill -CONT "$pid" 2>/dev/null || true
-    kill "$pid" 2>/dev/null || true
-    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -9 "$pid" 2>/dev/null || true
-    rm -f "$pidfile"
-  done
+  local dir=$1
+  stop_pidfiles "$dir"/redis-*.pid
 }
 
 case "$action" in
@@ -33,12 +27,7 @@ case "$action" in
       list="${list:+$list,}127.0.0.1:$port"
     done
     for i in $(seq 0 $((count - 1))); do
-      port=$((base + i))
-      for _ in $(seq 100); do
-        redis-cli -h 127.0.0.1 -p "$port" ping >/dev/null 2>&1 && break
-        sleep 0.05
-      done
-      redis-cli -h 127.0.0.1 -p "$port" ping >/dev/null || { echo "redis-server on $port did not start" >&2; exit 1; }
+      await_ping $((base + i))
     done
     echo "$list"
     ;;

@@ -203,16 +203,11 @@ void rl_native_attempt_rollback(rl_attempt_commands *cmds)
 
 void rl_native_attempt_free(rl_attempt_commands *cmds)
 {
-	free(cmds->msetex_argv);
-	free(cmds->msetex_argvlen);
-	free(cmds->key_rollbacks);
-	free(cmds->keys_argv);
-	free(cmds->keys_argvlen);
-	cmds->msetex_argv = NULL;
-	cmds->msetex_argvlen = NULL;
-	cmds->key_rollbacks = NULL;
-	cmds->keys_argv = NULL;
-	cmds->keys_argvlen = NULL;
+	RL_FREE_CLEAR(cmds->msetex_argv);
+	RL_FREE_CLEAR(cmds->msetex_argvlen);
+	RL_FREE_CLEAR(cmds->key_rollbacks);
+	RL_FREE_CLEAR(cmds->keys_argv);
+	RL_FREE_CLEAR(cmds->keys_argvlen);
 }
 
 /* --- a held lock ---------------------------------------------------------------------------- */

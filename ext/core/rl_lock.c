@@ -384,12 +384,9 @@ int rl_lock_extend_many_init(rl_extend_many_call *call, const rl_lock_policy *po
 
 void rl_lock_extend_many_free(rl_extend_many_call *call)
 {
-	free(call->argv);
-	free(call->argvlen);
-	free(call->texts);
-	call->argv = NULL;
-	call->argvlen = NULL;
-	call->texts = NULL;
+	RL_FREE_CLEAR(call->argv);
+	RL_FREE_CLEAR(call->argvlen);
+	RL_FREE_CLEAR(call->texts);
 }
 
 void rl_lock_extend_call_free(rl_extend_call *call)

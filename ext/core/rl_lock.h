@@ -23,6 +23,10 @@
 #include "core/rl_token.h"
 #include "protocol/rl_request.h"
 
+/* Frees a malloc()ed buffer of the driver and forgets it, so that a second free (a retried cleanup, a
+ * cleanup after a failed set-up) is harmless. */
+#define RL_FREE_CLEAR(pointer) (free(pointer), (pointer) = NULL)
+
 /* A script, sent as EVAL with its source (core/rl_scripts.c says why never EVALSHA). */
 typedef struct rl_script {
 	const char *source;

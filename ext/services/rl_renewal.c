@@ -664,11 +664,9 @@ int rl_renewal_init(rl_leases *w, const rl_leases_config *config)
 	w->lost_on = calloc(config->servers->count ? config->servers->count : 1, 1);
 	if (w->cluster == NULL || w->outcomes == NULL || w->lost_on == NULL || init_wake(&w->wake) != 0) {
 		rl_cluster_destroy(w->cluster);
-		free(w->outcomes);
-		free(w->lost_on);
 		w->cluster = NULL;
-		w->outcomes = NULL;
-		w->lost_on = NULL;
+		RL_FREE_CLEAR(w->outcomes);
+		RL_FREE_CLEAR(w->lost_on);
 		return -1;
 	}
 	w->policy = *config->policy;

@@ -87,11 +87,7 @@ function cc_chaos(int $base, array $procs, float $hardStop, string $mode): array
     $next = microtime(true) + 1.0;
     $kind = 'failover';
     while (microtime(true) < $hardStop) {
-        $running = 0;
-        foreach ($procs as $p) {
-            $running += proc_get_status($p)['running'] ? 1 : 0;
-        }
-        if ($running === 0) {
+        if (!chaos_any_running($procs)) {
             break;
         }
         if ($mode !== 'none' && microtime(true) >= $next) {

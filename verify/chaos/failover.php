@@ -158,11 +158,7 @@ function fo_chaos(int $base, array $procs, float $hardStop, string $mode): array
     $events = ['failovers' => 0, 'failovers_not_ended' => 0, 'failover_s_max' => 0.0];
     $next = microtime(true) + 1.0;
     while (microtime(true) < $hardStop) {
-        $running = 0;
-        foreach ($procs as $p) {
-            $running += proc_get_status($p)['running'] ? 1 : 0;
-        }
-        if ($running === 0) {
+        if (!chaos_any_running($procs)) {
             break;
         }
         if ($mode !== 'none' && microtime(true) >= $next) {

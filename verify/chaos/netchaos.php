@@ -178,14 +178,7 @@ function stop_all(): void
     }
 }
 
-register_shutdown_function('stop_all');
-pcntl_async_signals(true);
-foreach ([SIGINT, SIGTERM] as $sig) {
-    pcntl_signal($sig, function () {
-        stop_all();
-        exit(130);
-    });
-}
+chaos_stop_on_exit('stop_all');
 
 function ctl(string $command): string
 {
@@ -251,12 +244,8 @@ $stallEvery = max(0, (int) $cfg['stall-every']);   /* mean gap between stall_ope
 $stallWinHi = max($stallWinLo, $stallWinHi);
 $nextStall = $start + 0.3;
 while (true) {
-    $running = 0;
-    foreach ($procs as $p) {
-        $running += proc_get_status($p)['running'] ? 1 : 0;
-    }
     $now = microtime(true);
-    if ($running === 0 || $now > $hardStop) {
+    if (!chaos_any_running($procs) || $now > $hardStop) {
         break;
     }
     foreach ($undo as $i => [$due, $fn]) {
@@ -344,26 +333,13 @@ while (true) {
 foreach ($undo as [, $fn]) {
     $fn();
 }
-foreach ($procs as $w => $p) {
-    if (proc_get_status($p)['running']) {
-        proc_terminate($p, SIGKILL);
-        fwrite(STDERR, "worker $w overran the hard time bound and was killed\n");
-    }
-    proc_close($p);
-}
+chaos_reap($procs);
 $elapsed = microtime(true) - $start;
 $proxyStats = ctl('STATS');
 
-$tally = chaos_tally($runDir, $runId, $workers, (int) $cfg['resources']);
+[$tally, $lost, $primitives] = chaos_checked_tally($runDir, $runId, $workers, $cfg, $guardPort);
 $sum = $tally['sum'];
 $firstViolation = $tally['first_violation_ns'];
-$primitives = null;
-if ($cfg['mode'] === 'lock') {
-    $lost = chaos_lost_updates($guardPort, $runId, $tally['per_resource']);
-} else {
-    $lost = 0; /* no guard counter: the use intervals are the check */
-    $primitives = chaos_primitives_check($runDir, $runId, $workers, $cfg['mode'], (int) $cfg['limit']);
-}
 stop_all();
 
 $report = $sum + ['run' => 'network faults', 'seed' => $seed, 'workers' => $workers, 'ttl_ms' => $ttl,

@@ -234,14 +234,7 @@ function stop_all(): void
     }
 }
 
-register_shutdown_function('stop_all');
-pcntl_async_signals(true);
-foreach ([SIGINT, SIGTERM] as $sig) {
-    pcntl_signal($sig, function () {
-        stop_all();
-        exit(130);
-    });
-}
+chaos_stop_on_exit('stop_all');
 
 function percentile(array $sorted, float $p): float
 {
@@ -368,12 +361,8 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
             $stopped = null;
             $nextStop = $now + mt_rand(300, 1200) / 1000;
         }
-        $running = 0;
-        foreach ($procs as $p) {
-            $running += proc_get_status($p)['running'] ? 1 : 0;
-        }
         $now = microtime(true);
-        if ($running === 0 || $now > $hardStop) {
+        if (!chaos_any_running($procs) || $now > $hardStop) {
             break;
         }
         if ($killed === null && $now >= $nextKill) {
@@ -419,28 +408,15 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
     if (($stopped ?? null) !== null) {
         posix_kill($stopped, SIGCONT);
     }
-    foreach ($procs as $w => $p) {
-        if (proc_get_status($p)['running']) {
-            proc_terminate($p, SIGKILL);
-            fwrite(STDERR, "worker $w overran the hard time bound and was killed\n");
-        }
-        proc_close($p);
-    }
+    chaos_reap($procs);
     $elapsed = microtime(true) - $start;
     if ($faultLog !== null) {
         fclose($faultLog);
     }
 
-    $tally = chaos_tally($runDir, $runId, $workers, (int) $cfg['resources']);
+    [$tally, $lost, $primitives] = chaos_checked_tally($runDir, $runId, $workers, $cfg, $guardPort);
     $sum = $tally['sum'];
     $latencies = $tally['latencies'];
-    $primitives = null;
-    if ($cfg['mode'] === 'lock') {
-        $lost = chaos_lost_updates($guardPort, $runId, $tally['per_resource']);
-    } else {
-        $lost = 0; /* no guard counter: the use intervals are the check */
-        $primitives = chaos_primitives_check($runDir, $runId, $workers, $cfg['mode'], (int) $cfg['limit']);
-    }
     foreach ($lockPorts as $port) {
         kill_server($servers[$port]);
     }

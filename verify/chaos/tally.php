@@ -88,6 +88,54 @@ function chaos_lost_updates(int $guardPort, string $runId, array $perResource): 
     return $lost;
 }
 
+/** The run's tally and its check beside the histories: in lock mode the guard counter's lost updates,
+ * in the other modes the primitives' use intervals (tally_primitives.php). [tally, lost, primitives]. */
+function chaos_checked_tally(string $runDir, string $runId, int $workers, array $cfg, int $guardPort): array
+{
+    $tally = chaos_tally($runDir, $runId, $workers, (int) $cfg['resources']);
+    if ($cfg['mode'] === 'lock') {
+        return [$tally, chaos_lost_updates($guardPort, $runId, $tally['per_resource']), null];
+    }
+    /* no guard counter: the use intervals are the check */
+    return [$tally, 0, chaos_primitives_check($runDir, $runId, $workers, $cfg['mode'], (int) $cfg['limit'])];
+}
+
+/** Whether any of the workers' processes still runs. */
+function chaos_any_running(array $procs): bool
+{
+    foreach ($procs as $p) {
+        if (proc_get_status($p)['running']) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/** Runs $stop (what a run started: servers, proxies) at exit, also on SIGINT and SIGTERM (then exits 130). */
+function chaos_stop_on_exit(callable $stop): void
+{
+    register_shutdown_function($stop);
+    pcntl_async_signals(true);
+    foreach ([SIGINT, SIGTERM] as $sig) {
+        pcntl_signal($sig, function () use ($stop) {
+            $stop();
+            exit(130);
+        });
+    }
+}
+
+/** Closes the workers' processes at the end of a run, killing (and naming) any that overran the hard time bound. */
+function chaos_reap(array $procs): void
+{
+    foreach ($procs as $w => $p) {
+        if (proc_get_status($p)['running']) {
+            proc_terminate($p, SIGKILL);
+            fwrite(STDERR, "worker $w overran the hard time bound and was killed\n");
+        }
+        proc_close($p);
+    }
+}
+
 /** A violation of exclusion. Overlaps where a holder had stalled past its validity are reported,
  * not failed: no lock can stop a paused process from acting late (fencing tokens, seed 001). */
 function chaos_violated(array $tally, int $lost): bool

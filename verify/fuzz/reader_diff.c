@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "reader_compare.h"
+#include "../common/bytes.h"
 
 #define DEFAULT_SEED 20240601ULL
 #define DEFAULT_COUNT 20000
@@ -44,13 +45,7 @@ typedef struct gen {
 
 static void put(gen *g, const void *bytes, size_t len)
 {
-	if (g->len + len > g->cap) {
-		g->cap = (g->len + len) * 2 + 64;
-		g->buf = realloc(g->buf, g->cap);
-		if (g->buf == NULL) {
-			abort();
-		}
-	}
+	g->buf = bytes_room(g->buf, &g->cap, g->len + len);
 	memcpy(g->buf + g->len, bytes, len);
 	g->len += len;
 }

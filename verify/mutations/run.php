@@ -129,6 +129,18 @@ function run(string $command, ?string &$output = null): int
     return $status;
 }
 
+/* Starts servers with scripts/SCRIPT (redis-servers.sh or redis-cluster.sh) for every run: $startArgs before
+ * the run dir $dir, stopped at exit. Their list (what the script prints), or exit 2 naming $what. */
+function start_for_every_run(string $script, string $startArgs, string $dir, string $what): string
+{
+    if (run("bash scripts/$script start $startArgs " . escapeshellarg($dir), $list) !== 0) {
+        say("mutations: the $what did not start: $list");
+        exit(2);
+    }
+    register_shutdown_function(fn () => run("bash scripts/$script stop " . escapeshellarg($dir)));
+    return trim($list);
+}
+
 /* The scratch tree: the tracked and new files, built there once; later runs
  * rebuild what changed. The tests run there too: those that start a child PHP load the module by its
  * path in the tree (tests/../modules/redlock.so), which must be the mutant. */
@@ -174,13 +186,7 @@ chdir($tree);
 
 /* Servers, once for every run. */
 $port = (int) (getenv('REDLOCK_TEST_PORT') ?: 7701);
-$serverDir = "$root/.run/mutations/servers";
-if (run("bash scripts/redis-servers.sh start 5 $port " . escapeshellarg($serverDir), $servers) !== 0) {
-    say("mutations: the servers did not start: $servers");
-    exit(2);
-}
-register_shutdown_function(fn () => run('bash scripts/redis-servers.sh stop ' . escapeshellarg($serverDir)));
-putenv('REDLOCK_TEST_SERVERS=' . trim($servers));
+putenv('REDLOCK_TEST_SERVERS=' . start_for_every_run('redis-servers.sh', "5 $port", "$root/.run/mutations/servers", 'servers'));
 putenv("REDLOCK_TEST_PORT=$port");
 putenv('NO_INTERACTION=1');
 putenv('REPORT_EXIT_STATUS=1');
@@ -194,13 +200,7 @@ foreach ($list as $m) {
 }
 if ($needsCluster && !getenv('REDLOCK_TEST_CLUSTER')) {
     $clusterPort = (int) (getenv('REDLOCK_TEST_CLUSTER_PORT') ?: $port + 100);
-    $clusterDir = "$root/.run/mutations/cluster";
-    if (run("bash scripts/redis-cluster.sh start $clusterPort " . escapeshellarg($clusterDir), $seeds) !== 0) {
-        say("mutations: the cluster did not start: $seeds");
-        exit(2);
-    }
-    register_shutdown_function(fn () => run('bash scripts/redis-cluster.sh stop ' . escapeshellarg($clusterDir)));
-    putenv('REDLOCK_TEST_CLUSTER=' . trim($seeds));
+    putenv('REDLOCK_TEST_CLUSTER=' . start_for_every_run('redis-cluster.sh', (string) $clusterPort, "$root/.run/mutations/cluster", 'cluster'));
 }
 $runTests = is_file("$root/run-tests.php") ? "$root/run-tests.php"
     : trim(shell_exec('php-config --extension-dir')) . '/build/run-tests.php';

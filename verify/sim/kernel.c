@@ -16,6 +16,7 @@
 #include "core/rl_scripts.h"
 #include "memory/rl_memory_store.h"
 #include "kernel.h"
+#include "../common/bytes.h"
 
 double k_now;
 k_stats k_st;
@@ -50,13 +51,7 @@ typedef struct buf {
 
 static void buf_add(buf *b, const char *bytes, size_t len)
 {
-	if (b->len + len > b->cap) {
-		b->cap = (b->len + len) * 2 + 64;
-		b->p = realloc(b->p, b->cap);
-		if (b->p == NULL) {
-			abort();
-		}
-	}
+	b->p = bytes_room(b->p, &b->cap, b->len + len);
 	memcpy(b->p + b->len, bytes, len);
 	b->len += len;
 }

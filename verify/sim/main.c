@@ -259,6 +259,26 @@ static void client_main(int id)
 	rl_pool_destroy(&pool);
 }
 
+/* The options that take no value: each sets its flag. */
+typedef struct {
+	const char *name;
+	int *flag;
+} sim_switch;
+
+/* Sets the flag of the switch named arg; 0 when arg names none. */
+static int set_switch(const char *arg, const sim_switch *switches, size_t count)
+{
+	size_t k;
+
+	for (k = 0; k < count; k++) {
+		if (strcmp(arg, switches[k].name) == 0) {
+			*switches[k].flag = 1;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	double seconds = 10;
@@ -266,6 +286,8 @@ int main(int argc, char **argv)
 	uint64_t stop_after = UINT64_MAX, connects = 0, dropped = 0, events = 0, commands = 0, crashes = 0, by_mode[3] = {0, 0, 0};
 	int quiet = 0, i, fixed_seed = 0;
 	clock_t begin = clock();
+	const sim_switch switches[] = {{"--calm", &calm}, {"--quorum-minus-one", &quorum_minus_one}, {"--no-drift", &no_drift},
+		{"--shared-token", &shared_token}, {"--fast-restart", &fast_restart}, {"--quiet", &quiet}};
 
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--seconds") == 0 && i + 1 < argc) {
@@ -279,19 +301,7 @@ int main(int argc, char **argv)
 			max_schedules = strtoull(argv[++i], NULL, 0);
 		} else if (strcmp(argv[i], "--stop-after") == 0 && i + 1 < argc) {
 			stop_after = strtoull(argv[++i], NULL, 0);
-		} else if (strcmp(argv[i], "--calm") == 0) {
-			calm = 1;
-		} else if (strcmp(argv[i], "--quorum-minus-one") == 0) {
-			quorum_minus_one = 1;
-		} else if (strcmp(argv[i], "--no-drift") == 0) {
-			no_drift = 1;
-		} else if (strcmp(argv[i], "--shared-token") == 0) {
-			shared_token = 1;
-		} else if (strcmp(argv[i], "--fast-restart") == 0) {
-			fast_restart = 1;
-		} else if (strcmp(argv[i], "--quiet") == 0) {
-			quiet = 1;
-		} else {
+		} else if (!set_switch(argv[i], switches, sizeof(switches) / sizeof(switches[0]))) {
 			fprintf(stderr, "usage: sim_real [--seconds S] [--seed X | --base-seed X] [--schedules N] [--stop-after V]"
 				" [--calm] [--quorum-minus-one] [--no-drift] [--shared-token] [--fast-restart] [--quiet]\n");
 			return 2;

@@ -55,9 +55,21 @@ final class LockApiTest extends TestCase
         ];
     }
 
-    private static function baseHas(string $method): bool
+    /** Whether $store's locks have $method: the redlock store's always, Laravel's where its Lock has it (public). */
+    private static function has(LockProvider $store, string $method): bool
     {
-        return method_exists(Lock::class, $method) && (new \ReflectionMethod(Lock::class, $method))->isPublic();
+        return $store instanceof RedLockStore
+            || (method_exists(Lock::class, $method) && (new \ReflectionMethod(Lock::class, $method))->isPublic());
+    }
+
+    /** A fresh name's lock taken by 'owner-1' for $seconds: [name, lock]. */
+    private static function takenByOwner1(LockProvider $store, int $seconds): array
+    {
+        $name = uniqid('api-', true);
+        $lock = $store->lock($name, $seconds, 'owner-1');
+        self::assertTrue($lock->get());
+
+        return [$name, $lock];
     }
 
     /**
@@ -92,27 +104,24 @@ final class LockApiTest extends TestCase
     #[\PHPUnit\Framework\Attributes\DataProvider('stores')]
     public function testOwnersAsLaravelMeansThem(LockProvider $store): void
     {
-        $ours = $store instanceof RedLockStore;
-        $name = uniqid('api-', true);
-        $lock = $store->lock($name, 30, 'owner-1');
-        self::assertTrue($lock->get());
+        [$name, $lock] = self::takenByOwner1($store, 30);
         self::assertSame('owner-1', $lock->owner());
         self::assertFalse($store->lock($name, 30, 'owner-2')->get());
-        if ($ours || self::baseHas('isOwnedBy')) {
+        if (self::has($store, 'isOwnedBy')) {
             self::assertTrue($store->lock($name)->isOwnedBy('owner-1'));
             self::assertFalse($store->lock($name)->isOwnedBy('owner-2'));
         }
-        if ($ours || self::baseHas('isOwnedByCurrentProcess')) {
+        if (self::has($store, 'isOwnedByCurrentProcess')) {
             self::assertTrue($store->restoreLock($name, 'owner-1')->isOwnedByCurrentProcess());
             self::assertFalse($store->restoreLock($name, 'owner-2')->isOwnedByCurrentProcess());
         }
-        if ($ours || self::baseHas('isLocked')) {
+        if (self::has($store, 'isLocked')) {
             self::assertTrue($store->lock($name)->isLocked());
         }
         self::assertFalse($store->restoreLock($name, 'owner-2')->release());
         self::assertTrue($store->restoreLock($name, 'owner-1')->release());
         self::assertFalse($lock->release(), 'released twice');
-        if ($ours || self::baseHas('isLocked')) {
+        if (self::has($store, 'isLocked')) {
             self::assertFalse($store->lock($name)->isLocked());
         }
         $again = $store->lock($name, 30);
@@ -124,11 +133,8 @@ final class LockApiTest extends TestCase
     #[\PHPUnit\Framework\Attributes\DataProvider('stores')]
     public function testRefreshAndForceRelease(LockProvider $store): void
     {
-        $ours = $store instanceof RedLockStore;
-        $name = uniqid('api-', true);
-        $lock = $store->lock($name, 1, 'owner-1');
-        self::assertTrue($lock->get());
-        if ($ours || method_exists(get_class($lock), 'refresh')) {
+        [$name, $lock] = self::takenByOwner1($store, 1);
+        if ($store instanceof RedLockStore || method_exists(get_class($lock), 'refresh')) {
             self::assertTrue($store->restoreLock($name, 'owner-1')->refresh(5));
             self::assertFalse($store->restoreLock($name, 'owner-2')->refresh(5));
             usleep(1200000);

@@ -21,12 +21,20 @@ final class RedLockStoreTest extends TestCase
     /** @return list<array{string, int, float}> */
     private static function servers(): array
     {
-        $out = [];
-        foreach (array_slice(explode(',', (string) getenv('REDLOCK_TEST_SERVERS')), 0, 3) as $hostPort) {
-            [$host, $port] = explode(':', $hostPort);
-            $out[] = [$host, (int) $port, 1.0];
+        return \RedLock\Integrations\testServers(3);
+    }
+
+    /** $call throws LockServersUnavailableException saying too few servers answered (returned); else fails with $otherwise. */
+    private static function assertServersUnavailable(callable $call, string $otherwise): LockServersUnavailableException
+    {
+        try {
+            $call();
+        } catch (LockServersUnavailableException $e) {
+            self::assertStringContainsString('too few lock servers answered', $e->getMessage(), $otherwise);
+
+            return $e;
         }
-        return $out;
+        self::fail($otherwise);
     }
 
     /** A container as a Laravel app has it: config, the cache manager, the provider registered and booted. */
@@ -154,36 +162,12 @@ final class RedLockStoreTest extends TestCase
     public function testProcessesContendingThroughBlockNeverLoseAnUpdate(): void
     {
         $name = self::uniqueName();
-        $counter = tempnam(sys_get_temp_dir(), 'laravel-counter');
-        file_put_contents($counter, '0');
-        $children = [];
-        for ($c = 0; $c < 4; $c++) {
-            $pid = pcntl_fork();
-            if ($pid === 0) {
-                $cache = self::app(['options' => ['waitTimeout' => 2000]])['cache']->store('redlock');
-                for ($i = 0; $i < 15; $i++) {
-                    $cache->lock($name, 5)->block(10, function () use ($counter) {
-                        $value = (int) file_get_contents($counter);
-                        usleep(2000);
-                        file_put_contents($counter, (string) ($value + 1));
-                    });
-                }
-                posix_kill(getmypid(), SIGKILL);
-            }
-            $children[] = $pid;
-        }
-        $deadline = microtime(true) + 60;
-        foreach ($children as $pid) {
-            while (pcntl_waitpid($pid, $status, WNOHANG) === 0) {
-                if (microtime(true) > $deadline) {
-                    posix_kill($pid, SIGKILL);
-                    self::fail('a child did not finish in 60 s');
-                }
-                usleep(10000);
-            }
-        }
-        self::assertSame('60', file_get_contents($counter));
-        unlink($counter);
+        $count = \RedLock\Integrations\countInForkedProcesses(function (callable $increment) use ($name): void {
+            static $cache;
+            $cache ??= self::app(['options' => ['waitTimeout' => 2000]])['cache']->store('redlock');
+            $cache->lock($name, 5)->block(10, $increment);
+        });
+        self::assertSame('60', $count, 'null: a child did not finish in 60 s');
     }
 
     public function testRefreshExtendsALockStillHeld(): void
@@ -281,22 +265,15 @@ final class RedLockStoreTest extends TestCase
                 public $uniqueId = 'outage';
             }),
         ] as $what => $call) {
-            try {
-                $call();
-                self::fail("$what returned with no majority of servers");
-            } catch (LockServersUnavailableException $e) {
-                self::assertStringContainsString('too few lock servers answered', $e->getMessage(), $what);
-            }
+            self::assertServersUnavailable($call, "$what returned with no majority of servers");
         }
         self::assertLessThan(1.5, microtime(true) - $start, 'block(2) waited for its deadline instead of throwing');
         foreach ([new \RedLock\Laravel\Scheduling\LockSchedulingMutex($app['cache']), new \RedLock\Laravel\Scheduling\LockEventMutex($app['cache'])] as $mutex) {
             $event = new \Illuminate\Console\Scheduling\Event(new \Illuminate\Console\Scheduling\CacheEventMutex($app['cache']), 'true');
-            try {
-                $mutex instanceof \Illuminate\Console\Scheduling\SchedulingMutex ? $mutex->create($event, new \DateTime()) : $mutex->create($event);
-                self::fail(get_class($mutex) . '::create() returned with no majority of servers');
-            } catch (LockServersUnavailableException $e) {
-                self::assertStringContainsString('too few lock servers answered', $e->getMessage());
-            }
+            self::assertServersUnavailable(
+                fn () => $mutex instanceof \Illuminate\Console\Scheduling\SchedulingMutex ? $mutex->create($event, new \DateTime()) : $mutex->create($event),
+                get_class($mutex) . '::create() returned with no majority of servers'
+            );
         }
 
         // contention stays false: held on the two live servers of [live, live, down]
@@ -338,13 +315,8 @@ final class RedLockStoreTest extends TestCase
         foreach (['forceRelease()' => fn () => $outage->lock($name, 10)->forceRelease(),
             'release()' => fn () => $outage->restoreLock($name, $lock->owner())->release(),
         ] as $what => $call) {
-            try {
-                $call();
-                self::fail("$what passed with 2 of 3 servers unreachable");
-            } catch (LockServersUnavailableException $e) {
-                self::assertStringContainsString('too few lock servers answered', $e->getMessage(), $what);
-                self::assertStringStartsWith('connect: ', $e->getErrors()[1]);
-            }
+            $e = self::assertServersUnavailable($call, "$what passed with 2 of 3 servers unreachable");
+            self::assertStringStartsWith('connect: ', $e->getErrors()[1], $what);
         }
         self::assertFalse($live->lock($name, 10)->get(), 'the lock is still held');
         // with the servers up: another owner's release() stays false, forceRelease() works

@@ -10,14 +10,8 @@ if (getenv('LARAVEL_AUTOLOAD')) {
         require_once "/usr/share/php/Illuminate/$component/autoload.php";
     }
 }
-foreach (['LockServersUnavailableException', 'RedLocks', 'RedLockLock', 'RedLockStore', 'RedLockServiceProvider', 'Scheduling/LockEventMutex', 'Scheduling/LockSchedulingMutex'] as $class) {
+foreach (['LockServersUnavailableException', 'RedLocks', 'RedLockLock', 'RedLockStore', 'RedLockServiceProvider', 'Scheduling/LocksOnAStore', 'Scheduling/LockEventMutex', 'Scheduling/LockSchedulingMutex'] as $class) {
     require_once __DIR__ . "/../src/$class.php";
 }
-if (!class_exists('RedLock')) {
-    fwrite(STDERR, "the redlock extension is not loaded (run integrations/laravel/run-tests.sh)\n");
-    exit(1);
-}
-if ((string) getenv('REDLOCK_TEST_SERVERS') === '') {
-    fwrite(STDERR, "REDLOCK_TEST_SERVERS is not set (run integrations/laravel/run-tests.sh)\n");
-    exit(1);
-}
+require_once __DIR__ . '/../../bootstrap.php';
+\RedLock\Integrations\requireExtensionAndServers('laravel');

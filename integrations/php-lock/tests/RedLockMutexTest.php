@@ -19,15 +19,64 @@ final class RedLockMutexTest extends TestCase
      */
     private const TIMEOUT_MESSAGE = '/^(Timeout of 1(\.0)? seconds exceeded\.?|Lock acquire timeout of 1\.0 seconds has been exceeded)$/';
 
+    /** $mutex's synchronized() ends in the library's TimeoutException (with its message), the code never run. */
+    private static function assertTimesOut(RedLockMutex $mutex): void
+    {
+        try {
+            $mutex->synchronized(fn () => self::fail('ran while another client held the lock'));
+        } catch (TimeoutException $e) {
+            self::assertMatchesRegularExpression(self::TIMEOUT_MESSAGE, $e->getMessage());
+
+            return;
+        }
+        self::fail('no TimeoutException');
+    }
+
+    /** The same, while another client holds $name's lock (given back after). */
+    private static function assertTimesOutWhileHeld(string $name, RedLockMutex $mutex): void
+    {
+        $holder = new \RedLock(self::servers(), 10, 1);
+        $held = $holder->lock(RedLockMutex::keyOf($name), 10000);
+        self::assertIsArray($held);
+        try {
+            self::assertTimesOut($mutex);
+        } finally {
+            $holder->unlock($held);
+        }
+    }
+
+    /** Forks a child that releases $held (of $holder) after $microseconds and dies without PHPUnit's shutdown; its pid. */
+    private static function releaseLater(\RedLock $holder, array $held, int $microseconds): int
+    {
+        $pid = pcntl_fork();
+        if ($pid === 0) {
+            usleep($microseconds);
+            $holder->unlock($held);
+            posix_kill(getmypid(), SIGKILL); // nothing of PHPUnit's shutdown runs in the child
+        }
+        return $pid;
+    }
+
+    /**
+     * The mutex $newMutex makes (after the fork) runs its code while a child releases $held 300 ms in: woken by
+     * the release, after 0.2 s and within 1 s ($why).
+     */
+    private static function assertWokenByTheRelease(\RedLock $holder, array $held, callable $newMutex, string $why): void
+    {
+        $pid = self::releaseLater($holder, $held, 300000);
+        $mutex = $newMutex();
+        $start = microtime(true);
+        self::assertSame(7, $mutex->synchronized(fn () => 7));
+        $waited = microtime(true) - $start;
+        pcntl_waitpid($pid, $status);
+        self::assertGreaterThan(0.2, $waited);
+        self::assertLessThan(1.0, $waited, $why);
+    }
+
     /** @return list<array{string, int, float}> */
     private static function servers(): array
     {
-        $out = [];
-        foreach (array_slice(explode(',', (string) getenv('REDLOCK_TEST_SERVERS')), 0, 3) as $hostPort) {
-            [$host, $port] = explode(':', $hostPort);
-            $out[] = [$host, (int) $port, 1.0];
-        }
-        return $out;
+        return \RedLock\Integrations\testServers(3);
     }
 
     private static function uniqueName(): string
@@ -158,20 +207,9 @@ final class RedLockMutexTest extends TestCase
         // #2 refused and #0 taken decide the outcome; #1 is then "no reply needed", which is no failure:
         // two of three servers are there, so this is contention (the library's TimeoutException).
         $name = self::uniqueName();
-        $holder = new \RedLock(self::servers(), 10, 1);
-        $held = $holder->lock(RedLockMutex::keyOf($name), 5000);
-        self::assertIsArray($held);
         $servers = self::servers();
         $servers[2] = ['127.0.0.1', 1, 0.2];
-        $mutex = new RedLockMutex(new \RedLock($servers, 10, 1), $name, 1);
-        try {
-            $mutex->synchronized(fn () => self::fail('ran while another client held the lock'));
-            self::fail('no exception');
-        } catch (TimeoutException $e) {
-            self::assertMatchesRegularExpression(self::TIMEOUT_MESSAGE, $e->getMessage());
-        } finally {
-            $holder->unlock($held);
-        }
+        self::assertTimesOutWhileHeld($name, new RedLockMutex(new \RedLock($servers, 10, 1), $name, 1));
     }
 
     public function testOneServerDownIsToleratedAndNeverAnException(): void
@@ -195,20 +233,10 @@ final class RedLockMutexTest extends TestCase
         $holder = new \RedLock(self::servers(), 10, 1, ['waitTimeout' => 3000]);
         $held = $holder->lock(RedLockMutex::keyOf($name), 10000);
         self::assertIsArray($held);
-        $pid = pcntl_fork();
-        if ($pid === 0) {
-            usleep(300000);
-            $holder->unlock($held);
-            posix_kill(getmypid(), SIGKILL); // nothing of PHPUnit's shutdown runs in the child
-        }
         // a RedLock with waitTimeout waits inside lock() and wakes on the release's announcement
-        $mutex = new RedLockMutex(new \RedLock(self::servers(), 10, 1, ['waitTimeout' => 3000]), $name, 3);
-        $start = microtime(true);
-        $mutex->synchronized(fn () => null);
-        $waited = microtime(true) - $start;
-        pcntl_waitpid($pid, $status);
-        self::assertGreaterThan(0.2, $waited);
-        self::assertLessThan(1.0, $waited, 'woken by the release, not by polling until the ttl');
+        self::assertWokenByTheRelease($holder, $held,
+            fn () => new RedLockMutex(new \RedLock(self::servers(), 10, 1, ['waitTimeout' => 3000]), $name, 3),
+            'woken by the release, not by polling until the ttl');
     }
 
     public function testTheMutexTimeoutBoundsEveryWaitWhateverWaitTimeout(): void
@@ -220,29 +248,14 @@ final class RedLockMutexTest extends TestCase
         // waitTimeout 3000 and 3 retries, a timeout of 1 s: the TimeoutException comes at 1 s
         $mutex = RedLockMutex::fromServers(self::servers(), $name, 1, ['waitTimeout' => 3000]);
         $start = microtime(true);
-        try {
-            $mutex->synchronized(fn () => self::fail('ran without the lock'));
-            self::fail('no TimeoutException');
-        } catch (TimeoutException $e) {
-            $waited = microtime(true) - $start;
-            self::assertMatchesRegularExpression(self::TIMEOUT_MESSAGE, $e->getMessage());
-            self::assertGreaterThan(0.9, $waited);
-            self::assertLessThan(1.3, $waited, 'the wait outlived the mutex timeout');
-        }
+        self::assertTimesOut($mutex);
+        $waited = microtime(true) - $start;
+        self::assertGreaterThan(0.9, $waited);
+        self::assertLessThan(1.3, $waited, 'the wait outlived the mutex timeout');
 
         // and the waits are still woken by the release
-        $pid = pcntl_fork();
-        if ($pid === 0) {
-            usleep(300000);
-            $holder->unlock($held);
-            posix_kill(getmypid(), SIGKILL);
-        }
-        $start = microtime(true);
-        self::assertSame(7, RedLockMutex::fromServers(self::servers(), $name, 3, ['waitTimeout' => 3000])->synchronized(fn () => 7));
-        $waited = microtime(true) - $start;
-        pcntl_waitpid($pid, $status);
-        self::assertGreaterThan(0.2, $waited);
-        self::assertLessThan(1.0, $waited, 'woken by the release');
+        self::assertWokenByTheRelease($holder, $held,
+            fn () => RedLockMutex::fromServers(self::servers(), $name, 3, ['waitTimeout' => 3000]), 'woken by the release');
     }
 
     /**
@@ -256,12 +269,7 @@ final class RedLockMutexTest extends TestCase
         $holder = new \RedLock(self::servers(), 10, 1, ['waitTimeout' => 0]);
         $held = $holder->lock(RedLockMutex::keyOf($name), 10000);
         self::assertIsArray($held);
-        $pid = pcntl_fork();
-        if ($pid === 0) {
-            usleep(1500000);
-            $holder->unlock($held);
-            posix_kill(getmypid(), SIGKILL);
-        }
+        $pid = self::releaseLater($holder, $held, 1500000);
         $mutex = RedLockMutex::fromServers(self::servers(), $name, 2, ['waitTimeout' => 2000]);
         $start = microtime(true);
         try {
@@ -280,33 +288,15 @@ final class RedLockMutexTest extends TestCase
     public function testAWaitTimeoutObjectsWaitThatEndsIsATimeoutNotAMissingQuorum(): void
     {
         $name = self::uniqueName();
-        $holder = new \RedLock(self::servers(), 10, 1);
-        $held = $holder->lock(RedLockMutex::keyOf($name), 10000);
-        $mutex = new RedLockMutex(new \RedLock(self::servers(), 10, 1, ['waitTimeout' => 300]), $name, 1);
-        try {
-            $mutex->synchronized(fn () => null);
-            self::fail('no TimeoutException');
-        } catch (TimeoutException $e) {
-            self::assertMatchesRegularExpression(self::TIMEOUT_MESSAGE, $e->getMessage());
-        } finally {
-            $holder->unlock($held);
-        }
+        self::assertTimesOutWhileHeld($name, new RedLockMutex(new \RedLock(self::servers(), 10, 1, ['waitTimeout' => 300]), $name, 1));
     }
 
     public function testFromServersWithAWaitTimeoutOfZeroPausesBetweenAttempts(): void
     {
         $name = self::uniqueName();
-        $holder = new \RedLock(self::servers(), 10, 1);
-        $held = $holder->lock(RedLockMutex::keyOf($name), 10000);
         $before = \RedLock::metrics()['contended'];
-        try {
-            RedLockMutex::fromServers(self::servers(), $name, 1, ['waitTimeout' => 0])->synchronized(fn () => null);
-            self::fail('no TimeoutException');
-        } catch (TimeoutException $e) {
-            self::assertLessThan(30, \RedLock::metrics()['contended'] - $before, 'attempts without a pause');
-        } finally {
-            $holder->unlock($held);
-        }
+        self::assertTimesOutWhileHeld($name, RedLockMutex::fromServers(self::servers(), $name, 1, ['waitTimeout' => 0]));
+        self::assertLessThan(30, \RedLock::metrics()['contended'] - $before, 'attempts without a pause');
     }
 
     public function testFromServersReportsTooFewServersAndBadArguments(): void
@@ -346,35 +336,11 @@ final class RedLockMutexTest extends TestCase
     public function testProcessesContendingThroughSynchronizedNeverLoseAnUpdate(): void
     {
         $name = self::uniqueName();
-        $counter = tempnam(sys_get_temp_dir(), 'php-lock-counter');
-        file_put_contents($counter, '0');
-        $children = [];
-        for ($c = 0; $c < 4; $c++) {
-            $pid = pcntl_fork();
-            if ($pid === 0) {
-                $mutex = new RedLockMutex(new \RedLock(self::servers(), 10, 1), $name, 5);
-                for ($i = 0; $i < 15; $i++) {
-                    $mutex->synchronized(function () use ($counter) {
-                        $value = (int) file_get_contents($counter);
-                        usleep(2000); // read, wait, write: without the lock updates get lost
-                        file_put_contents($counter, (string) ($value + 1));
-                    });
-                }
-                posix_kill(getmypid(), SIGKILL);
-            }
-            $children[] = $pid;
-        }
-        $deadline = microtime(true) + 60;
-        foreach ($children as $pid) {
-            while (pcntl_waitpid($pid, $status, WNOHANG) === 0) {
-                if (microtime(true) > $deadline) {
-                    posix_kill($pid, SIGKILL);
-                    self::fail('a child did not finish in 60 s');
-                }
-                usleep(10000);
-            }
-        }
-        self::assertSame('60', file_get_contents($counter));
-        unlink($counter);
+        $count = \RedLock\Integrations\countInForkedProcesses(function (callable $increment) use ($name): void {
+            static $mutex;
+            $mutex ??= new RedLockMutex(new \RedLock(self::servers(), 10, 1), $name, 5);
+            $mutex->synchronized($increment);
+        });
+        self::assertSame('60', $count, 'null: a child did not finish in 60 s');
     }
 }

@@ -30,11 +30,5 @@ foreach ($library as $alias => $class) {
 }
 fwrite(STDERR, sprintf("php-lock/lock %d.x (%s)\n", \RedLock\PhpLock\RedLockMutex::LIBRARY_MAJOR, $src !== '' ? $src : 'Debian\'s php-malkusch-lock'));
 
-if (!class_exists('RedLock')) {
-    fwrite(STDERR, "the redlock extension is not loaded (run integrations/php-lock/run-tests.sh)\n");
-    exit(1);
-}
-if ((string) getenv('REDLOCK_TEST_SERVERS') === '') {
-    fwrite(STDERR, "REDLOCK_TEST_SERVERS is not set (run integrations/php-lock/run-tests.sh)\n");
-    exit(1);
-}
+require_once __DIR__ . '/../../bootstrap.php';
+\RedLock\Integrations\requireExtensionAndServers('php-lock');

@@ -100,33 +100,38 @@ final class RedLockStore implements PersistingStoreInterface, BlockingStoreInter
 
     public function save(Key $key): void
     {
-        $ttl = $this->ttlOf($key);
-        $ttlMs = self::toMs($ttl);
-        $key->reduceLifetime($ttl);
-
-        $lock = false;
-        $held = $key->hasState(__CLASS__) ? $key->getState(__CLASS__) : null;
-        if (null !== $held && !empty($held['shared'])) {
-            // Held for reading: the writer only as the one reader left (RedisStore's promotion).
+        // Held for reading: the writer only as the one reader left (RedisStore's promotion).
+        $this->saveAs($key, false, function (array $held, int $ttlMs) use ($key): array {
             $lock = $this->redlock->promote($held, $ttlMs);
             if (false === $lock) {
                 $this->failedToLock($key, true);
             }
-        } elseif (null !== $held) {
-            // Saved before: keep it when we still hold it (extend() checks our token), as RedisStore
-            // re-saves a key it holds; otherwise try to lock it afresh.
-            $lock = $this->redlock->extend($held, $ttlMs);
-            if (false === $lock) {
-                $key->removeState(__CLASS__);
-            }
-        }
-        if (false === $lock) {
-            $lock = $this->redlock->lock((string) $key, $ttlMs);
-        }
-        $this->stored($key, $lock);
+
+            return $lock;
+        }, fn (string $name, int $ttlMs) => $this->redlock->lock($name, $ttlMs));
     }
 
     public function saveRead(Key $key): void
+    {
+        // Held for writing: others may read from now on (RedisStore's demotion).
+        $this->saveAs($key, true, function (array $held, int $ttlMs) use ($key): array {
+            $lock = $this->redlock->demote($held, $ttlMs);
+            if (false === $lock) {
+                $key->removeState(__CLASS__);
+                throw new LockConflictedException(sprintf('Failed to turn the "%s" lock into a read lock: it is no longer held.', $key));
+            }
+
+            return $lock;
+        }, fn (string $name, int $ttlMs) => $this->redlock->lockShared($name, $ttlMs));
+    }
+
+    /**
+     * save() ($shared false) and saveRead() (true): a key held the other way is turned into this way by
+     * $convert (held, ttl ms; throws when it cannot); one held this way is kept when we still hold it
+     * (extend() checks our token), as RedisStore re-saves a key it holds; otherwise $fresh (name, ttl ms)
+     * locks it afresh.
+     */
+    private function saveAs(Key $key, bool $shared, callable $convert, callable $fresh): void
     {
         $ttl = $this->ttlOf($key);
         $ttlMs = self::toMs($ttl);
@@ -134,13 +139,8 @@ final class RedLockStore implements PersistingStoreInterface, BlockingStoreInter
 
         $lock = false;
         $held = $key->hasState(__CLASS__) ? $key->getState(__CLASS__) : null;
-        if (null !== $held && empty($held['shared'])) {
-            // Held for writing: others may read from now on (RedisStore's demotion).
-            $lock = $this->redlock->demote($held, $ttlMs);
-            if (false === $lock) {
-                $key->removeState(__CLASS__);
-                throw new LockConflictedException(sprintf('Failed to turn the "%s" lock into a read lock: it is no longer held.', $key));
-            }
+        if (null !== $held && empty($held['shared']) === $shared) {
+            $lock = $convert($held, $ttlMs);
         } elseif (null !== $held) {
             $lock = $this->redlock->extend($held, $ttlMs);
             if (false === $lock) {
@@ -148,7 +148,7 @@ final class RedLockStore implements PersistingStoreInterface, BlockingStoreInter
             }
         }
         if (false === $lock) {
-            $lock = $this->redlock->lockShared((string) $key, $ttlMs);
+            $lock = $fresh((string) $key, $ttlMs);
         }
         $this->stored($key, $lock);
     }

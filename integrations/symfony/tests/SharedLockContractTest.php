@@ -6,10 +6,8 @@ namespace RedLock\Symfony\Tests;
 
 use PHPUnit\Framework\TestCase;
 use RedLock\Symfony\RedLockStore;
-use Symfony\Component\Lock\Exception\LockConflictedException;
 use Symfony\Component\Lock\Key;
 use Symfony\Component\Lock\LockFactory;
-use Symfony\Component\Lock\SharedLockStoreInterface;
 
 /**
  * Read locks as Symfony's own SharedLockStoreTestTrait states them (symfony/lock's Tests/Store, which
@@ -18,109 +16,57 @@ use Symfony\Component\Lock\SharedLockStoreInterface;
  */
 final class SharedLockContractTest extends TestCase
 {
-    private function getStore(): SharedLockStoreInterface
-    {
-        return Servers::store();
-    }
-
-    private static function resource(string $method): string
-    {
-        return uniqid($method, true);
-    }
+    use StoreScenarios;
 
     public function testSharedLockReadFirst(): void
     {
         $store = $this->getStore();
-        $resource = self::resource(__METHOD__);
-        $key1 = new Key($resource);
-        $key2 = new Key($resource);
-        $key3 = new Key($resource);
+        [$key1, $key2, $key3] = self::keysOn(__METHOD__, 3);
 
         $store->saveRead($key1);
-        $this->assertTrue($store->exists($key1));
-        $this->assertFalse($store->exists($key2));
-        $this->assertFalse($store->exists($key3));
-
+        $this->assertHolds($store, [$key1], [$key2, $key3]);
         // several keys may read at once
         $store->saveRead($key2);
-        $this->assertTrue($store->exists($key1));
-        $this->assertTrue($store->exists($key2));
-        $this->assertFalse($store->exists($key3));
-
-        try {
-            $store->save($key3);
-            $this->fail('The store saved a writer beside two readers');
-        } catch (LockConflictedException $e) {
-        }
-
+        $this->assertHolds($store, [$key1, $key2], [$key3]);
+        $this->assertConflicts(fn () => $store->save($key3), 'The store saved a writer beside two readers');
         // the failed attempt leaves the readers alone
-        $this->assertTrue($store->exists($key1));
-        $this->assertTrue($store->exists($key2));
-        $this->assertFalse($store->exists($key3));
-
+        $this->assertHolds($store, [$key1, $key2], [$key3]);
         $store->delete($key1);
-        $this->assertFalse($store->exists($key1));
-        $this->assertTrue($store->exists($key2));
-        $this->assertFalse($store->exists($key3));
-
+        $this->assertHolds($store, [$key2], [$key1, $key3]);
         $store->delete($key2);
-        $this->assertFalse($store->exists($key1));
-        $this->assertFalse($store->exists($key2));
-        $this->assertFalse($store->exists($key3));
-
+        $this->assertHolds($store, [], [$key1, $key2, $key3]);
         $store->save($key3);
-        $this->assertTrue($store->exists($key3));
+        $this->assertHolds($store, [$key3]);
         $store->delete($key3);
     }
 
     public function testSharedLockWriteFirst(): void
     {
         $store = $this->getStore();
-        $resource = self::resource(__METHOD__);
-        $key1 = new Key($resource);
-        $key2 = new Key($resource);
+        [$key1, $key2] = self::keysOn(__METHOD__, 2);
 
         $store->save($key1);
-        $this->assertTrue($store->exists($key1));
-        $this->assertFalse($store->exists($key2));
-
-        try {
-            $store->saveRead($key2);
-            $this->fail('The store saved a reader beside a writer');
-        } catch (LockConflictedException $e) {
-        }
-
-        $this->assertTrue($store->exists($key1));
-        $this->assertFalse($store->exists($key2));
-
+        $this->assertHolds($store, [$key1], [$key2]);
+        $this->assertConflicts(fn () => $store->saveRead($key2), 'The store saved a reader beside a writer');
+        $this->assertHolds($store, [$key1], [$key2]);
         $store->delete($key1);
-        $this->assertFalse($store->exists($key1));
-
+        $this->assertHolds($store, [], [$key1]);
         $store->saveRead($key2);
-        $this->assertTrue($store->exists($key2));
+        $this->assertHolds($store, [$key2]);
         $store->delete($key2);
     }
 
     public function testSharedLockPromote(): void
     {
         $store = $this->getStore();
-        $resource = self::resource(__METHOD__);
-        $key1 = new Key($resource);
-        $key2 = new Key($resource);
+        [$key1, $key2] = self::keysOn(__METHOD__, 2);
 
         $store->saveRead($key1);
         $store->saveRead($key2);
-        $this->assertTrue($store->exists($key1));
-        $this->assertTrue($store->exists($key2));
-
-        try {
-            $store->save($key1);
-            $this->fail('A reader became the writer beside another reader');
-        } catch (LockConflictedException $e) {
-        }
+        $this->assertHolds($store, [$key1, $key2]);
+        $this->assertConflicts(fn () => $store->save($key1), 'A reader became the writer beside another reader');
         // refused, and still a reader (as RedisStore leaves it)
-        $this->assertTrue($store->exists($key1));
-        $this->assertTrue($store->exists($key2));
+        $this->assertHolds($store, [$key1, $key2]);
         $store->delete($key1);
         $store->delete($key2);
     }
@@ -128,52 +74,33 @@ final class SharedLockContractTest extends TestCase
     public function testSharedLockPromoteAllowed(): void
     {
         $store = $this->getStore();
-        $resource = self::resource(__METHOD__);
-        $key1 = new Key($resource);
-        $key2 = new Key($resource);
+        [$key1, $key2] = self::keysOn(__METHOD__, 2);
 
         $store->saveRead($key1);
         $store->save($key1);
-
-        try {
-            $store->saveRead($key2);
-            $this->fail('A reader was let in beside the promoted writer');
-        } catch (LockConflictedException $e) {
-        }
-        $this->assertTrue($store->exists($key1));
-        $this->assertFalse($store->exists($key2));
-
+        $this->assertConflicts(fn () => $store->saveRead($key2), 'A reader was let in beside the promoted writer');
+        $this->assertHolds($store, [$key1], [$key2]);
         $store->delete($key1);
-        $this->assertFalse($store->exists($key1));
+        $this->assertHolds($store, [], [$key1]);
         $store->saveRead($key2);
-        $this->assertTrue($store->exists($key2));
+        $this->assertHolds($store, [$key2]);
         $store->delete($key2);
     }
 
     public function testSharedLockDemote(): void
     {
         $store = $this->getStore();
-        $resource = self::resource(__METHOD__);
-        $key1 = new Key($resource);
-        $key2 = new Key($resource);
-        $key3 = new Key($resource);
+        [$key1, $key2, $key3] = self::keysOn(__METHOD__, 3);
 
         $store->save($key1);
         $store->saveRead($key1);
         $store->saveRead($key2);
-
-        $this->assertTrue($store->exists($key1));
-        $this->assertTrue($store->exists($key2));
-
-        try {
-            $store->save($key3);
-            $this->fail('A writer was let in beside the demoted reader');
-        } catch (LockConflictedException $e) {
-        }
+        $this->assertHolds($store, [$key1, $key2]);
+        $this->assertConflicts(fn () => $store->save($key3), 'A writer was let in beside the demoted reader');
         $store->delete($key1);
         $store->delete($key2);
         $store->save($key3);
-        $this->assertTrue($store->exists($key3));
+        $this->assertHolds($store, [$key3]);
         $store->delete($key3);
     }
 

@@ -5,10 +5,8 @@ declare(strict_types=1);
 namespace RedLock\Symfony\Tests;
 
 use PHPUnit\Framework\TestCase;
-use Symfony\Component\Lock\Exception\LockConflictedException;
 use Symfony\Component\Lock\Exception\LockExpiredException;
 use Symfony\Component\Lock\Key;
-use Symfony\Component\Lock\PersistingStoreInterface;
 
 /**
  * The store contract as Symfony's own store tests state it (AbstractStoreTestCase and
@@ -17,18 +15,10 @@ use Symfony\Component\Lock\PersistingStoreInterface;
  */
 final class StoreContractTest extends TestCase
 {
+    use StoreScenarios;
+
     /** Microseconds: long enough against the servers' round trips, short enough for a quick run. */
     private const CLOCK_DELAY = 250000;
-
-    private function getStore(): PersistingStoreInterface
-    {
-        return Servers::store();
-    }
-
-    private static function resource(string $method): string
-    {
-        return uniqid($method, true);
-    }
 
     public function testSave(): void
     {
@@ -49,52 +39,31 @@ final class StoreContractTest extends TestCase
         $key2 = new Key(self::resource(__METHOD__));
 
         $store->save($key1);
-        $this->assertTrue($store->exists($key1));
-        $this->assertFalse($store->exists($key2));
-
+        $this->assertHolds($store, [$key1], [$key2]);
         $store->save($key2);
-        $this->assertTrue($store->exists($key1));
-        $this->assertTrue($store->exists($key2));
-
+        $this->assertHolds($store, [$key1, $key2]);
         $store->delete($key1);
-        $this->assertFalse($store->exists($key1));
-        $this->assertTrue($store->exists($key2));
-
+        $this->assertHolds($store, [$key2], [$key1]);
         $store->delete($key2);
-        $this->assertFalse($store->exists($key1));
-        $this->assertFalse($store->exists($key2));
+        $this->assertHolds($store, [], [$key1, $key2]);
     }
 
     public function testSaveWithDifferentKeysOnSameResources(): void
     {
         $store = $this->getStore();
-        $resource = self::resource(__METHOD__);
-        $key1 = new Key($resource);
-        $key2 = new Key($resource);
+        [$key1, $key2] = self::keysOn(__METHOD__, 2);
 
         $store->save($key1);
-        $this->assertTrue($store->exists($key1));
-        $this->assertFalse($store->exists($key2));
-
-        try {
-            $store->save($key2);
-            $this->fail('The store saved a second key on a resource another key holds');
-        } catch (LockConflictedException $e) {
-        }
+        $this->assertHolds($store, [$key1], [$key2]);
+        $this->assertConflicts(fn () => $store->save($key2), 'The store saved a second key on a resource another key holds');
         // The failed attempt leaves the holder's lock alone.
-        $this->assertTrue($store->exists($key1));
-        $this->assertFalse($store->exists($key2));
-
+        $this->assertHolds($store, [$key1], [$key2]);
         $store->delete($key1);
-        $this->assertFalse($store->exists($key1));
-        $this->assertFalse($store->exists($key2));
-
+        $this->assertHolds($store, [], [$key1, $key2]);
         $store->save($key2);
-        $this->assertFalse($store->exists($key1));
-        $this->assertTrue($store->exists($key2));
-
+        $this->assertHolds($store, [$key2], [$key1]);
         $store->delete($key2);
-        $this->assertFalse($store->exists($key2));
+        $this->assertHolds($store, [], [$key2]);
     }
 
     public function testSaveTwice(): void
@@ -120,12 +89,9 @@ final class StoreContractTest extends TestCase
         $key2 = new Key(self::resource(__METHOD__));
 
         $store->save($key1);
-        $this->assertTrue($store->exists($key1));
-        $this->assertFalse($store->exists($key2));
-
+        $this->assertHolds($store, [$key1], [$key2]);
         $store->delete($key2);
-        $this->assertTrue($store->exists($key1));
-        $this->assertFalse($store->exists($key2));
+        $this->assertHolds($store, [$key1], [$key2]);
         $store->delete($key1);
     }
 
@@ -181,9 +147,7 @@ final class StoreContractTest extends TestCase
 
     public function testExpiredLockCleaned(): void
     {
-        $resource = self::resource(__METHOD__);
-        $key1 = new Key($resource);
-        $key2 = new Key($resource);
+        [$key1, $key2] = self::keysOn(__METHOD__, 2);
         $store = $this->getStore();
 
         $key1->reduceLifetime(0);

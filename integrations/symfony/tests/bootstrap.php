@@ -23,11 +23,5 @@ spl_autoload_register(static function (string $class): void {
     }
 });
 
-if (!class_exists(\RedLock::class)) {
-    fwrite(STDERR, "the redlock extension is not loaded (php -d extension=.../modules/redlock.so)\n");
-    exit(1);
-}
-if (false === getenv('REDLOCK_TEST_SERVERS')) {
-    fwrite(STDERR, "REDLOCK_TEST_SERVERS is not set (host:port,host:port,...; run-tests.sh sets it)\n");
-    exit(1);
-}
+require_once __DIR__ . '/../../bootstrap.php';
+\RedLock\Integrations\requireExtensionAndServers('symfony');

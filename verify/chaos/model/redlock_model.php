@@ -21,40 +21,37 @@ const VARIANTS = [
     'no-healing'               => 'an extend never writes a missing key back',
 ];
 
-/* Runs: each a set of faults over the same rules. N servers, C clients, TTL and drift D in ticks. */
+/* Runs: each a set of faults over the same rules. N servers, C clients, TTL and drift D in ticks. A run names
+ * what differs from RUN_DEFAULTS. */
+const RUN_DEFAULTS = ['crash' => 0, 'empty_delayed' => 0, 'failover' => 0, 'outside' => 0, 'depth' => 99];
 const RUNS = [
     'core' => [
         'what' => 'contention, message delays, drift (a key may expire up to D ticks early), extend, release',
-        'tmax' => 3, 'acq' => [1, 1], 'ext' => [1, 0], 'crash' => 0, 'empty_delayed' => 0, 'failover' => 0,
-        'outside' => 0, 'depth' => 99,
+        'tmax' => 3, 'acq' => [1, 1], 'ext' => [1, 0],
     ],
     'fences' => [
         'what' => 'three acquisitions (one failing part-way) and their fences, contention, drift',
-        'tmax' => 2, 'acq' => [2, 1], 'ext' => [0, 0], 'crash' => 0, 'empty_delayed' => 0, 'failover' => 0,
-        'outside' => 0, 'depth' => 99,
+        'tmax' => 2, 'acq' => [2, 1], 'ext' => [0, 0],
     ],
     'healing' => [
         'what' => 'a crash, then a restart with AOF or without persistence after >= ttl down; renewal heals',
-        'tmax' => 4, 'acq' => [1, 1], 'ext' => [2, 0], 'crash' => 1, 'empty_delayed' => 1, 'failover' => 0,
-        'outside' => 0, 'depth' => 99,
+        'tmax' => 4, 'acq' => [1, 1], 'ext' => [2, 0], 'crash' => 1, 'empty_delayed' => 1,
     ],
     'sentinel' => [
         'what' => 'a failover: the master crashes, its replica is promoted; the old master returns (AOF) for clients with its address until demoted',
-        'tmax' => 4, 'acq' => [1, 1], 'ext' => [1, 0], 'crash' => 0, 'empty_delayed' => 0, 'failover' => 1,
-        'outside' => 0, 'depth' => 99,
+        'tmax' => 4, 'acq' => [1, 1], 'ext' => [1, 0], 'failover' => 1,
     ],
     /* the healing rule alone, small enough to exhaust: one holder (c1 never acts), one tick, a crash of one
      * member (before the lock: missing from its votes; or while held: its in-flight request lost) and its
      * restart with AOF, two renewals (or an unlock): property 3 judged at the second renewal */
     'heal-small' => [
         'what' => 'one holder, a crash (AOF restart), two renewals: the member that lost the key is healed',
-        'tmax' => 1, 'acq' => [1, 0], 'ext' => [2, 0], 'crash' => 1, 'empty_delayed' => 0, 'failover' => 0,
-        'outside' => 0, 'depth' => 99, 'quick_depth' => 99, /* 31,590 states: exhausted in CI too */
+        'tmax' => 1, 'acq' => [1, 0], 'ext' => [2, 0], 'crash' => 1,
+        'quick_depth' => 99, /* 31,590 states: exhausted in CI too */
     ],
     'outside' => [
         'what' => 'outside the model for exclusion: a key gone early on a member (clock jump, eviction)',
-        'tmax' => 2, 'acq' => [2, 1], 'ext' => [0, 0], 'crash' => 0, 'empty_delayed' => 0, 'failover' => 0,
-        'outside' => 1, 'depth' => 99,
+        'tmax' => 2, 'acq' => [2, 1], 'ext' => [0, 0], 'outside' => 1,
     ],
 ];
 
@@ -81,7 +78,7 @@ final class Model
 
     public function __construct(string $run, string $variant)
     {
-        $this->cfg = RUNS[$run];
+        $this->cfg = RUNS[$run] + RUN_DEFAULTS;
         $this->variant = $variant;
         $this->q = $variant === 'quorum-off-by-one' ? intdiv(N, 2) : intdiv(N, 2) + 1;
     }
@@ -458,9 +455,7 @@ final class Model
             case 'acq1':
                 if (!$won) {
                     unset($k);
-                    $this->rollback($n, $c);
-                    $n['cl'][$c]['ph'] = 'idle';
-                    return [$n, "fails ($yes votes, validity $validity), rollback sent", null];
+                    return $this->giveUp($n, $c, "fails ($yes votes, validity $validity), rollback sent");
                 }
                 $f = 0;
                 for ($s = 0; $s < N; $s++) {
@@ -483,9 +478,7 @@ final class Model
             case 'acq2':
                 if (!$won) {
                     unset($k);
-                    $this->rollback($n, $c);
-                    $n['cl'][$c]['ph'] = 'idle';
-                    return [$n, "write-back without quorum ($yes), rollback sent", null];
+                    return $this->giveUp($n, $c, "write-back without quorum ($yes), rollback sent");
                 }
                 $k['ph'] = 'hold';
                 $k['pe'] = $end;
@@ -548,6 +541,14 @@ final class Model
 
     /** a failed attempt deletes its keys where it answered (in the model at once: a rollback only deletes our
      * own key, so a late one cannot do more than an early one; FIFO puts it behind our SET) */
+    /** An acquisition round without a quorum: the rollback sent, client $c idle again. The step's result. */
+    private function giveUp(array $n, int $c, string $what): array
+    {
+        $this->rollback($n, $c);
+        $n['cl'][$c]['ph'] = 'idle';
+        return [$n, $what, null];
+    }
+
     private function rollback(array &$n, int $c): void
     {
         $tok = $n['cl'][$c]['tok'];

@@ -7,7 +7,6 @@ namespace RedLock\Laravel\Scheduling;
 use Illuminate\Console\Scheduling\CacheAware;
 use Illuminate\Console\Scheduling\Event;
 use Illuminate\Console\Scheduling\EventMutex;
-use Illuminate\Contracts\Cache\Factory as Cache;
 
 /**
  * withoutOverlapping() of scheduled events on the redlock store's locks. Laravel 8's CacheEventMutex
@@ -17,13 +16,7 @@ use Illuminate\Contracts\Cache\Factory as Cache;
  */
 class LockEventMutex implements EventMutex, CacheAware
 {
-    public Cache $cache;
-    public string $store = 'redlock';
-
-    public function __construct(Cache $cache)
-    {
-        $this->cache = $cache;
-    }
+    use LocksOnAStore;
 
     public function create(Event $event)
     {
@@ -41,15 +34,8 @@ class LockEventMutex implements EventMutex, CacheAware
         $this->lock($event)->forceRelease();
     }
 
-    public function useStore($store)
-    {
-        $this->store = $store;
-
-        return $this;
-    }
-
     private function lock(Event $event)
     {
-        return $this->cache->store($this->store)->lock($event->mutexName(), $event->expiresAt * 60);
+        return $this->lockNamed($event->mutexName(), $event->expiresAt * 60);
     }
 }

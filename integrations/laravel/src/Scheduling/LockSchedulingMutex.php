@@ -8,7 +8,6 @@ use DateTimeInterface;
 use Illuminate\Console\Scheduling\CacheAware;
 use Illuminate\Console\Scheduling\Event;
 use Illuminate\Console\Scheduling\SchedulingMutex;
-use Illuminate\Contracts\Cache\Factory as Cache;
 
 /**
  * onOneServer() of scheduled events on the redlock store's locks: one server of the fleet runs the
@@ -17,13 +16,7 @@ use Illuminate\Contracts\Cache\Factory as Cache;
  */
 class LockSchedulingMutex implements SchedulingMutex, CacheAware
 {
-    public Cache $cache;
-    public string $store = 'redlock';
-
-    public function __construct(Cache $cache)
-    {
-        $this->cache = $cache;
-    }
+    use LocksOnAStore;
 
     public function create(Event $event, DateTimeInterface $time)
     {
@@ -35,15 +28,8 @@ class LockSchedulingMutex implements SchedulingMutex, CacheAware
         return false === $this->lock($event, $time)->get(fn () => true);
     }
 
-    public function useStore($store)
-    {
-        $this->store = $store;
-
-        return $this;
-    }
-
     private function lock(Event $event, DateTimeInterface $time)
     {
-        return $this->cache->store($this->store)->lock($event->mutexName().$time->format('Hi'), 3600);
+        return $this->lockNamed($event->mutexName().$time->format('Hi'), 3600);
     }
 }
