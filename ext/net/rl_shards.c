@@ -383,6 +383,92 @@ static int has_flag(const char *flags, size_t len, const char *flag)
 	return 0;
 }
 
+/* The first 8 space-separated fields of a CLUSTER NODES line; how many were found (8 for a node line),
+ * *pos just past the last one read (where the slot ranges begin). */
+static size_t line_fields(const char *line, size_t line_len, const char *field[8], size_t field_len[8], size_t *pos)
+{
+	size_t f = 0;
+
+	*pos = 0;
+	while (*pos < line_len && f < 8) {
+		const char *space;
+		field[f] = line + *pos;
+		space = memchr(line + *pos, ' ', line_len - *pos);
+		field_len[f] = space != NULL ? (size_t) (space - (line + *pos)) : line_len - *pos;
+		*pos += field_len[f] + 1;
+		f++;
+	}
+	return f;
+}
+
+/* A node line's "host:port@cport[,hostname]" as an entry of the map: 1 with its index, 0 for an address
+ * not usable (no port, a bad host), -1 out of memory. An empty host is the one we asked (asked_host). */
+static int line_node(const char *address, size_t field_len, const char *asked_host, rl_shards_node **nodes,
+	size_t *count, int *index)
+{
+	const char *at_sign = memchr(address, '@', field_len), *colon = NULL, *p;
+	size_t address_len = at_sign != NULL ? (size_t) (at_sign - address) : field_len;
+	long port;
+
+	for (p = address; p < address + address_len; p++) {
+		if (*p == ':') {
+			colon = p;
+		}
+	}
+	if (colon == NULL || parse_number(colon + 1, address_len - (size_t) (colon - address) - 1, 65535, &port) != 0
+		|| port == 0) {
+		return 0;
+	}
+	if (colon == address) { /* no address known to itself: the one we asked */
+		address = asked_host;
+		colon = asked_host + strlen(asked_host);
+	}
+	if (!host_ok(address, (size_t) (colon - address))) {
+		return 0;
+	}
+	if ((*index = node_index(nodes, count, address, (size_t) (colon - address), (int) port)) < 0) {
+		return -1;
+	}
+	return 1;
+}
+
+/* The slot ranges ending a node line ("0-5460", "5461"; "[slot->-id]" migrations and bad ranges skipped)
+ * given to node index; how many slots had no owner before. */
+static size_t line_slots(const char *ranges, size_t len, int index, uint16_t *owner)
+{
+	size_t pos = 0, covered = 0;
+
+	while (pos < len) {
+		const char *range = ranges + pos, *space = memchr(range, ' ', len - pos), *dash;
+		size_t range_len = space != NULL ? (size_t) (space - range) : len - pos;
+		long first, last;
+
+		pos += range_len + 1;
+		if (range_len > 0 && range[range_len - 1] == '\r') {
+			range_len--;
+		}
+		if (range_len == 0 || range[0] == '[') {
+			continue;
+		}
+		dash = memchr(range, '-', range_len);
+		if (dash == NULL) {
+			if (parse_number(range, range_len, RL_SHARDS_SLOTS - 1, &first) != 0) {
+				continue;
+			}
+			last = first;
+		} else if (parse_number(range, (size_t) (dash - range), RL_SHARDS_SLOTS - 1, &first) != 0
+			|| parse_number(dash + 1, range_len - (size_t) (dash - range) - 1, RL_SHARDS_SLOTS - 1, &last) != 0
+			|| last < first) {
+			continue;
+		}
+		for (; first <= last; first++) {
+			covered += owner[first] == 0;
+			owner[first] = (uint16_t) (index + 1);
+		}
+	}
+	return covered;
+}
+
 /* CLUSTER NODES' text: one line per node, "id host:port@cport[,hostname] flags master ping pong epoch
  * link slot...". Masters not failed, with an address, and their slot ranges ("0-5460", "5461";
  * "[slot->-id]" migrations skipped). asked_host stands for an empty address (a node that does not
@@ -396,78 +482,23 @@ static int parse_nodes(const char *text, size_t len, const char *asked_host, rl_
 		const char *line = text + at, *end = memchr(line, '\n', len - at);
 		size_t line_len = end != NULL ? (size_t) (end - line) : len - at;
 		const char *field[8];
-		size_t field_len[8], f = 0, pos = 0;
+		size_t field_len[8], pos;
+		int index, found;
 
 		at += line_len + 1;
-		while (pos < line_len && f < 8) { /* the first 8 fields */
-			const char *space;
-			field[f] = line + pos;
-			space = memchr(line + pos, ' ', line_len - pos);
-			field_len[f] = space != NULL ? (size_t) (space - (line + pos)) : line_len - pos;
-			pos += field_len[f] + 1;
-			f++;
-		}
-		if (f < 8) {
+		if (line_fields(line, line_len, field, field_len, &pos) < 8) {
 			continue; /* an empty or short line */
 		}
 		if (!has_flag(field[2], field_len[2], "master") || has_flag(field[2], field_len[2], "fail")
 			|| has_flag(field[2], field_len[2], "noaddr") || has_flag(field[2], field_len[2], "handshake")) {
 			continue;
 		}
-		{
-			const char *address = field[1], *at_sign = memchr(address, '@', field_len[1]), *colon = NULL, *p;
-			size_t address_len = at_sign != NULL ? (size_t) (at_sign - address) : field_len[1];
-			long port;
-			int index;
-
-			for (p = address; p < address + address_len; p++) {
-				if (*p == ':') {
-					colon = p;
-				}
-			}
-			if (colon == NULL || parse_number(colon + 1, address_len - (size_t) (colon - address) - 1, 65535, &port) != 0
-				|| port == 0) {
-				continue;
-			}
-			if (colon == address) { /* no address known to itself: the one we asked */
-				address = asked_host;
-				colon = asked_host + strlen(asked_host);
-			}
-			if (!host_ok(address, (size_t) (colon - address))) {
-				continue;
-			}
-			if ((index = node_index(nodes, count, address, (size_t) (colon - address), (int) port)) < 0) {
-				*why = "out of memory";
-				return -1;
-			}
-			while (pos < line_len) { /* the slots */
-				const char *range = line + pos, *space = memchr(range, ' ', line_len - pos), *dash;
-				size_t range_len = space != NULL ? (size_t) (space - range) : line_len - pos;
-				long first, last;
-
-				pos += range_len + 1;
-				if (range_len > 0 && range[range_len - 1] == '\r') {
-					range_len--;
-				}
-				if (range_len == 0 || range[0] == '[') {
-					continue;
-				}
-				dash = memchr(range, '-', range_len);
-				if (dash == NULL) {
-					if (parse_number(range, range_len, RL_SHARDS_SLOTS - 1, &first) != 0) {
-						continue;
-					}
-					last = first;
-				} else if (parse_number(range, (size_t) (dash - range), RL_SHARDS_SLOTS - 1, &first) != 0
-					|| parse_number(dash + 1, range_len - (size_t) (dash - range) - 1, RL_SHARDS_SLOTS - 1, &last) != 0
-					|| last < first) {
-					continue;
-				}
-				for (; first <= last; first++) {
-					covered += owner[first] == 0;
-					owner[first] = (uint16_t) (index + 1);
-				}
-			}
+		if ((found = line_node(field[1], field_len[1], asked_host, nodes, count, &index)) < 0) {
+			*why = "out of memory";
+			return -1;
+		}
+		if (found > 0 && pos < line_len) {
+			covered += line_slots(line + pos, line_len - pos, index, owner);
 		}
 	}
 	if (covered == 0) {
