@@ -257,6 +257,22 @@ static void round_why(const sentinel_round *r, char *why, size_t why_size)
 	snprintf(why, why_size, "sentinel #%zu: %.120s", pick, r->said[pick].message); /* fits the outcome message */
 }
 
+/* The endpoint pointed at the master a sentinel gave. 0, or -1 out of memory (unchanged). */
+static int adopt_address(rl_endpoint *endpoint, const char *host, int port, rl_outcome *out)
+{
+	char *copy = strdup(host);
+
+	if (copy == NULL) {
+		rl_outcome_set(out, RL_OUTCOME_IO, "out of memory");
+		return -1;
+	}
+	free(endpoint->host);
+	endpoint->host = copy;
+	endpoint->port = port;
+	endpoint->sentinel->state = RL_SENTINEL_RESOLVED;
+	return 0;
+}
+
 /* Asks the sentinels in order for the master of endpoint->sentinel, each within its timeout and
  * all before call_deadline (absolute; 0: none), and points endpoint->host/port at the answer. 0, or
  * -1 with *out filled ("sentinel: ..."), the endpoint unchanged; then, for RL_SENTINEL_RETRY_MS,
@@ -293,17 +309,7 @@ static int rl_sentinel_resolve(rl_endpoint *endpoint, double call_deadline, rl_o
 		free(r);
 	}
 	if (status == 0) {
-		char *copy = strdup(host);
-
-		if (copy == NULL) {
-			rl_outcome_set(out, RL_OUTCOME_IO, "out of memory");
-			return -1;
-		}
-		free(endpoint->host);
-		endpoint->host = copy;
-		endpoint->port = port;
-		sentinel->state = RL_SENTINEL_RESOLVED;
-		return 0;
+		return adopt_address(endpoint, host, port, out);
 	}
 	{
 		char message[RL_MESSAGE_MAX + 64];
