@@ -98,6 +98,33 @@ static void adopt_options(redlock_object *intern, redlock_options *options)
 	ZVAL_UNDEF(&options->on_loss);
 }
 
+/* The constructor's options: the defaults for cluster's size, the retries, $options (argument 4)
+ * over them, then what every client takes from this thread. On FAILURE (thrown) the caller
+ * releases options. */
+static zend_result construct_options(HashTable *options_array, zend_long retry_delay, zend_long retry_count,
+	rl_cluster *cluster, redlock_options *options)
+{
+	memset(options, 0, sizeof(*options));
+	rl_client_config_init(&options->client, (unsigned) cluster->count);
+	options->client.retry_delay = retry_delay;
+	options->client.retry_count = retry_count;
+	options->persistent = REDLOCK_G(persistent); /* the INI default; $options may override it */
+	if (options_array && redlock_options_parse(options_array, 4, (unsigned) cluster->count, options) != SUCCESS) {
+		return FAILURE;
+	}
+#ifdef _WIN32
+	if (options->client.auto_extend) {
+		zend_argument_value_error(4, "option \"autoExtend\" is not supported on Windows");
+		return FAILURE;
+	}
+#endif
+	options->client.owner = &REDLOCK_G(pool); /* one per PHP thread: which renewals a request end stops */
+	options->client.random = driver_random;
+	options->client.scripts = rl_scripts();
+	redlock_servers_set_persistent(cluster, options->persistent);
+	return SUCCESS;
+}
+
 PHP_METHOD(RedLock, __construct)
 {
 	HashTable *servers;
@@ -123,28 +150,11 @@ PHP_METHOD(RedLock, __construct)
 	if (!retries_ok(retry_delay, retry_count) || (cluster = redlock_servers_parse(servers, 1)) == NULL) {
 		RETURN_THROWS();
 	}
-	memset(&options, 0, sizeof(options));
-	rl_client_config_init(&options.client, (unsigned) cluster->count);
-	options.client.retry_delay = retry_delay;
-	options.client.retry_count = retry_count;
-	options.persistent = REDLOCK_G(persistent); /* the INI default; $options may override it */
-	if (options_array && redlock_options_parse(options_array, 4, (unsigned) cluster->count, &options) != SUCCESS) {
+	if (construct_options(options_array, retry_delay, retry_count, cluster, &options) != SUCCESS) {
 		redlock_options_release(&options);
 		rl_cluster_destroy(cluster);
 		RETURN_THROWS();
 	}
-#ifdef _WIN32
-	if (options.client.auto_extend) {
-		redlock_options_release(&options);
-		rl_cluster_destroy(cluster);
-		zend_argument_value_error(4, "option \"autoExtend\" is not supported on Windows");
-		RETURN_THROWS();
-	}
-#endif
-	options.client.owner = &REDLOCK_G(pool); /* one per PHP thread: which renewals a request end stops */
-	options.client.random = driver_random;
-	options.client.scripts = rl_scripts();
-	redlock_servers_set_persistent(cluster, options.persistent);
 
 	if (constructed_already(intern)) { /* meanwhile: by code the arguments ran (an autoloader...) */
 		redlock_options_release(&options);

@@ -56,13 +56,49 @@ PHP_METHOD(RedLock, setObserver)
 	zval_ptr_dtor(&old); /* last: its destructor may call back into this object */
 }
 
+/* metrics()'s "wait_ms": the waits' histogram (by upper bound in ms, then "+Inf"), sum and count. */
+static void add_wait_histogram(zval *into, const rl_metrics_snapshot *snap)
+{
+	zval wait, buckets;
+	size_t i;
+
+	array_init_size(&buckets, RL_WAIT_BUCKETS + 1);
+	for (i = 0; i < RL_WAIT_BUCKETS; i++) {
+		add_index_long(&buckets, (zend_ulong) rl_metrics_wait_bounds[i], (zend_long) snap->buckets[i]);
+	}
+	add_assoc_long(&buckets, "+Inf", (zend_long) snap->buckets[RL_WAIT_BUCKETS]);
+	array_init_size(&wait, 3);
+	add_assoc_zval(&wait, "buckets", &buckets);
+	add_assoc_double(&wait, "sum", snap->wait_sum_ms);
+	add_assoc_long(&wait, "count", (zend_long) snap->wait_count);
+	add_assoc_zval(into, "wait_ms", &wait);
+}
+
+/* One server's errors by class under its name in "server_errors"; nothing when it has none. */
+static void add_server_errors(zval *servers, const char *name, const uint64_t *errors)
+{
+	zval server;
+	size_t c;
+
+	for (c = 0; c < RL_SERVER_CLASSES && errors[c] == 0; c++) {
+	}
+	if (c == RL_SERVER_CLASSES) {
+		return;
+	}
+	array_init_size(&server, RL_SERVER_CLASSES);
+	for (c = 0; c < RL_SERVER_CLASSES; c++) {
+		add_assoc_long(&server, class_names[c], (zend_long) errors[c]);
+	}
+	add_assoc_zval(servers, name, &server);
+}
+
 PHP_METHOD(RedLock, metrics)
 {
 	rl_metrics_snapshot snap;
 	char address[RL_METRICS_ADDRESS_MAX];
 	uint64_t errors[RL_SERVER_CLASSES];
-	zval wait, buckets, servers, policies;
-	size_t i, c;
+	zval servers, policies;
+	size_t i;
 	int policy;
 
 	ZEND_PARSE_PARAMETERS_NONE();
@@ -72,46 +108,16 @@ PHP_METHOD(RedLock, metrics)
 	for (i = 0; i < RL_METRIC_COUNT; i++) {
 		add_assoc_long(return_value, metric_names[i], (zend_long) snap.counters[i]);
 	}
-	array_init_size(&buckets, RL_WAIT_BUCKETS + 1);
-	for (i = 0; i < RL_WAIT_BUCKETS; i++) {
-		add_index_long(&buckets, (zend_ulong) rl_metrics_wait_bounds[i], (zend_long) snap.buckets[i]);
-	}
-	add_assoc_long(&buckets, "+Inf", (zend_long) snap.buckets[RL_WAIT_BUCKETS]);
-	array_init_size(&wait, 3);
-	add_assoc_zval(&wait, "buckets", &buckets);
-	add_assoc_double(&wait, "sum", snap.wait_sum_ms);
-	add_assoc_long(&wait, "count", (zend_long) snap.wait_count);
-	add_assoc_zval(return_value, "wait_ms", &wait);
+	add_wait_histogram(return_value, &snap);
 	array_init(&servers);
 	array_init(&policies);
 	for (i = 0; rl_metrics_server(i, address, errors, &policy); i++) {
-		zval server;
-
 		if (policy != RL_POLICY_NOT_LEARNT) {
 			add_assoc_string(&policies, address, (char *) rl_eviction_policy_name((rl_eviction_policy) policy));
 		}
-		for (c = 0; c < RL_SERVER_CLASSES && errors[c] == 0; c++) {
-		}
-		if (c == RL_SERVER_CLASSES) {
-			continue; /* known for its policy only */
-		}
-		array_init_size(&server, RL_SERVER_CLASSES);
-		for (c = 0; c < RL_SERVER_CLASSES; c++) {
-			add_assoc_long(&server, class_names[c], (zend_long) errors[c]);
-		}
-		add_assoc_zval(&servers, address, &server);
+		add_server_errors(&servers, address, errors); /* none: known for its policy only */
 	}
-	for (c = 0; c < RL_SERVER_CLASSES && snap.server_errors_other[c] == 0; c++) {
-	}
-	if (c < RL_SERVER_CLASSES) {
-		zval other;
-
-		array_init_size(&other, RL_SERVER_CLASSES);
-		for (c = 0; c < RL_SERVER_CLASSES; c++) {
-			add_assoc_long(&other, class_names[c], (zend_long) snap.server_errors_other[c]);
-		}
-		add_assoc_zval(&servers, "other", &other);
-	}
+	add_server_errors(&servers, "other", snap.server_errors_other);
 	add_assoc_zval(return_value, "server_errors", &servers);
 	add_assoc_zval(return_value, "server_policies", &policies);
 }

@@ -188,11 +188,46 @@ static zend_result tls_string(zval *value, const char *field, uint32_t arg_num, 
 	return SUCCESS;
 }
 
+/* One entry of a 'tls' array into tls: a bool verify_peer/verify_peer_name or one of the file and
+ * name strings; an unknown or missing key is an error naming the known ones. */
+static zend_result tls_setting(zend_string *key, zval *item, uint32_t arg_num, size_t index, rl_tls_config *tls)
+{
+	static const char *const names[] = {"cafile", "capath", "local_cert", "local_pk", "peer_name", "passphrase"};
+	char **slots[] = {&tls->ca_file, &tls->ca_path, &tls->cert_file, &tls->key_file, &tls->peer_name,
+		&tls->passphrase};
+	size_t i;
+
+	if (key == NULL) {
+		zend_argument_value_error(arg_num, "server #%zu tls must be an array with the keys " KNOWN_TLS_KEYS, index);
+		return FAILURE;
+	}
+	if (zend_string_equals_literal(key, "verify_peer") || zend_string_equals_literal(key, "verify_peer_name")) {
+		if (Z_TYPE_P(item) != IS_TRUE && Z_TYPE_P(item) != IS_FALSE) {
+			zend_argument_type_error(arg_num, "server #%zu tls %s must be of type bool, %s given",
+				index, ZSTR_VAL(key), zend_zval_type_name(item));
+			return FAILURE;
+		}
+		*(zend_string_equals_literal(key, "verify_peer") ? &tls->verify_peer : &tls->verify_peer_name)
+			= Z_TYPE_P(item) == IS_TRUE;
+		return SUCCESS;
+	}
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (zend_string_equals_cstr(key, names[i], strlen(names[i]))) {
+			break;
+		}
+	}
+	if (i == sizeof(names) / sizeof(names[0])) {
+		zend_argument_value_error(arg_num, "server #%zu tls has an unknown key \"%s\" (known: " KNOWN_TLS_KEYS ")",
+			index, ZSTR_VAL(key));
+		return FAILURE;
+	}
+	return tls_string(item, names[i], arg_num, index, slots[i]);
+}
+
 /* 'tls' => true, false/null (none), or an array of settings named as PHP's ssl stream context
  * options. *out is NULL for none; else a config the caller frees. */
 zend_result redlock_server_parse_tls(zval *value, uint32_t arg_num, size_t index, rl_tls_config **out)
 {
-	static const char *const names[] = {"cafile", "capath", "local_cert", "local_pk", "peer_name", "passphrase"};
 	rl_tls_config *tls;
 	zend_string *key;
 	zval *item;
@@ -216,41 +251,40 @@ zend_result redlock_server_parse_tls(zval *value, uint32_t arg_num, size_t index
 		return SUCCESS;
 	}
 	ZEND_HASH_FOREACH_STR_KEY_VAL(Z_ARRVAL_P(value), key, item) {
-		char **slots[] = {&tls->ca_file, &tls->ca_path, &tls->cert_file, &tls->key_file, &tls->peer_name,
-			&tls->passphrase};
-		size_t i;
-
 		ZVAL_DEREF(item);
-		if (key == NULL) {
-			zend_argument_value_error(arg_num, "server #%zu tls must be an array with the keys " KNOWN_TLS_KEYS, index);
-			return FAILURE;
-		}
-		if (zend_string_equals_literal(key, "verify_peer") || zend_string_equals_literal(key, "verify_peer_name")) {
-			if (Z_TYPE_P(item) != IS_TRUE && Z_TYPE_P(item) != IS_FALSE) {
-				zend_argument_type_error(arg_num, "server #%zu tls %s must be of type bool, %s given",
-					index, ZSTR_VAL(key), zend_zval_type_name(item));
-				return FAILURE;
-			}
-			*(zend_string_equals_literal(key, "verify_peer") ? &tls->verify_peer : &tls->verify_peer_name)
-				= Z_TYPE_P(item) == IS_TRUE;
-			continue;
-		}
-		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-			if (zend_string_equals_cstr(key, names[i], strlen(names[i]))) {
-				break;
-			}
-		}
-		if (i == sizeof(names) / sizeof(names[0])) {
-			zend_argument_value_error(arg_num, "server #%zu tls has an unknown key \"%s\" (known: " KNOWN_TLS_KEYS ")",
-				index, ZSTR_VAL(key));
-			return FAILURE;
-		}
-		if (tls_string(item, names[i], arg_num, index, slots[i]) != SUCCESS) {
+		if (tls_setting(key, item, arg_num, index, tls) != SUCCESS) {
 			return FAILURE;
 		}
 	} ZEND_HASH_FOREACH_END();
 	if (tls->key_file != NULL && tls->cert_file == NULL) {
 		zend_argument_value_error(arg_num, "server #%zu tls local_pk needs local_cert", index);
+		return FAILURE;
+	}
+	return SUCCESS;
+}
+
+/* A host list's [host, port] entry (#n; the port optional: the kind's default). */
+static zend_result host_pair(zval *one, const redlock_host_list *kind, uint32_t arg_num, size_t index, size_t n,
+	char **host_out, int *port_out)
+{
+	zval *host = zend_hash_index_find_deref(Z_ARRVAL_P(one), 0);
+	zval *port = zend_hash_index_find_deref(Z_ARRVAL_P(one), 1);
+
+	*port_out = kind->default_port;
+	if (host == NULL) {
+		zend_argument_value_error(arg_num, "server #%zu %s #%zu must be a list [host, port]", index, kind->item, n);
+		return FAILURE;
+	}
+	if (redlock_server_check_host(host, arg_num, index) != SUCCESS
+		|| (port != NULL && redlock_server_parse_port(port, false, arg_num, index, port_out) != SUCCESS)) {
+		return FAILURE;
+	}
+	if (kind->hosts_only && Z_STRVAL_P(host)[0] == '/') {
+		zend_argument_value_error(arg_num, "server #%zu %s #%zu must be a host, not a unix socket", index, kind->item, n);
+		return FAILURE;
+	}
+	if ((*host_out = strdup(Z_STRVAL_P(host))) == NULL) {
+		zend_throw_error(NULL, "RedLock: out of memory");
 		return FAILURE;
 	}
 	return SUCCESS;
@@ -283,26 +317,7 @@ zend_result redlock_server_parse_host_list(zval *list, const redlock_host_list *
 				return FAILURE;
 			}
 		} else if (Z_TYPE_P(one) == IS_ARRAY) {
-			zval *host = zend_hash_index_find_deref(Z_ARRVAL_P(one), 0);
-			zval *port = zend_hash_index_find_deref(Z_ARRVAL_P(one), 1);
-
-			ports[*count] = kind->default_port;
-			if (host == NULL) {
-				zend_argument_value_error(arg_num, "server #%zu %s #%zu must be a list [host, port]", index, kind->item,
-					*count);
-				return FAILURE;
-			}
-			if (redlock_server_check_host(host, arg_num, index) != SUCCESS
-				|| (port != NULL && redlock_server_parse_port(port, false, arg_num, index, &ports[*count]) != SUCCESS)) {
-				return FAILURE;
-			}
-			if (kind->hosts_only && Z_STRVAL_P(host)[0] == '/') {
-				zend_argument_value_error(arg_num, "server #%zu %s #%zu must be a host, not a unix socket", index,
-					kind->item, *count);
-				return FAILURE;
-			}
-			if ((hosts[*count] = strdup(Z_STRVAL_P(host))) == NULL) {
-				zend_throw_error(NULL, "RedLock: out of memory");
+			if (host_pair(one, kind, arg_num, index, *count, &hosts[*count], &ports[*count]) != SUCCESS) {
 				return FAILURE;
 			}
 		} else {

@@ -408,4 +408,29 @@ static inline void rl_conn_abandon(rl_conn *conn)
 	conn->expected = 0;
 }
 
+/* One question asked of several nodes at once, as a Sentinel member asks its sentinels and a
+ * cluster map its nodes: one due time for all, not the sum of their timeouts. The caller's arrays,
+ * count entries each (at most RL_ASK_ROUND_MAX); asking[i]: node i still waited for. In rl_conn_poll.c. */
+#define RL_ASK_ROUND_MAX 16
+
+typedef struct rl_ask_round {
+	const rl_endpoint *asked;
+	rl_conn *conns;
+	rl_outcome *said;
+	int *asking;
+	size_t count, pending;
+} rl_ask_round;
+
+/* Connects each node and queues the question (after the connection's setup); a node that cannot
+ * be asked gets its reason in said[i]. */
+void rl_ask_round_open(rl_ask_round *r, int argc, const char **argv, const size_t *argvlen);
+void rl_ask_round_done(rl_ask_round *r, size_t i);
+/* A round's due time: now plus the longest timeout of the count endpoints (default_ms for one
+ * without), or call_deadline (absolute; 0: none) when sooner, then *cut set. */
+double rl_ask_round_due(const rl_endpoint *endpoints, size_t count, double default_ms, double now,
+	double call_deadline, int *cut);
+/* Waits for the answers until due: take(ctx, i, reply) on each, the round over when it returns 0.
+ * 0 then, or -1 with each node's reason in said (timeouts, a failed or cancelled poll). */
+int rl_ask_round_run(rl_ask_round *r, double due, int (*take)(void *ctx, size_t i, const rl_reply *reply), void *ctx);
+
 #endif

@@ -437,6 +437,21 @@ static void ensure_running_locked(rl_lookup *l)
 
 #endif
 
+/* A new lookup of host:port, room made for it among those in flight; NULL with err. Locked. */
+static rl_lookup *begin_lookup_locked(const char *host, int port, char *err, size_t errlen)
+{
+	rl_lookup *l;
+
+	if (!make_room_locked()) {
+		snprintf(err, errlen, "resolve: too many lookups in flight");
+		return NULL;
+	}
+	if ((l = lookup_new_locked(host, port)) == NULL) {
+		snprintf(err, errlen, "resolve: out of memory");
+	}
+	return l;
+}
+
 int rl_resolve_start(const char *host, int port, double now_ms, rl_addresses **out, rl_lookup **pending,
 	char *err, size_t errlen)
 {
@@ -467,17 +482,9 @@ int rl_resolve_start(const char *host, int port, double now_ms, rl_addresses **o
 		rl_unlock();
 		return status;
 	}
-	if (l == NULL) {
-		if (!make_room_locked()) {
-			rl_unlock();
-			snprintf(err, errlen, "resolve: too many lookups in flight");
-			return RL_RESOLVE_FAILED;
-		}
-		if ((l = lookup_new_locked(host, port)) == NULL) {
-			rl_unlock();
-			snprintf(err, errlen, "resolve: out of memory");
-			return RL_RESOLVE_FAILED;
-		}
+	if (l == NULL && (l = begin_lookup_locked(host, port, err, errlen)) == NULL) {
+		rl_unlock();
+		return RL_RESOLVE_FAILED;
 	}
 	l->users++;
 	ensure_running_locked(l); /* a new lookup, or one a forked child inherited */

@@ -13,6 +13,10 @@
  * deadline must not wait on a silent sentinel for ever. */
 #define RL_SENTINEL_DEFAULT_TIMEOUT_MS 1000.0
 
+#if RL_URI_SENTINELS_MAX > RL_ASK_ROUND_MAX
+#error "a member's sentinels are asked in one round (rl_ask_round)"
+#endif
+
 static char *copy_string(const char *text)
 {
 	return text != NULL ? strdup(text) : NULL;
@@ -193,111 +197,44 @@ typedef struct sentinel_round {
 	rl_conn conns[RL_URI_SENTINELS_MAX];
 	rl_outcome said[RL_URI_SENTINELS_MAX];
 	int asking[RL_URI_SENTINELS_MAX];
-	size_t count, pending;
+	size_t count;
 } sentinel_round;
 
-static void round_done(sentinel_round *r, size_t i)
+/* Where the first address given goes. */
+typedef struct address_taking {
+	const char *master_name;
+	sentinel_round *round;
+	char *host;
+	size_t host_size;
+	int *port;
+} address_taking;
+
+static int take_address(void *ctx, size_t i, const rl_reply *reply)
 {
-	r->asking[i] = 0;
-	r->pending--;
+	address_taking *t = ctx;
+
+	return read_address(reply, t->master_name, t->host, t->host_size, t->port, &t->round->said[i]);
 }
 
 /* Every sentinel of the member at once, one question each, all until the one due time: the first
  * address any of them gives. Asked one after the other, silent sentinels cost the sum of their
  * timeouts (3 x 0.5 s: 1.5 s per call); asked together, one timeout. 0 with host and port, or -1
  * with each sentinel's reason in r->said. */
-/* The round's connections opened, each with the question queued (r->asking, r->pending). */
-static void open_round(const rl_sentinel *sentinel, sentinel_round *r)
+static int ask_all(const rl_sentinel *sentinel, sentinel_round *r, double due, char *host, size_t host_size, int *port)
 {
 	const char *argv[3] = {"SENTINEL", "GET-MASTER-ADDR-BY-NAME", sentinel->master_name};
 	size_t argvlen[3] = {8, 23, strlen(sentinel->master_name)};
-	size_t i;
+	rl_ask_round ask;
+	address_taking taking = {sentinel->master_name, r, host, host_size, port};
 
 	r->count = sentinel->count < RL_URI_SENTINELS_MAX ? sentinel->count : RL_URI_SENTINELS_MAX;
-	r->pending = 0;
-	for (i = 0; i < r->count; i++) {
-		const rl_endpoint *one = &sentinel->sentinels[i];
-
-		rl_conn_init(&r->conns[i]);
-		rl_outcome_reset(&r->said[i]);
-		r->asking[i] = 0;
-		if (rl_conn_open(&r->conns[i], one, rl_now_ms(), &r->said[i]) != 0) {
-			continue;
-		}
-		if (rl_conn_append_setup(&r->conns[i], one) != 0 || rl_conn_append(&r->conns[i], 3, argv, argvlen) != 0) {
-			rl_outcome_set(&r->said[i], RL_OUTCOME_IO, "out of memory");
-			continue;
-		}
-		r->asking[i] = 1;
-		r->pending++;
-	}
-}
-
-static int ask_all(const rl_sentinel *sentinel, sentinel_round *r, double due, char *host, size_t host_size, int *port)
-{
-	size_t i;
-
-	open_round(sentinel, r);
-	while (r->pending > 0) {
-		rl_pollfd pfds[RL_URI_SENTINELS_MAX];
-		size_t owner[RL_URI_SENTINELS_MAX], used = 0, k;
-		double now;
-		int ready;
-
-		for (i = 0; i < r->count; i++) {
-			rl_reply reply;
-			int got;
-
-			if (!r->asking[i]) {
-				continue;
-			}
-			got = r->conns[i].state == RL_CONN_READY ? rl_conn_next_reply(&r->conns[i], &reply, &r->said[i]) : 0;
-			if (got < 0) {
-				round_done(r, i);
-			} else if (got == 1) {
-				round_done(r, i);
-				if (read_address(&reply, sentinel->master_name, host, host_size, port, &r->said[i]) == 0) {
-					return 0;
-				}
-			}
-		}
-		if (r->pending == 0) {
-			break;
-		}
-		now = rl_now_ms();
-		for (i = 0; i < r->count; i++) {
-			if (r->asking[i] && now >= due) {
-				rl_outcome_set(&r->said[i], RL_OUTCOME_TIMEOUT,
-					r->conns[i].state == RL_CONN_READY ? "timeout" : "connect: timeout");
-				round_done(r, i);
-			} else if (r->asking[i]) {
-				pfds[used].fd = rl_conn_fd(&r->conns[i]);
-				pfds[used].events = rl_conn_poll_events(&r->conns[i]);
-				pfds[used].revents = 0;
-				owner[used++] = i;
-			}
-		}
-		if (used == 0) {
-			break;
-		}
-		ready = rl_conn_poll(pfds, owner, used, r->conns, due, now);
-		if (ready < 0 && !rl_poll_interrupted()) {
-			for (k = 0; k < used; k++) {
-				rl_outcome_set(&r->said[owner[k]], RL_OUTCOME_IO,
-					rl_wait_cancelled(ready) ? "cancelled: the Fiber or coroutine stopped waiting" : "poll failed");
-				round_done(r, owner[k]);
-			}
-			break;
-		}
-		for (k = 0; ready > 0 && k < used; k++) {
-			i = owner[k];
-			if (pfds[k].revents != 0
-				&& rl_conn_on_events(&r->conns[i], &sentinel->sentinels[i], pfds[k].revents, &r->said[i]) != 0) {
-				round_done(r, i);
-			}
-		}
-	}
-	return -1;
+	ask.asked = sentinel->sentinels;
+	ask.conns = r->conns;
+	ask.said = r->said;
+	ask.asking = r->asking;
+	ask.count = r->count;
+	rl_ask_round_open(&ask, 3, argv, argvlen);
+	return rl_ask_round_run(&ask, due, take_address, &taking);
 }
 
 /* Why no sentinel gave an address: a sentinel's own answer (an unknown master, an error) says the
@@ -320,6 +257,22 @@ static void round_why(const sentinel_round *r, char *why, size_t why_size)
 	snprintf(why, why_size, "sentinel #%zu: %.120s", pick, r->said[pick].message); /* fits the outcome message */
 }
 
+/* The endpoint pointed at the master a sentinel gave. 0, or -1 out of memory (unchanged). */
+static int adopt_address(rl_endpoint *endpoint, const char *host, int port, rl_outcome *out)
+{
+	char *copy = strdup(host);
+
+	if (copy == NULL) {
+		rl_outcome_set(out, RL_OUTCOME_IO, "out of memory");
+		return -1;
+	}
+	free(endpoint->host);
+	endpoint->host = copy;
+	endpoint->port = port;
+	endpoint->sentinel->state = RL_SENTINEL_RESOLVED;
+	return 0;
+}
+
 /* Asks the sentinels in order for the master of endpoint->sentinel, each within its timeout and
  * all before call_deadline (absolute; 0: none), and points endpoint->host/port at the answer. 0, or
  * -1 with *out filled ("sentinel: ..."), the endpoint unchanged; then, for RL_SENTINEL_RETRY_MS,
@@ -328,8 +281,8 @@ static int rl_sentinel_resolve(rl_endpoint *endpoint, double call_deadline, rl_o
 {
 	rl_sentinel *sentinel = endpoint->sentinel;
 	char host[RL_REPLY_ITEM_HEAD + 1], why[RL_MESSAGE_MAX] = "no sentinel";
-	double now = rl_now_ms(), timeout = 0, due;
-	int cut = 0, port = 0, status = -1;
+	double now = rl_now_ms(), due;
+	int cut, port = 0, status = -1;
 	sentinel_round *r;
 	size_t i;
 
@@ -337,16 +290,8 @@ static int rl_sentinel_resolve(rl_endpoint *endpoint, double call_deadline, rl_o
 		rl_outcome_set(out, RL_OUTCOME_CONNECT, sentinel->failure);
 		return -1;
 	}
-	for (i = 0; i < sentinel->count; i++) {
-		double one = sentinel->sentinels[i].timeout_ms > 0 ? sentinel->sentinels[i].timeout_ms
-			: RL_SENTINEL_DEFAULT_TIMEOUT_MS;
-		timeout = one > timeout ? one : timeout;
-	}
-	due = now + timeout;
-	if (call_deadline > 0 && call_deadline < due) {
-		due = call_deadline;
-		cut = 1;
-	}
+	due = rl_ask_round_due(sentinel->sentinels, sentinel->count, RL_SENTINEL_DEFAULT_TIMEOUT_MS, now, call_deadline,
+		&cut);
 	if (cut && now >= call_deadline) {
 		snprintf(why, sizeof(why), "the call's deadline passed");
 	} else if (sentinel->count > 0) {
@@ -364,17 +309,7 @@ static int rl_sentinel_resolve(rl_endpoint *endpoint, double call_deadline, rl_o
 		free(r);
 	}
 	if (status == 0) {
-		char *copy = strdup(host);
-
-		if (copy == NULL) {
-			rl_outcome_set(out, RL_OUTCOME_IO, "out of memory");
-			return -1;
-		}
-		free(endpoint->host);
-		endpoint->host = copy;
-		endpoint->port = port;
-		sentinel->state = RL_SENTINEL_RESOLVED;
-		return 0;
+		return adopt_address(endpoint, host, port, out);
 	}
 	{
 		char message[RL_MESSAGE_MAX + 64];

@@ -14,7 +14,7 @@
  * must not wait on a silent node for ever. */
 #define RL_SHARDS_DEFAULT_TIMEOUT_MS 1000.0
 /* Nodes asked for the map at once, at most: the known masters first, then the seeds. */
-#define RL_SHARDS_ASKED_MAX 16
+#define RL_SHARDS_ASKED_MAX RL_ASK_ROUND_MAX
 
 /* --- hash slots ------------------------------------------------------------------------------ */
 
@@ -383,6 +383,103 @@ static int has_flag(const char *flags, size_t len, const char *flag)
 	return 0;
 }
 
+/* The first 8 space-separated fields of a CLUSTER NODES line; how many were found (8 for a node line),
+ * *pos just past the last one read (where the slot ranges begin). */
+static size_t line_fields(const char *line, size_t line_len, const char *field[8], size_t field_len[8], size_t *pos)
+{
+	size_t f = 0;
+
+	*pos = 0;
+	while (*pos < line_len && f < 8) {
+		const char *space;
+		field[f] = line + *pos;
+		space = memchr(line + *pos, ' ', line_len - *pos);
+		field_len[f] = space != NULL ? (size_t) (space - (line + *pos)) : line_len - *pos;
+		*pos += field_len[f] + 1;
+		f++;
+	}
+	return f;
+}
+
+/* The port of "host:port" (the last colon: an IPv6 host has its own): the colon, with *port, or NULL
+ * when there is no port, or a bad one. */
+static const char *address_port(const char *address, size_t len, long *port)
+{
+	const char *colon = NULL, *p;
+
+	for (p = address; p < address + len; p++) {
+		if (*p == ':') {
+			colon = p;
+		}
+	}
+	if (colon == NULL || parse_number(colon + 1, len - (size_t) (colon - address) - 1, 65535, port) != 0 || *port == 0) {
+		return NULL;
+	}
+	return colon;
+}
+
+/* A node line's "host:port@cport[,hostname]" as an entry of the map: 1 with its index, 0 for an address
+ * not usable (no port, a bad host), -1 out of memory. An empty host is the one we asked (asked_host). */
+static int line_node(const char *address, size_t field_len, const char *asked_host, rl_shards_node **nodes,
+	size_t *count, int *index)
+{
+	const char *at_sign = memchr(address, '@', field_len), *colon;
+	size_t address_len = at_sign != NULL ? (size_t) (at_sign - address) : field_len;
+	long port;
+
+	if ((colon = address_port(address, address_len, &port)) == NULL) {
+		return 0;
+	}
+	if (colon == address) { /* no address known to itself: the one we asked */
+		address = asked_host;
+		colon = asked_host + strlen(asked_host);
+	}
+	if (!host_ok(address, (size_t) (colon - address))) {
+		return 0;
+	}
+	if ((*index = node_index(nodes, count, address, (size_t) (colon - address), (int) port)) < 0) {
+		return -1;
+	}
+	return 1;
+}
+
+/* The slot ranges ending a node line ("0-5460", "5461"; "[slot->-id]" migrations and bad ranges skipped)
+ * given to node index; how many slots had no owner before. */
+static size_t line_slots(const char *ranges, size_t len, int index, uint16_t *owner)
+{
+	size_t pos = 0, covered = 0;
+
+	while (pos < len) {
+		const char *range = ranges + pos, *space = memchr(range, ' ', len - pos), *dash;
+		size_t range_len = space != NULL ? (size_t) (space - range) : len - pos;
+		long first, last;
+
+		pos += range_len + 1;
+		if (range_len > 0 && range[range_len - 1] == '\r') {
+			range_len--;
+		}
+		if (range_len == 0 || range[0] == '[') {
+			continue;
+		}
+		dash = memchr(range, '-', range_len);
+		if (dash == NULL) {
+			if (parse_number(range, range_len, RL_SHARDS_SLOTS - 1, &first) != 0) {
+				continue;
+			}
+			last = first;
+		} else if (parse_number(range, (size_t) (dash - range), RL_SHARDS_SLOTS - 1, &first) != 0
+			|| parse_number(dash + 1, range_len - (size_t) (dash - range) - 1, RL_SHARDS_SLOTS - 1, &last) != 0
+			|| last < first) {
+			continue;
+		}
+		for (; first <= last; first++) {
+			covered += owner[first] == 0;
+			owner[first] = (uint16_t) (index + 1);
+		}
+	}
+	return covered;
+}
+
 /* CLUSTER NODES' text: one line per node, "id host:port@cport[,hostname] flags master ping pong epoch
  * link slot...". Masters not failed, with an address, and their slot ranges ("0-5460", "5461";
  * "[slot->-id]" migrations skipped). asked_host stands for an empty address (a node that does not
@@ -396,78 +493,23 @@ static int parse_nodes(const char *text, size_t len, const char *asked_host, rl_
 		const char *line = text + at, *end = memchr(line, '\n', len - at);
 		size_t line_len = end != NULL ? (size_t) (end - line) : len - at;
 		const char *field[8];
-		size_t field_len[8], f = 0, pos = 0;
+		size_t field_len[8], pos;
+		int index, found;
 
 		at += line_len + 1;
-		while (pos < line_len && f < 8) { /* the first 8 fields */
-			const char *space;
-			field[f] = line + pos;
-			space = memchr(line + pos, ' ', line_len - pos);
-			field_len[f] = space != NULL ? (size_t) (space - (line + pos)) : line_len - pos;
-			pos += field_len[f] + 1;
-			f++;
-		}
-		if (f < 8) {
+		if (line_fields(line, line_len, field, field_len, &pos) < 8) {
 			continue; /* an empty or short line */
 		}
 		if (!has_flag(field[2], field_len[2], "master") || has_flag(field[2], field_len[2], "fail")
 			|| has_flag(field[2], field_len[2], "noaddr") || has_flag(field[2], field_len[2], "handshake")) {
 			continue;
 		}
-		{
-			const char *address = field[1], *at_sign = memchr(address, '@', field_len[1]), *colon = NULL, *p;
-			size_t address_len = at_sign != NULL ? (size_t) (at_sign - address) : field_len[1];
-			long port;
-			int index;
-
-			for (p = address; p < address + address_len; p++) {
-				if (*p == ':') {
-					colon = p;
-				}
-			}
-			if (colon == NULL || parse_number(colon + 1, address_len - (size_t) (colon - address) - 1, 65535, &port) != 0
-				|| port == 0) {
-				continue;
-			}
-			if (colon == address) { /* no address known to itself: the one we asked */
-				address = asked_host;
-				colon = asked_host + strlen(asked_host);
-			}
-			if (!host_ok(address, (size_t) (colon - address))) {
-				continue;
-			}
-			if ((index = node_index(nodes, count, address, (size_t) (colon - address), (int) port)) < 0) {
-				*why = "out of memory";
-				return -1;
-			}
-			while (pos < line_len) { /* the slots */
-				const char *range = line + pos, *space = memchr(range, ' ', line_len - pos), *dash;
-				size_t range_len = space != NULL ? (size_t) (space - range) : line_len - pos;
-				long first, last;
-
-				pos += range_len + 1;
-				if (range_len > 0 && range[range_len - 1] == '\r') {
-					range_len--;
-				}
-				if (range_len == 0 || range[0] == '[') {
-					continue;
-				}
-				dash = memchr(range, '-', range_len);
-				if (dash == NULL) {
-					if (parse_number(range, range_len, RL_SHARDS_SLOTS - 1, &first) != 0) {
-						continue;
-					}
-					last = first;
-				} else if (parse_number(range, (size_t) (dash - range), RL_SHARDS_SLOTS - 1, &first) != 0
-					|| parse_number(dash + 1, range_len - (size_t) (dash - range) - 1, RL_SHARDS_SLOTS - 1, &last) != 0
-					|| last < first) {
-					continue;
-				}
-				for (; first <= last; first++) {
-					covered += owner[first] == 0;
-					owner[first] = (uint16_t) (index + 1);
-				}
-			}
+		if ((found = line_node(field[1], field_len[1], asked_host, nodes, count, &index)) < 0) {
+			*why = "out of memory";
+			return -1;
+		}
+		if (found > 0 && pos < line_len) {
+			covered += line_slots(line + pos, line_len - pos, index, owner);
 		}
 	}
 	if (covered == 0) {
@@ -485,14 +527,16 @@ typedef struct map_round {
 	int asking[RL_SHARDS_ASKED_MAX];
 	char *text[RL_SHARDS_ASKED_MAX];
 	size_t text_len[RL_SHARDS_ASKED_MAX];
-	size_t count, pending;
+	size_t count;
 } map_round;
 
-static void round_done(map_round *r, size_t i)
-{
-	r->asking[i] = 0;
-	r->pending--;
-}
+/* What take_reply fills: the new map. */
+typedef struct map_taking {
+	map_round *round;
+	rl_shards_node **nodes;
+	size_t *count;
+	uint16_t *owner;
+} map_taking;
 
 /* The reply to CLUSTER NODES from node i, into the new map. 0, or -1 with r->said[i]. */
 static int take_map(map_round *r, size_t i, const rl_reply *reply, rl_shards_node **nodes, size_t *count,
@@ -535,107 +579,39 @@ static void forget_map(rl_shards_node **nodes, size_t *count, uint16_t *owner)
 	memset(owner, 0, RL_SHARDS_SLOTS * sizeof(*owner));
 }
 
-/* Connects to every node of the round and queues CLUSTER NODES (its text captured whole). */
-static void ask_round_open(map_round *r)
+/* A reply from the round: the map when it is complete (the round is over), else forgotten. */
+static int take_reply(void *ctx, size_t i, const rl_reply *reply)
 {
-	static const char *const argv[2] = {"CLUSTER", "NODES"};
-	static const size_t argvlen[2] = {7, 5};
-	size_t i;
+	map_taking *t = ctx;
 
-	r->pending = 0;
-	for (i = 0; i < r->count; i++) {
-		const rl_endpoint *one = &r->asked[i];
-
-		rl_conn_init(&r->conns[i]);
-		rl_outcome_reset(&r->said[i]);
-		r->asking[i] = 0;
-		r->text[i] = NULL;
-		if (rl_conn_open(&r->conns[i], one, rl_now_ms(), &r->said[i]) != 0) {
-			continue;
-		}
-		if (rl_conn_append_setup(&r->conns[i], one) != 0 || rl_conn_append(&r->conns[i], 2, (const char **) argv, argvlen) != 0
-			|| rl_reader_capture(&r->conns[i].reader, &r->text[i], &r->text_len[i]) != 0) {
-			rl_outcome_set(&r->said[i], RL_OUTCOME_IO, "out of memory");
-			continue;
-		}
-		r->asking[i] = 1;
-		r->pending++;
+	if (take_map(t->round, i, reply, t->nodes, t->count, t->owner) == 0) {
+		return 0;
 	}
-}
-
-/* One poll of the nodes still asked (those past due time out). 0 to go on, -1 when no node is left
- * to wait for (the poll failed or was cancelled: each such node's reason set). */
-static int ask_round_wait(map_round *r, double due)
-{
-	rl_pollfd pfds[RL_SHARDS_ASKED_MAX];
-	size_t owner_of[RL_SHARDS_ASKED_MAX], used = 0, i, k;
-	double now = rl_now_ms();
-	int ready;
-
-	for (i = 0; i < r->count; i++) {
-		if (r->asking[i] && now >= due) {
-			rl_outcome_set(&r->said[i], RL_OUTCOME_TIMEOUT,
-				r->conns[i].state == RL_CONN_READY ? "timeout" : "connect: timeout");
-			round_done(r, i);
-		} else if (r->asking[i]) {
-			pfds[used].fd = rl_conn_fd(&r->conns[i]);
-			pfds[used].events = rl_conn_poll_events(&r->conns[i]);
-			pfds[used].revents = 0;
-			owner_of[used++] = i;
-		}
-	}
-	if (used == 0) {
-		return -1;
-	}
-	ready = rl_conn_poll(pfds, owner_of, used, r->conns, due, now);
-	if (ready < 0 && !rl_poll_interrupted()) {
-		for (k = 0; k < used; k++) {
-			rl_outcome_set(&r->said[owner_of[k]], RL_OUTCOME_IO,
-				rl_wait_cancelled(ready) ? "cancelled: the Fiber or coroutine stopped waiting" : "poll failed");
-			round_done(r, owner_of[k]);
-		}
-		return -1;
-	}
-	for (k = 0; ready > 0 && k < used; k++) {
-		i = owner_of[k];
-		if (pfds[k].revents != 0 && rl_conn_on_events(&r->conns[i], &r->asked[i], pfds[k].revents, &r->said[i]) != 0) {
-			round_done(r, i);
-		}
-	}
-	return 0;
+	forget_map(t->nodes, t->count, t->owner);
+	return -1;
 }
 
 /* Every node asked at once (as a Sentinel member's sentinels are: one timeout, not their sum), the
  * first complete map wins. 0, or -1 with each node's reason in r->said. */
 static int ask_all(map_round *r, double due, rl_shards_node **nodes, size_t *count, uint16_t *owner)
 {
+	static const char *const argv[2] = {"CLUSTER", "NODES"};
+	static const size_t argvlen[2] = {7, 5};
+	rl_ask_round ask = {r->asked, r->conns, r->said, r->asking, r->count, 0};
+	map_taking taking = {r, nodes, count, owner};
 	size_t i;
 
-	ask_round_open(r);
-	while (r->pending > 0) {
-		for (i = 0; i < r->count; i++) {
-			rl_reply reply;
-			int got;
-
-			if (!r->asking[i]) {
-				continue;
-			}
-			got = r->conns[i].state == RL_CONN_READY ? rl_conn_next_reply(&r->conns[i], &reply, &r->said[i]) : 0;
-			if (got < 0) {
-				round_done(r, i);
-			} else if (got == 1) {
-				round_done(r, i);
-				if (take_map(r, i, &reply, nodes, count, owner) == 0) {
-					return 0;
-				}
-				forget_map(nodes, count, owner);
-			}
-		}
-		if (r->pending == 0 || ask_round_wait(r, due) != 0) {
-			break;
+	for (i = 0; i < r->count; i++) {
+		r->text[i] = NULL;
+	}
+	rl_ask_round_open(&ask, 2, (const char **) argv, argvlen);
+	for (i = 0; i < r->count; i++) { /* the answer's text kept whole, for the map */
+		if (r->asking[i] && rl_reader_capture(&r->conns[i].reader, &r->text[i], &r->text_len[i]) != 0) {
+			rl_outcome_set(&r->said[i], RL_OUTCOME_IO, "out of memory");
+			rl_ask_round_done(&ask, i);
 		}
 	}
-	return -1;
+	return rl_ask_round_run(&ask, due, take_reply, &taking);
 }
 
 static int why_rank(rl_outcome_kind kind)
@@ -683,32 +659,44 @@ static void worst_reason(const map_round *r, char *why, size_t size)
 	snprintf(why, size, "%s:%d: %.100s", r->asked[pick].host, r->asked[pick].port, r->said[pick].message);
 }
 
+/* One round (r, zeroed; freed here) over the known masters and the seeds for a new map into nodes,
+ * count and owner. 0, or -1 with why: the worst reason a node gave. */
+static int ask_for_map(const rl_shards *shards, map_round *r, double due, rl_shards_node **nodes, size_t *count,
+	uint16_t *owner, char *why, size_t why_size)
+{
+	size_t i;
+	int status;
+
+	ask_list(r, shards);
+	if ((status = ask_all(r, due, nodes, count, owner)) != 0) {
+		worst_reason(r, why, why_size);
+	}
+	for (i = 0; i < r->count; i++) {
+		rl_conn_release(&r->conns[i]);
+		free(r->text[i]);
+	}
+	free(r);
+	return status;
+}
+
 /* Asks the known masters and the seeds for the map, each within its timeout and all before
  * call_deadline. 0 with the map replaced, or -1 with *out ("cluster: ..."); then, for
  * RL_SHARDS_RETRY_MS, -1 at once with the same reason. */
 static int refresh(rl_shards *shards, double call_deadline, rl_outcome *out)
 {
 	char why[RL_MESSAGE_MAX] = "no seed";
-	double now = rl_now_ms(), timeout = 0, due;
+	double now = rl_now_ms(), due;
 	rl_shards_node *nodes = NULL;
-	size_t count = 0, i;
+	size_t count = 0;
 	uint16_t *owner;
-	int cut = 0, status = -1;
 	map_round *r;
+	int cut;
 
 	if (now < shards->map->quiet_until) {
 		rl_outcome_set(out, RL_OUTCOME_CONNECT, shards->map->failure);
 		return -1;
 	}
-	for (i = 0; i < shards->seed_count; i++) {
-		double one = shards->seeds[i].timeout_ms > 0 ? shards->seeds[i].timeout_ms : RL_SHARDS_DEFAULT_TIMEOUT_MS;
-		timeout = one > timeout ? one : timeout;
-	}
-	due = now + timeout;
-	if (call_deadline > 0 && call_deadline < due) {
-		due = call_deadline;
-		cut = 1;
-	}
+	due = rl_ask_round_due(shards->seeds, shards->seed_count, RL_SHARDS_DEFAULT_TIMEOUT_MS, now, call_deadline, &cut);
 	if (cut && now >= call_deadline) {
 		rl_outcome_set(out, RL_OUTCOME_TIMEOUT, "cluster: no slot map (the call's deadline passed)");
 		return -1;
@@ -721,17 +709,7 @@ static int refresh(rl_shards *shards, double call_deadline, rl_outcome *out)
 		rl_outcome_set(out, RL_OUTCOME_IO, shards->seed_count == 0 ? "cluster: no seed" : "out of memory");
 		return -1;
 	}
-	ask_list(r, shards);
-	status = ask_all(r, due, &nodes, &count, owner);
-	if (status != 0) {
-		worst_reason(r, why, sizeof(why));
-	}
-	for (i = 0; i < r->count; i++) {
-		rl_conn_release(&r->conns[i]);
-		free(r->text[i]);
-	}
-	free(r);
-	if (status == 0) {
+	if (ask_for_map(shards, r, due, &nodes, &count, owner, why, sizeof(why)) == 0) {
 		forget_nodes(shards);
 		free(shards->map->owner);
 		shards->map->owner = owner;
@@ -961,6 +939,48 @@ static int retarget(rl_endpoint *endpoint, rl_conn *conn, struct rl_pool *pool, 
 	return 0;
 }
 
+/* fromCluster: the slot of the member's tag, whatever the keys (the map asked for first when not
+ * known, unless sending). The slot, or -1 with *out. */
+static int pinned_slot(rl_shards *shards, int sending, double call_deadline, rl_outcome *out)
+{
+	int slot;
+
+	if (sending && shards->map->state != RL_SHARDS_RESOLVED) {
+		rl_outcome_set(out, RL_OUTCOME_CONNECT, "cluster: the member's master is not known");
+		return -1;
+	}
+	if (shards->map->state != RL_SHARDS_RESOLVED && refresh(shards, call_deadline, out) != 0) {
+		return -1;
+	}
+	if ((slot = place(shards, out)) < 0) {
+		shards->map->state = RL_SHARDS_STALE;
+		return -1;
+	}
+	return slot;
+}
+
+/* A map that does not know slot's master asked again (not while sending). 0 when the slot has one
+ * now, or -1 with *out. */
+static int known_owner(rl_shards *shards, int slot, int sending, double call_deadline, rl_outcome *out)
+{
+	char message[RL_MESSAGE_MAX];
+
+	if (sending) {
+		rl_outcome_set(out, RL_OUTCOME_CONNECT, "cluster: the slot's master is not known");
+		return -1;
+	}
+	if (refresh(shards, call_deadline, out) != 0) {
+		return -1;
+	}
+	if (shards->map->owner[slot] != 0) {
+		return 0;
+	}
+	shards->map->state = RL_SHARDS_STALE;
+	snprintf(message, sizeof(message), "cluster: no master owns slot %d (CLUSTERDOWN, or a failover under way)", slot);
+	rl_outcome_set(out, RL_OUTCOME_CONNECT, message);
+	return -1;
+}
+
 int rl_shards_route(rl_endpoint *endpoint, rl_conn *conn, struct rl_pool *pool, int slot, int sending,
 	double call_deadline, rl_outcome *out)
 {
@@ -977,38 +997,15 @@ int rl_shards_route(rl_endpoint *endpoint, rl_conn *conn, struct rl_pool *pool, 
 			"give them a hash tag, like {order}");
 		return -1;
 	}
-	if (shards->pin > 0) { /* fromCluster: the slot of the member's tag, whatever the keys */
-		if (sending && shards->map->state != RL_SHARDS_RESOLVED) {
-			rl_outcome_set(out, RL_OUTCOME_CONNECT, "cluster: the member's master is not known");
-			return -1;
-		}
-		if (shards->map->state != RL_SHARDS_RESOLVED && refresh(shards, call_deadline, out) != 0) {
-			return -1;
-		}
-		if ((slot = place(shards, out)) < 0) {
-			shards->map->state = RL_SHARDS_STALE;
-			return -1;
-		}
+	if (shards->pin > 0 && (slot = pinned_slot(shards, sending, call_deadline, out)) < 0) {
+		return -1;
 	}
 	if (slot == RL_SLOT_NONE) {
 		return 0; /* whichever node the member last used */
 	}
-	if (shards->map->state != RL_SHARDS_RESOLVED || shards->map->owner[slot] == 0) {
-		if (sending) {
-			rl_outcome_set(out, RL_OUTCOME_CONNECT, "cluster: the slot's master is not known");
-			return -1;
-		}
-		if (refresh(shards, call_deadline, out) != 0) {
-			return -1;
-		}
-		if (shards->map->owner[slot] == 0) {
-			char message[RL_MESSAGE_MAX];
-
-			shards->map->state = RL_SHARDS_STALE;
-			snprintf(message, sizeof(message), "cluster: no master owns slot %d (CLUSTERDOWN, or a failover under way)", slot);
-			rl_outcome_set(out, RL_OUTCOME_CONNECT, message);
-			return -1;
-		}
+	if ((shards->map->state != RL_SHARDS_RESOLVED || shards->map->owner[slot] == 0)
+		&& known_owner(shards, slot, sending, call_deadline, out) != 0) {
+		return -1;
 	}
 	node = &shards->map->nodes[shards->map->owner[slot] - 1];
 	if (retarget(endpoint, conn, pool, node->host, strlen(node->host), node->port) != 0) {
@@ -1028,7 +1025,7 @@ int rl_shards_redirect(rl_endpoint *endpoint, rl_conn *conn, struct rl_pool *poo
 	double call_deadline, int *asking)
 {
 	rl_shards *shards = endpoint->shards;
-	const char *p, *space, *colon = NULL, *host;
+	const char *p, *space, *colon, *host;
 	long slot, port;
 	size_t host_len;
 
@@ -1052,12 +1049,7 @@ int rl_shards_redirect(rl_endpoint *endpoint, rl_conn *conn, struct rl_pool *poo
 		return 0;
 	}
 	host = space + 1;
-	for (p = host; *p != '\0' && *p != ' '; p++) {
-		if (*p == ':') {
-			colon = p;
-		}
-	}
-	if (colon == NULL || parse_number(colon + 1, (size_t) (p - colon - 1), 65535, &port) != 0 || port == 0) {
+	if ((colon = address_port(host, strcspn(host, " "), &port)) == NULL) {
 		return 0;
 	}
 	host_len = (size_t) (colon - host);

@@ -260,45 +260,62 @@ int rl_uri_check_pairs(const rl_uri *out, char *error, size_t error_size)
 	return 0;
 }
 
+/* "[v6]" or "[v6]:port": the host inside the brackets (IPv6 characters only) and the port's text. */
+static int bracketed_host(span hostport, span *host, span *port, int *has_port, char *error, size_t error_size)
+{
+	const char *close = rl_span_find(hostport, ']');
+	size_t i;
+
+	if (close == NULL) {
+		return rl_uri_fail(error, error_size, "URI host has an unclosed '[' (IPv6 addresses are written [::1])");
+	}
+	host->p = hostport.p + 1;
+	host->len = (size_t) (close - host->p);
+	if (close + 1 < hostport.p + hostport.len) {
+		if (close[1] != ':') {
+			return rl_uri_fail(error, error_size, "URI host is malformed");
+		}
+		*has_port = 1;
+		port->p = close + 2;
+		port->len = (size_t) (hostport.p + hostport.len - port->p);
+	}
+	for (i = 0; i < host->len; i++) {
+		if (!valid_ipv6_char((unsigned char) host->p[i])) {
+			return rl_uri_fail(error, error_size, "URI host is malformed");
+		}
+	}
+	return 0;
+}
+
+/* "host" or "host:port" (the first colon): the host (host name characters only) and the port's text. */
+static int plain_host(span hostport, span *host, span *port, int *has_port, char *error, size_t error_size)
+{
+	const char *colon = rl_span_find(hostport, ':');
+	size_t i;
+
+	if (colon != NULL) {
+		host->len = (size_t) (colon - hostport.p);
+		*has_port = 1;
+		port->p = colon + 1;
+		port->len = hostport.len - host->len - 1;
+	}
+	for (i = 0; i < host->len; i++) {
+		if (!valid_host_char((unsigned char) host->p[i])) {
+			return rl_uri_fail(error, error_size, "URI host is malformed (percent-encode '/', '?' and '#' in a password)");
+		}
+	}
+	return 0;
+}
+
 int rl_uri_host_port(span hostport, int default_port, char **host_out, int *port_out, char *error, size_t error_size)
 {
 	span host = hostport, port = {NULL, 0};
-	int has_port = 0;
-	size_t i;
+	int has_port = 0, split;
 
-	if (hostport.len > 0 && hostport.p[0] == '[') {
-		const char *close = rl_span_find(hostport, ']');
-		if (close == NULL) {
-			return rl_uri_fail(error, error_size, "URI host has an unclosed '[' (IPv6 addresses are written [::1])");
-		}
-		host.p = hostport.p + 1;
-		host.len = (size_t) (close - host.p);
-		if (close + 1 < hostport.p + hostport.len) {
-			if (close[1] != ':') {
-				return rl_uri_fail(error, error_size, "URI host is malformed");
-			}
-			has_port = 1;
-			port.p = close + 2;
-			port.len = (size_t) (hostport.p + hostport.len - port.p);
-		}
-		for (i = 0; i < host.len; i++) {
-			if (!valid_ipv6_char((unsigned char) host.p[i])) {
-				return rl_uri_fail(error, error_size, "URI host is malformed");
-			}
-		}
-	} else {
-		const char *colon = rl_span_find(hostport, ':');
-		if (colon != NULL) {
-			host.len = (size_t) (colon - hostport.p);
-			has_port = 1;
-			port.p = colon + 1;
-			port.len = hostport.len - host.len - 1;
-		}
-		for (i = 0; i < host.len; i++) {
-			if (!valid_host_char((unsigned char) host.p[i])) {
-				return rl_uri_fail(error, error_size, "URI host is malformed (percent-encode '/', '?' and '#' in a password)");
-			}
-		}
+	split = hostport.len > 0 && hostport.p[0] == '[' ? bracketed_host(hostport, &host, &port, &has_port, error, error_size)
+		: plain_host(hostport, &host, &port, &has_port, error, error_size);
+	if (split != 0) {
+		return -1;
 	}
 	if (host.len == 0 || host.len > 255) {
 		return rl_uri_fail(error, error_size, "URI host must not be empty");

@@ -161,46 +161,40 @@ static long long item_decimal(const rl_reply_item *item)
 	return n;
 }
 
-void rl_reply_classify_inspect(const rl_reply *reply, rl_outcome *out, rl_inspected *inspected)
+/* The inspection script's reply: an error is the server's, else an array of at least 6 items whose
+ * first two are a TYPE status and a PTTL integer. 0, or -1 with *out. */
+static int inspect_reply_shape(const rl_reply *reply, rl_outcome *out)
 {
-	const rl_reply_item *type = reply->items, *pttl = reply->items + 1, *hkeys = reply->items + 2,
-		*fence = reply->items + 3, *value = reply->items + 4, *queue = reply->items + 5;
-	size_t i;
+	const rl_reply_item *type = reply->items, *pttl = reply->items + 1;
 
-	free(inspected->tokens); /* a reply read again (a redirection followed) */
-	memset(inspected, 0, sizeof(*inspected));
-	inspected->fence = -1;
-	out->integer = 0;
 	if (reply->type == RL_REPLY_ERROR) {
 		rl_outcome_set_bytes(out, RL_OUTCOME_ERROR, reply->str, reply->len);
-		return;
+		return -1;
 	}
 	if (reply->type != RL_REPLY_ARRAY || reply->integer < 6 || reply->integer > RL_REPLY_ITEMS) {
 		rl_outcome_set(out, RL_OUTCOME_ERROR, "unexpected reply type");
-		return;
+		return -1;
 	}
 	if (type->type == RL_REPLY_ERROR || pttl->type == RL_REPLY_ERROR) {
 		const rl_reply_item *bad = type->type == RL_REPLY_ERROR ? type : pttl;
 		rl_outcome_set_bytes(out, RL_OUTCOME_ERROR, bad->str, bad->len);
-		return;
+		return -1;
 	}
 	if (type->type != RL_REPLY_STATUS || pttl->type != RL_REPLY_INTEGER) {
 		rl_outcome_set(out, RL_OUTCOME_ERROR, "unexpected reply type");
-		return;
+		return -1;
 	}
-	inspected->type = type->len == 4 && memcmp(type->str, "none", 4) == 0 ? RL_KEY_NONE
-		: type->len == 6 && memcmp(type->str, "string", 6) == 0 ? RL_KEY_STRING
-		: type->len == 4 && memcmp(type->str, "hash", 4) == 0 ? RL_KEY_HASH : RL_KEY_OTHER;
-	inspected->pttl = pttl->integer;
-	inspected->holders = hkeys->type == RL_REPLY_ARRAY ? hkeys->integer : 0;
-	inspected->fence = fence->type == RL_REPLY_STRING ? item_decimal(fence) : -1;
-	/* an error here (a key of another type there, or a server without ZCARD: the memory servers, which
-	 * keep no queue) is no queue */
-	inspected->waiters = queue->type == RL_REPLY_INTEGER ? queue->integer : 0;
-	/* the readers (HKEYS, item 2) and the slots' holders (MGET, item 6): who holds, not how many keys */
+	return 0;
+}
+
+/* The holders' tokens: the readers (HKEYS, item 2, of a hash) and the slots' holders (MGET, item
+ * 6). 0, or -1 out of memory. */
+static int inspect_tokens(const rl_reply *reply, rl_inspected *inspected)
+{
+	size_t i;
+
 	if (reply->nested_count > 0 && (inspected->tokens = malloc(reply->nested_count * sizeof(*inspected->tokens))) == NULL) {
-		rl_outcome_set(out, RL_OUTCOME_ERROR, "out of memory");
-		return;
+		return -1;
 	}
 	for (i = 0; i < reply->nested_count; i++) {
 		const rl_reply_nested *one = &reply->nested[i];
@@ -215,6 +209,35 @@ void rl_reply_classify_inspect(const rl_reply *reply, rl_outcome *out, rl_inspec
 		token->len = one->len < RL_INSPECT_VALUE_MAX ? one->len : RL_INSPECT_VALUE_MAX;
 		memcpy(token->bytes, one->head, token->len);
 		inspected->slots += one->item == 6;
+	}
+	return 0;
+}
+
+void rl_reply_classify_inspect(const rl_reply *reply, rl_outcome *out, rl_inspected *inspected)
+{
+	const rl_reply_item *type = reply->items, *pttl = reply->items + 1, *hkeys = reply->items + 2,
+		*fence = reply->items + 3, *value = reply->items + 4, *queue = reply->items + 5;
+
+	free(inspected->tokens); /* a reply read again (a redirection followed) */
+	memset(inspected, 0, sizeof(*inspected));
+	inspected->fence = -1;
+	out->integer = 0;
+	if (inspect_reply_shape(reply, out) != 0) {
+		return;
+	}
+	inspected->type = type->len == 4 && memcmp(type->str, "none", 4) == 0 ? RL_KEY_NONE
+		: type->len == 6 && memcmp(type->str, "string", 6) == 0 ? RL_KEY_STRING
+		: type->len == 4 && memcmp(type->str, "hash", 4) == 0 ? RL_KEY_HASH : RL_KEY_OTHER;
+	inspected->pttl = pttl->integer;
+	inspected->holders = hkeys->type == RL_REPLY_ARRAY ? hkeys->integer : 0;
+	inspected->fence = fence->type == RL_REPLY_STRING ? item_decimal(fence) : -1;
+	/* an error here (a key of another type there, or a server without ZCARD: the memory servers, which
+	 * keep no queue) is no queue */
+	inspected->waiters = queue->type == RL_REPLY_INTEGER ? queue->integer : 0;
+	/* the readers (HKEYS, item 2) and the slots' holders (MGET, item 6): who holds, not how many keys */
+	if (inspect_tokens(reply, inspected) != 0) {
+		rl_outcome_set(out, RL_OUTCOME_ERROR, "out of memory");
+		return;
 	}
 	/* a string's integer is its whole length: kept only when its head is all of it */
 	if (value->type == RL_REPLY_STRING && value->integer >= 0 && (size_t) value->integer == value->len

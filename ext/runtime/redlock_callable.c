@@ -149,11 +149,42 @@ bool redlock_callable_inside(const redlock_object *intern, redlock_callable_kind
 	return false;
 }
 
-void redlock_callable_call(redlock_object *intern, redlock_callable_kind kind, zval *callable, uint32_t argc,
-	zval *argv)
+/* The callable run inside its frame (redlock_callable_inside sees it there). */
+static void call_in_frame(redlock_object *intern, redlock_callable_kind kind, zval *callable, uint32_t argc, zval *argv)
 {
 	redlock_callable_frame frame;
 	zval retval;
+
+	redlock_callable_enter(&frame, kind, intern, NULL);
+	zend_try {
+		if (call_user_function(NULL, NULL, callable, &retval, argc, argv) == SUCCESS) {
+			zval_ptr_dtor(&retval);
+		}
+	} zend_catch {
+		/* A fatal error inside: the frame leaves with this stack (shutdown functions still run). */
+		redlock_callable_leave(&frame);
+		zend_bailout();
+	} zend_end_try();
+	redlock_callable_leave(&frame);
+}
+
+/* What the callable threw is swallowed, never thrown from the lock call (see
+ * docs/guide/telemetry.md): counted, released, and the interrupted caller's opline put back. */
+static void swallow_exception(redlock_callable_kind kind, zend_execute_data *caller, const zend_op *caller_opline)
+{
+	zend_object *thrown = EG(exception);
+
+	rl_metrics_add(kind == REDLOCK_CALLABLE_OBSERVER ? RL_METRIC_OBSERVER_ERRORS : RL_METRIC_ON_LOSS_ERRORS, 1);
+	EG(exception) = NULL;
+	OBJ_RELEASE(thrown);
+	if (caller_opline) {
+		caller->opline = caller_opline;
+	}
+}
+
+void redlock_callable_call(redlock_object *intern, redlock_callable_kind kind, zval *callable, uint32_t argc,
+	zval *argv)
+{
 	/* An exception already on its way (run()'s $fn threw, the CSPRNG failed) is set aside and put
 	 * back unchanged: the callable runs with none pending, and cannot replace it. After exit(),
 	 * no application code runs, as no finally block does. */
@@ -171,17 +202,7 @@ void redlock_callable_call(redlock_object *intern, redlock_callable_kind kind, z
 		return;
 	}
 	EG(exception) = NULL;
-	redlock_callable_enter(&frame, kind, intern, NULL);
-	zend_try {
-		if (call_user_function(NULL, NULL, callable, &retval, argc, argv) == SUCCESS) {
-			zval_ptr_dtor(&retval);
-		}
-	} zend_catch {
-		/* A fatal error inside: the frame leaves with this stack (shutdown functions still run). */
-		redlock_callable_leave(&frame);
-		zend_bailout();
-	} zend_end_try();
-	redlock_callable_leave(&frame);
+	call_in_frame(intern, kind, callable, argc, argv);
 	if (is_exit(EG(exception))) {
 		/* exit() ends the script from here as from anywhere: what was pending goes with it. */
 		if (pending) {
@@ -190,15 +211,7 @@ void redlock_callable_call(redlock_object *intern, redlock_callable_kind kind, z
 		return;
 	}
 	if (EG(exception)) {
-		/* Swallowed, never thrown from the lock call: see docs/guide/telemetry.md. */
-		zend_object *thrown = EG(exception);
-
-		rl_metrics_add(kind == REDLOCK_CALLABLE_OBSERVER ? RL_METRIC_OBSERVER_ERRORS : RL_METRIC_ON_LOSS_ERRORS, 1);
-		EG(exception) = NULL;
-		OBJ_RELEASE(thrown);
-		if (caller_opline) {
-			caller->opline = caller_opline;
-		}
+		swallow_exception(kind, caller, caller_opline);
 	}
 	if (pending) {
 		EG(exception) = pending;

@@ -236,10 +236,28 @@ static void forget_stale_pending(zend_object *suspension)
 	}
 }
 
+/* $suspension->suspend(): the Fiber waits here until a watcher resumes it. Our reference to the
+ * closure goes to the call frame (which holds one of its own and shows it to the cycle
+ * collector): released as the call returns, *suspend then undefined. */
+static void call_suspend(zval *suspend)
+{
+	zend_fcall_info fci;
+	zend_fcall_info_cache fcc;
+	zval ignored;
+
+	if (zend_fcall_info_init(suspend, 0, &fci, &fcc, NULL, NULL) == SUCCESS) {
+		fci.retval = &ignored;
+		GC_DELREF(Z_OBJ_P(suspend));
+		zend_call_function(&fci, &fcc);
+		zval_ptr_dtor(&ignored);
+		ZVAL_UNDEF(suspend);
+	}
+}
+
 static bool suspend_once(rl_pollfd *fds, unsigned long n, double left_ms)
 {
 	zend_object *pending = EG(exception), *thrown;
-	zval driver, suspension, resume, suspend, delay, ignored;
+	zval driver, suspension, resume, suspend, delay;
 	wake_set set;
 
 	memset(&set, 0, sizeof(set));
@@ -267,18 +285,7 @@ static bool suspend_once(rl_pollfd *fds, unsigned long n, double left_ms)
 	zval_ptr_dtor(&suspension); /* the closures hold it */
 	zval_ptr_dtor(&driver);     /* the loop holds it */
 	if (!EG(exception) && set.id_count > 0 && Z_TYPE(suspend) == IS_OBJECT) {
-		zend_fcall_info fci;
-		zend_fcall_info_cache fcc;
-
-		if (zend_fcall_info_init(&suspend, 0, &fci, &fcc, NULL, NULL) == SUCCESS) {
-			fci.retval = &ignored;
-			/* Our reference goes to the call frame (which holds one of its own and shows it to
-			 * the cycle collector): released as the call returns. */
-			GC_DELREF(Z_OBJ(suspend));
-			zend_call_function(&fci, &fcc);
-			zval_ptr_dtor(&ignored);
-			ZVAL_UNDEF(&suspend);
-		}
+		call_suspend(&suspend);
 	} else if (!EG(exception)) {
 		zend_throw_error(NULL, "RedLock could not wait through Revolt's event loop (no driver, suspension or watcher)");
 	}

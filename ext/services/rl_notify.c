@@ -319,6 +319,48 @@ void rl_clamped_io_init(rl_clamped_io *clamped, const rl_lock_io *inner, double 
 
 /* --- The loop -------------------------------------------------------------------------------- */
 
+/* Subscribed to the keys' releases until subscribe_until, the connection sets at rest first (io is
+ * not ours while subscribing and asleep). Without room for a subscription set, notify stays empty:
+ * the backoff pauses alone. 0, or -1 (the sets told). */
+static int wait_subscribe(rl_notify *notify, rl_cluster *cluster, const rl_lock_keys *keys, double subscribe_until,
+	const rl_wait_sets *sets)
+{
+	if (sets != NULL) {
+		sets->rest(sets->arg);
+	}
+	if (sets != NULL && !sets->subscribe(sets->arg)) {
+		memset(notify, 0, sizeof(*notify));
+	} else if (rl_notify_open(notify, cluster, keys, subscribe_until) != 0) {
+		if (sets != NULL) {
+			sets->unsubscribed(sets->arg);
+		}
+		return -1;
+	}
+	return 0;
+}
+
+/* The pause between attempts: until a release is notified or the backoff's random delay ends (the
+ * sets at rest meanwhile). 0 to attempt again, 1 cancelled (net/rl_wait_cancel.h), -1 no random bytes. */
+static int wait_pause(rl_notify *notify, const rl_lock_io *io, const rl_wait_sets *sets, double now, int64_t retry_delay,
+	double deadline_ms, rl_wait_stats *stats)
+{
+	uint32_t value = 0;
+	int woke;
+
+	if (io->random(io->arg, &value, sizeof(value)) != 0) {
+		return -1;
+	}
+	if (sets != NULL) {
+		sets->rest(sets->arg);
+	}
+	woke = rl_notify_wait(notify, fmin(now + (double) rl_retry_delay_ms(retry_delay, value), deadline_ms));
+	if (woke < 0) {
+		return 1;
+	}
+	stats->notifications += (size_t) woke;
+	return 0;
+}
+
 int rl_wait_acquire(rl_cluster *cluster, const rl_lock_io *io, const rl_lock_keys *keys, double deadline_ms,
 	int64_t retry_delay, double subscribe_bound_ms, rl_attempt_fn attempt, void *arg, const rl_wait_sets *sets,
 	rl_wait_stats *stats)
@@ -339,22 +381,13 @@ int rl_wait_acquire(rl_cluster *cluster, const rl_lock_io *io, const rl_lock_key
 		return result;
 	}
 	subscribe_until = fmin(deadline_ms, io->now(io->arg) + subscribe_bound_ms);
-	if (sets != NULL) {
-		sets->rest(sets->arg); /* no connection set held while subscribing and asleep: io is not ours now */
-	}
-	if (sets != NULL && !sets->subscribe(sets->arg)) {
-		memset(&notify, 0, sizeof(notify)); /* no room for a subscription set: backoff pauses alone */
-	} else if (rl_notify_open(&notify, cluster, keys, subscribe_until) != 0) {
-		if (sets != NULL) {
-			sets->unsubscribed(sets->arg);
-		}
+	if (wait_subscribe(&notify, cluster, keys, subscribe_until, sets) != 0) {
 		return -1;
 	}
 	stats->listening = rl_notify_listening(&notify);
 	for (;;) {
-		uint32_t value = 0;
 		double now;
-		int woke;
+		int pause;
 
 		if (sets != NULL) {
 			const rl_lock_io *inner = sets->resume(sets->arg, deadline_ms);
@@ -372,18 +405,10 @@ int rl_wait_acquire(rl_cluster *cluster, const rl_lock_io *io, const rl_lock_key
 		if (result != 0 || now >= deadline_ms) {
 			break;
 		}
-		if (io->random(io->arg, &value, sizeof(value)) != 0) {
-			result = -1;
+		if ((pause = wait_pause(&notify, io, sets, now, retry_delay, deadline_ms, stats)) != 0) {
+			result = pause < 0 ? -1 : result; /* cancelled: the last attempt's result stands */
 			break;
 		}
-		if (sets != NULL) {
-			sets->rest(sets->arg);
-		}
-		woke = rl_notify_wait(&notify, fmin(now + (double) rl_retry_delay_ms(retry_delay, value), deadline_ms));
-		if (woke < 0) {
-			break; /* cancelled (net/rl_wait_cancel.h): the last attempt's result stands */
-		}
-		stats->notifications += (size_t) woke;
 	}
 	rl_notify_close(&notify);
 	if (sets != NULL) {
