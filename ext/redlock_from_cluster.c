@@ -9,6 +9,24 @@
 #include "arguments/redlock_servers.h"
 #include "net/rl_platform.h"
 #include "net/rl_shards.h"
+#include "net/rl_uri.h"
+
+/* Whether a cluster URI names a member (?member=i) as its parser reads it: "member=" in a password
+ * ("cluster://u:pmember=1@host", "?password=xmember=2") names none. A URI that does not parse names
+ * none here: the constructor's parse refuses it, naming what is wrong. */
+static bool names_member(const char *text, size_t len)
+{
+	char error[RL_URI_ERROR_MAX];
+	rl_uri uri;
+	bool named;
+
+	if (rl_uri_parse(text, len, &uri, error, sizeof(error)) != 0) {
+		return false;
+	}
+	named = uri.cluster_member != 0;
+	rl_uri_free(&uri);
+	return named;
+}
 
 /* The seeds (a string or an array) as one cluster member's entry in *entry: "cluster://" put before a
  * bare string, {"cluster": seeds} around a bare list. 0, or -1 with the TypeError or ValueError thrown
@@ -34,7 +52,7 @@ static int seeds_as_member(zval *seeds, zval *entry)
 		zend_argument_type_error(1, "must be of type array|string, %s given", zend_zval_type_name(seeds));
 		return -1;
 	}
-	if (Z_TYPE_P(entry) == IS_STRING ? strstr(Z_STRVAL_P(entry), "member=") != NULL
+	if (Z_TYPE_P(entry) == IS_STRING ? names_member(Z_STRVAL_P(entry), Z_STRLEN_P(entry))
 		: zend_hash_str_exists(Z_ARRVAL_P(entry), "member", sizeof("member") - 1)) {
 		zval_ptr_dtor(entry);
 		zend_argument_value_error(1, "must not name a member: fromCluster() gives each master its own");

@@ -332,8 +332,11 @@ static void note_clock(rl_cluster *cluster, size_t i)
 
 	conn->policy_flags &= (unsigned char) ~RL_POLICY_FLAG_CLOCK;
 	CLOCK_HOLD(clock);
-	seen_before = clock->jumps > 0 && rl_clock_same_jump(jump, conn->clock_jump_spread, conn->clock_jump_since,
-		(double) clock->jump_ms, (double) clock->spread_ms, (double) clock->seen_at_us / 1000.0);
+	/* a connection never sees one jump twice: once it noted or matched the latest, its next is a new one
+	 * (two jumps alike, one sample apart, passed for one) */
+	seen_before = clock->jumps > 0 && conn->clock_jumps_known != clock->jumps
+		&& rl_clock_same_jump(jump, conn->clock_jump_spread, conn->clock_jump_since, (double) clock->jump_ms,
+			(double) clock->spread_ms, (double) clock->seen_at_us / 1000.0);
 	if (!seen_before) {
 		if (jump > 0) {
 			CLOCK_STORE(&clock->forward_at_us, seen_us);
@@ -343,6 +346,7 @@ static void note_clock(rl_cluster *cluster, size_t i)
 		CLOCK_STORE(&clock->spread_ms, (int64_t) (conn->clock_jump_spread + 1.5)); /* rounded up, plus jump_ms's rounding */
 		CLOCK_ADD(&clock->jumps, 1);
 	}
+	conn->clock_jumps_known = clock->jumps;
 	CLOCK_LET_GO(clock);
 	if (seen_before) {
 		return; /* the same jump, seen again */

@@ -97,6 +97,8 @@ typedef struct rl_conn {
 	double clock_jump_spread; /* how far the true jump may lie from clock_jump (rl_clock_sample) */
 	double clock_jump_since; /* our clock after which it happened, and when it was seen */
 	double clock_jump_seen;
+	uint32_t clock_jumps_known; /* the server's jump count (rl_server_clock.jumps) once this connection noted or matched
+	                             * its latest jump: a jump it sees later is a new one, never that one again */
 	unsigned time_stale_pos; /* a TIME whose call gave up on it: its place among the stale replies (1: next) */
 	double time_stale_sent;  /* and when it was queued */
 	unsigned opens;       /* rl_conn_open() calls on it: the fan-out sees a call open it */
