@@ -36,7 +36,7 @@ $next = new RedLock([$uri], 0, 0);
 $resource = '{' . $tag . '}' . rt_key('next');
 $lock = $next->lock($resource, 10000);
 echo 'the next object locks (the ASK followed): ', is_array($lock) ? 'yes' : json_encode($next->getLastErrors()), "\n";
-echo 'on the target: ', json_encode(rt_redis($to, 'CLUSTER', 'COUNTKEYSINSLOT', (string) $slot) === 1), "\n";
+echo 'on the target: ', json_encode(in_array($resource, rt_redis($to, 'CLUSTER', 'GETKEYSINSLOT', (string) $slot, '1000'), true)), "\n";
 echo 'unlock(): ', json_encode(is_array($lock) && $next->unlock($lock)), "\n";
 ?>
 --EXPECT--
