@@ -579,6 +579,7 @@ int rl_conn_begin_call(rl_conn *conn, const rl_endpoint *endpoint, short revents
 	int was_open = conn->state != RL_CONN_DOWN;
 
 	conn->dropped_error[0] = '\0'; /* only what the server says during this call counts */
+	conn->queued_redirect[0] = '\0';
 	if (conn->state == RL_CONN_READY && !take_in_idle(conn, revents)) {
 		rl_conn_close(conn); /* restart, CLIENT KILL, idle timeout, or out of step */
 	}

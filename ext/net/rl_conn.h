@@ -87,6 +87,10 @@ typedef struct rl_conn {
 	/* cluster members: a MOVED among the replies read after their call had settled (a member answering
 	 * last, after the quorum): its slot moved, the map is asked again before the next call (rl_shards_route) */
 	unsigned char moved_late;
+	/* cluster members: the first MOVED or ASK among a transaction's queued replies (MULTI's commands are
+	 * redirected when queued, and EXEC then answers only EXECABORT): what that EXECABORT means, for
+	 * follow_redirect (rl_fanout.c); cleared when a call begins on the connection */
+	char queued_redirect[RL_MESSAGE_MAX];
 	unsigned stale;       /* replies owed to an earlier call: read and dropped before ours */
 	unsigned expected;    /* replies the current call still waits for */
 	unsigned time_owed;   /* TIME replies owed (rl_conn_queue_time): read after the stale ones, before ours */

@@ -101,6 +101,12 @@ static int follow_redirect(rl_cluster *cluster, size_t i, const rl_request *requ
 		return 0;
 	}
 	memcpy(message, out->message, sizeof(message));
+	if (strncmp(message, "EXECABORT", 9) == 0 && conn->queued_redirect[0] != '\0') {
+		/* the transaction's queued command was redirected: an ASK is followed as for one command (ASKING
+		 * before MULTI: the server keeps its flag through the transaction), a MOVED as well */
+		memcpy(message, conn->queued_redirect, sizeof(message));
+	}
+	conn->queued_redirect[0] = '\0';
 	if (cluster->endpoints[i].shards->pin > 0) {
 		/* a fromCluster member: the map is asked again and the member placed anew (its tag may change: a
 		 * new placement is a restart for it, docs/design/cluster.md#fromcluster-placement), its command encoded again */
@@ -175,7 +181,14 @@ static void take_replies(rl_cluster *cluster, size_t i, const rl_request *reques
 		}
 		if (conn->expected > 0) {
 			/* a batch's reply before the last (MULTI's +OK, each +QUEUED): an error among them
-			 * shows again in EXEC's, which is the vote */
+			 * shows again in EXEC's, which is the vote; a redirection shows there only as EXECABORT,
+			 * so a cluster member keeps the first to follow it (follow_redirect) */
+			if (reply.type == RL_REPLY_ERROR && cluster->endpoints[i].shards != NULL && conn->queued_redirect[0] == '\0'
+				&& reply.len < sizeof(conn->queued_redirect) && reply.len > 4
+				&& (strncmp(reply.str, "ASK ", 4) == 0 || strncmp(reply.str, "MOVED ", 6) == 0)) {
+				memcpy(conn->queued_redirect, reply.str, reply.len);
+				conn->queued_redirect[reply.len] = '\0';
+			}
 			continue;
 		}
 		if (request->expect == RL_EXPECT_HELD) {

@@ -191,6 +191,7 @@ int rl_pool_checkout(rl_pool *pool, const rl_endpoint *endpoint, rl_conn *conn, 
 		*conn = *entry.conn;
 		free(entry.conn);
 		conn->clock_jumps_known = 0; /* a count of its earlier user's object, not of this one's */
+		conn->redirects = 0;         /* its earlier call's redirections, not this one's (cluster members) */
 		/* Late replies are dropped; closed by the server, out of step, or still owing replies
 		 * past their deadline: not reused. */
 		rl_conn_begin_call(conn, endpoint, RL_NOT_PROBED, now, call_deadline);
