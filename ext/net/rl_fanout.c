@@ -116,6 +116,16 @@ static int follow_redirect(rl_cluster *cluster, size_t i, const rl_request *requ
 		if (again->own == NULL) {
 			return 0;
 		}
+		if (strncmp(message, "ASK ", 4) == 0) {
+			/* its tag's slot is migrating: asking the map again places it on the same master, and following
+			 * the ASK would put two members' keys on one master (one failover there, two votes lost) */
+			char why_ask[RL_MESSAGE_MAX];
+
+			snprintf(why_ask, sizeof(why_ask), "the slot of this member's tag is migrating (%.60s): "
+				"it does not vote until the migration ends", message);
+			rl_outcome_set(out, RL_OUTCOME_ERROR, why_ask);
+			return 0;
+		}
 		shards->map->state = RL_SHARDS_STALE;
 		rl_outcome_reset(&why);
 		if (rl_shards_route(&cluster->endpoints[i], conn, cluster->pool, again->slot, 0, again->deadline_ms, &why) != 0) {
