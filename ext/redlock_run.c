@@ -92,6 +92,49 @@ static void throw_lost(const redlock_object *intern, const redlock_resource *res
 	zend_string_release(described);
 }
 
+/* $fn($lock, $this) in its frame, where the alarm may land (redlock_callable.c), the observer's call
+ * included, which holds it until the observer returns. A fatal error or max_execution_time inside (a
+ * longjmp to zend_catch) releases the lock here, then goes on unwinding: the release is plain C over
+ * the object's own cluster and strings allocated before the call, each server bounded by its
+ * timeout, so it is safe there. */
+static void call_fn(redlock_object *intern, redlock_resource *resource, zval *lock, zend_string *token,
+	zval args[2], void *alarm, zend_fcall_info *fci, zend_fcall_info_cache *fcc)
+{
+	redlock_callable_frame frame;
+
+	redlock_callable_enter(&frame, REDLOCK_CALLABLE_FN, intern, alarm);
+	zend_try {
+		/* Inside the try: an observer that exits still has the lock released (and $fn not run). */
+		redlock_observe(intern, "run", &resource->names);
+		if (!EG(exception)) {
+			zend_call_function(fci, fcc);
+		}
+	} zend_catch {
+		/* Fatal error, max_execution_time: the renewal thread is stopped and joined by the release
+		 * (the last lock of the object) or, at the latest, at the end of the request. */
+		redlock_callable_unwind(&frame);
+		run_finish(intern, resource, lock, token, args, alarm, true);
+		zend_bailout();
+	} zend_end_try();
+	redlock_callable_leave(&frame);
+}
+
+/* Was the lock ours all through $fn? Its lease says, before the release, with no round trip: lost
+ * when a renewal failed or its validity ran out (renewals capped, or none asked for). An unlock()
+ * inside $fn dropped the lease: a release, not a loss. A loss replaces $fn's result by the exception. */
+static void throw_if_lost(redlock_object *intern, const redlock_resource *resource, zend_string *token,
+	zval *return_value)
+{
+	bool lost = rl_client_lease(&intern->client, ZSTR_VAL(token), ZSTR_LEN(token)) == RL_LEASE_LOST;
+
+	redlock_callable_tell_losses(); /* 'onLoss' at run()'s end at the latest, before its exception */
+	if (lost && !EG(exception)) {
+		throw_lost(intern, resource);
+		zval_ptr_dtor(return_value);
+		ZVAL_UNDEF(return_value);
+	}
+}
+
 PHP_METHOD(RedLock, run)
 {
 	HashTable *names = NULL;
@@ -104,8 +147,6 @@ PHP_METHOD(RedLock, run)
 	int64_t attempts = 0;
 	zval lock, args[2], *token;
 	void *alarm = NULL;
-	bool lost = false;
-	redlock_callable_frame frame;
 
 	ZEND_PARSE_PARAMETERS_START(3, 3)
 		Z_PARAM_ARRAY_HT_OR_STR(names, name)
@@ -135,42 +176,14 @@ PHP_METHOD(RedLock, run)
 	token = zend_hash_str_find(Z_ARRVAL(lock), "token", sizeof("token") - 1);
 
 	/* The finally part runs whether $fn returned, threw (exit() too: an unwind_exit exception, after
-	 * which no observer or onLoss callable runs) or ended the request with a fatal error or
-	 * max_execution_time (a longjmp to zend_catch). The
-	 * release is plain C over the object's own cluster and strings allocated before the call, each
-	 * server bounded by its timeout, so it is safe there; the bailout then goes on unwinding. The
-	 * release never throws, so an exception from $fn is what propagates; a failed release (the lock
-	 * already expired) is not reported. A run() whose stack is abandoned instead (another
-	 * coroutine's fatal error ended the worker, a Fiber never resumed) is released at the end of
-	 * the request: redlock_run_enter() lists the object for redlock_run_request_end(). */
+	 * which no observer or onLoss callable runs) or ended the request (call_fn). The release never
+	 * throws, so an exception from $fn is what propagates; a failed release (the lock already expired)
+	 * is not reported. A run() whose stack is abandoned instead (another coroutine's fatal error ended
+	 * the worker, a Fiber never resumed) is released at the end of the request: redlock_run_enter()
+	 * lists the object for redlock_run_request_end(). */
 	redlock_run_enter(intern);
 	alarm = arm_alarm(intern, &resource, Z_STR_P(token));
-	/* $fn's frame: where the alarm may land (redlock_callable.c), the observer's call included,
-	 * which holds it until the observer returns. */
-	redlock_callable_enter(&frame, REDLOCK_CALLABLE_FN, intern, alarm);
-	zend_try {
-		/* Inside the try: an observer that exits still has the lock released (and $fn not run). */
-		redlock_observe(intern, "run", &resource.names);
-		if (!EG(exception)) {
-			zend_call_function(&fci, &fcc);
-		}
-	} zend_catch {
-		/* Fatal error, max_execution_time: the renewal thread is stopped and joined by the release
-		 * (the last lock of the object) or, at the latest, at the end of the request. */
-		redlock_callable_unwind(&frame);
-		run_finish(intern, &resource, &lock, Z_STR_P(token), args, alarm, true);
-		zend_bailout();
-	} zend_end_try();
-	redlock_callable_leave(&frame);
-	/* Was the lock ours all through $fn? Its lease says, before the release, with no round trip: lost
-	 * when a renewal failed or its validity ran out (renewals capped, or none asked for). An
-	 * unlock() inside $fn dropped the lease: a release, not a loss. */
-	lost = rl_client_lease(&intern->client, Z_STRVAL_P(token), Z_STRLEN_P(token)) == RL_LEASE_LOST;
-	redlock_callable_tell_losses(); /* 'onLoss' at run()'s end at the latest, before its exception */
-	if (lost && !EG(exception)) {
-		throw_lost(intern, &resource);
-		zval_ptr_dtor(return_value);
-		ZVAL_UNDEF(return_value);
-	}
+	call_fn(intern, &resource, &lock, Z_STR_P(token), args, alarm, &fci, &fcc);
+	throw_if_lost(intern, &resource, Z_STR_P(token), return_value);
 	run_finish(intern, &resource, &lock, Z_STR_P(token), args, alarm, false);
 }

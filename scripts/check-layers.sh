@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Fails on an include that goes up or sideways in ext/'s layers (the order: scripts/layers.txt), and on a
-# PHP header included below the folders marked (zend) there.
+# PHP header included below the folders marked (zend) there, and on a folder's private header (*_private.h)
+# included from another folder.
 # Usage: bash scripts/check-layers.sh [ext-dir]   (CI: .ci/run, release check)
 # Then the house's other structural rule: the one list of checks (verify/README.md) says what .ci/run runs
 # (php verify/checks.php).
@@ -37,6 +38,13 @@ while IFS= read -r hit; do
         # plain C below the (zend) lines: no PHP or Zend header
         [ -z "$from" ] || [ -n "${zend[$from]:-}" ] && continue
         echo "ext/$rel:$lineno: $from/ includes a PHP header: only the folders marked (zend) in scripts/layers.txt use the engine"
+        bad=1; continue
+    fi
+    # A private header (*_private.h) is named by its folder ("net/rl_conn_private.h"), never by a relative
+    # path or a bare name, so that the rule below sees which folder it belongs to.
+    if [[ "$line" =~ \#[[:space:]]*include[[:space:]]+\"([^\"]*)_private\.h\" ]] \
+        && ! [[ "${BASH_REMATCH[1]}" =~ ^[a-z_]+/[a-z_]+$ ]]; then
+        echo "ext/$rel:$lineno: includes a private header by a relative path or bare name: write \"folder/name_private.h\""
         bad=1; continue
     fi
     [[ "$line" =~ \#[[:space:]]*include[[:space:]]+\"([a-z_]+)/([a-z_]+)\.h ]] || continue

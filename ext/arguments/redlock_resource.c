@@ -259,26 +259,10 @@ static zend_result parse_semaphore(HashTable *lock, uint32_t arg_num, redlock_re
 	return SUCCESS;
 }
 
-zend_result redlock_lock_kind_parse(HashTable *lock, uint32_t arg_num, redlock_resource *resource,
-	zend_string *token)
+/* ["shared"]: a bool, true exactly for a lockShared() token, whose resource is one string. */
+static zend_result parse_shared(HashTable *lock, uint32_t arg_num, redlock_resource *resource, rl_token_kind kind)
 {
-	rl_token_kind kind = rl_token_kind_of(ZSTR_VAL(token), ZSTR_LEN(token));
-	zval *shared;
-	int has_fence;
-	uint32_t extra_keys = zend_hash_num_elements(lock) - 2; /* resource and token are there */
-
-	if (zend_hash_find_known_hash(lock, key_validity) != NULL) {
-		extra_keys--;
-	}
-	if (extra_keys == 0 && kind == RL_TOKEN_EXCLUSIVE) {
-		return SUCCESS; /* lock()'s own array: no kind field to look for (the drop-in unlock() path) */
-	}
-	if (rl_token_older_kind(ZSTR_VAL(token), ZSTR_LEN(token))) {
-		zend_argument_value_error(arg_num, "[\"token\"] is a lockShared() or lockSemaphore() token of an older version"
-			" (32 characters; tokens now carry the lock's ttl): take the lock again");
-		return FAILURE;
-	}
-	shared = zend_hash_str_find(lock, "shared", sizeof("shared") - 1);
+	zval *shared = zend_hash_str_find(lock, "shared", sizeof("shared") - 1);
 
 	if (shared != NULL) {
 		ZVAL_DEREF(shared);
@@ -301,10 +285,14 @@ zend_result redlock_lock_kind_parse(HashTable *lock, uint32_t arg_num, redlock_r
 		zend_argument_value_error(arg_num, "[\"resource\"] of a lockShared() lock must be a string");
 		return FAILURE;
 	}
-	if (parse_semaphore(lock, arg_num, resource, kind) != SUCCESS) {
-		return FAILURE;
-	}
-	has_fence = int_field(lock, "fence", arg_num, &resource->kind.fence);
+	return SUCCESS;
+}
+
+/* ["fence"]: an integer, on a lock() lock only. */
+static zend_result parse_fence(HashTable *lock, uint32_t arg_num, redlock_resource *resource, rl_token_kind kind)
+{
+	int has_fence = int_field(lock, "fence", arg_num, &resource->kind.fence);
+
 	if (has_fence < 0) {
 		return FAILURE;
 	}
@@ -314,6 +302,30 @@ zend_result redlock_lock_kind_parse(HashTable *lock, uint32_t arg_num, redlock_r
 	}
 	resource->kind.fenced = has_fence;
 	return SUCCESS;
+}
+
+zend_result redlock_lock_kind_parse(HashTable *lock, uint32_t arg_num, redlock_resource *resource,
+	zend_string *token)
+{
+	rl_token_kind kind = rl_token_kind_of(ZSTR_VAL(token), ZSTR_LEN(token));
+	uint32_t extra_keys = zend_hash_num_elements(lock) - 2; /* resource and token are there */
+
+	if (zend_hash_find_known_hash(lock, key_validity) != NULL) {
+		extra_keys--;
+	}
+	if (extra_keys == 0 && kind == RL_TOKEN_EXCLUSIVE) {
+		return SUCCESS; /* lock()'s own array: no kind field to look for (the drop-in unlock() path) */
+	}
+	if (rl_token_older_kind(ZSTR_VAL(token), ZSTR_LEN(token))) {
+		zend_argument_value_error(arg_num, "[\"token\"] is a lockShared() or lockSemaphore() token of an older version"
+			" (32 characters; tokens now carry the lock's ttl): take the lock again");
+		return FAILURE;
+	}
+	if (parse_shared(lock, arg_num, resource, kind) != SUCCESS
+		|| parse_semaphore(lock, arg_num, resource, kind) != SUCCESS) {
+		return FAILURE;
+	}
+	return parse_fence(lock, arg_num, resource, kind);
 }
 
 static void lock_kind_result(HashTable *result, const redlock_lock_kind *kind)

@@ -262,23 +262,36 @@ static int room_for_a_set(const rl_client *client)
 	return client->lanes + client->subscribed < (size_t) client->config.max_sets;
 }
 
-rl_lane *rl_client_lend(rl_client *client, const char *token, size_t token_len, double wait_ms, int *busy)
+/* The token's lane may have settled, or closed, while this call waited: the one it is bound to now, and
+ * the old one no longer wanted by this call. */
+static rl_lane *owner_now(rl_client *client, const char *token, size_t token_len, rl_lane *owner, rl_lane **wanting)
 {
-	double started = rl_now_ms(), now = started;
-	rl_lane *owner = bound_lane(client, token, token_len);
+	rl_lane *now_owner = bound_lane(client, token, token_len);
+
+	if (now_owner != owner && *wanting != NULL) {
+		(*wanting)->wanted--;
+		*wanting = NULL;
+	}
+	return now_owner;
+}
+
+/* The lane for this call: owner, the one its token's late writes are queued on (after them, never
+ * beside), else a free one, or a new spare while maxConnectionSets allows. While another coroutine
+ * could give one back, waits for it in short, growing pauses (no queue to be woken from), up to
+ * wait_ms from started: NULL with *busy set when none came (or the wait was cancelled); NULL alone
+ * when a spare could not be made. */
+static rl_lane *wait_for_lane(rl_client *client, const char *token, size_t token_len, rl_lane *owner,
+	double started, double wait_ms, int *busy)
+{
+	double now = started;
 	rl_lane *wanting = NULL; /* the lane this call marked as wanted */
 	rl_lane *lane;
 	int pause = 1;
 
-	*busy = 0;
-	if (client->spares != NULL) {
-		close_idle_spares(client, now);
-	}
 	for (;;) {
 		int can_wait = rl_wait_current() != NULL; /* another coroutine can give one back meanwhile */
 
 		if (owner != NULL) {
-			/* its lock's late writes are queued on these connections: after them, never beside */
 			lane = owner->lent ? NULL : owner;
 			if (lane == NULL && !can_wait) {
 				owner = NULL; /* nobody could give it back: as before */
@@ -304,22 +317,31 @@ rl_lane *rl_client_lend(rl_client *client, const char *token, size_t token_len, 
 			*busy = 1;
 			break;
 		}
-		/* yields to the other coroutines; a short, growing step: no queue to be woken from */
 		if (pause < 8) {
 			pause *= 2;
 		}
 		now = rl_now_ms();
-		if (owner != NULL && bound_lane(client, token, token_len) != owner) {
-			if (wanting != NULL) {
-				wanting->wanted--;
-				wanting = NULL;
-			}
-			owner = bound_lane(client, token, token_len); /* settled, or closed, meanwhile */
+		if (owner != NULL) {
+			owner = owner_now(client, token, token_len, owner, &wanting);
 		}
 	}
 	if (wanting != NULL) {
 		wanting->wanted--;
 	}
+	return lane;
+}
+
+rl_lane *rl_client_lend(rl_client *client, const char *token, size_t token_len, double wait_ms, int *busy)
+{
+	double started = rl_now_ms();
+	rl_lane *owner = bound_lane(client, token, token_len);
+	rl_lane *lane;
+
+	*busy = 0;
+	if (client->spares != NULL) {
+		close_idle_spares(client, started);
+	}
+	lane = wait_for_lane(client, token, token_len, owner, started, wait_ms, busy);
 	if (lane == NULL) {
 		return NULL;
 	}
@@ -716,6 +738,21 @@ static int fair_channel(const rl_client *client, const rl_lock_target *queued, r
 	return 0;
 }
 
+/* 'fair': the call waits as a queued waiter, woken on its own channel and attempting (its heartbeat)
+ * at least every RL_FAIR_REFRESH_MS (docs/design/fair.md); its attempts and subscriptions use the
+ * queued target. -1 when no random id could be drawn for it. */
+static int join_fair_queue(rl_lane *lane, rl_fair_waiter *waiter, rl_lock_target *queued, wait_attempt *attempt,
+	wait_sets *sets)
+{
+	if (rl_fair_waiter_init(waiter, lane->io.random, lane->io.arg) != 0) {
+		return -1;
+	}
+	queued->fair = waiter;
+	attempt->target = queued;
+	sets->target = queued;
+	return 0;
+}
+
 static int acquire_waiting(rl_client *client, rl_lane **lanep, const rl_lock_target *target, int64_t ttl, rl_held_lock *held,
 	rl_writer_mark *mark)
 {
@@ -737,15 +774,10 @@ static int acquire_waiting(rl_client *client, rl_lane **lanep, const rl_lock_tar
 	attempt.policy.retry_count = 0;
 	memset(&held->result, 0, sizeof(held->result));
 	if (client->config.fair) {
-		/* a queued waiter: woken on its own channel, and attempting (its heartbeat) at least every
-		 * RL_FAIR_REFRESH_MS (docs/design/fair.md) */
-		if (rl_fair_waiter_init(&waiter, lane->io.random, lane->io.arg) != 0) {
+		if (join_fair_queue(lane, &waiter, &queued, &attempt, &sets) != 0) {
 			held->result.no_random = 1;
 			return 0;
 		}
-		queued.fair = &waiter;
-		attempt.target = &queued;
-		sets.target = &queued;
 		retry_delay = RL_FAIR_REFRESH_MS;
 	}
 	if (fair_channel(client, &queued, &channels, &names, &keys, &lens) != 0

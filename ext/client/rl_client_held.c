@@ -111,10 +111,59 @@ static double script_free_ttl_check(const char *token, size_t token_len, int64_t
 	return taken_with < 0 ? RL_EXTEND_NO_TTL : taken_with != ttl ? RL_EXTEND_OTHER_TTL : 0;
 }
 
+/* The members known to have lost the lock's key, awaited by its extend (rl_leases_lost_on); NULL when
+ * none is known (the reconnect rule alone: rl_request.heals) or the object tracks no leases. */
+static unsigned char *members_lost_on(rl_client *client, rl_lane *lane, const char *token, size_t token_len)
+{
+	unsigned char *lost_on;
+
+	if (client->leases == NULL) {
+		return NULL;
+	}
+	lost_on = calloc(lane->cluster->count ? lane->cluster->count : 1, 1);
+	if (lost_on != NULL && !rl_leases_lost_on(client->leases, token, token_len, lost_on, lane->cluster->count)) {
+		free(lost_on);
+		lost_on = NULL;
+	}
+	return lost_on;
+}
+
+/* The object's policy for one extend: every reply awaited while a member may have changed masters. */
+static rl_lock_policy extend_policy(const rl_client *client, int suspected, unsigned char *lost_on)
+{
+	rl_lock_policy policy = client->policy;
+
+	policy.await_every_reply = suspected;
+	policy.lost_on = lost_on;
+	return policy;
+}
+
+/* An extend won (validity > 0): the tracked lease renewed from start; a lock this object did not
+ * acquire (or no longer tracks) under maxExtensions starts being tracked, its cap counting from here.
+ * -1 when it could not be. */
+static int note_extended(rl_client *client, const rl_lock_target *held, const char *token, size_t token_len,
+	int64_t ttl, int tracked, double start, double validity)
+{
+	rl_leases *leases;
+
+	if (tracked == 1) {
+		rl_leases_extended(client->leases, token, token_len, start, validity, ttl);
+		return 0;
+	}
+	if (client->config.max_extensions < 0 || tracked >= 0) {
+		return 0;
+	}
+	leases = rl_client_leases_of(client);
+	if (leases == NULL || rl_leases_add(leases, held, token, token_len, ttl, validity, 0) != 0) {
+		return -1;
+	}
+	(void) rl_leases_begin_extend(leases, token, token_len);
+	return 0;
+}
+
 static double extend(rl_client *client, rl_lane *lane, const rl_lock_target *held, const char *token, size_t token_len,
 	int64_t ttl, int *asked)
 {
-	int capped = client->config.max_extensions >= 0;
 	int tracked = -1;
 	double start, validity, refusal;
 	uint32_t *masters;
@@ -138,14 +187,8 @@ static double extend(rl_client *client, rl_lane *lane, const rl_lock_target *hel
 	*asked = 1;
 	masters = expect_masters(client, lane, token, token_len, &suspected);
 	expect_clock(client, lane, token, token_len);
-	lost_on = client->leases != NULL ? calloc(lane->cluster->count ? lane->cluster->count : 1, 1) : NULL;
-	if (lost_on != NULL && !rl_leases_lost_on(client->leases, token, token_len, lost_on, lane->cluster->count)) {
-		free(lost_on); /* none known: the reconnect rule alone (rl_request.heals) */
-		lost_on = NULL;
-	}
-	policy = client->policy;
-	policy.await_every_reply = suspected;
-	policy.lost_on = lost_on;
+	lost_on = members_lost_on(client, lane, token, token_len);
+	policy = extend_policy(client, suspected, lost_on);
 	start = rl_now_ms();
 	validity = rl_kind_extend(&lane->io, &policy, held, token, token_len, ttl, lane->outcomes);
 	if (validity == 0 && rl_client_learn_scripts_refused(client, lane, held->kind, RL_OP_EXTEND)) {
@@ -155,9 +198,7 @@ static double extend(rl_client *client, rl_lane *lane, const rl_lock_target *hel
 			free(lost_on);
 			return refusal;
 		}
-		policy = client->policy;
-		policy.await_every_reply = suspected;
-		policy.lost_on = lost_on;
+		policy = extend_policy(client, suspected, lost_on);
 		start = rl_now_ms(); /* the same extend() again, without the script */
 		validity = rl_kind_extend(&lane->io, &policy, held, token, token_len, ttl, lane->outcomes);
 	}
@@ -167,16 +208,8 @@ static double extend(rl_client *client, rl_lane *lane, const rl_lock_target *hel
 	if (tracked == 1 && validity >= 0) {
 		rl_leases_note_votes(client->leases, token, token_len, lane->outcomes, lane->cluster->count, 0);
 	}
-	if (validity > 0 && tracked == 1) {
-		rl_leases_extended(client->leases, token, token_len, start, validity, ttl);
-	} else if (validity > 0 && capped && tracked < 0) {
-		/* A lock this object did not acquire (or no longer tracked): its cap counts from here. */
-		rl_leases *leases = rl_client_leases_of(client);
-
-		if (leases == NULL || rl_leases_add(leases, held, token, token_len, ttl, validity, 0) != 0) {
-			return -1;
-		}
-		(void) rl_leases_begin_extend(leases, token, token_len);
+	if (validity > 0 && note_extended(client, held, token, token_len, ttl, tracked, start, validity) != 0) {
+		return -1;
 	}
 	return validity;
 }

@@ -1,12 +1,13 @@
 /* Lists of socket addresses: built from getaddrinfo()'s answer in the order we try them, or at once
- * for numeric addresses and localhost; reference-counted. See rl_addresses.h. */
+ * for numeric addresses and localhost; reference-counted. See rl_addresses_private.h. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "net/rl_platform.h"
 #include "net/rl_resolve.h"
-#include "net/rl_addresses.h"
+#include "net/rl_addresses_private.h"
+#include "net/rl_net_private.h"
 
 #ifdef _WIN32
 # include <winsock2.h>

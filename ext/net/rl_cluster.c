@@ -11,6 +11,7 @@
 #include "net/rl_sentinel.h"
 #include "net/rl_shards.h"
 #include "net/rl_uri.h"
+#include "net/rl_net_private.h"
 
 rl_cluster *rl_cluster_create(size_t count)
 {

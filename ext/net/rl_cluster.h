@@ -104,16 +104,6 @@ int rl_test_clock_set(int64_t offset_us, long *real_clusters);
  * connections come from the pool or are opened on first use. NULL when out of memory. */
 rl_cluster *rl_cluster_sibling(const rl_cluster *of);
 
-/* The eviction guard (docs/design/overview.md#the-eviction-guard), called by the fan-out on every
- * vote of server i whose connection has policy_flags: keeps a policy the connection learnt (or
- * brought from the pool) for the object and telemetry, and with refuse_evicting turns the vote of a
- * server whose policy can evict lock keys into an error before it is counted. */
-void rl_cluster_eviction_guard(rl_cluster *cluster, size_t i, rl_outcome *out);
-/* Keeps a policy server i's connection learnt since last asked, for the object and telemetry: on
- * its vote (the guard), and at the end of every call for a server whose connect-time answers came
- * without a vote of this call (late, behind the quorum). */
-void rl_cluster_note_policy(rl_cluster *cluster, size_t i);
-
 /* The clock-jump rule for the calls on a held lock that follow, until called with every_call 0:
  * they sample each server's clock, and with taken_at > 0 (rl_now_ms() when the lock was taken)
  * a yes from a server whose clock jumped forward at or after it counts as "not held". */

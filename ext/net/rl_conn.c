@@ -10,6 +10,7 @@
 #include "net/rl_conn_private.h"
 #include "net/rl_shards.h"
 #include "protocol/rl_resp.h"
+#include "net/rl_net_private.h"
 
 void rl_hiredis_version(char *out, size_t size)
 {

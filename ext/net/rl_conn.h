@@ -52,11 +52,6 @@ typedef struct rl_endpoint {
 	                               * its last call went to; NULL otherwise */
 } rl_endpoint;
 
-/* Copies a seed's address and credentials into *one (a Sentinel's, a cluster seed's): 0, or -1 when out
- * of memory (what was copied stays in *one for its owner to free). */
-int rl_endpoint_set(rl_endpoint *one, const char *host, int port, double timeout_ms, const char *username,
-	const char *password, const rl_tls_config *tls);
-
 /* A Sentinel-managed member's connection whose ROLE is not master: it never votes. */
 #define RL_CONN_NOT_MASTER "ROLE: this server is not the master (the sentinels' answer is out of date)"
 
@@ -159,10 +154,6 @@ void rl_conn_release(rl_conn *conn);
 /* The server's clock jumped (clock_jump): noted for the object by the guard or at the call's end. */
 #define RL_POLICY_FLAG_CLOCK 8
 
-/* Which master a Sentinel member's connection reached: a hash of the address the sentinels named
- * (never 0). Two connections to one address have the same mark in any process. */
-uint32_t rl_master_mark(const char *host, int port);
-
 /* A release without Lua, where the server has it: Redis >= 8.4 DELEX key IFEQ token, Valkey >= 9
  * DELIFEQ key token. Learnt from probes pipelined on connect (rl_conn_append_probes): no round
  * trip of their own; until their replies came, and on other servers, releases use the script. */
@@ -181,14 +172,6 @@ static inline double rl_conn_due(const rl_endpoint *endpoint, double now, double
 	return call_deadline > 0 ? call_deadline : HUGE_VAL;
 }
 
-/* Decides, at the start of a call, whether the connection can carry it: takes in what arrived
- * since its last use (late replies are dropped; revents: what a poll just saw on it, or
- * RL_NOT_PROBED to look now) and closes it when the server closed it, the stream is out of step,
- * or replies owed to an earlier call are overdue (a silent server: start afresh rather than
- * queue behind it). Then sets the deadline of this call on this server (rl_conn_due). Returns 1 when
- * it closed the connection. */
-int rl_conn_begin_call(rl_conn *conn, const rl_endpoint *endpoint, short revents, double now, double call_deadline);
-
 /* Replies still owed on this connection, of any kind. */
 static inline unsigned rl_conn_owed(const rl_conn *conn)
 {
@@ -199,10 +182,6 @@ static inline int rl_conn_has_unsent(const rl_conn *conn)
 {
 	return conn->out_end > conn->out_start;
 }
-
-/* Whether another caller (the pool's next user) could take the connection over: READY, no
- * error. Replies still owed are theirs to drop, until the deadline. */
-int rl_conn_reusable(const rl_conn *conn);
 
 /* Queues AUTH and SELECT as the endpoint asks, right after rl_conn_open, and ROLE for a Sentinel
  * member. Their replies are checked (not dropped): an error reply fails the connection with the
@@ -225,47 +204,8 @@ static inline int rl_conn_natives_pending(const rl_conn *conn)
 	return conn->probes > RL_CONN_PROBES - RL_CONN_NATIVE_PROBES;
 }
 
-/* Queues TIME (not sent yet: the command queued next goes in the same write) and records when, so
- * that its reply, read before the command's, samples the server's clock (rl_clock_jump.h). 0, or
- * -1 when out of memory. */
-int rl_conn_queue_time(rl_conn *conn, double now);
-
 /* Queues a command, encoded here. Counts its reply as expected. 0, or -1 when out of memory. */
 int rl_conn_append(rl_conn *conn, int argc, const char **argv, const size_t *argvlen);
-
-/* Appends bytes to the output buffer. 0, or -1 when out of memory. */
-int rl_conn_queue_unsent(rl_conn *conn, const char *bytes, size_t len);
-
-/* send() on the socket, or SSL_write(): bytes taken, 0 or -1 with rl_socket_would_block() when it
- * must wait (TLS: 0), -1 on an error. */
-static inline long rl_conn_send(rl_conn *conn, const char *bytes, size_t len)
-{
-	return conn->tls != NULL ? rl_tls_send(conn, bytes, len) : rl_send(conn->fd, bytes, len);
-}
-
-/* Sends what an idle ready socket takes at once; the output buffer keeps the rest, for
- * rl_conn_flush (which also reports a write error). 0, or -1 when out of memory. */
-static inline int rl_conn_send_or_queue(rl_conn *conn, const char *bytes, size_t len)
-{
-	if (conn->state == RL_CONN_READY && !rl_conn_has_unsent(conn)) {
-		long sent = rl_conn_send(conn, bytes, len);
-		if (sent > 0) {
-			bytes += sent;
-			len -= (size_t) sent;
-		}
-	}
-	return len > 0 ? rl_conn_queue_unsent(conn, bytes, len) : 0;
-}
-
-/* Queues a command already encoded (rl_resp.h), so that one encoding serves every server. */
-static inline int rl_conn_append_encoded(rl_conn *conn, const char *bytes, size_t len)
-{
-	if (rl_conn_send_or_queue(conn, bytes, len) != 0) {
-		return -1;
-	}
-	conn->expected++;
-	return 0;
-}
 
 /* Writes what it can of the unsent bytes without blocking. 0, or -1 with the reason in *out. */
 int rl_conn_write_unsent(rl_conn *conn, rl_outcome *out);
@@ -321,13 +261,6 @@ static inline int rl_conn_read(rl_conn *conn, rl_outcome *out)
 		return 0;
 	}
 	return rl_conn_read_failed(conn, got, out);
-}
-
-/* Bytes a TLS connection has decrypted but not handed over: poll() cannot see them, so the
- * caller treats the connection as readable. */
-static inline int rl_conn_buffered(const rl_conn *conn)
-{
-	return conn->tls != NULL && rl_tls_buffered(conn);
 }
 
 /* poll() over connections conns[owner[k]] (fds[k]), until wait_until (HUGE_VAL: no limit; the
@@ -413,30 +346,5 @@ static inline void rl_conn_abandon(rl_conn *conn)
 	conn->time_owed = 0;
 	conn->expected = 0;
 }
-
-/* One question asked of several nodes at once, as a Sentinel member asks its sentinels and a
- * cluster map its nodes: one due time for all, not the sum of their timeouts. The caller's arrays,
- * count entries each (at most RL_ASK_ROUND_MAX); asking[i]: node i still waited for. In rl_conn_poll.c. */
-#define RL_ASK_ROUND_MAX 16
-
-typedef struct rl_ask_round {
-	const rl_endpoint *asked;
-	rl_conn *conns;
-	rl_outcome *said;
-	int *asking;
-	size_t count, pending;
-} rl_ask_round;
-
-/* Connects each node and queues the question (after the connection's setup); a node that cannot
- * be asked gets its reason in said[i]. */
-void rl_ask_round_open(rl_ask_round *r, int argc, const char **argv, const size_t *argvlen);
-void rl_ask_round_done(rl_ask_round *r, size_t i);
-/* A round's due time: now plus the longest timeout of the count endpoints (default_ms for one
- * without), or call_deadline (absolute; 0: none) when sooner, then *cut set. */
-double rl_ask_round_due(const rl_endpoint *endpoints, size_t count, double default_ms, double now,
-	double call_deadline, int *cut);
-/* Waits for the answers until due: take(ctx, i, reply) on each, the round over when it returns 0.
- * 0 then, or -1 with each node's reason in said (timeouts, a failed or cancelled poll). */
-int rl_ask_round_run(rl_ask_round *r, double due, int (*take)(void *ctx, size_t i, const rl_reply *reply), void *ctx);
 
 #endif

@@ -6,6 +6,7 @@
 #include "net/rl_conn.h"
 #include "net/rl_wait.h"
 #include "net/rl_wait_cancel.h"
+#include "net/rl_net_private.h"
 
 int rl_conn_poll_timeout(double wait_until, double now)
 {

@@ -17,6 +17,7 @@
 
 #include "net/rl_conn_private.h"
 #include "net/rl_resolve.h"
+#include "net/rl_net_private.h"
 
 void rl_conn_drop_connect_state(rl_conn *conn)
 {

@@ -5,8 +5,9 @@
 #include <string.h>
 
 #include "net/rl_fanout.h"
-#include "net/rl_fanout_queue.h"
+#include "net/rl_fanout_queue_private.h"
 #include "net/rl_wait_cancel.h"
+#include "net/rl_net_private.h"
 
 struct rl_poll_set {
 	rl_pollfd *fds;

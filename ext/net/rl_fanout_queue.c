@@ -1,9 +1,10 @@
-/* Queuing a command on every server before the fan-out waits. See rl_fanout_queue.h. */
+/* Queuing a command on every server before the fan-out waits. See rl_fanout_queue_private.h. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "net/rl_fanout_queue.h"
+#include "net/rl_fanout_queue_private.h"
 #include "protocol/rl_resp.h"
+#include "net/rl_net_private.h"
 
 /* count commands, pipelined in one buffer (a batch: MULTI ... EXEC; off the drop-in cycle's path) */
 void rl_fanout_encode_all(const rl_command *commands, unsigned count, rl_encoded *enc)

@@ -24,7 +24,7 @@ typedef struct pollfd rl_pollfd;
 #endif
 
 /* For the few functions of the hot path whose inlining the compiler's heuristics may drop after an
- * unrelated edit (rl_fanout_queue.h's rl_fanout_prepare(): about 400 instructions a drop-in cycle
+ * unrelated edit (rl_fanout_queue_private.h's rl_fanout_prepare(): about 400 instructions a drop-in cycle
  * when it did). */
 #if defined(__GNUC__)
 # define RL_ALWAYS_INLINE inline __attribute__((always_inline))

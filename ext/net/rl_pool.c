@@ -7,6 +7,7 @@
 #include "net/rl_sentinel.h"
 #include "net/rl_shards.h"
 #include "net/rl_uri.h"
+#include "net/rl_net_private.h"
 
 #define ROTL(x, b) (uint64_t) (((x) << (b)) | ((x) >> (64 - (b))))
 #define SIPROUND \

@@ -41,21 +41,6 @@ void rl_pool_init(rl_pool *pool, size_t max_idle, rl_pool_secret_fn draw);
 /* Closes every idle connection and frees the pool's memory. */
 void rl_pool_destroy(rl_pool *pool);
 
-/* "host|port|db|<hash of user, password and TLS settings>|<secret tag>": equal keys mean interchangeable
- * connections. malloc'd; NULL when out of memory. The credentials are hashed with the pool's
- * secret, which a forked child draws afresh: a key made before the fork (tagged with the old
- * secret) then matches nothing, and a connection checked in under it is closed, not pooled. */
-char *rl_pool_key(rl_pool *pool, const rl_endpoint *endpoint);
-
-/* Moves an idle connection for the endpoint's pool_key into conn (which must be DOWN), after
- * rl_conn_begin_call() found it usable for a call starting now (call_deadline: as there). Returns 1 when there was one, 0
- * when the caller must connect itself. */
-int rl_pool_checkout(rl_pool *pool, const rl_endpoint *endpoint, rl_conn *conn, double now, double call_deadline);
-
-/* Takes conn over without waiting: pooled when READY and not broken, closed otherwise. conn is
- * DOWN afterwards. */
-void rl_pool_checkin(rl_pool *pool, const char *key, rl_conn *conn);
-
 size_t rl_pool_idle(const rl_pool *pool);
 
 #endif

@@ -17,7 +17,8 @@
 
 #include "net/rl_platform.h"
 #include "net/rl_resolve.h"
-#include "net/rl_addresses.h"
+#include "net/rl_addresses_private.h"
+#include "net/rl_net_private.h"
 
 #ifdef _WIN32
 # include <winsock2.h>

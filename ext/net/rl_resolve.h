@@ -61,38 +61,6 @@
 typedef struct rl_addresses rl_addresses; /* refcounted, immutable list of socket addresses */
 typedef struct rl_lookup rl_lookup;       /* a lookup in flight (or finished), refcounted */
 
-/* Resolves host:port (TCP). now_ms: the caller's rl_now_ms(), for the cache's expiry.
- *  RL_RESOLVE_DONE (1):    *out holds the addresses; release them with rl_addresses_release.
- *  RL_RESOLVE_PENDING (0): *pending holds a lookup: poll rl_lookup_fd() for POLLIN, then call
- *                          rl_lookup_finish; release it with rl_lookup_release in any case.
- *  RL_RESOLVE_FAILED (-1): err holds a short reason, e.g. "resolve: Name or service not known"
- *                          (callers report it as "connect: resolve: ...").
- * Never blocks (except on Windows, see above). */
-int rl_resolve_start(const char *host, int port, double now_ms, rl_addresses **out, rl_lookup **pending,
-	char *err, size_t errlen);
-
-/* The descriptor to poll for POLLIN; readable once the lookup is done, and it stays readable.
- * Ask again before every poll(): it changes when a forked child restarts its parent's lookup.
- * -1: nothing to wait for, call rl_lookup_finish now. */
-int rl_lookup_fd(rl_lookup *lookup);
-
-/* After rl_lookup_fd turned readable (or at any time): the codes of rl_resolve_start, where
- * RL_RESOLVE_PENDING means "not done yet". May be called again; each DONE hands out a reference. */
-int rl_lookup_finish(rl_lookup *lookup, rl_addresses **out, char *err, size_t errlen);
-
-/* Drops the caller's reference. A caller that gives up early releases it too: the lookup runs
- * on and fills the cache; its memory goes when the last reference (the thread's) does. */
-void rl_lookup_release(rl_lookup *lookup);
-
-/* The addresses, in the order to try them: getaddrinfo()'s order, with IPv6 and IPv4 taking
- * turns after the first (RFC 8305, section 4), duplicates dropped. Never empty. */
-size_t rl_addresses_count(const rl_addresses *addresses);
-const struct sockaddr *rl_addresses_get(const rl_addresses *addresses, size_t i, socklen_t *len);
-void rl_addresses_release(rl_addresses *addresses);
-
-/* "127.0.0.1", "::1": an address without its port, for messages. */
-void rl_address_text(const struct sockaddr *address, char *buf, size_t size);
-
 /* Lookups whose thread still runs (including ones every caller gave up on), for phpinfo(). */
 size_t rl_resolve_in_flight(void);
 

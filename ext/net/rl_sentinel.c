@@ -8,6 +8,7 @@
 #include "net/rl_sentinel.h"
 #include "net/rl_uri.h"
 #include "net/rl_wait_cancel.h"
+#include "net/rl_net_private.h"
 
 /* A sentinel without a timeout (0, "no limit") still gets one per question: a call without a
  * deadline must not wait on a silent sentinel for ever. */

@@ -42,14 +42,7 @@ typedef struct rl_sentinel {
 
 /* NULL when out of memory. */
 rl_sentinel *rl_sentinel_create(const rl_sentinel_spec *spec);
-rl_sentinel *rl_sentinel_copy(const rl_sentinel *from);
 void rl_sentinel_free(rl_sentinel *sentinel);
-
-/* For a call about to open a connection to the member (docs/design/sentinel.md): asks the sentinels
- * unless the master is known. 0 at once for a server of fixed address. A rollback sent without waiting
- * (sending) never asks, it fails: it would connect to whatever just refused the write, and the call
- * after it would find that connection open. 0, or -1 with *out. */
-int rl_sentinel_before_open(rl_endpoint *endpoint, int sending, double call_deadline, rl_outcome *out);
 
 /* Whether pooled connections may serve the member: not once its master failed it (they may lead there). */
 static inline int rl_sentinel_pool_ok(const rl_endpoint *endpoint)
@@ -65,10 +58,5 @@ static inline void rl_sentinel_note_closed(rl_endpoint *endpoint)
 		endpoint->sentinel->state = RL_SENTINEL_STALE;
 	}
 }
-
-/* After a call: an outcome that says the master may have moved (no connection, a broken one, a
- * timeout, READONLY, a role that is not master) makes the member ask its sentinels before its next
- * connection; READONLY closes conn (it is a replica's). */
-void rl_sentinel_after_call(rl_endpoint *endpoint, rl_conn *conn, const rl_outcome *out);
 
 #endif

@@ -9,6 +9,7 @@
 #include "net/rl_shards.h"
 #include "net/rl_uri.h"
 #include "net/rl_wait_cancel.h"
+#include "net/rl_net_private.h"
 
 /* A node without a timeout (0, "no limit") still gets one for the map: a call without a deadline
  * must not wait on a silent node for ever. */
@@ -33,7 +34,9 @@ static uint16_t crc16(const char *bytes, size_t len)
 	return crc;
 }
 
-int rl_key_slot(const char *key, size_t len)
+/* The hash slot of a key: CRC16 (XMODEM) of the key, or of its hash tag (what lies between the
+ * first '{' and the first '}' after it, when not empty), modulo 16384. */
+static int rl_key_slot(const char *key, size_t len)
 {
 	const char *open = memchr(key, '{', len), *close;
 

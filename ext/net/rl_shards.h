@@ -81,62 +81,15 @@ typedef struct rl_shards {
 
 #define RL_SHARDS_RETRY_MS 1000.0
 
-/* The hash slot of a key: CRC16 (XMODEM) of the key, or of its hash tag (what lies between the
- * first '{' and the first '}' after it, when not empty), modulo 16384. */
-int rl_key_slot(const char *key, size_t len);
-
-/* The slot of every key a request names (its command, its batch's commands; for EVAL the declared
- * keys): RL_SLOT_NONE without keys, RL_SLOT_CROSS when they are on different slots. */
-int rl_request_slot(const rl_request *request);
-int rl_command_slot(const rl_command *command);
-
 /* NULL when out of memory. */
 rl_shards *rl_shards_create(const rl_shards_spec *spec);
-rl_shards *rl_shards_copy(const rl_shards *from);
 void rl_shards_free(rl_shards *shards);
 
-/* fromCluster() members of one object (both pinned, the same seeds): shards drops its map and places by
- * with's from now on. 1 when shared, 0 when they are not such members. Not across threads: each
- * thread's copy of the servers shares among its own. */
-int rl_shards_share(rl_shards *shards, rl_shards *with);
-
 struct rl_pool;
-
-/* Before member endpoint's call on slot (RL_SLOT_*: the member's current node): learns the map
- * when it is not current (not when sending: a rollback sent without waiting never asks), points
- * the endpoint at the slot's master and moves conn out of the way (checked in to pool, or closed)
- * when it leads elsewhere. 0, or -1 with *out ("cluster: ..."). */
-int rl_shards_route(rl_endpoint *endpoint, rl_conn *conn, struct rl_pool *pool, int slot, int sending,
-	double call_deadline, rl_outcome *out);
-
-/* A MOVED or ASK error reply (message): the slot map learns a MOVED (and is asked again before the
- * next call), and the endpoint is pointed at the node named, conn moved out of the way; an
- * EXECABORT: the map is asked again now (within call_deadline) for slot_of_call. 1 with
- * *asking (1 for ASK: the command goes behind ASKING), 0 when message is neither or names no
- * usable address. */
-int rl_shards_redirect(rl_endpoint *endpoint, rl_conn *conn, struct rl_pool *pool, const char *message, int slot_of_call,
-	double call_deadline, int *asking);
-
-/* The mark of the master a cluster member's connection reaches (rl_master_mark of the endpoint's
- * address), for a fromCluster member mixed with its hash tag: a new placement on the same master is a
- * change of master too (a restart for that member, healed by renewal: docs/design/cluster.md). */
-uint32_t rl_shards_mark(const rl_endpoint *endpoint);
 
 /* How many masters own slots, asked of the seeds now (RedLock::fromCluster counts its members). The
  * count, or -1 with *out: no map, or a map with a slot no master owns (a cluster partly down, not
  * counted: server trouble, which the count would pass off as a smaller cluster). */
 int rl_shards_masters(rl_shards *shards, double call_deadline, rl_outcome *out);
-
-/* Where a command's keys are: argv[*first..*last] (EVAL: the declared ones); 0 when it has none. */
-int rl_command_keys(const rl_command *command, int *first, int *last);
-
-/* Whether message is a redirection a resend may cure: MOVED, ASK, or EXECABORT (a transaction
- * whose command was MOVED when queued: the map is asked again). */
-int rl_shards_redirection(const char *message);
-
-/* After a call: an outcome that says the map may have changed (no connection, a broken one, a
- * timeout, READONLY, a ROLE that is not master, CLUSTERDOWN, TRYAGAIN) makes the member ask for
- * the map before its next call; READONLY and a replica's ROLE close conn. */
-void rl_shards_after_call(rl_endpoint *endpoint, rl_conn *conn, const rl_outcome *out);
 
 #endif

@@ -23,6 +23,7 @@
 
 #include "net/rl_conn.h"
 #include "net/rl_tls.h"
+#include "net/rl_net_private.h"
 
 static void wipe(void *bytes, size_t len)
 {

@@ -8,6 +8,7 @@
 
 #include "net/rl_uri.h"
 #include "net/rl_uri_private.h"
+#include "net/rl_net_private.h"
 
 int rl_uri_fail(char *error, size_t error_size, const char *reason)
 {

@@ -73,7 +73,4 @@ int rl_uri_master_name_ok(const char *name, size_t len);
 /* Frees the strings, wiping the password first. Safe on a zeroed or already freed rl_uri. */
 void rl_uri_free(rl_uri *uri);
 
-/* Zeroes then frees a secret copied with malloc. */
-void rl_secret_free(char *secret);
-
 #endif

@@ -469,6 +469,48 @@ static int renew_batch_locked(rl_leases *w, double now)
 	return 1;
 }
 
+/* The thread's own copy of the policy for e's renewal (the lease may change meanwhile): a learnt NOPERM
+ * asked again after a while, every reply awaited when a member may have changed masters, the members
+ * known to have lost its key awaited by its extend (rl_request.heals). Under the lock. */
+static void renewal_policy_locked(rl_leases *w, const lease *e)
+{
+	rl_dialect_refresh(&w->policy, rl_now_ms());
+	w->policy.await_every_reply = rl_cluster_expect_masters(w->cluster, e->masters);
+	rl_cluster_expect_clock(w->cluster, e->taken_at, 1); /* a server's clock jumped since: its yes is no yes */
+	if (e->lost_on != NULL) {
+		memcpy(w->lost_on, e->lost_on, w->cluster->count);
+	}
+	w->policy.lost_on = e->lost_on != NULL ? w->lost_on : NULL;
+	w->policy.call_bound_ms = round_trip_bound_locked(w);
+}
+
+/* What e's renewal concluded (validity: rl_kind_extend's), under the lock: renewed; tried again soon
+ * while no quorum refused it and it is still valid; lost; or, out of memory, tried again soon. */
+static void renewal_verdict_locked(rl_leases *w, lease *e, double start, double validity, int counted)
+{
+	if (validity == 0 && e->converting) {
+		e->due = start + (double) e->ttl / 3.0; /* converted where it was asked: no verdict */
+		return;
+	}
+	if (validity > 0) {
+		renewed_locked(w, e, start, validity, w->outcomes);
+	} else if (validity == 0 && !rl_outcomes_quorum_refused(w->outcomes, w->cluster->count, w->policy.quorum)
+		&& rl_now_ms() < e->valid_until) {
+		/* No quorum, but no quorum of clean "no"s either (timeouts, errors): the lock is still valid,
+		 * so try again soon; the thread's loop judges it lost once valid_until passes
+		 * (docs/design/renewal.md#a-missed-renewal-is-retried). The miss used no extension. */
+		e->renewal_failing = 1;
+		if (counted) {
+			e->left++;
+		}
+		e->due = rl_now_ms() + fmax(10.0, (double) e->ttl / 10.0);
+	} else if (validity == 0) {
+		rl_lease_mark_lost(w, e, RL_LOSS_RENEWAL_FAILED);
+	} else {
+		e->due = rl_now_ms() + 10; /* out of memory: try again soon; valid_until still bounds it */
+	}
+}
+
 /* One renewal of e, the lock held on entry and on return (released around the I/O). */
 static void renew_locked(rl_leases *w, lease *e)
 {
@@ -482,16 +524,7 @@ static void renew_locked(rl_leases *w, lease *e)
 	if (counted) {
 		e->left--;
 	}
-	/* a copy: the lease may change meanwhile */
-	rl_dialect_refresh(&w->policy, rl_now_ms()); /* this thread's own copy: a learnt NOPERM asked again */
-	w->policy.await_every_reply = rl_cluster_expect_masters(w->cluster, e->masters);
-	rl_cluster_expect_clock(w->cluster, e->taken_at, 1); /* a server's clock jumped since: its yes is no yes */
-	/* the members known to have lost its key, awaited by its extend (rl_request.heals) */
-	if (e->lost_on != NULL) {
-		memcpy(w->lost_on, e->lost_on, w->cluster->count);
-	}
-	w->policy.lost_on = e->lost_on != NULL ? w->lost_on : NULL;
-	w->policy.call_bound_ms = round_trip_bound_locked(w);
+	renewal_policy_locked(w, e);
 	pthread_mutex_unlock(&rl_leases_lock);
 	start = rl_now_ms();
 	/* The kind's own compare-the-token script, as extend(): keys still holding our token get at
@@ -515,27 +548,7 @@ static void renew_locked(rl_leases *w, lease *e)
 		rl_lease_free(e);
 		return;
 	}
-	if (validity == 0 && e->converting) {
-		e->due = start + (double) e->ttl / 3.0; /* converted where it was asked: no verdict */
-		return;
-	}
-	if (validity > 0) {
-		renewed_locked(w, e, start, validity, w->outcomes);
-	} else if (validity == 0 && !rl_outcomes_quorum_refused(w->outcomes, w->cluster->count, w->policy.quorum)
-		&& rl_now_ms() < e->valid_until) {
-		/* No quorum, but no quorum of clean "no"s either (timeouts, errors): the lock is still valid,
-		 * so try again soon; the thread's loop judges it lost once valid_until passes
-		 * (docs/design/renewal.md#a-missed-renewal-is-retried). The miss used no extension. */
-		e->renewal_failing = 1;
-		if (counted) {
-			e->left++;
-		}
-		e->due = rl_now_ms() + fmax(10.0, (double) e->ttl / 10.0);
-	} else if (validity == 0) {
-		rl_lease_mark_lost(w, e, RL_LOSS_RENEWAL_FAILED);
-	} else {
-		e->due = rl_now_ms() + 10; /* out of memory: try again soon; valid_until still bounds it */
-	}
+	renewal_verdict_locked(w, e, start, validity, counted);
 }
 
 static void *renewal_thread(void *arg)

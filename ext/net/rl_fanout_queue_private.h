@@ -3,14 +3,15 @@
  * the native release picked per server, late replies taken in, a connection opened, checked out
  * of the pool or asked of a Sentinel member's sentinels where needed. prepare()'s common case (a
  * ready, idle connection: a few tests and a send()) is inline here, the rest in rl_fanout_queue.c. */
-#ifndef RL_FANOUT_QUEUE_H
-#define RL_FANOUT_QUEUE_H
+#ifndef RL_FANOUT_QUEUE_PRIVATE_H
+#define RL_FANOUT_QUEUE_PRIVATE_H
 
 #include <stdlib.h>
 
 #include "net/rl_cluster.h"
 #include "net/rl_sentinel.h"
 #include "net/rl_shards.h"
+#include "net/rl_net_private.h"
 #include "protocol/rl_request.h"
 
 /* Up to this many servers, a fan-out polls and probes from the stack. */

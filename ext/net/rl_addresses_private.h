@@ -1,7 +1,7 @@
 /* What rl_resolve.c and rl_addresses.c share (and verify/unit/resolve_test.c, which includes both): the
- * address list's layout and how one is made. Not for the connection layer: it uses rl_resolve.h. */
-#ifndef RL_ADDRESSES_H
-#define RL_ADDRESSES_H
+ * address list's layout and how one is made. Not for the connection layer: it uses rl_net_private.h. */
+#ifndef RL_ADDRESSES_PRIVATE_H
+#define RL_ADDRESSES_PRIVATE_H
 
 #include <stddef.h>
 #ifdef _WIN32
@@ -36,6 +36,9 @@ rl_addresses *rl_addresses_from(const struct addrinfo *list, int port, int share
 
 /* Addresses that need no lookup: 1 with *out (not shared), 0 when host is a name, -1 out of memory. */
 int rl_addresses_numeric(const char *host, int port, rl_addresses **out);
+
+/* "127.0.0.1", "::1": an address without its port, for messages (verify/unit/resolve_test.c's). */
+void rl_address_text(const struct sockaddr *address, char *buf, size_t size);
 
 /* rl_resolve.c's mutex: guards the reference counts of shared lists. */
 void rl_resolve_lock(void);
