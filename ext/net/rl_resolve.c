@@ -17,6 +17,7 @@
 
 #include "net/rl_platform.h"
 #include "net/rl_resolve.h"
+#include "protocol/rl_list.h"
 #include "net/rl_addresses.h"
 
 #ifdef _WIN32
@@ -148,14 +149,7 @@ static void maybe_free_locked(rl_lookup *l)
 	if (l->users > 0 || l->cached) {
 		return;
 	}
-	if (l->prev) {
-		l->prev->next = l->next;
-	} else {
-		g_lookups = l->next;
-	}
-	if (l->next) {
-		l->next->prev = l->prev;
-	}
+	RL_LIST_UNLINK(g_lookups, l, prev, next);
 	close_pipe(l);
 	if (l->found != NULL && --l->found->refs == 0) {
 		free(l->found);
