@@ -36,9 +36,9 @@ static zend_result store(rl_cluster *cluster, size_t index, rl_endpoint_spec *sp
 		zend_throw_error(NULL, "RedLock: out of memory");
 		return FAILURE;
 	}
-	spec->host = seeds->hosts[0];
-	spec->host_len = strlen(seeds->hosts[0]);
-	spec->port = seeds->ports[0];
+	spec->host = seeds->seeds.hosts[0];
+	spec->host_len = strlen(seeds->seeds.hosts[0]);
+	spec->port = seeds->seeds.ports[0];
 	spec->database = 0;
 	spec->shards = shards;
 	status = rl_cluster_set_endpoint_spec(cluster, index, spec);
@@ -58,13 +58,13 @@ zend_result redlock_cluster_from_uri(rl_cluster *cluster, size_t index, const rl
 	memset(&spec, 0, sizeof(spec));
 	memset(&seeds, 0, sizeof(seeds));
 	redlock_server_spec_from_uri(&spec, uri);
-	seeds.count = uri->sentinel_count;
-	seeds.hosts = (const char *const *) uri->sentinel_hosts;
-	seeds.ports = uri->sentinel_ports;
-	seeds.username = uri->username;
-	seeds.password = uri->password;
-	seeds.timeout_ms = spec.timeout_ms;
-	seeds.tls = spec.tls;
+	seeds.seeds.count = uri->sentinel_count;
+	seeds.seeds.hosts = (const char *const *) uri->sentinel_hosts;
+	seeds.seeds.ports = uri->sentinel_ports;
+	seeds.seeds.username = uri->username;
+	seeds.seeds.password = uri->password;
+	seeds.seeds.timeout_ms = spec.timeout_ms;
+	seeds.seeds.tls = spec.tls;
 	seeds.pin = uri->cluster_member;
 	return store(cluster, index, &spec, &seeds);
 }
@@ -123,13 +123,13 @@ zend_result redlock_cluster_from_keyed(rl_cluster *cluster, HashTable *entry, ui
 		seeds.pin = (unsigned) number + 1;
 	}
 	spec.tls = tls;
-	seeds.count = count;
-	seeds.hosts = (const char *const *) hosts;
-	seeds.ports = ports;
-	seeds.username = spec.username;
-	seeds.password = spec.password;
-	seeds.timeout_ms = spec.timeout_ms;
-	seeds.tls = tls;
+	seeds.seeds.count = count;
+	seeds.seeds.hosts = (const char *const *) hosts;
+	seeds.seeds.ports = ports;
+	seeds.seeds.username = spec.username;
+	seeds.seeds.password = spec.password;
+	seeds.seeds.timeout_ms = spec.timeout_ms;
+	seeds.seeds.tls = tls;
 	result = store(cluster, index, &spec, &seeds);
 done:
 	for (i = 0; i < count; i++) {

@@ -61,14 +61,14 @@ zend_result redlock_sentinel_from_uri(rl_cluster *cluster, size_t index, const r
 	memset(&spec, 0, sizeof(spec));
 	memset(&sentinels, 0, sizeof(sentinels));
 	redlock_server_spec_from_uri(&spec, uri);
-	sentinels.count = uri->sentinel_count;
-	sentinels.hosts = (const char *const *) uri->sentinel_hosts;
-	sentinels.ports = uri->sentinel_ports;
+	sentinels.sentinels.count = uri->sentinel_count;
+	sentinels.sentinels.hosts = (const char *const *) uri->sentinel_hosts;
+	sentinels.sentinels.ports = uri->sentinel_ports;
 	sentinels.master_name = uri->master_name;
-	sentinels.username = uri->sentinel_username;
-	sentinels.password = uri->sentinel_password;
-	sentinels.timeout_ms = spec.timeout_ms;
-	sentinels.tls = spec.tls;
+	sentinels.sentinels.username = uri->sentinel_username;
+	sentinels.sentinels.password = uri->sentinel_password;
+	sentinels.sentinels.timeout_ms = spec.timeout_ms;
+	sentinels.sentinels.tls = spec.tls;
 	return store(cluster, index, &spec, &sentinels);
 }
 
@@ -131,8 +131,8 @@ zend_result redlock_sentinel_from_keyed(rl_cluster *cluster, HashTable *entry, u
 		|| redlock_server_parse_timeout(slots[SKEY_TIMEOUT], arg_num, index, &spec.timeout_ms) != SUCCESS
 		|| redlock_server_parse_credential(slots[SKEY_USERNAME], "username", arg_num, index, &spec.username, &spec.username_len) != SUCCESS
 		|| redlock_server_parse_credential(slots[SKEY_PASSWORD], "password", arg_num, index, &spec.password, &spec.password_len) != SUCCESS
-		|| redlock_server_parse_credential(slots[SKEY_SENTINEL_USERNAME], "sentinel_username", arg_num, index, &sentinels.username, &i) != SUCCESS
-		|| redlock_server_parse_credential(slots[SKEY_SENTINEL_PASSWORD], "sentinel_password", arg_num, index, &sentinels.password, &i) != SUCCESS
+		|| redlock_server_parse_credential(slots[SKEY_SENTINEL_USERNAME], "sentinel_username", arg_num, index, &sentinels.sentinels.username, &i) != SUCCESS
+		|| redlock_server_parse_credential(slots[SKEY_SENTINEL_PASSWORD], "sentinel_password", arg_num, index, &sentinels.sentinels.password, &i) != SUCCESS
 		|| (slots[SKEY_TLS] != NULL && redlock_server_parse_tls(slots[SKEY_TLS], arg_num, index, &tls) != SUCCESS)) {
 		goto done;
 	}
@@ -140,7 +140,7 @@ zend_result redlock_sentinel_from_keyed(rl_cluster *cluster, HashTable *entry, u
 		zend_argument_value_error(arg_num, "server #%zu username needs a password", index);
 		goto done;
 	}
-	if (sentinels.username != NULL && sentinels.password == NULL) {
+	if (sentinels.sentinels.username != NULL && sentinels.sentinels.password == NULL) {
 		zend_argument_value_error(arg_num, "server #%zu sentinel_username needs a sentinel_password", index);
 		goto done;
 	}
@@ -148,12 +148,12 @@ zend_result redlock_sentinel_from_keyed(rl_cluster *cluster, HashTable *entry, u
 		goto done;
 	}
 	spec.tls = tls;
-	sentinels.count = count;
-	sentinels.hosts = (const char *const *) hosts;
-	sentinels.ports = ports;
+	sentinels.sentinels.count = count;
+	sentinels.sentinels.hosts = (const char *const *) hosts;
+	sentinels.sentinels.ports = ports;
 	sentinels.master_name = Z_STRVAL_P(slots[SKEY_MASTER]);
-	sentinels.timeout_ms = spec.timeout_ms;
-	sentinels.tls = tls;
+	sentinels.sentinels.timeout_ms = spec.timeout_ms;
+	sentinels.sentinels.tls = tls;
 	result = store(cluster, index, &spec, &sentinels);
 done:
 	for (i = 0; i < count; i++) {
