@@ -30,24 +30,16 @@ static const redlock_key cluster_keys[] = {
 static zend_result store(rl_cluster *cluster, size_t index, rl_endpoint_spec *spec, const rl_shards_spec *seeds)
 {
 	rl_shards *shards = rl_shards_create(seeds);
-	int status;
+	zend_result result;
 
-	if (shards == NULL) {
-		zend_throw_error(NULL, "RedLock: out of memory");
-		return FAILURE;
-	}
-	spec->host = seeds->hosts[0];
-	spec->host_len = strlen(seeds->hosts[0]);
-	spec->port = seeds->ports[0];
+	spec->host = seeds->seeds.hosts[0];
+	spec->host_len = strlen(seeds->seeds.hosts[0]);
+	spec->port = seeds->seeds.ports[0];
 	spec->database = 0;
 	spec->shards = shards;
-	status = rl_cluster_set_endpoint_spec(cluster, index, spec);
+	result = redlock_server_store(cluster, index, spec, shards != NULL);
 	rl_shards_free(shards);
-	if (status != 0) {
-		zend_throw_error(NULL, "RedLock: out of memory");
-		return FAILURE;
-	}
-	return SUCCESS;
+	return result;
 }
 
 zend_result redlock_cluster_from_uri(rl_cluster *cluster, size_t index, const rl_uri *uri)
@@ -58,13 +50,9 @@ zend_result redlock_cluster_from_uri(rl_cluster *cluster, size_t index, const rl
 	memset(&spec, 0, sizeof(spec));
 	memset(&seeds, 0, sizeof(seeds));
 	redlock_server_spec_from_uri(&spec, uri);
-	seeds.count = uri->sentinel_count;
-	seeds.hosts = (const char *const *) uri->sentinel_hosts;
-	seeds.ports = uri->sentinel_ports;
-	seeds.username = uri->username;
-	seeds.password = uri->password;
-	seeds.timeout_ms = spec.timeout_ms;
-	seeds.tls = spec.tls;
+	redlock_server_seeds_from_uri(&seeds.seeds, uri, &spec);
+	seeds.seeds.username = uri->username;
+	seeds.seeds.password = uri->password;
 	seeds.pin = uri->cluster_member;
 	return store(cluster, index, &spec, &seeds);
 }
@@ -74,44 +62,29 @@ bool redlock_cluster_keyed(HashTable *entry)
 	return zend_hash_str_exists(entry, "cluster", sizeof("cluster") - 1);
 }
 
-/* "cluster": a non-empty list of "host[:port]" strings or [host, port] lists (port 6379 when
- * absent), hosts only. hosts[] are malloc'd, for the caller to free. */
-static zend_result parse_seeds(zval *list, uint32_t arg_num, size_t index, char **hosts, int *ports, size_t *count)
-{
-	static const redlock_host_list seeds = {"cluster", "seed", RL_URI_DEFAULT_PORT, true};
-
-	if (list == NULL) {
-		zend_argument_value_error(arg_num, "server #%zu must have \"cluster\": its seeds", index);
-		return FAILURE;
-	}
-	return redlock_server_parse_host_list(list, &seeds, arg_num, index, hosts, ports, count);
-}
-
 zend_result redlock_cluster_from_keyed(rl_cluster *cluster, HashTable *entry, uint32_t arg_num, size_t index)
 {
+	/* "cluster": a non-empty list of "host[:port]" strings or [host, port] lists (port 6379 when
+	 * absent), hosts only */
+	static const redlock_host_list seed_list = {"cluster", "seed", RL_URI_DEFAULT_PORT, true};
 	zval *slots[CKEY_COUNT] = {NULL};
-	char *hosts[RL_URI_SENTINELS_MAX] = {NULL};
-	int ports[RL_URI_SENTINELS_MAX] = {0};
+	redlock_seeds_owned own;
 	rl_endpoint_spec spec;
 	rl_shards_spec seeds;
-	rl_tls_config *tls = NULL;
 	zend_result result = FAILURE;
-	size_t count = 0, i;
 
+	memset(&own, 0, sizeof(own));
 	memset(&spec, 0, sizeof(spec));
 	memset(&seeds, 0, sizeof(seeds));
 	if (redlock_keys_read(cluster_keys, entry, arg_num, index, slots, NULL) != SUCCESS) {
 		return FAILURE;
 	}
-	if (parse_seeds(slots[CKEY_CLUSTER], arg_num, index, hosts, ports, &count) != SUCCESS
-		|| redlock_server_parse_timeout(slots[CKEY_TIMEOUT], arg_num, index, &spec.timeout_ms) != SUCCESS
-		|| redlock_server_parse_credential(slots[CKEY_USERNAME], "username", arg_num, index, &spec.username, &spec.username_len) != SUCCESS
-		|| redlock_server_parse_credential(slots[CKEY_PASSWORD], "password", arg_num, index, &spec.password, &spec.password_len) != SUCCESS
-		|| (slots[CKEY_TLS] != NULL && redlock_server_parse_tls(slots[CKEY_TLS], arg_num, index, &tls) != SUCCESS)) {
-		goto done;
+	if (slots[CKEY_CLUSTER] == NULL) {
+		zend_argument_value_error(arg_num, "server #%zu must have \"cluster\": its seeds", index);
+		return FAILURE;
 	}
-	if (spec.username != NULL && spec.password == NULL) {
-		zend_argument_value_error(arg_num, "server #%zu username needs a password", index);
+	if (redlock_server_parse_seeds(&seed_list, slots[CKEY_CLUSTER], slots[CKEY_TIMEOUT], slots[CKEY_USERNAME],
+			slots[CKEY_PASSWORD], slots[CKEY_TLS], arg_num, index, &own, &spec, &seeds.seeds) != SUCCESS) {
 		goto done;
 	}
 	if (slots[CKEY_MEMBER] != NULL) {
@@ -122,19 +95,10 @@ zend_result redlock_cluster_from_keyed(rl_cluster *cluster, HashTable *entry, ui
 		}
 		seeds.pin = (unsigned) number + 1;
 	}
-	spec.tls = tls;
-	seeds.count = count;
-	seeds.hosts = (const char *const *) hosts;
-	seeds.ports = ports;
-	seeds.username = spec.username;
-	seeds.password = spec.password;
-	seeds.timeout_ms = spec.timeout_ms;
-	seeds.tls = tls;
+	seeds.seeds.username = spec.username;
+	seeds.seeds.password = spec.password;
 	result = store(cluster, index, &spec, &seeds);
 done:
-	for (i = 0; i < count; i++) {
-		free(hosts[i]);
-	}
-	rl_tls_config_free(tls);
+	redlock_server_seeds_free(&own);
 	return result;
 }

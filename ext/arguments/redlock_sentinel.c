@@ -34,23 +34,15 @@ static const redlock_key sentinel_keys[] = {
 static zend_result store(rl_cluster *cluster, size_t index, rl_endpoint_spec *spec, const rl_sentinel_spec *sentinels)
 {
 	rl_sentinel *sentinel = rl_sentinel_create(sentinels);
-	int status;
+	zend_result result;
 
-	if (sentinel == NULL) {
-		zend_throw_error(NULL, "RedLock: out of memory");
-		return FAILURE;
-	}
 	spec->host = ""; /* the master's, once a sentinel named it */
 	spec->host_len = 0;
 	spec->port = 0;
 	spec->sentinel = sentinel;
-	status = rl_cluster_set_endpoint_spec(cluster, index, spec);
+	result = redlock_server_store(cluster, index, spec, sentinel != NULL);
 	rl_sentinel_free(sentinel);
-	if (status != 0) {
-		zend_throw_error(NULL, "RedLock: out of memory");
-		return FAILURE;
-	}
-	return SUCCESS;
+	return result;
 }
 
 zend_result redlock_sentinel_from_uri(rl_cluster *cluster, size_t index, const rl_uri *uri)
@@ -61,14 +53,10 @@ zend_result redlock_sentinel_from_uri(rl_cluster *cluster, size_t index, const r
 	memset(&spec, 0, sizeof(spec));
 	memset(&sentinels, 0, sizeof(sentinels));
 	redlock_server_spec_from_uri(&spec, uri);
-	sentinels.count = uri->sentinel_count;
-	sentinels.hosts = (const char *const *) uri->sentinel_hosts;
-	sentinels.ports = uri->sentinel_ports;
+	redlock_server_seeds_from_uri(&sentinels.sentinels, uri, &spec);
+	sentinels.sentinels.username = uri->sentinel_username;
+	sentinels.sentinels.password = uri->sentinel_password;
 	sentinels.master_name = uri->master_name;
-	sentinels.username = uri->sentinel_username;
-	sentinels.password = uri->sentinel_password;
-	sentinels.timeout_ms = spec.timeout_ms;
-	sentinels.tls = spec.tls;
 	return store(cluster, index, &spec, &sentinels);
 }
 
@@ -76,16 +64,6 @@ bool redlock_sentinel_keyed(HashTable *entry)
 {
 	return zend_hash_str_exists(entry, "sentinels", sizeof("sentinels") - 1)
 		|| zend_hash_str_exists(entry, "master", sizeof("master") - 1);
-}
-
-/* "sentinels": a non-empty list of "host[:port]" strings or [host, port] lists (port 26379 when
- * absent). hosts[] are malloc'd, for the caller to free. */
-static zend_result parse_sentinel_list(zval *list, uint32_t arg_num, size_t index, char **hosts, int *ports,
-	size_t *count)
-{
-	static const redlock_host_list sentinels = {"sentinels", "sentinel", RL_URI_DEFAULT_SENTINEL_PORT, false};
-
-	return redlock_server_parse_host_list(list, &sentinels, arg_num, index, hosts, ports, count);
 }
 
 /* Both "sentinels" and "master" are there, and the master's name is one Sentinel could know. */
@@ -109,15 +87,17 @@ static zend_result check_names(zval *sentinels, zval *master, uint32_t arg_num, 
 
 zend_result redlock_sentinel_from_keyed(rl_cluster *cluster, HashTable *entry, uint32_t arg_num, size_t index)
 {
+	/* "sentinels": a non-empty list of "host[:port]" strings or [host, port] lists (port 26379 when
+	 * absent) */
+	static const redlock_host_list sentinel_list = {"sentinels", "sentinel", RL_URI_DEFAULT_SENTINEL_PORT, false};
 	zval *slots[SKEY_COUNT] = {NULL};
-	char *hosts[RL_URI_SENTINELS_MAX] = {NULL};
-	int ports[RL_URI_SENTINELS_MAX] = {0};
+	redlock_seeds_owned own;
 	rl_endpoint_spec spec;
 	rl_sentinel_spec sentinels;
-	rl_tls_config *tls = NULL;
 	zend_result result = FAILURE;
-	size_t count = 0, i;
+	size_t len;
 
+	memset(&own, 0, sizeof(own));
 	memset(&spec, 0, sizeof(spec));
 	memset(&sentinels, 0, sizeof(sentinels));
 	if (redlock_keys_read(sentinel_keys, entry, arg_num, index, slots, NULL) != SUCCESS) {
@@ -127,38 +107,22 @@ zend_result redlock_sentinel_from_keyed(rl_cluster *cluster, HashTable *entry, u
 	if (check_names(slots[SKEY_SENTINELS], slots[SKEY_MASTER], arg_num, index) != SUCCESS) {
 		return FAILURE;
 	}
-	if (parse_sentinel_list(slots[SKEY_SENTINELS], arg_num, index, hosts, ports, &count) != SUCCESS
-		|| redlock_server_parse_timeout(slots[SKEY_TIMEOUT], arg_num, index, &spec.timeout_ms) != SUCCESS
-		|| redlock_server_parse_credential(slots[SKEY_USERNAME], "username", arg_num, index, &spec.username, &spec.username_len) != SUCCESS
-		|| redlock_server_parse_credential(slots[SKEY_PASSWORD], "password", arg_num, index, &spec.password, &spec.password_len) != SUCCESS
-		|| redlock_server_parse_credential(slots[SKEY_SENTINEL_USERNAME], "sentinel_username", arg_num, index, &sentinels.username, &i) != SUCCESS
-		|| redlock_server_parse_credential(slots[SKEY_SENTINEL_PASSWORD], "sentinel_password", arg_num, index, &sentinels.password, &i) != SUCCESS
-		|| (slots[SKEY_TLS] != NULL && redlock_server_parse_tls(slots[SKEY_TLS], arg_num, index, &tls) != SUCCESS)) {
+	if (redlock_server_parse_seeds(&sentinel_list, slots[SKEY_SENTINELS], slots[SKEY_TIMEOUT], slots[SKEY_USERNAME],
+			slots[SKEY_PASSWORD], slots[SKEY_TLS], arg_num, index, &own, &spec, &sentinels.sentinels) != SUCCESS
+		|| redlock_server_parse_credential(slots[SKEY_SENTINEL_USERNAME], "sentinel_username", arg_num, index, &sentinels.sentinels.username, &len) != SUCCESS
+		|| redlock_server_parse_credential(slots[SKEY_SENTINEL_PASSWORD], "sentinel_password", arg_num, index, &sentinels.sentinels.password, &len) != SUCCESS) {
 		goto done;
 	}
-	if (spec.username != NULL && spec.password == NULL) {
-		zend_argument_value_error(arg_num, "server #%zu username needs a password", index);
-		goto done;
-	}
-	if (sentinels.username != NULL && sentinels.password == NULL) {
+	if (sentinels.sentinels.username != NULL && sentinels.sentinels.password == NULL) {
 		zend_argument_value_error(arg_num, "server #%zu sentinel_username needs a sentinel_password", index);
 		goto done;
 	}
 	if (redlock_server_parse_database(slots[SKEY_DATABASE], arg_num, index, &spec.database) != SUCCESS) {
 		goto done;
 	}
-	spec.tls = tls;
-	sentinels.count = count;
-	sentinels.hosts = (const char *const *) hosts;
-	sentinels.ports = ports;
 	sentinels.master_name = Z_STRVAL_P(slots[SKEY_MASTER]);
-	sentinels.timeout_ms = spec.timeout_ms;
-	sentinels.tls = tls;
 	result = store(cluster, index, &spec, &sentinels);
 done:
-	for (i = 0; i < count; i++) {
-		free(hosts[i]);
-	}
-	rl_tls_config_free(tls);
+	redlock_server_seeds_free(&own);
 	return result;
 }

@@ -354,3 +354,55 @@ zend_result redlock_server_parse_database(zval *value, uint32_t arg_num, size_t 
 	*database = (int) number;
 	return SUCCESS;
 }
+
+void redlock_server_seeds_from_uri(rl_seeds_spec *seeds, const rl_uri *uri, const rl_endpoint_spec *spec)
+{
+	seeds->count = uri->sentinel_count;
+	seeds->hosts = (const char *const *) uri->sentinel_hosts;
+	seeds->ports = uri->sentinel_ports;
+	seeds->timeout_ms = spec->timeout_ms;
+	seeds->tls = spec->tls;
+}
+
+zend_result redlock_server_parse_seeds(const redlock_host_list *kind, zval *list, zval *timeout, zval *username,
+	zval *password, zval *tls, uint32_t arg_num, size_t index, redlock_seeds_owned *own, rl_endpoint_spec *spec,
+	rl_seeds_spec *seeds)
+{
+	if (redlock_server_parse_host_list(list, kind, arg_num, index, own->hosts, own->ports, &own->count) != SUCCESS
+		|| redlock_server_parse_timeout(timeout, arg_num, index, &spec->timeout_ms) != SUCCESS
+		|| redlock_server_parse_credential(username, "username", arg_num, index, &spec->username, &spec->username_len) != SUCCESS
+		|| redlock_server_parse_credential(password, "password", arg_num, index, &spec->password, &spec->password_len) != SUCCESS
+		|| (tls != NULL && redlock_server_parse_tls(tls, arg_num, index, &own->tls) != SUCCESS)) {
+		return FAILURE;
+	}
+	if (spec->username != NULL && spec->password == NULL) {
+		zend_argument_value_error(arg_num, "server #%zu username needs a password", index);
+		return FAILURE;
+	}
+	spec->tls = own->tls;
+	seeds->count = own->count;
+	seeds->hosts = (const char *const *) own->hosts;
+	seeds->ports = own->ports;
+	seeds->timeout_ms = spec->timeout_ms;
+	seeds->tls = own->tls;
+	return SUCCESS;
+}
+
+void redlock_server_seeds_free(redlock_seeds_owned *own)
+{
+	size_t i;
+
+	for (i = 0; i < own->count; i++) {
+		free(own->hosts[i]);
+	}
+	rl_tls_config_free(own->tls);
+}
+
+zend_result redlock_server_store(rl_cluster *cluster, size_t index, const rl_endpoint_spec *spec, bool made)
+{
+	if (!made || rl_cluster_set_endpoint_spec(cluster, index, spec) != 0) {
+		zend_throw_error(NULL, "RedLock: out of memory");
+		return FAILURE;
+	}
+	return SUCCESS;
+}

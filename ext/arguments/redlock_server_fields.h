@@ -5,6 +5,7 @@
 
 #include "php.h"
 #include "net/rl_cluster.h"
+#include "net/rl_seeds.h"
 #include "net/rl_uri.h"
 
 zend_result redlock_server_check_host(zval *host, uint32_t arg_num, size_t index);
@@ -34,6 +35,32 @@ typedef struct {
  * malloc'd (*count of them, for the caller to free, also on FAILURE), ports[] beside them. */
 zend_result redlock_server_parse_host_list(zval *list, const redlock_host_list *kind, uint32_t arg_num, size_t index,
 	char **hosts, int *ports, size_t *count);
+
+/* What a learnt member's servers to ask (a Sentinel member's sentinels, a Cluster member's seeds) take
+ * from its URI alike: the URI's hosts and ports, the endpoint's timeout and TLS (spec, as
+ * redlock_server_spec_from_uri filled it). Their credentials are the caller's to set. */
+void redlock_server_seeds_from_uri(rl_seeds_spec *seeds, const rl_uri *uri, const rl_endpoint_spec *spec);
+
+/* What a keyed learnt member's fields own once read: the hosts of its list and its TLS settings. */
+typedef struct {
+	char *hosts[RL_URI_SENTINELS_MAX]; /* malloc'd */
+	int ports[RL_URI_SENTINELS_MAX];
+	size_t count;
+	rl_tls_config *tls;
+} redlock_seeds_owned;
+
+/* The fields a keyed Sentinel or Cluster member shares: its list of hosts (kind) and the endpoint's
+ * "timeout", "username", "password" (a username needs a password) and "tls" (NULL: absent), into spec
+ * and seeds (hosts, ports, timeout, TLS; the credentials seeds use are the caller's to set). own: zeroed
+ * by the caller, freed with redlock_server_seeds_free(), also on FAILURE. */
+zend_result redlock_server_parse_seeds(const redlock_host_list *kind, zval *list, zval *timeout, zval *username,
+	zval *password, zval *tls, uint32_t arg_num, size_t index, redlock_seeds_owned *own, rl_endpoint_spec *spec,
+	rl_seeds_spec *seeds);
+void redlock_server_seeds_free(redlock_seeds_owned *own);
+
+/* spec, a learnt member's, as endpoint index; made: whether its rl_sentinel or rl_shards was made (the
+ * caller frees it after). FAILURE with "out of memory" thrown when it was not, or the copy ran out. */
+zend_result redlock_server_store(rl_cluster *cluster, size_t index, const rl_endpoint_spec *spec, bool made);
 
 /* redlock_sentinel.c: whether a keyed entry is a Sentinel member (it has "sentinels" or "master"); a
  * sentinel:// URI already parsed, and such a keyed entry, into endpoint index. FAILURE with an

@@ -51,6 +51,20 @@ static zend_result parse_list_entry(HashTable *entry, uint32_t arg_num, size_t i
 	return SUCCESS;
 }
 
+/* A member whose address is learnt (a Cluster member's seeds, a Sentinel member's sentinels and
+ * master): its identity, and in *named (may be NULL) what a message names it by; NULL for a fixed
+ * address. */
+static const char *learnt_identity(const rl_endpoint *endpoint, const char **named)
+{
+	const char *identity = endpoint->shards != NULL ? endpoint->shards->identity
+		: endpoint->sentinel != NULL ? endpoint->sentinel->identity : NULL;
+
+	if (named != NULL) {
+		*named = endpoint->shards != NULL || endpoint->sentinel == NULL ? identity : endpoint->sentinel->master_name;
+	}
+	return identity;
+}
+
 /* The same server twice would count twice in the quorum's denominator yet can grant the key only
  * once, so the list would tolerate fewer failures than it claims: reject it. Spelling aliases
  * (localhost vs 127.0.0.1) are not detected. */
@@ -62,20 +76,13 @@ static zend_result reject_duplicates(const rl_cluster *cluster, uint32_t arg_num
 		const rl_endpoint *later = &cluster->endpoints[i];
 		for (j = 0; j < i; j++) {
 			const rl_endpoint *earlier = &cluster->endpoints[j];
-			if (later->shards != NULL || earlier->shards != NULL) {
-				if (later->shards != NULL && earlier->shards != NULL
-					&& strcasecmp(later->shards->identity, earlier->shards->identity) == 0) {
-					zend_argument_value_error(arg_num, "server #%zu repeats server #%zu (cluster %s): a server may "
-						"vote only once", i, j, later->shards->identity);
-					return FAILURE;
-				}
-				continue;
-			}
-			if (later->sentinel != NULL || earlier->sentinel != NULL) {
-				if (later->sentinel != NULL && earlier->sentinel != NULL
-					&& strcasecmp(later->sentinel->identity, earlier->sentinel->identity) == 0) {
-					zend_argument_value_error(arg_num, "server #%zu repeats server #%zu (sentinel master %s): a server may "
-						"vote only once", i, j, later->sentinel->master_name);
+			const char *named, *later_id = learnt_identity(later, &named), *earlier_id = learnt_identity(earlier, NULL);
+
+			if (later_id != NULL || earlier_id != NULL) {
+				if (later_id != NULL && earlier_id != NULL && (later->shards != NULL) == (earlier->shards != NULL)
+					&& strcasecmp(later_id, earlier_id) == 0) {
+					zend_argument_value_error(arg_num, "server #%zu repeats server #%zu (%s %s): a server may "
+						"vote only once", i, j, later->shards != NULL ? "cluster" : "sentinel master", named);
 					return FAILURE;
 				}
 				continue;

@@ -65,6 +65,23 @@ typedef struct rl_attempt_commands {
 	size_t *keys_argvlen;
 } rl_attempt_commands;
 
+/* The types of a dialect's builders, written once: the struct below points at them, and each
+ * dialect's file (rl_dialect_scripts.c, rl_dialect_native.c) defines one of each. */
+typedef int rl_attempt_init_fn(rl_attempt_commands *cmds, const rl_lock_policy *policy, const rl_lock_keys *keys,
+	const char *token, const char *ttl_text, size_t ttl_len);
+typedef void rl_attempt_rollback_fn(rl_attempt_commands *cmds);
+typedef void rl_attempt_free_fn(rl_attempt_commands *cmds);
+typedef int rl_release_fn(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
+	const char *token, size_t token_len, rl_outcome *outcomes);
+typedef int rl_extend_fn(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
+	const char *token, size_t token_len, const char *ttl_text, size_t ttl_len, double deadline, rl_outcome *outcomes);
+typedef int rl_held_fn(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
+	const char *token, size_t token_len, double deadline, rl_outcome *outcomes);
+typedef int rl_force_release_fn(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
+	rl_outcome *outcomes);
+typedef int rl_extend_prepare_fn(const rl_lock_policy *policy, const rl_lock_keys *keys, const char *token,
+	size_t token_len, const char *ttl_text, size_t ttl_len, rl_extend_call *call);
+
 struct rl_dialect {
 	/* forms[op][kind]: what this dialect does for a kind's operation */
 	unsigned char forms[RL_OP_COUNT][RL_KIND_COUNT];
@@ -74,26 +91,20 @@ struct rl_dialect {
 	 * then carry the ttl its token carries (client/rl_client_held.c) */
 	int extend_sets_ttl;
 
-	/* The builders. Each returns what the driver's arithmetic needs: the votes, or fills outcomes
-	 * (held: a yes vote with the least ms left in outcomes[i].integer); -1 when out of memory. */
-	int (*attempt_init)(rl_attempt_commands *cmds, const rl_lock_policy *policy, const rl_lock_keys *keys,
-		const char *token, const char *ttl_text, size_t ttl_len);
-	void (*attempt_rollback)(rl_attempt_commands *cmds); /* fills rollback when it is NULL */
-	void (*attempt_free)(rl_attempt_commands *cmds);
+	/* The builders (their types above). Each returns what the driver's arithmetic needs: the votes, or
+	 * fills outcomes (held: a yes vote with the least ms left in outcomes[i].integer); -1 when out of memory. */
+	rl_attempt_init_fn *attempt_init;
+	rl_attempt_rollback_fn *attempt_rollback; /* fills rollback when it is NULL */
+	rl_attempt_free_fn *attempt_free;
 	/* release and force_release wait until now + policy->call_bound_ms; the others until deadline */
-	int (*release)(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys, const char *token,
-		size_t token_len, rl_outcome *outcomes);
-	int (*extend)(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys, const char *token,
-		size_t token_len, const char *ttl_text, size_t ttl_len, double deadline, rl_outcome *outcomes);
-	int (*held)(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys, const char *token,
-		size_t token_len, double deadline, rl_outcome *outcomes);
-	int (*force_release)(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
-		rl_outcome *outcomes);
+	rl_release_fn *release;
+	rl_extend_fn *extend;
+	rl_held_fn *held;
+	rl_force_release_fn *force_release;
 	/* extend as one command into call, for a batch (rl_lock_extend_prepare): 0, 1 when it is more than
 	 * one command, -1 when out of memory; NULL where an extend is never one command (the native
 	 * commands read the keys first, so that an extend never shortens one: renewed alone) */
-	int (*extend_prepare)(const rl_lock_policy *policy, const rl_lock_keys *keys, const char *token, size_t token_len,
-		const char *ttl_text, size_t ttl_len, rl_extend_call *call);
+	rl_extend_prepare_fn *extend_prepare;
 };
 
 extern const rl_dialect rl_dialect_scripted;
@@ -131,20 +142,14 @@ void rl_dialect_refresh(rl_lock_policy *policy, double now);
 
 /* --- the builders (rl_dialect_scripts.c, rl_dialect_native.c) ------------------------------- */
 
-int rl_scripted_attempt_init(rl_attempt_commands *cmds, const rl_lock_policy *policy, const rl_lock_keys *keys,
-	const char *token, const char *ttl_text, size_t ttl_len);
-void rl_scripted_attempt_rollback(rl_attempt_commands *cmds);
-void rl_scripted_attempt_free(rl_attempt_commands *cmds);
-int rl_scripted_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
-	const char *token, size_t token_len, rl_outcome *outcomes);
-int rl_scripted_extend(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
-	const char *token, size_t token_len, const char *ttl_text, size_t ttl_len, double deadline, rl_outcome *outcomes);
-int rl_scripted_held(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
-	const char *token, size_t token_len, double deadline, rl_outcome *outcomes);
-int rl_scripted_extend_prepare(const rl_lock_policy *policy, const rl_lock_keys *keys, const char *token,
-	size_t token_len, const char *ttl_text, size_t ttl_len, rl_extend_call *call);
-int rl_scripted_force_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
-	rl_outcome *outcomes);
+rl_attempt_init_fn rl_scripted_attempt_init;
+rl_attempt_rollback_fn rl_scripted_attempt_rollback;
+rl_attempt_free_fn rl_scripted_attempt_free;
+rl_release_fn rl_scripted_release;
+rl_extend_fn rl_scripted_extend;
+rl_held_fn rl_scripted_held;
+rl_extend_prepare_fn rl_scripted_extend_prepare;
+rl_force_release_fn rl_scripted_force_release;
 
 /* SET key token NX PX ttl into cmds->set_request: both dialects' single-key acquisition, its
  * rollback left to attempt_rollback. Inline: the drop-in lock()'s one command. */
@@ -173,17 +178,12 @@ static inline void rl_attempt_set_nx(rl_attempt_commands *cmds, const rl_lock_po
 	cmds->token = token;
 }
 
-int rl_native_attempt_init(rl_attempt_commands *cmds, const rl_lock_policy *policy, const rl_lock_keys *keys,
-	const char *token, const char *ttl_text, size_t ttl_len);
-void rl_native_attempt_rollback(rl_attempt_commands *cmds);
-void rl_native_attempt_free(rl_attempt_commands *cmds);
-int rl_native_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
-	const char *token, size_t token_len, rl_outcome *outcomes);
-int rl_native_extend(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
-	const char *token, size_t token_len, const char *ttl_text, size_t ttl_len, double deadline, rl_outcome *outcomes);
-int rl_native_held(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
-	const char *token, size_t token_len, double deadline, rl_outcome *outcomes);
-int rl_native_force_release(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
-	rl_outcome *outcomes);
+rl_attempt_init_fn rl_native_attempt_init;
+rl_attempt_rollback_fn rl_native_attempt_rollback;
+rl_attempt_free_fn rl_native_attempt_free;
+rl_release_fn rl_native_release;
+rl_extend_fn rl_native_extend;
+rl_held_fn rl_native_held;
+rl_force_release_fn rl_native_force_release;
 
 #endif

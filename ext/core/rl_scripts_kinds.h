@@ -20,6 +20,21 @@
 	"local t = redis.call('TIME')\n" \
 	"local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n"
 
+/* The shared holders (a hash token -> deadline) whose deadline has passed, or that hold no number,
+ * are dropped, and latest (set before, by the script) is raised to the latest remaining deadline:
+ * what lockShared() and unlocking a shared holder both do. On a key that is not there (HGETALL: an
+ * empty list) it does nothing. */
+#define RL_LUA_DROP_EXPIRED_HOLDERS \
+	"local all = redis.call('HGETALL', KEYS[1])\n" \
+	"for i = 1, #all, 2 do\n" \
+	"    local d = tonumber(all[i + 1])\n" \
+	"    if d == nil or d <= now then\n" \
+	"        redis.call('HDEL', KEYS[1], all[i])\n" \
+	"    elseif d > latest then\n" \
+	"        latest = d\n" \
+	"    end\n" \
+	"end\n"
+
 /* --- shared: the key is a hash token -> deadline (server ms); its PEXPIRE is the latest one ---- */
 
 /* KEYS[1] = resource, ARGV[1] = token, ARGV[2] = ttl ms. Refuses (0) when the key is anything
@@ -37,17 +52,7 @@
 	"end\n" \
 	"local deadline = now + tonumber(ARGV[2])\n" \
 	"local latest = deadline\n" \
-	"if kind == 'hash' then\n" \
-	"    local all = redis.call('HGETALL', KEYS[1])\n" \
-	"    for i = 1, #all, 2 do\n" \
-	"        local d = tonumber(all[i + 1])\n" \
-	"        if d == nil or d <= now then\n" \
-	"            redis.call('HDEL', KEYS[1], all[i])\n" \
-	"        elseif d > latest then\n" \
-	"            latest = d\n" \
-	"        end\n" \
-	"    end\n" \
-	"end\n" \
+	RL_LUA_DROP_EXPIRED_HOLDERS \
 	"redis.call('HSET', KEYS[1], ARGV[1], deadline)\n" \
 	"redis.call('PEXPIRE', KEYS[1], latest - now)\n" \
 	"return 1\n"
@@ -65,15 +70,7 @@
 	"end\n" \
 	"redis.call('HDEL', KEYS[1], ARGV[1])\n" \
 	"local latest = 0\n" \
-	"local all = redis.call('HGETALL', KEYS[1])\n" \
-	"for i = 1, #all, 2 do\n" \
-	"    local d = tonumber(all[i + 1])\n" \
-	"    if d == nil or d <= now then\n" \
-	"        redis.call('HDEL', KEYS[1], all[i])\n" \
-	"    elseif d > latest then\n" \
-	"        latest = d\n" \
-	"    end\n" \
-	"end\n" \
+	RL_LUA_DROP_EXPIRED_HOLDERS \
 	"if latest <= now then\n" \
 	"    redis.call('DEL', KEYS[1])\n" \
 	"    redis.pcall('PUBLISH', '" RL_NOTIFY_CHANNEL_PREFIX "' .. KEYS[1], '')\n" \

@@ -31,26 +31,31 @@ static rl_addresses *rl_addresses_new(size_t count, int shared)
 	return a;
 }
 
-static void add_v4(rl_addresses *a, const struct in_addr *ip, int port)
+/* Whatever port a test resolver (or NSS module) put there, ours is the one asked for. */
+static void set_port(rl_sockaddr *s, int port)
 {
-	rl_sockaddr *s = &a->items[a->count++];
-
-	memset(s, 0, sizeof(*s));
-	s->len = sizeof(s->u.v4);
-	s->u.v4.sin_family = AF_INET;
-	s->u.v4.sin_port = htons((unsigned short) port);
-	s->u.v4.sin_addr = *ip;
+	if (s->u.any.sa_family == AF_INET) {
+		s->u.v4.sin_port = htons((unsigned short) port);
+	} else {
+		s->u.v6.sin6_port = htons((unsigned short) port);
+	}
 }
 
-static void add_v6(rl_addresses *a, const struct in6_addr *ip, int port)
+/* ip (an in_addr for AF_INET, an in6_addr for AF_INET6) and port into the next slot. */
+static void add(rl_addresses *a, int family, const void *ip, int port)
 {
 	rl_sockaddr *s = &a->items[a->count++];
 
 	memset(s, 0, sizeof(*s));
-	s->len = sizeof(s->u.v6);
-	s->u.v6.sin6_family = AF_INET6;
-	s->u.v6.sin6_port = htons((unsigned short) port);
-	s->u.v6.sin6_addr = *ip;
+	if (family == AF_INET) {
+		s->len = sizeof(s->u.v4);
+		memcpy(&s->u.v4.sin_addr, ip, sizeof(s->u.v4.sin_addr));
+	} else {
+		s->len = sizeof(s->u.v6);
+		memcpy(&s->u.v6.sin6_addr, ip, sizeof(s->u.v6.sin6_addr));
+	}
+	s->u.any.sa_family = family;
+	set_port(s, port);
 }
 
 static int same_address(const struct addrinfo *a, const struct addrinfo *b)
@@ -97,12 +102,7 @@ rl_addresses *rl_addresses_from(const struct addrinfo *list, int port, int share
 			memset(s, 0, sizeof(*s));
 			memcpy(&s->u, ai->ai_addr, ai->ai_addrlen);
 			s->len = (socklen_t) ai->ai_addrlen;
-			/* Whatever port a test resolver (or NSS module) put there, ours is the one asked for. */
-			if (ai->ai_family == AF_INET) {
-				s->u.v4.sin_port = htons((unsigned short) port);
-			} else {
-				s->u.v6.sin6_port = htons((unsigned short) port);
-			}
+			set_port(s, port);
 		}
 		turn = !turn;
 	}
@@ -151,11 +151,7 @@ int rl_addresses_numeric(const char *host, int port, rl_addresses **out)
 		if ((*out = rl_addresses_new(1, 0)) == NULL) {
 			return -1;
 		}
-		if (is_v4) {
-			add_v4(*out, &v4, port);
-		} else {
-			add_v6(*out, &v6, port);
-		}
+		add(*out, is_v4 ? AF_INET : AF_INET6, is_v4 ? (const void *) &v4 : (const void *) &v6, port);
 		return 1;
 	}
 	if (ascii_equal_nocase(host, "localhost") || ascii_equal_nocase(host, "localhost.")) {
@@ -163,8 +159,8 @@ int rl_addresses_numeric(const char *host, int port, rl_addresses **out)
 			return -1;
 		}
 		v4.s_addr = htonl(INADDR_LOOPBACK);
-		add_v4(*out, &v4, port);
-		add_v6(*out, &in6addr_loopback, port);
+		add(*out, AF_INET, &v4, port);
+		add(*out, AF_INET6, &in6addr_loopback, port);
 		return 1;
 	}
 	if (looks_numeric(host)) {

@@ -17,6 +17,7 @@
 
 #include "net/rl_platform.h"
 #include "net/rl_resolve.h"
+#include "protocol/rl_list.h"
 #include "net/rl_addresses_private.h"
 #include "net/rl_net_private.h"
 
@@ -149,14 +150,7 @@ static void maybe_free_locked(rl_lookup *l)
 	if (l->users > 0 || l->cached) {
 		return;
 	}
-	if (l->prev) {
-		l->prev->next = l->next;
-	} else {
-		g_lookups = l->next;
-	}
-	if (l->next) {
-		l->next->prev = l->prev;
-	}
+	RL_LIST_UNLINK(g_lookups, l, prev, next);
 	close_pipe(l);
 	if (l->found != NULL && --l->found->refs == 0) {
 		free(l->found);

@@ -23,26 +23,12 @@ static char *copy_string(const char *text)
 	return text != NULL ? strdup(text) : NULL;
 }
 
-static void sentinel_endpoint_free(rl_endpoint *endpoint)
-{
-	free(endpoint->host);
-	free(endpoint->username);
-	rl_secret_free(endpoint->password);
-	rl_tls_config_free(endpoint->tls);
-	memset(endpoint, 0, sizeof(*endpoint));
-}
-
 void rl_sentinel_free(rl_sentinel *sentinel)
 {
-	size_t i;
-
 	if (sentinel == NULL) {
 		return;
 	}
-	for (i = 0; sentinel->sentinels != NULL && i < sentinel->count; i++) {
-		sentinel_endpoint_free(&sentinel->sentinels[i]);
-	}
-	free(sentinel->sentinels);
+	rl_seeds_free(sentinel->sentinels, sentinel->count);
 	free(sentinel->master_name);
 	free(sentinel->identity);
 	free(sentinel);
@@ -51,49 +37,27 @@ void rl_sentinel_free(rl_sentinel *sentinel)
 /* The identity: "host:port,...,host:port/NAME" ([host] for IPv6). */
 static char *make_identity(const rl_sentinel *sentinel)
 {
-	size_t i, len = strlen(sentinel->master_name) + 2, at = 0;
-	char *text;
+	size_t at;
+	char *text = rl_seeds_identity(sentinel->sentinels, sentinel->count, strlen(sentinel->master_name) + 1, &at);
 
-	for (i = 0; i < sentinel->count; i++) {
-		len += strlen(sentinel->sentinels[i].host) + 10;
+	if (text != NULL) {
+		snprintf(text + at, strlen(sentinel->master_name) + 2, "/%s", sentinel->master_name);
 	}
-	if ((text = malloc(len)) == NULL) {
-		return NULL;
-	}
-	for (i = 0; i < sentinel->count; i++) {
-		const rl_endpoint *one = &sentinel->sentinels[i];
-		at += (size_t) snprintf(text + at, len - at, strchr(one->host, ':') ? "%s[%s]:%d" : "%s%s:%d",
-			i ? "," : "", one->host, one->port);
-	}
-	snprintf(text + at, len - at, "/%s", sentinel->master_name);
 	return text;
 }
 
 rl_sentinel *rl_sentinel_create(const rl_sentinel_spec *spec)
 {
 	rl_sentinel *sentinel = calloc(1, sizeof(*sentinel));
-	size_t i;
 
 	if (sentinel == NULL) {
 		return NULL;
 	}
-	sentinel->count = spec->count;
-	sentinel->sentinels = calloc(spec->count ? spec->count : 1, sizeof(*sentinel->sentinels));
+	sentinel->count = spec->sentinels.count;
+	sentinel->sentinels = rl_seeds_create(&spec->sentinels);
 	sentinel->master_name = copy_string(spec->master_name);
-	if (sentinel->sentinels == NULL || sentinel->master_name == NULL) {
-		rl_sentinel_free(sentinel);
-		return NULL;
-	}
-	for (i = 0; i < spec->count; i++) {
-		rl_endpoint *one = &sentinel->sentinels[i];
-
-		if (rl_endpoint_set(one, spec->hosts[i], spec->ports[i], spec->timeout_ms, spec->username, spec->password,
-				spec->tls) != 0) {
-			rl_sentinel_free(sentinel);
-			return NULL;
-		}
-	}
-	if ((sentinel->identity = make_identity(sentinel)) == NULL) {
+	if (sentinel->sentinels == NULL || sentinel->master_name == NULL
+		|| (sentinel->identity = make_identity(sentinel)) == NULL) {
 		rl_sentinel_free(sentinel);
 		return NULL;
 	}
@@ -106,23 +70,9 @@ rl_sentinel *rl_sentinel_copy(const rl_sentinel *from)
 	int ports[RL_URI_SENTINELS_MAX];
 	rl_sentinel_spec spec;
 	rl_sentinel *copy;
-	size_t i;
 
-	memset(&spec, 0, sizeof(spec));
-	for (i = 0; i < from->count && i < RL_URI_SENTINELS_MAX; i++) {
-		hosts[i] = from->sentinels[i].host;
-		ports[i] = from->sentinels[i].port;
-	}
-	spec.count = i;
-	spec.hosts = hosts;
-	spec.ports = ports;
+	rl_seeds_spec_of(from->sentinels, from->count, hosts, ports, &spec.sentinels);
 	spec.master_name = from->master_name;
-	if (from->count > 0) {
-		spec.username = from->sentinels[0].username;
-		spec.password = from->sentinels[0].password;
-		spec.timeout_ms = from->sentinels[0].timeout_ms;
-		spec.tls = from->sentinels[0].tls;
-	}
 	copy = rl_sentinel_create(&spec);
 	if (copy != NULL) {
 		copy->state = from->state == RL_SENTINEL_STALE ? RL_SENTINEL_STALE : RL_SENTINEL_UNRESOLVED;

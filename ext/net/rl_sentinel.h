@@ -7,17 +7,13 @@
 
 #include <stddef.h>
 #include "net/rl_conn.h"
+#include "net/rl_seeds.h"
 
 /* One member as parsed from the PHP side. Strings NUL-terminated; NULL = absent. */
 typedef struct rl_sentinel_spec {
-	size_t count;
-	const char *const *hosts;
-	const int *ports;
+	rl_seeds_spec sentinels;  /* their ACL user and password, not the master's; their timeout and TLS the
+	                           * master's (sentinels://) */
 	const char *master_name;
-	const char *username; /* the sentinels' ACL user and password, not the master's */
-	const char *password;
-	double timeout_ms;        /* each sentinel's, as the master's */
-	const rl_tls_config *tls; /* the sentinels' (sentinels://: the master's too); NULL: plain TCP */
 } rl_sentinel_spec;
 
 typedef enum {

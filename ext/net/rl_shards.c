@@ -191,19 +191,10 @@ static void forget_nodes(rl_shards *shards)
 
 void rl_shards_free(rl_shards *shards)
 {
-	size_t i;
-
 	if (shards == NULL) {
 		return;
 	}
-	for (i = 0; shards->seeds != NULL && i < shards->seed_count; i++) {
-		rl_endpoint *one = &shards->seeds[i];
-		free(one->host);
-		free(one->username);
-		rl_secret_free(one->password);
-		rl_tls_config_free(one->tls);
-	}
-	free(shards->seeds);
+	rl_seeds_free(shards->seeds, shards->seed_count);
 	map_release(shards->map);
 	free(shards->identity);
 	free(shards);
@@ -224,25 +215,14 @@ int rl_shards_share(rl_shards *shards, rl_shards *with)
 	return 1;
 }
 
+/* The identity: "host:port,...,host:port" ([host] for IPv6), "#N" after it for a pinned member. */
 static char *make_identity(const rl_shards *shards)
 {
-	size_t i, len = 16, at = 0;
-	char *text;
+	size_t at;
+	char *text = rl_seeds_identity(shards->seeds, shards->seed_count, 12, &at);
 
-	for (i = 0; i < shards->seed_count; i++) {
-		len += strlen(shards->seeds[i].host) + 10;
-	}
-	if ((text = malloc(len)) == NULL) {
-		return NULL;
-	}
-	text[0] = '\0';
-	for (i = 0; i < shards->seed_count; i++) {
-		const rl_endpoint *one = &shards->seeds[i];
-		at += (size_t) snprintf(text + at, len - at, strchr(one->host, ':') ? "%s[%s]:%d" : "%s%s:%d",
-			i ? "," : "", one->host, one->port);
-	}
-	if (shards->pin > 0) {
-		snprintf(text + at, len - at, "#%u", shards->pin - 1);
+	if (text != NULL && shards->pin > 0) {
+		snprintf(text + at, 13, "#%u", shards->pin - 1);
 	}
 	return text;
 }
@@ -250,32 +230,19 @@ static char *make_identity(const rl_shards *shards)
 rl_shards *rl_shards_create(const rl_shards_spec *spec)
 {
 	rl_shards *shards = calloc(1, sizeof(*shards));
-	size_t i;
 
 	if (shards == NULL) {
 		return NULL;
 	}
-	shards->seed_count = spec->count;
+	shards->seed_count = spec->seeds.count;
 	shards->pin = spec->pin;
-	shards->seeds = calloc(spec->count ? spec->count : 1, sizeof(*shards->seeds));
+	shards->seeds = rl_seeds_create(&spec->seeds);
 	if ((shards->map = calloc(1, sizeof(*shards->map))) != NULL) {
 		shards->map->refs = 1;
 		shards->map->owner = calloc(RL_SHARDS_SLOTS, sizeof(*shards->map->owner));
 	}
-	if (shards->seeds == NULL || shards->map == NULL || shards->map->owner == NULL) {
-		rl_shards_free(shards);
-		return NULL;
-	}
-	for (i = 0; i < spec->count; i++) {
-		rl_endpoint *one = &shards->seeds[i];
-
-		if (rl_endpoint_set(one, spec->hosts[i], spec->ports[i], spec->timeout_ms, spec->username, spec->password,
-				spec->tls) != 0) {
-			rl_shards_free(shards);
-			return NULL;
-		}
-	}
-	if ((shards->identity = make_identity(shards)) == NULL) {
+	if (shards->seeds == NULL || shards->map == NULL || shards->map->owner == NULL
+		|| (shards->identity = make_identity(shards)) == NULL) {
 		rl_shards_free(shards);
 		return NULL;
 	}
@@ -287,22 +254,8 @@ rl_shards *rl_shards_copy(const rl_shards *from)
 	const char *hosts[RL_URI_SENTINELS_MAX];
 	int ports[RL_URI_SENTINELS_MAX];
 	rl_shards_spec spec;
-	size_t i;
 
-	memset(&spec, 0, sizeof(spec));
-	for (i = 0; i < from->seed_count && i < RL_URI_SENTINELS_MAX; i++) {
-		hosts[i] = from->seeds[i].host;
-		ports[i] = from->seeds[i].port;
-	}
-	spec.count = i;
-	spec.hosts = hosts;
-	spec.ports = ports;
-	if (from->seed_count > 0) {
-		spec.username = from->seeds[0].username;
-		spec.password = from->seeds[0].password;
-		spec.timeout_ms = from->seeds[0].timeout_ms;
-		spec.tls = from->seeds[0].tls;
-	}
+	rl_seeds_spec_of(from->seeds, from->seed_count, hosts, ports, &spec.seeds);
 	spec.pin = from->pin;
 	/* the copy learns the map itself (the renewal thread's): nothing shared between threads */
 	return rl_shards_create(&spec);

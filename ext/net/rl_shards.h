@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "net/rl_conn.h"
+#include "net/rl_seeds.h"
 #include "protocol/rl_request.h"
 
 #define RL_SHARDS_SLOTS 16384
@@ -22,13 +23,7 @@
 
 /* One member as parsed from the PHP side. Strings NUL-terminated; NULL = absent. */
 typedef struct rl_shards_spec {
-	size_t count;
-	const char *const *hosts;
-	const int *ports;
-	const char *username;
-	const char *password;
-	double timeout_ms;
-	const rl_tls_config *tls; /* NULL: plain TCP */
+	rl_seeds_spec seeds;
 	unsigned pin;             /* RedLock::fromCluster's member pin - 1 (see rl_shards.pin); 0: a cluster member */
 } rl_shards_spec;
 

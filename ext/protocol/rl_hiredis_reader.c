@@ -278,19 +278,15 @@ static void free_object(void *object)
 	(void) object; /* the objects are all the one rl_reader_kept */
 }
 
-static redisReplyObjectFunctions object_functions = {
-	create_string,
-	create_array,
-	create_integer,
+/* hiredis' table of object functions, with the version branches written once: the two tables below
+ * differ in what a string and an integer make. */
 #if HIREDIS_MAJOR >= 1
-	create_double,
+#define OBJECT_FUNCTIONS(string, integer) {string, create_array, integer, create_double, create_nil, create_bool, free_object}
+#else
+#define OBJECT_FUNCTIONS(string, integer) {string, create_array, integer, create_nil, free_object}
 #endif
-	create_nil,
-#if HIREDIS_MAJOR >= 1
-	create_bool,
-#endif
-	free_object,
-};
+
+static redisReplyObjectFunctions object_functions = OBJECT_FUNCTIONS(create_string, create_integer);
 
 /* The table for a top-level status line (+OK) or one-digit integer (:1): hiredis parses the line
  * as always, but with no createString or createInteger it calls nothing and returns the line's
@@ -298,19 +294,7 @@ static redisReplyObjectFunctions object_functions = {
  * the line from the bytes hiredis just delimited instead of a copy made by create_string.
  * hiredis checks an integer with string2ll() only on its way to createInteger: hence only one
  * digit, whole, for which that check cannot fail. */
-static redisReplyObjectFunctions line_functions = {
-	NULL,
-	create_array,
-	NULL,
-#if HIREDIS_MAJOR >= 1
-	create_double,
-#endif
-	create_nil,
-#if HIREDIS_MAJOR >= 1
-	create_bool,
-#endif
-	free_object,
-};
+static redisReplyObjectFunctions line_functions = OBJECT_FUNCTIONS(NULL, NULL);
 
 static int fail(rl_reader *reader, const char *why)
 {

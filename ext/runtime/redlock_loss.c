@@ -15,6 +15,7 @@
 #include "zend_exceptions.h"
 
 #include "runtime/redlock_loss.h"
+#include "protocol/rl_list.h"
 #include "runtime/redlock_runtime_private.h"
 #include "services/rl_metrics.h"
 #include "net/rl_wait.h"
@@ -78,14 +79,7 @@ void redlock_loss_unwatch(redlock_object *intern)
 	if (w == NULL) {
 		return;
 	}
-	if (w->prev) {
-		w->prev->next = w->next;
-	} else {
-		watches = w->next;
-	}
-	if (w->next) {
-		w->next->prev = w->prev;
-	}
+	RL_LIST_UNLINK(watches, w, prev, next);
 	while (w->deferred) {
 		deferred_loss *d = w->deferred;
 

@@ -2,6 +2,7 @@
 #include "php.h"
 
 #include "runtime/redlock_running.h"
+#include "protocol/rl_list.h"
 
 /* The objects with run() calls in progress on this PHP thread: the end of the request releases
  * what those whose stacks were abandoned still hold (redlock_running.h). */
@@ -25,14 +26,7 @@ static void running_unlist(redlock_object *intern)
 	if (!intern->run_listed) {
 		return;
 	}
-	if (intern->run_prev) {
-		intern->run_prev->run_next = intern->run_next;
-	} else {
-		running_objects = intern->run_next;
-	}
-	if (intern->run_next) {
-		intern->run_next->run_prev = intern->run_prev;
-	}
+	RL_LIST_UNLINK(running_objects, intern, run_prev, run_next);
 	intern->run_prev = intern->run_next = NULL;
 	intern->run_listed = false;
 }

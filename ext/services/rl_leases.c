@@ -149,6 +149,15 @@ static void leave_parent_locked(rl_leases *w)
 #endif
 }
 
+/* Takes w's lock (the caller UNLOCKs), leaves a forked parent's leases behind, and finds token's lease:
+ * NULL when there is none. The first step of every call on one lease from the object's side. */
+static lease *lock_and_find(rl_leases *w, const char *token, size_t token_len)
+{
+	LOCK();
+	leave_parent_locked(w);
+	return find(w, token, token_len);
+}
+
 rl_leases *rl_leases_create(const rl_leases_config *config)
 {
 	rl_leases *w;
@@ -265,9 +274,7 @@ void rl_leases_set_masters(rl_leases *w, const char *token, size_t token_len, co
 {
 	lease *e;
 
-	LOCK();
-	leave_parent_locked(w);
-	e = find(w, token, token_len);
+	e = lock_and_find(w, token, token_len);
 	if (e != NULL && (e->masters != NULL || (e->masters = calloc(count ? count : 1, sizeof(*masters))) != NULL)) {
 		memcpy(e->masters, masters, count * sizeof(*masters));
 	}
@@ -279,9 +286,7 @@ double rl_leases_taken_at(rl_leases *w, const char *token, size_t token_len)
 	lease *e;
 	double at = 0;
 
-	LOCK();
-	leave_parent_locked(w);
-	e = find(w, token, token_len);
+	e = lock_and_find(w, token, token_len);
 	if (e != NULL) {
 		at = e->taken_at;
 	}
@@ -294,9 +299,7 @@ int rl_leases_masters(rl_leases *w, const char *token, size_t token_len, uint32_
 	lease *e;
 	int known = 0;
 
-	LOCK();
-	leave_parent_locked(w);
-	e = find(w, token, token_len);
+	e = lock_and_find(w, token, token_len);
 	if (e != NULL && e->masters != NULL) {
 		memcpy(masters, e->masters, count * sizeof(*masters));
 		known = 1;
@@ -337,9 +340,7 @@ void rl_leases_note_votes(rl_leases *w, const char *token, size_t token_len, con
 {
 	lease *e;
 
-	LOCK();
-	leave_parent_locked(w);
-	e = find(w, token, token_len);
+	e = lock_and_find(w, token, token_len);
 	if (e != NULL) {
 		rl_lease_note_votes(e, outcomes, count, acquired);
 	}
@@ -352,9 +353,7 @@ int rl_leases_lost_on(rl_leases *w, const char *token, size_t token_len, unsigne
 	size_t i;
 	int any = 0;
 
-	LOCK();
-	leave_parent_locked(w);
-	e = find(w, token, token_len);
+	e = lock_and_find(w, token, token_len);
 	for (i = 0; i < count; i++) {
 		lost_on[i] = e != NULL && e->lost_on != NULL && e->lost_on[i];
 		any |= lost_on[i];
@@ -365,15 +364,9 @@ int rl_leases_lost_on(rl_leases *w, const char *token, size_t token_len, unsigne
 
 rl_lease_state rl_leases_state(rl_leases *w, const char *token, size_t token_len)
 {
-	rl_lease_state state = RL_LEASE_UNKNOWN;
-	lease *e;
+	lease *e = lock_and_find(w, token, token_len);
+	rl_lease_state state = e != NULL ? state_of(w, e, rl_now_ms()) : RL_LEASE_UNKNOWN;
 
-	LOCK();
-	leave_parent_locked(w);
-	e = find(w, token, token_len);
-	if (e != NULL) {
-		state = state_of(w, e, rl_now_ms());
-	}
 	UNLOCK();
 	return state;
 }
@@ -383,9 +376,7 @@ int rl_leases_begin_extend(rl_leases *w, const char *token, size_t token_len)
 	lease *e;
 	int rc = -1;
 
-	LOCK();
-	leave_parent_locked(w);
-	e = find(w, token, token_len);
+	e = lock_and_find(w, token, token_len);
 	if (e != NULL) {
 		rc = e->left != 0 && state_of(w, e, rl_now_ms()) != RL_LEASE_LOST;
 		if (rc && e->left > 0) {
@@ -418,9 +409,7 @@ rl_lease_state rl_leases_converting(rl_leases *w, const char *token, size_t toke
 	rl_lease_state state = RL_LEASE_UNKNOWN;
 	lease *e;
 
-	LOCK();
-	leave_parent_locked(w);
-	e = find(w, token, token_len);
+	e = lock_and_find(w, token, token_len);
 	if (e != NULL) {
 		double now = rl_now_ms();
 
@@ -483,9 +472,7 @@ rl_lease_state rl_leases_remove(rl_leases *w, const char *token, size_t token_le
 	rl_lease_state state = RL_LEASE_UNKNOWN;
 	lease *e;
 
-	LOCK();
-	leave_parent_locked(w);
-	e = find(w, token, token_len);
+	e = lock_and_find(w, token, token_len);
 	if (e != NULL) {
 		state = state_of(w, e, rl_now_ms());
 		if (e->busy) {
@@ -509,9 +496,7 @@ int rl_leases_set_alarm(rl_leases *w, const char *token, size_t token_len, void 
 	lease *e;
 	int rc = -1;
 
-	LOCK();
-	leave_parent_locked(w);
-	e = find(w, token, token_len);
+	e = lock_and_find(w, token, token_len);
 	if (e != NULL) {
 		e->raise = raise;
 		e->raise_arg = arg;
@@ -529,9 +514,7 @@ int rl_leases_own(rl_leases *w, const char *token, size_t token_len)
 	lease *e;
 	int own;
 
-	LOCK();
-	leave_parent_locked(w); /* a forked child: its parent's leases are not its own */
-	e = find(w, token, token_len);
+	e = lock_and_find(w, token, token_len); /* in a forked child, none of its parent's */
 	/* Taken here: pinned by this process' run(). A lease an extend() of the lock array added (the
 	 * cap's count, in a forked child for its parent's lock) tracks it without having taken it. */
 	own = e != NULL && e->pinned;
@@ -581,9 +564,7 @@ int rl_leases_terms(rl_leases *w, const char *token, size_t token_len, int64_t *
 	lease *e;
 	int rc = -1;
 
-	LOCK();
-	leave_parent_locked(w);
-	e = find(w, token, token_len);
+	e = lock_and_find(w, token, token_len);
 	if (e != NULL) {
 		*ttl = e->ttl;
 		*valid_until = e->valid_until;
@@ -597,9 +578,7 @@ void rl_leases_not_held(rl_leases *w, const char *token, size_t token_len)
 {
 	lease *e;
 
-	LOCK();
-	leave_parent_locked(w);
-	e = find(w, token, token_len);
+	e = lock_and_find(w, token, token_len);
 	if (e != NULL && !e->lost && !e->converting) {
 		rl_lease_mark_lost(w, e, RL_LOSS_NOT_HELD);
 	}

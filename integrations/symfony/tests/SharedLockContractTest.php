@@ -47,13 +47,8 @@ final class SharedLockContractTest extends TestCase
 
         $store->save($key1);
         $this->assertHolds($store, [$key1], [$key2]);
-        $this->assertConflicts(fn () => $store->saveRead($key2), 'The store saved a reader beside a writer');
-        $this->assertHolds($store, [$key1], [$key2]);
-        $store->delete($key1);
-        $this->assertHolds($store, [], [$key1]);
-        $store->saveRead($key2);
-        $this->assertHolds($store, [$key2]);
-        $store->delete($key2);
+        $this->assertRefusedUntilDeleted($store, $key1, $key2, fn (Key $key) => $store->saveRead($key),
+            'The store saved a reader beside a writer');
     }
 
     public function testSharedLockPromote(): void
@@ -78,13 +73,8 @@ final class SharedLockContractTest extends TestCase
 
         $store->saveRead($key1);
         $store->save($key1);
-        $this->assertConflicts(fn () => $store->saveRead($key2), 'A reader was let in beside the promoted writer');
-        $this->assertHolds($store, [$key1], [$key2]);
-        $store->delete($key1);
-        $this->assertHolds($store, [], [$key1]);
-        $store->saveRead($key2);
-        $this->assertHolds($store, [$key2]);
-        $store->delete($key2);
+        $this->assertRefusedUntilDeleted($store, $key1, $key2, fn (Key $key) => $store->saveRead($key),
+            'A reader was let in beside the promoted writer');
     }
 
     public function testSharedLockDemote(): void

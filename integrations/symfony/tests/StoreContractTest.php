@@ -55,15 +55,9 @@ final class StoreContractTest extends TestCase
 
         $store->save($key1);
         $this->assertHolds($store, [$key1], [$key2]);
-        $this->assertConflicts(fn () => $store->save($key2), 'The store saved a second key on a resource another key holds');
         // The failed attempt leaves the holder's lock alone.
-        $this->assertHolds($store, [$key1], [$key2]);
-        $store->delete($key1);
-        $this->assertHolds($store, [], [$key1, $key2]);
-        $store->save($key2);
-        $this->assertHolds($store, [$key2], [$key1]);
-        $store->delete($key2);
-        $this->assertHolds($store, [], [$key2]);
+        $this->assertRefusedUntilDeleted($store, $key1, $key2, fn (Key $key) => $store->save($key),
+            'The store saved a second key on a resource another key holds');
     }
 
     public function testSaveTwice(): void

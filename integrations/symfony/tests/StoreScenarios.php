@@ -44,6 +44,22 @@ trait StoreScenarios
         }
     }
 
+    /**
+     * $key1 is held and $key2 on the same resource is not: $take($key2) is refused and leaves $key1
+     * alone; once $key1 is deleted, $take($key2) gets in. Ends with neither held.
+     */
+    private function assertRefusedUntilDeleted(RedLockStore $store, Key $key1, Key $key2, callable $take, string $message): void
+    {
+        $this->assertConflicts(fn () => $take($key2), $message);
+        $this->assertHolds($store, [$key1], [$key2]);
+        $store->delete($key1);
+        $this->assertHolds($store, [], [$key1, $key2]);
+        $take($key2);
+        $this->assertHolds($store, [$key2], [$key1]);
+        $store->delete($key2);
+        $this->assertHolds($store, [], [$key2]);
+    }
+
     /** $save (a save the store must refuse) throws LockConflictedException; else fails with $message. */
     private function assertConflicts(callable $save, string $message): void
     {
