@@ -753,6 +753,21 @@ static int join_fair_queue(rl_lane *lane, rl_fair_waiter *waiter, rl_lock_target
 	return 0;
 }
 
+/* A fair waiter's leave. Won: off the queue of the servers it did not win; not won (waitTimeout over,
+ * cancelled, an error): off every queue, the next waiter woken where the lock is free. A wait cancelled
+ * in its pause (its Fiber or coroutine destroyed) ends with its lane given back (sets_rest): the leave
+ * goes on a lane nobody uses, sent without waiting. With none (every lane lent, or none came back in
+ * time) its heartbeat lapses within RL_FAIR_HEARTBEAT_MS instead. */
+static void fair_leave(rl_client *client, rl_lane *lane, const rl_lock_keys *keys, rl_fair_waiter *waiter)
+{
+	if (lane == NULL && waiter->queued) {
+		lane = free_lane(client);
+	}
+	if (lane != NULL) {
+		rl_fair_leave(&lane->io, &client->policy, keys, waiter);
+	}
+}
+
 static int acquire_waiting(rl_client *client, rl_lane **lanep, const rl_lock_target *target, int64_t ttl, rl_held_lock *held,
 	rl_writer_mark *mark)
 {
@@ -790,11 +805,8 @@ static int acquire_waiting(rl_client *client, rl_lane **lanep, const rl_lock_tar
 			client->policy.call_bound_ms, attempt_once, &attempt, &hooks, &stats);
 		held->result.attempts = stats.attempts;
 	}
-	if (client->config.fair && *lanep != NULL) {
-		/* won: off the queue of the servers it did not win; not won (waitTimeout over, cancelled,
-		 * an error): off every queue, the next waiter woken where the lock is free. Without a lane
-		 * (none came back in time) its heartbeat lapses within RL_FAIR_HEARTBEAT_MS instead. */
-		rl_fair_leave(&(*lanep)->io, &client->policy, &target->keys, &waiter);
+	if (client->config.fair) {
+		fair_leave(client, *lanep, &target->keys, &waiter);
 	}
 	free(names);
 	free(keys);
