@@ -307,13 +307,20 @@ final class Checker
             $steps[] = [$h->start, $h->fence, $h->t0, $h->w];
             $this->kept++;
         }
-        /* keep the steps a lock invoked within the horizon can need: the last one before it, and later */
+        unset($steps);
+        $this->pruneSteps($res);
+    }
+
+    /** Keep the steps a lock invoked within the horizon can need: the last one before it, and later. */
+    private function pruneSteps(string $res, bool $now = false): void
+    {
+        $steps = &$this->steps[$res];
         $cut = $this->now - $this->horizon;
         $drop = 0;
         while ($drop + 1 < count($steps) && $steps[$drop + 1][0] < $cut) {
             $drop++;
         }
-        if ($drop > 64 || ($drop > 0 && $drop * 2 >= count($steps))) {
+        if ($drop > 64 || ($drop > 0 && ($now || $drop * 2 >= count($steps)))) {
             $steps = array_slice($steps, $drop);
             $this->kept -= $drop;
             $this->stepsFrom[$res] = $cut;
@@ -457,6 +464,15 @@ final class Checker
                 break;
             default:
                 throw new RuntimeException("unknown op '$op'");
+        }
+        if ($this->stats['records'] % 8192 === 0) {
+            /* resources gone quiet: their old fence steps and writes are not kept either */
+            foreach (array_keys($this->steps) as $r) {
+                $this->pruneSteps((string) $r, true);
+            }
+            foreach (array_keys($this->writes) as $r) {
+                $this->judgeWrites((string) $r);
+            }
         }
         if ($this->kept > $this->peakKept) {
             $this->peakKept = $this->kept;
