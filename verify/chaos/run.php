@@ -200,8 +200,10 @@ function start_server(int $port, string $dir, ?array $command = null): array
     if ($proc === false) {
         throw new RuntimeException("cannot start redis-server on $port");
     }
-    /* Loading a long run's AOF took 5.4 s once (a 58 MB file): give it time. */
-    $deadline = microtime(true) + ($aof ? 60 : 5);
+    /* Loading a long run's AOF took 5.4 s once (a 58 MB file): give it time. Without AOF, 5 s was too short
+     * once: at nice 19 on 2 cores at load 15 a restart answered after the deadline (seed 33033, 69 s into
+     * --preset=combined-long), the run died and its workers went on against one orphan server. */
+    $deadline = microtime(true) + ($aof ? 60 : 30);
     while (microtime(true) < $deadline) {
         $c = Resp::connect($port, 0.2);
         if ($c !== null) {
@@ -218,6 +220,8 @@ function start_server(int $port, string $dir, ?array $command = null): array
         }
         usleep(10000);
     }
+    posix_kill(proc_get_status($proc)['pid'], SIGKILL); /* no orphan that answers later */
+    proc_close($proc);
     throw new RuntimeException("redis-server on $port did not come up (port busy?)");
 }
 
@@ -236,6 +240,14 @@ function kill_server(array &$s): void
 function stop_all(): void
 {
     global $servers;
+    /* a run that dies stops its workers too: they must not go on against stopped servers */
+    foreach ($GLOBALS['chaosWorkers'] ?? [] as $p) {
+        $st = proc_get_status($p);
+        if ($st['running']) {
+            posix_kill($st['pid'], SIGCONT);
+            posix_kill($st['pid'], SIGKILL);
+        }
+    }
     foreach ($servers as &$s) {
         kill_server($s);
     }
@@ -297,6 +309,7 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
          * 2>&1 that rewinds our stdout too. Worker errors are copied to stderr afterwards. */
         $procs[$w] = proc_open($cmd, [['file', '/dev/null', 'r'], ['file', '/dev/null', 'w'],
             ['file', "$runDir/$runId-w$w.err", 'w']], $pipes);
+        $GLOBALS['chaosWorkers'][$w] = $procs[$w];
     }
 
     /* The chaos loop: at most --kill-count lock servers killed (restarted together, empty) and one
@@ -415,6 +428,7 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
     if (($stopped ?? null) !== null) {
         posix_kill($stopped, SIGCONT);
     }
+    $GLOBALS['chaosWorkers'] = []; /* reaped below: stop_all must not touch them */
     chaos_reap($procs);
     $elapsed = microtime(true) - $start;
     if ($faultLog !== null) {
