@@ -5,6 +5,8 @@
  *
  *   php verify/chaos/run.php --preset=short     # CI: both runs, < 2 minutes
  *   php verify/chaos/run.php --preset=long      # >= 1M acquisitions in the delayed-restart run
+ *   php verify/chaos/run.php --preset=combined-long --history=DIR   # issue 33's faults combined for up to 10^6
+ *            acquisitions in 40 min, judged by the streaming checker (docs/evidence/verification.md: not made yet)
  *   php verify/chaos/run.php --preset=sem-short|shared-short|fence-short   # issue 10's checks, CI: 45 s each
  *   --mode=semaphore --limit=L: P > L workers on lockSemaphore(); never more than L use intervals
  *     overlap. --mode=shared --exclusive-pct=N: lockShared() and lock() (N %) on one resource; an
