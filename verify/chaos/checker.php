@@ -2,8 +2,15 @@
 /* The checker (issue 33): reads the histories of any chaos run (verify/chaos/history.php: JSON lines) and
  * checks the lock's guarantee as one property. See docs/design/verification.md.
  *
- *   php verify/chaos/checker.php [--json] [--quiet] FILE|DIR...    (a DIR: every *.jsonl in it)
+ *   php verify/chaos/checker.php [--json] [--quiet] [--in-memory] [--horizon=S] FILE|DIR...    (a DIR: every *.jsonl in it)
  *   exit 0: no violation; 1: a violation; 2: bad input
+ *
+ * It streams (checker_stream(), class Checker): the files, each in time order, are merged, one record per
+ * file held, and only what the rules still need is kept: holders until they are unlocked and swept, the
+ * holder reaching furthest, the fence steps and fenced writes of the last S seconds (--horizon, 60), the
+ * faults outside the model. A lock call or a write's record arriving more than S late, or a file out of
+ * order, stops it with exit 2 (never a wrong verdict); --in-memory reads everything first and sorts any
+ * order (checker_read(), the reader before a run of 10^6 acquisitions needed streaming: same verdicts).
  *
  * Per resource:
  *  1. Exclusion. A holder is a lock call that completed ok. Its promised interval runs from that call's
@@ -66,239 +73,464 @@ function checker_read(array $paths): array
     return $records;
 }
 
-/** @param list<array> $records @return array the verdict */
-function checker_check(array $records, int $maxExamples = 5): array
+/** The records of history files in time order (completion; invoke for a call that never completed; t for a
+ * fault), read as a stream: a k-way merge of the files, each already in that order (a worker writes a call's
+ * record after it completes, the chaos loop its faults as they happen). Only one record per file is held.
+ * Ties keep file order (files sorted by name), as a stable sort of all records would. A file out of order
+ * is an error: the in-memory reader (--in-memory) sorts any order.
+ * @param list<string> $paths @return Generator<int, array> */
+function checker_stream(array $paths): Generator
 {
-    $holders = [];      /* res => list of [start, end, w, token, t0, fence] */
-    $byHolder = [];     /* "w|token|res" => index into $holders[res] */
-    $faults = [];       /* list of [t, scope] out of the model */
-    $fenceFaults = [];  /* list of [t, scope] in the model for exclusion, not for fences (counters lost) */
-    $writes = [];       /* res => list of [seq, fence, accepted, token] */
-    $stats = ['records' => count($records), 'acquisitions' => 0, 'lock_fail' => 0, 'lock_info' => 0,
+    $files = [];
+    foreach ($paths as $path) {
+        $list = is_dir($path) ? (glob(rtrim($path, '/') . '/*.jsonl') ?: []) : [$path];
+        sort($list);
+        array_push($files, ...$list);
+    }
+    $handles = $lines = $last = [];
+    $next = function (int $i) use (&$handles, &$files, &$lines, &$last): ?array {
+        $fh = $handles[$i];
+        while (($line = fgets($fh)) !== false) {
+            $lines[$i]++;
+            if (trim($line) === '') {
+                continue;
+            }
+            $rec = json_decode($line, true);
+            if (!is_array($rec) || !isset($rec['op'])) {
+                if (feof($fh)) {
+                    continue; /* a torn last line: a worker killed mid-write; no operation */
+                }
+                throw new RuntimeException("{$files[$i]}:{$lines[$i]}: not a history record");
+            }
+            $key = (int) ($rec['t1'] ?? $rec['t0'] ?? $rec['t'] ?? 0);
+            if ($key < $last[$i]) {
+                throw new RuntimeException("{$files[$i]}:{$lines[$i]}: not in time order (the streaming reader needs each file in order; use --in-memory)");
+            }
+            $last[$i] = $key;
+            return [$key, $i, $rec];
+        }
+        return null;
+    };
+    $heap = new SplMinHeap(); /* [time, file index, record]: ties by file index */
+    foreach ($files as $i => $file) {
+        $fh = fopen($file, 'r');
+        if ($fh === false) {
+            throw new RuntimeException("cannot read $file");
+        }
+        $handles[$i] = $fh;
+        $lines[$i] = 0;
+        $last[$i] = PHP_INT_MIN;
+        if (($e = $next($i)) !== null) {
+            $heap->insert($e);
+        }
+    }
+    while (!$heap->isEmpty()) {
+        [, $i, $rec] = $heap->extract();
+        yield $rec;
+        if (($e = $next($i)) !== null) {
+            $heap->insert($e);
+        }
+    }
+    foreach ($handles as $fh) {
+        fclose($fh);
+    }
+}
+
+/** A holder: a lock call that completed ok, and what later calls of the same worker and token promised. */
+final class CheckerHolder
+{
+    public bool $open = true;   /* still in byHolder: a later record of its worker and token can change it */
+    public array $calls = [];   /* [t1, op, out] of its later calls: whether a stale holder was told */
+
+    public function __construct(public int $start, public int $end, public string $w, public string $token,
+        public int $t0, public $fence)
+    {
+    }
+}
+
+/**
+ * The checker's rules over records in time order (see the head of this file), holding only what the rules
+ * still need: the holders not yet swept (a holder is swept, in start order, once it is unlocked, so its
+ * promise is final), the holder reaching furthest, the fence steps of the last --horizon of time, the
+ * fenced writes of the last horizon (judged in the resource's own order once that old), the faults
+ * outside the model. A lock call, or a write's record, later than the horizon makes it throw rather than
+ * judge wrongly.
+ */
+final class Checker
+{
+    public array $stats = ['records' => 0, 'acquisitions' => 0, 'lock_fail' => 0, 'lock_info' => 0,
         'extends_ok' => 0, 'validity_ok' => 0, 'unlocks' => 0, 'losses' => 0, 'renewals' => 0, 'writes' => 0,
-        'writes_accepted' => 0, 'writes_unattributed' => 0, 'faults_in_model' => 0, 'faults_outside_model' => 0, 'faults_outside_model_for_fences' => 0,
-        'resources' => 0, 'clock_warnings' => 0];
-    /* Records in time order of completion (invoke for those never completed): a holder's later calls
-     * follow its lock. usort is stable: records of one worker keep their order on equal times. */
-    usort($records, fn ($a, $b) => (($a['t1'] ?? $a['t0'] ?? $a['t'] ?? 0) <=> ($b['t1'] ?? $b['t0'] ?? $b['t'] ?? 0)));
-    $pending = [];      /* unlocks and promises seen before their holder (never, given the sort; kept safe) */
-    foreach ($records as $rec) {
+        'writes_accepted' => 0, 'writes_unattributed' => 0, 'faults_in_model' => 0, 'faults_outside_model' => 0,
+        'faults_outside_model_for_fences' => 0, 'resources' => 0, 'clock_warnings' => 0];
+    public array $violations = ['overlaps' => 0, 'fence_accepted_below' => 0, 'fence_not_increasing' => 0];
+    public array $outsideModel = ['overlaps' => 0, 'fence_not_increasing' => 0, 'signalled' => 0, 'not_signalled' => 0,
+        'no_later_call' => 0, 'clock_warned' => 0];
+    public array $examples = [];
+    /** peak of holders waiting to be swept, fence steps and writes buffered: what the stream kept */
+    public int $peakKept = 0;
+
+    private array $byHolder = [];   /* "w|token|res" => CheckerHolder, open */
+    private array $queue = [];      /* res => list of CheckerHolder in start order, not yet swept */
+    private array $qhead = [];      /* res => index of the first not swept */
+    private array $reach = [];      /* res => the swept holder reaching furthest */
+    private array $steps = [];      /* res => list of [start, fence, t0, w]: fenced holders that raised the top */
+    private array $stepsFrom = [];  /* res => times before this were pruned */
+    private array $writes = [];     /* res => SplMinHeap of [seq, t, fence, accepted] */
+    private array $wtop = [];       /* res => the largest fence accepted so far */
+    private array $wlast = [];      /* res => the last seq judged */
+    private array $faults = [];     /* [t, scope] out of the model */
+    private array $fenceFaults = []; /* [t, scope] in the model for exclusion, not for fences (counters lost) */
+    private int $now = PHP_INT_MIN;
+    private int $kept = 0;
+
+    public function __construct(private int $maxExamples = 5, private int $horizon = 60_000_000_000)
+    {
+    }
+
+    private function note(string $text): void
+    {
+        if (count($this->examples) < $this->maxExamples) {
+            $this->examples[] = $text;
+        }
+    }
+
+    /** An out-of-model fault between $from and $to on the resource's scope. */
+    private function outside(string $res, int $from, int $to, bool $forFences = false): bool
+    {
+        foreach ($forFences ? array_merge($this->faults, $this->fenceFaults) : $this->faults as [$t, $scope]) {
+            if ($t >= $from && $t <= $to && str_starts_with($res, $scope)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Outside the model a stale holder must at least be told: the first of its calls to complete after the
+     * rival acquired (extend, validity, unlock, or onLoss) says it lost the lock (fail, or the loss). */
+    private function told(CheckerHolder $stale, int $since): void
+    {
+        $next = null;
+        foreach ($stale->calls as $c) {
+            if ($c[0] >= $since && ($next === null || $c[0] < $next[0])) {
+                $next = $c;
+            }
+        }
+        $this->outsideModel[$next === null ? 'no_later_call' : ($next[2] === 'fail' || $next[1] === 'loss' ? 'signalled' : 'not_signalled')]++;
+        /* and whether a clock-jump warning reached it during its hold, by its next call's return */
+        foreach ($stale->calls as $c) {
+            if ($c[1] === 'clock-warning' && $c[0] >= $stale->t0 && ($next === null || $c[0] <= $next[0])) {
+                $this->outsideModel['clock_warned']++;
+                break;
+            }
+        }
+    }
+
+    /** 1. Exclusion: the holders of $res in start order, each against the one reaching furthest so far; a
+     * holder is judged once its promise is final (unlocked), or all at the end. */
+    private function sweep(string $res, bool $all = false): void
+    {
+        $q = &$this->queue[$res];
+        $i = $this->qhead[$res];
+        $n = count($q);
+        $reach = $this->reach[$res] ?? null;
+        while ($i < $n && ($all || !$q[$i]->open)) {
+            $h = $q[$i];
+            $q[$i] = null; /* swept: kept only while it is the one reaching furthest */
+            $i++;
+            $this->kept--;
+            if ($h->end <= $h->start) {
+                continue; /* unlocked before it completed, or promised nothing */
+            }
+            if ($reach !== null && $h->start < $reach->end && ($reach->w !== $h->w || $reach->token !== $h->token)) {
+                /* From the first of the two invokes: concurrent acquisitions complete in either order, and
+                 * the one that completes second may be the one whose key the fault lost (invoked before
+                 * a restart without persistence, its vote from that server taken before it). */
+                if ($this->outside($res, min($reach->t0, $h->t0), $h->start)) {
+                    $this->outsideModel['overlaps']++;
+                    $this->told($reach, $h->start);
+                } else {
+                    $this->violations['overlaps']++;
+                    $this->note(sprintf('overlap on %s: %s (token %s) acquired %.3f ms before %s (token %s) stopped being promised',
+                        $res, $h->w, substr($h->token, 0, 12), ($reach->end - $h->start) / 1e6, $reach->w, substr($reach->token, 0, 12)));
+                }
+            }
+            if ($reach === null || $h->end > $reach->end) {
+                $reach = $h;
+            }
+        }
+        $this->reach[$res] = $reach;
+        if ($i === $n) {
+            $q = [];
+            $i = 0;
+        } elseif ($i > 1024 && $i * 2 > $n) {
+            $q = array_slice($q, $i);
+            $i = 0;
+        }
+        $this->qhead[$res] = $i;
+        unset($q);
+    }
+
+    /** 2b. Fences of locks in real-time order: a lock invoked after another completed has a larger fence.
+     * Judged as the lock completes: every lock completed before its invoke has been seen. */
+    private function fenceOrder(string $res, CheckerHolder $h): void
+    {
+        $steps = &$this->steps[$res];
+        $steps ??= [];
+        if ($h->t0 < ($this->stepsFrom[$res] ?? PHP_INT_MIN)) {
+            throw new RuntimeException(sprintf('a lock call on %s took longer than the streaming horizon (%d s): run with a larger --horizon or --in-memory',
+                $res, intdiv($this->horizon, 1_000_000_000)));
+        }
+        /* the last step completed before its invoke: the largest fence (the first to reach it) by then */
+        $lo = 0;
+        $hi = count($steps) - 1;
+        $top = null;
+        while ($lo <= $hi) {
+            $mid = ($lo + $hi) >> 1;
+            if ($steps[$mid][0] < $h->t0) {
+                $top = $steps[$mid];
+                $lo = $mid + 1;
+            } else {
+                $hi = $mid - 1;
+            }
+        }
+        if ($top !== null && $h->fence <= $top[1]) {
+            if ($this->outside($res, $top[2], $h->t0, true)) {
+                $this->outsideModel['fence_not_increasing']++;
+            } else {
+                $this->violations['fence_not_increasing']++;
+                $this->note(sprintf('fence on %s: %s took fence %d after %s had completed with fence %d',
+                    $res, $h->w, $h->fence, $top[3], $top[1]));
+            }
+        }
+        $last = $steps ? $steps[count($steps) - 1] : null;
+        if ($last === null || $h->fence > $last[1]) {
+            $steps[] = [$h->start, $h->fence, $h->t0, $h->w];
+            $this->kept++;
+        }
+        unset($steps);
+        $this->pruneSteps($res);
+    }
+
+    /** Keep the steps a lock invoked within the horizon can need: the last one before it, and later. */
+    private function pruneSteps(string $res, bool $now = false): void
+    {
+        $steps = &$this->steps[$res];
+        $cut = $this->now - $this->horizon;
+        $drop = 0;
+        while ($drop + 1 < count($steps) && $steps[$drop + 1][0] < $cut) {
+            $drop++;
+        }
+        if ($drop > 64 || ($drop > 0 && ($now || $drop * 2 >= count($steps)))) {
+            $steps = array_slice($steps, $drop);
+            $this->kept -= $drop;
+            $this->stepsFrom[$res] = $cut;
+        }
+        unset($steps);
+    }
+
+    /** 2a. The fenced resource in its own order (seq): writes are judged once older than the horizon. */
+    private function judgeWrites(string $res, bool $all = false): void
+    {
+        $heap = $this->writes[$res];
+        $cut = $this->now - $this->horizon;
+        while (!$heap->isEmpty() && ($all || $heap->top()[1] < $cut)) {
+            [$seq, , $fence, $accepted] = $heap->extract();
+            $this->kept--;
+            $this->wlast[$res] = $seq;
+            if (!$accepted) {
+                continue;
+            }
+            $top = $this->wtop[$res] ?? null;
+            if ($top !== null && $fence < $top) {
+                $this->violations['fence_accepted_below']++;
+                $this->note(sprintf('fenced resource %s accepted fence %d (write %d) after accepting %d', $res, $fence, $seq, $top));
+            }
+            $this->wtop[$res] = max($top ?? $fence, $fence);
+        }
+    }
+
+    /** One record; records come in time order (completion; invoke if never completed; t for a fault). */
+    public function add(array $rec): void
+    {
+        $this->stats['records']++;
+        $this->now = max($this->now, (int) ($rec['t1'] ?? $rec['t0'] ?? $rec['t'] ?? 0));
         $op = $rec['op'];
         $out = $rec['out'] ?? 'ok';
         $res = $rec['res'] ?? null;
         $key = ($rec['w'] ?? '') . '|' . ($rec['token'] ?? '') . '|' . $res;
+        $h = $this->byHolder[$key] ?? null;
         switch ($op) {
             case 'fault':
                 if (($rec['in_model'] ?? true) === false) {
-                    $faults[] = [(int) $rec['t'], (string) ($rec['scope'] ?? '')];
-                    $stats['faults_outside_model']++;
+                    $this->faults[] = [(int) $rec['t'], (string) ($rec['scope'] ?? '')];
+                    $this->stats['faults_outside_model']++;
                 } else {
-                    $stats['faults_in_model']++;
+                    $this->stats['faults_in_model']++;
                     if (($rec['fences_in_model'] ?? true) === false) {
                         /* in the model for exclusion (a delayed restart: keys expire), not for fences (the
                          * counters were lost: fences need persistence) */
-                        $fenceFaults[] = [(int) $rec['t'], (string) ($rec['scope'] ?? '')];
-                        $stats['faults_outside_model_for_fences']++;
+                        $this->fenceFaults[] = [(int) $rec['t'], (string) ($rec['scope'] ?? '')];
+                        $this->stats['faults_outside_model_for_fences']++;
                     }
                 }
                 break;
             case 'lock':
                 if ($out === 'ok' && ($rec['t1'] ?? null) !== null && isset($rec['validity'])) {
                     $t1 = (int) $rec['t1'];
-                    $holders[$res][] = [$t1, $t1 + (int) round($rec['validity'] * 1e6), (string) $rec['w'],
-                        (string) ($rec['token'] ?? ''), (int) $rec['t0'], $rec['fence'] ?? null, []];
-                    $byHolder[$key] = count($holders[$res]) - 1;
-                    $stats['acquisitions']++;
+                    $new = new CheckerHolder($t1, $t1 + (int) round($rec['validity'] * 1e6), (string) $rec['w'],
+                        (string) ($rec['token'] ?? ''), (int) $rec['t0'], $rec['fence'] ?? null);
+                    if (!isset($this->queue[$res])) {
+                        $this->queue[$res] = [];
+                        $this->qhead[$res] = 0;
+                        $this->stats['resources']++;
+                    }
+                    $this->queue[$res][] = $new;
+                    $this->kept++;
+                    if ($h !== null) {
+                        $h->open = false; /* replaced: nothing can reach it any more */
+                    }
+                    $this->byHolder[$key] = $new;
+                    $this->stats['acquisitions']++;
+                    if ($new->fence !== null) {
+                        $this->fenceOrder($res, $new);
+                    }
                 } elseif ($out === 'fail') {
-                    $stats['lock_fail']++;
+                    $this->stats['lock_fail']++;
                 } else {
-                    $stats['lock_info']++; /* possibly acquired */
+                    $this->stats['lock_info']++; /* possibly acquired */
                 }
                 break;
             case 'extend':
             case 'validity':
-                if (isset($byHolder[$key]) && ($rec['t1'] ?? null) !== null) {
-                    $holders[$res][$byHolder[$key]][6][] = [(int) $rec['t1'], $op, $out];
+                if ($h !== null && ($rec['t1'] ?? null) !== null) {
+                    $h->calls[] = [(int) $rec['t1'], $op, $out];
                 }
-                if ($out !== 'ok' || !isset($byHolder[$key]) || !isset($rec['validity'])) {
+                if ($out !== 'ok' || $h === null || !isset($rec['validity'])) {
                     break; /* a refused or indeterminate promise promises nothing */
                 }
                 $from = $op === 'extend' ? (int) $rec['t1'] : (int) $rec['t0'];
-                $h = &$holders[$res][$byHolder[$key]];
-                $h[1] = max($h[1], $from + (int) round($rec['validity'] * 1e6));
-                unset($h);
-                $stats[$op === 'extend' ? 'extends_ok' : 'validity_ok']++;
+                $h->end = max($h->end, $from + (int) round($rec['validity'] * 1e6));
+                $this->stats[$op === 'extend' ? 'extends_ok' : 'validity_ok']++;
                 break;
             case 'unlock':
-                $stats['unlocks']++;
-                if (isset($byHolder[$key])) {
-                    $h = &$holders[$res][$byHolder[$key]];
-                    $h[1] = min($h[1], (int) $rec['t0']);
+                $this->stats['unlocks']++;
+                if ($h !== null) {
+                    $h->end = min($h->end, (int) $rec['t0']);
                     if (($rec['t1'] ?? null) !== null) {
-                        $h[6][] = [(int) $rec['t1'], 'unlock', $out];
+                        $h->calls[] = [(int) $rec['t1'], 'unlock', $out];
                     }
-                    unset($h);
-                    unset($byHolder[$key]); /* later promises for this token belong to nobody */
+                    $h->open = false;
+                    unset($this->byHolder[$key]); /* later promises for this token belong to nobody */
+                    $this->sweep((string) $res);
                 }
                 break;
             case 'loss':
-                $stats['losses']++;
-                if (isset($byHolder[$key])) {
-                    $holders[$res][$byHolder[$key]][6][] = [(int) $rec['t1'], 'loss', 'fail'];
+                $this->stats['losses']++;
+                if ($h !== null) {
+                    $h->calls[] = [(int) $rec['t1'], 'loss', 'fail'];
                 }
                 break;
             case 'renewals':
-                $stats['renewals'] += (int) ($rec['renewals'] ?? 0);
+                $this->stats['renewals'] += (int) ($rec['renewals'] ?? 0);
                 break;
             case 'clock-warning':
                 /* the worker's object saw a server's clock jump: a signal to every lock it holds */
-                $stats['clock_warnings']++;
-                foreach ($byHolder as $k => $index) {
+                $this->stats['clock_warnings']++;
+                foreach ($this->byHolder as $k => $holder) {
                     if (str_starts_with($k, ($rec['w'] ?? '') . '|')) {
-                        $holders[explode('|', $k, 3)[2]][$index][6][] = [(int) $rec['t1'], 'clock-warning', 'fail'];
+                        $holder->calls[] = [(int) $rec['t1'], 'clock-warning', 'fail'];
                     }
                 }
                 break;
             case 'write':
-                $stats['writes']++;
+                $this->stats['writes']++;
                 if (!empty($rec['accepted'])) {
-                    $stats['writes_accepted']++;
+                    $this->stats['writes_accepted']++;
                 }
-                if (!isset($byHolder[$key])) {
-                    $stats['writes_unattributed']++;
+                if ($h === null) {
+                    $this->stats['writes_unattributed']++;
                 }
-                $writes[$res][] = [(int) $rec['seq'], $rec['fence'], !empty($rec['accepted']), (string) ($rec['token'] ?? '')];
+                $seq = (int) $rec['seq'];
+                if (isset($this->wlast[$res]) && $seq < $this->wlast[$res]) {
+                    throw new RuntimeException(sprintf('a write on %s (seq %d) recorded later than the streaming horizon (%d s): run with a larger --horizon or --in-memory',
+                        $res, $seq, intdiv($this->horizon, 1_000_000_000)));
+                }
+                $this->writes[$res] ??= new SplMinHeap();
+                $this->writes[$res]->insert([$seq, $this->now, $rec['fence'], !empty($rec['accepted'])]);
+                $this->kept++;
+                $this->judgeWrites((string) $res);
                 break;
             case 'run':
                 break;
             default:
                 throw new RuntimeException("unknown op '$op'");
         }
+        if ($this->stats['records'] % 8192 === 0) {
+            /* resources gone quiet: their old fence steps and writes are not kept either */
+            foreach (array_keys($this->steps) as $r) {
+                $this->pruneSteps((string) $r, true);
+            }
+            foreach (array_keys($this->writes) as $r) {
+                $this->judgeWrites((string) $r);
+            }
+        }
+        if ($this->kept > $this->peakKept) {
+            $this->peakKept = $this->kept;
+        }
     }
-    $stats['resources'] = count($holders);
 
-    /* An out-of-model fault between the earlier holder's invoke and the later one's start, on its scope. */
-    $outside = function (string $res, int $from, int $to, bool $forFences = false) use ($faults, $fenceFaults): bool {
-        foreach ($forFences ? array_merge($faults, $fenceFaults) : $faults as [$t, $scope]) {
-            if ($t >= $from && $t <= $to && str_starts_with($res, $scope)) {
-                return true;
-            }
+    /** The verdict, once every record was added. */
+    public function finish(): array
+    {
+        foreach (array_keys($this->queue) as $res) {
+            $this->sweep((string) $res, true);
         }
-        return false;
-    };
-    $violations = ['overlaps' => 0, 'fence_accepted_below' => 0, 'fence_not_increasing' => 0];
-    $outsideModel = ['overlaps' => 0, 'fence_not_increasing' => 0, 'signalled' => 0, 'not_signalled' => 0,
-        'no_later_call' => 0, 'clock_warned' => 0];
-    /* Outside the model a stale holder must at least be told: the first of its calls to complete after the
-     * rival acquired (extend, validity, unlock, or onLoss) says it lost the lock (fail, or the loss). */
-    $told = function (array $stale, int $since) use (&$outsideModel): void {
-        $next = null;
-        foreach ($stale[6] as $c) {
-            if ($c[0] >= $since && ($next === null || $c[0] < $next[0])) {
-                $next = $c;
-            }
+        foreach (array_keys($this->writes) as $res) {
+            $this->judgeWrites((string) $res, true);
         }
-        $outsideModel[$next === null ? 'no_later_call' : ($next[2] === 'fail' || $next[1] === 'loss' ? 'signalled' : 'not_signalled')]++;
-        /* and whether a clock-jump warning reached it during its hold, by its next call's return */
-        foreach ($stale[6] as $c) {
-            if ($c[1] === 'clock-warning' && $c[0] >= $stale[4] && ($next === null || $c[0] <= $next[0])) {
-                $outsideModel['clock_warned']++;
-                break;
-            }
-        }
-    };
-    $examples = [];
-    $note = function (string $text) use (&$examples, $maxExamples): void {
-        if (count($examples) < $maxExamples) {
-            $examples[] = $text;
-        }
-    };
+        $total = array_sum($this->violations);
+        return ['ok' => $total === 0, 'violations' => $this->violations, 'violations_total' => $total,
+            'outside_model' => $this->outsideModel, 'stats' => $this->stats, 'examples' => $this->examples];
+    }
+}
 
-    foreach ($holders as $res => $list) {
-        /* 1. Exclusion: sweep by start, against the holder reaching furthest so far. */
-        usort($list, fn ($a, $b) => $a[0] <=> $b[0]);
-        $reach = null;
-        foreach ($list as $h) {
-            if ($h[1] <= $h[0]) {
-                continue; /* unlocked before it completed, or promised nothing */
-            }
-            if ($reach !== null && $h[0] < $reach[1] && ($reach[2] !== $h[2] || $reach[3] !== $h[3])) {
-                /* From the first of the two invokes: concurrent acquisitions complete in either order, and
-                 * the one that completes second may be the one whose key the fault lost (invoked before
-                 * a restart without persistence, its vote from that server taken before it). */
-                if ($outside($res, min($reach[4], $h[4]), $h[0])) {
-                    $outsideModel['overlaps']++;
-                    $told($reach, $h[0]);
-                } else {
-                    $violations['overlaps']++;
-                    $note(sprintf('overlap on %s: %s (token %s) acquired %.3f ms before %s (token %s) stopped being promised',
-                        $res, $h[2], substr($h[3], 0, 12), ($reach[1] - $h[0]) / 1e6, $reach[2], substr($reach[3], 0, 12)));
-                }
-            }
-            if ($reach === null || $h[1] > $reach[1]) {
-                $reach = $h;
-            }
-        }
-        /* 2b. Fences of locks in real-time order: completed before another was invoked => smaller. */
-        $fenced = array_values(array_filter($list, fn ($h) => $h[5] !== null));
-        if ($fenced) {
-            $byInvoke = $fenced;
-            usort($byInvoke, fn ($a, $b) => $a[4] <=> $b[4]);
-            $byDone = $fenced;
-            usort($byDone, fn ($a, $b) => $a[0] <=> $b[0]);
-            $i = 0;
-            $top = null; /* the holder with the largest fence among those completed so far */
-            foreach ($byInvoke as $h) {
-                while ($i < count($byDone) && $byDone[$i][0] < $h[4]) {
-                    if ($top === null || $byDone[$i][5] > $top[5]) {
-                        $top = $byDone[$i];
-                    }
-                    $i++;
-                }
-                if ($top !== null && $h[5] <= $top[5]) {
-                    if ($outside($res, $top[4], $h[4], true)) {
-                        $outsideModel['fence_not_increasing']++;
-                    } else {
-                        $violations['fence_not_increasing']++;
-                        $note(sprintf('fence on %s: %s took fence %d after %s had completed with fence %d',
-                            $res, $h[2], $h[5], $top[2], $top[5]));
-                    }
-                }
-            }
-        }
+/** @param iterable<array> $records in any order (an array: sorted here, stably) or from checker_stream()
+ * (in time order) @return array the verdict */
+function checker_check(iterable $records, int $maxExamples = 5, int $horizonNs = 60_000_000_000): array
+{
+    if (is_array($records)) {
+        /* Records in time order of completion (invoke for those never completed): a holder's later calls
+         * follow its lock. usort is stable: records of one worker keep their order on equal times. */
+        usort($records, fn ($a, $b) => (($a['t1'] ?? $a['t0'] ?? $a['t'] ?? 0) <=> ($b['t1'] ?? $b['t0'] ?? $b['t'] ?? 0)));
     }
-    /* 2a. The fenced resource, in its own order. */
-    foreach ($writes as $res => $list) {
-        usort($list, fn ($a, $b) => $a[0] <=> $b[0]);
-        $top = null;
-        foreach ($list as [$seq, $fence, $accepted, $token]) {
-            if (!$accepted) {
-                continue;
-            }
-            if ($top !== null && $fence < $top) {
-                $violations['fence_accepted_below']++;
-                $note(sprintf('fenced resource %s accepted fence %d (write %d) after accepting %d', $res, $fence, $seq, $top));
-            }
-            $top = max($top ?? $fence, $fence);
-        }
+    $checker = new Checker($maxExamples, $horizonNs);
+    foreach ($records as $rec) {
+        $checker->add($rec);
     }
-    $total = array_sum($violations);
-    return ['ok' => $total === 0, 'violations' => $violations, 'violations_total' => $total,
-        'outside_model' => $outsideModel, 'stats' => $stats, 'examples' => $examples];
+    return $checker->finish();
 }
 
 if (realpath($_SERVER['SCRIPT_FILENAME'] ?? '') === __FILE__) {
     $args = array_slice($argv, 1);
     $json = in_array('--json', $args, true);
     $quiet = in_array('--quiet', $args, true);
+    $inMemory = in_array('--in-memory', $args, true);
+    $horizon = 60;
+    foreach ($args as $a) {
+        if (str_starts_with($a, '--horizon=')) {
+            $horizon = (int) substr($a, 10);
+        }
+    }
     $paths = array_values(array_filter($args, fn ($a) => !str_starts_with($a, '--')));
-    if (!$paths) {
-        fwrite(STDERR, "usage: php verify/chaos/checker.php [--json] [--quiet] FILE|DIR...\n");
+    if (!$paths || $horizon < 1) {
+        fwrite(STDERR, "usage: php verify/chaos/checker.php [--json] [--quiet] [--in-memory] [--horizon=S] FILE|DIR...\n");
         exit(2);
     }
-    ini_set('memory_limit', '-1');
+    if ($inMemory) {
+        ini_set('memory_limit', '-1');
+    }
     try {
-        $verdict = checker_check(checker_read($paths));
+        $verdict = checker_check($inMemory ? checker_read($paths) : checker_stream($paths), 5, $horizon * 1_000_000_000);
     } catch (RuntimeException $e) {
         fwrite(STDERR, 'checker: ' . $e->getMessage() . "\n");
         exit(2);

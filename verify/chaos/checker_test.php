@@ -158,6 +158,15 @@ exec(escapeshellarg(PHP_BINARY) . ' ' . escapeshellarg(__DIR__ . '/checker.php')
 $ok = $status === 1 && str_contains(implode("\n", $out), 'CHECKER: VIOLATION (overlaps 1');
 $failed += $ok ? 0 : 1;
 printf("%s a directory with a torn last line: exit 1, one overlap%s\n", $ok ? 'ok  ' : 'FAIL', $ok ? '' : ' (got ' . $status . ': ' . implode(' ', $out) . ')');
+/* The streaming reader needs each file in time order: one out of order stops it (exit 2), never a wrong
+ * verdict; --in-memory sorts it and judges. */
+file_put_contents("$dir/w1.jsonl", json_encode(lock_rec('b', 'B', 82, 85, 'ok', 50)) . "\n" . json_encode(lock_rec('b', 'C', 5, 30, 'ok', 50)) . "\n");
+exec(escapeshellarg(PHP_BINARY) . ' ' . escapeshellarg(__DIR__ . '/checker.php') . ' --quiet ' . escapeshellarg($dir) . ' 2>&1', $out3, $status3);
+exec(escapeshellarg(PHP_BINARY) . ' ' . escapeshellarg(__DIR__ . '/checker.php') . ' --quiet --in-memory ' . escapeshellarg($dir), $out4, $status4);
+$ok = $status3 === 2 && str_contains(implode("\n", $out3), 'not in time order') && $status4 === 1
+    && str_contains(implode("\n", $out4), 'CHECKER: VIOLATION (overlaps 1');
+$failed += $ok ? 0 : 1;
+printf("%s a file out of time order: streaming exit 2, --in-memory judges it%s\n", $ok ? 'ok  ' : 'FAIL', $ok ? '' : ' (got ' . $status3 . ', ' . $status4 . ')');
 unlink("$dir/w1.jsonl");
 exec(escapeshellarg(PHP_BINARY) . ' ' . escapeshellarg(__DIR__ . '/checker.php') . ' --quiet ' . escapeshellarg($dir), $out2, $status);
 $ok = $status === 0;
@@ -166,6 +175,6 @@ printf("%s one holder alone: exit 0\n", $ok ? 'ok  ' : 'FAIL');
 array_map('unlink', glob("$dir/*") ?: []);
 rmdir($dir);
 
-$n = count($cases) + count($signals) + 2;
+$n = count($cases) + count($signals) + 3;
 echo $failed === 0 ? "checker test: $n of $n\n" : "checker test: FAIL, $failed of $n\n";
 exit($failed === 0 ? 0 : 1);

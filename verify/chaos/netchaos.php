@@ -352,7 +352,7 @@ $report = $sum + ['run' => 'network faults', 'seed' => $seed, 'workers' => $work
     'examples' => array_slice($tally['examples'], 0, 3), 'mode' => $cfg['mode'], 'primitives_check' => $primitives];
 $bad = chaos_violated($tally, $lost) || ($primitives !== null && $primitives['violations'] > 0);
 if ($historyDir !== null) {
-    $checked = checker_check(checker_read(glob("$historyDir/$runId-*.jsonl") ?: []));
+    $checked = checker_check(checker_stream(glob("$historyDir/$runId-*.jsonl") ?: []));
     unset($checked['stats']['records']);
     $report['checker'] = $checked;
     $bad = $bad || !$checked['ok'] || $checked['stats']['acquisitions'] === 0;
