@@ -334,14 +334,15 @@ static rl_lane *wait_for_lane(rl_client *client, const char *token, size_t token
 rl_lane *rl_client_lend(rl_client *client, const char *token, size_t token_len, double wait_ms, int *busy)
 {
 	double started = rl_now_ms();
-	rl_lane *owner = bound_lane(client, token, token_len);
 	rl_lane *lane;
 
 	*busy = 0;
 	if (client->spares != NULL) {
 		close_idle_spares(client, started);
 	}
-	lane = wait_for_lane(client, token, token_len, owner, started, wait_ms, busy);
+	/* Looked up after the closing: an idle spare closed there may be the one token was bound to (its
+	 * late writes overdue by then: idle past the call bound), and its memory is gone. */
+	lane = wait_for_lane(client, token, token_len, bound_lane(client, token, token_len), started, wait_ms, busy);
 	if (lane == NULL) {
 		return NULL;
 	}
