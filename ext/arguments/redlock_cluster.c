@@ -84,7 +84,7 @@ zend_result redlock_cluster_from_keyed(rl_cluster *cluster, HashTable *entry, ui
 		return FAILURE;
 	}
 	if (redlock_server_parse_seeds(&seed_list, slots[CKEY_CLUSTER], slots[CKEY_TIMEOUT], slots[CKEY_USERNAME],
-			slots[CKEY_PASSWORD], slots[CKEY_TLS], arg_num, index, &own, &spec, &seeds.seeds) != SUCCESS) {
+			slots[CKEY_PASSWORD], NULL, slots[CKEY_TLS], arg_num, index, &own, &spec, &seeds.seeds) != SUCCESS) {
 		goto done;
 	}
 	if (slots[CKEY_MEMBER] != NULL) {

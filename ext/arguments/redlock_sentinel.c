@@ -94,8 +94,8 @@ zend_result redlock_sentinel_from_keyed(rl_cluster *cluster, HashTable *entry, u
 	redlock_seeds_owned own;
 	rl_endpoint_spec spec;
 	rl_sentinel_spec sentinels;
+	redlock_seeds_credentials credentials;
 	zend_result result = FAILURE;
-	size_t len;
 
 	memset(&own, 0, sizeof(own));
 	memset(&spec, 0, sizeof(spec));
@@ -107,10 +107,14 @@ zend_result redlock_sentinel_from_keyed(rl_cluster *cluster, HashTable *entry, u
 	if (check_names(slots[SKEY_SENTINELS], slots[SKEY_MASTER], arg_num, index) != SUCCESS) {
 		return FAILURE;
 	}
+	/* the sentinels' own credentials, read after the master's and before "tls" */
+	credentials.username = slots[SKEY_SENTINEL_USERNAME];
+	credentials.password = slots[SKEY_SENTINEL_PASSWORD];
+	credentials.username_key = "sentinel_username";
+	credentials.password_key = "sentinel_password";
 	if (redlock_server_parse_seeds(&sentinel_list, slots[SKEY_SENTINELS], slots[SKEY_TIMEOUT], slots[SKEY_USERNAME],
-			slots[SKEY_PASSWORD], slots[SKEY_TLS], arg_num, index, &own, &spec, &sentinels.sentinels) != SUCCESS
-		|| redlock_server_parse_credential(slots[SKEY_SENTINEL_USERNAME], "sentinel_username", arg_num, index, &sentinels.sentinels.username, &len) != SUCCESS
-		|| redlock_server_parse_credential(slots[SKEY_SENTINEL_PASSWORD], "sentinel_password", arg_num, index, &sentinels.sentinels.password, &len) != SUCCESS) {
+			slots[SKEY_PASSWORD], &credentials, slots[SKEY_TLS], arg_num, index, &own, &spec, &sentinels.sentinels)
+		!= SUCCESS) {
 		goto done;
 	}
 	if (sentinels.sentinels.username != NULL && sentinels.sentinels.password == NULL) {

@@ -365,13 +365,20 @@ void redlock_server_seeds_from_uri(rl_seeds_spec *seeds, const rl_uri *uri, cons
 }
 
 zend_result redlock_server_parse_seeds(const redlock_host_list *kind, zval *list, zval *timeout, zval *username,
-	zval *password, zval *tls, uint32_t arg_num, size_t index, redlock_seeds_owned *own, rl_endpoint_spec *spec,
-	rl_seeds_spec *seeds)
+	zval *password, const redlock_seeds_credentials *credentials, zval *tls, uint32_t arg_num, size_t index,
+	redlock_seeds_owned *own, rl_endpoint_spec *spec, rl_seeds_spec *seeds)
 {
+	size_t len;
+
 	if (redlock_server_parse_host_list(list, kind, arg_num, index, own->hosts, own->ports, &own->count) != SUCCESS
 		|| redlock_server_parse_timeout(timeout, arg_num, index, &spec->timeout_ms) != SUCCESS
 		|| redlock_server_parse_credential(username, "username", arg_num, index, &spec->username, &spec->username_len) != SUCCESS
 		|| redlock_server_parse_credential(password, "password", arg_num, index, &spec->password, &spec->password_len) != SUCCESS
+		|| (credentials != NULL
+			&& (redlock_server_parse_credential(credentials->username, credentials->username_key, arg_num, index,
+					&seeds->username, &len) != SUCCESS
+				|| redlock_server_parse_credential(credentials->password, credentials->password_key, arg_num, index,
+					&seeds->password, &len) != SUCCESS))
 		|| (tls != NULL && redlock_server_parse_tls(tls, arg_num, index, &own->tls) != SUCCESS)) {
 		return FAILURE;
 	}

@@ -49,13 +49,22 @@ typedef struct {
 	rl_tls_config *tls;
 } redlock_seeds_owned;
 
+/* The seeds' own credentials when they are not the endpoint's (a Sentinel member's sentinel_username
+ * and sentinel_password): the keys' values (NULL: absent) and their names, for the messages. */
+typedef struct {
+	zval *username, *password;
+	const char *username_key, *password_key;
+} redlock_seeds_credentials;
+
 /* The fields a keyed Sentinel or Cluster member shares: its list of hosts (kind) and the endpoint's
- * "timeout", "username", "password" (a username needs a password) and "tls" (NULL: absent), into spec
- * and seeds (hosts, ports, timeout, TLS; the credentials seeds use are the caller's to set). own: zeroed
- * by the caller, freed with redlock_server_seeds_free(), also on FAILURE. */
+ * "timeout", "username", "password", then the seeds' own credentials (credentials: NULL when they have
+ * none) into seeds' username and password, then "tls" (NULL: absent), and last 'a username needs a
+ * password' (the order every message comes in, as before the fields were read here), into spec and seeds
+ * (hosts, ports, timeout, TLS; with credentials NULL, the credentials seeds use are the caller's to set).
+ * own: zeroed by the caller, freed with redlock_server_seeds_free(), also on FAILURE. */
 zend_result redlock_server_parse_seeds(const redlock_host_list *kind, zval *list, zval *timeout, zval *username,
-	zval *password, zval *tls, uint32_t arg_num, size_t index, redlock_seeds_owned *own, rl_endpoint_spec *spec,
-	rl_seeds_spec *seeds);
+	zval *password, const redlock_seeds_credentials *credentials, zval *tls, uint32_t arg_num, size_t index,
+	redlock_seeds_owned *own, rl_endpoint_spec *spec, rl_seeds_spec *seeds);
 void redlock_server_seeds_free(redlock_seeds_owned *own);
 
 /* spec, a learnt member's, as endpoint index; made: whether its rl_sentinel or rl_shards was made (the

@@ -334,13 +334,15 @@ static rl_lane *wait_for_lane(rl_client *client, const char *token, size_t token
 rl_lane *rl_client_lend(rl_client *client, const char *token, size_t token_len, double wait_ms, int *busy)
 {
 	double started = rl_now_ms();
-	rl_lane *owner = bound_lane(client, token, token_len);
-	rl_lane *lane;
+	rl_lane *owner, *lane;
 
 	*busy = 0;
+	/* The owner is looked up after the closing: an idle spare closed there may be the one token was bound
+	 * to (its late writes overdue by then: idle past the call bound), and its memory is gone. */
 	if (client->spares != NULL) {
 		close_idle_spares(client, started);
 	}
+	owner = bound_lane(client, token, token_len);
 	lane = wait_for_lane(client, token, token_len, owner, started, wait_ms, busy);
 	if (lane == NULL) {
 		return NULL;
