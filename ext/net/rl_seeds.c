@@ -5,6 +5,7 @@
 
 #include "net/rl_seeds.h"
 #include "net/rl_uri.h"
+#include "net/rl_net_private.h"
 
 rl_endpoint *rl_seeds_create(const rl_seeds_spec *spec)
 {
