@@ -100,6 +100,16 @@ $tags = function (string $resource): array {
     return $out;
 };
 $holder_tags = $tags($res);
+// the tags every process uses, from a lock a fresh object holds on all three masters: on a loaded machine one
+// member's write can run past its timeout (the lock won on two, that master showing no tag; seen once beside
+// a valgrind run), so a fresh object tries again, bounded
+for ($i = 0; in_array(null, $holder_tags, true) && $i < 3; $i++) {
+    $fresh = RedLock::fromCluster($seeds, 10, 1);
+    if ($f = $fresh->lock($again = rt_key("after-fresh-$i"), 10000)) {
+        $holder_tags = $tags($again);
+        $fresh->unlock($f);
+    }
+}
 $rival_tags = $tags($res2);
 echo 'the rival writes under the tags every process uses: ', $holder_tags === $rival_tags ? 'yes' : 'no: ' . json_encode(['others' => $holder_tags, 'rival' => $rival_tags]), "\n";
 $r2 && $rival->unlock($r2);
