@@ -143,7 +143,12 @@ int main(int argc, char **argv)
 		per_round = accepted1 - accepted0 - (long) count; /* our own INFO connections: one per server */
 		printf("round %d: %d threads came and went: connections accepted %ld (%d threads x %d servers), left open %ld\n",
 			round + 1, threads, per_round, threads, count, connected1 - connected0);
-		failed |= connected1 != connected0 || per_round != (long) threads * count;
+		/* Every thread connects to every server, and its pool keeps the connections across its
+		 * requests: fewer than one set per request. Not exactly one set: a connection whose reply owed
+		 * from an earlier call is still silent past its timeout is closed and opened anew
+		 * (rl_conn_begin_call), which threads under valgrind on a loaded machine did (45 of 40). */
+		failed |= connected1 != connected0 || per_round < (long) threads * count
+			|| (requests > 1 && per_round >= (long) threads * count * requests);
 		accepted0 = accepted1;
 	}
 	printf("locks acquired %d, not acquired (contention) %d, exclusion violations %d, failed unlocks %d, eval errors %d\n",
