@@ -107,17 +107,20 @@ function cb_net_fault(array $proxy, array $listen, int $delayMax = 400): array
     return ['refuse', $lp, fn () => cb_ctl($proxy, "SET $lp new mode=normal"), mt_rand(50, 300) / 1000];
 }
 
-/** ACL SETUSER on a lock server, directly (not through the proxy): $allow false revokes every script command. */
-function cb_acl(int $port, bool $allow): bool
+/** ACL SETUSER on a lock server, directly (not through the proxy): $allow false revokes every script command.
+ * Returns null when it failed, else the NOPERM replies the server has sent since it started (INFO errorstats):
+ * read before a restore, the count says the workers' objects met the revocation. */
+function cb_acl(int $port, bool $allow): ?int
 {
     $c = Resp::connect($port, 1.0);
     if ($c === null) {
-        return false;
+        return null;
     }
     try {
-        return $c->call('ACL', 'SETUSER', 'default', $allow ? '+@all' : '-@scripting') === 'OK';
+        $noperm = preg_match('/errorstat_NOPERM:count=(\d+)/', (string) $c->call('INFO', 'errorstats'), $m) ? (int) $m[1] : 0;
+        return $c->call('ACL', 'SETUSER', 'default', $allow ? '+@all' : '-@scripting') === 'OK' ? $noperm : null;
     } catch (RuntimeException) {
-        return false;
+        return null;
     } finally {
         $c->close();
     }

@@ -7,6 +7,9 @@
  *   php verify/chaos/run.php --preset=long      # >= 1M acquisitions in the delayed-restart run
  *   php verify/chaos/run.php --preset=combined-long --history=DIR   # issue 33's faults combined for up to 10^6
  *            acquisitions in 40 min, judged by the streaming checker (docs/evidence/verification.md: not made yet)
+ *   php verify/chaos/run.php --preset=combined-all --history=DIR [--swoole=PATH]   # issue 33 item 3: every fault kind
+ *            in one run (180 s): the fault proxy, clean Sentinel failovers, ACL revocations, forks inside run(),
+ *            autoExtend healing, Swoole coroutine workers, besides combined-short's faults (verify/chaos/combined.php)
  *   php verify/chaos/run.php --preset=sem-short|shared-short|fence-short   # issue 10's checks, CI: 45 s each
  *   --mode=semaphore --limit=L: P > L workers on lockSemaphore(); never more than L use intervals
  *     overlap. --mode=shared --exclusive-pct=N: lockShared() and lock() (N %) on one resource; an
@@ -100,7 +103,7 @@ $opts = getopt('', ['preset:', 'workers:', 'duration:', 'acquisitions:', 'ttl:',
     'mode:', 'limit:', 'exclusive-pct:', 'aof', 'auto-extend', 'hold-slices:', 'wait-timeout:', 'kill-count:', 'kill-gap:',
     'members:', 'failover:', 'history:', 'fencing', 'extend', 'hold-to-validity', 'fork-in-run', 'seed:',
     'clock-jump:', 'clock-jump-servers:', 'stop-holders', 'plain-servers:', 'sentinel-members:', 'net-faults', 'acl-revoke',
-    'kinds:', 'coroutines:', 'swoole:', 'net-fault-every:', 'server-faults-at-once:']);
+    'kinds:', 'coroutines:', 'swoole:', 'net-fault-every:', 'server-faults-at-once:', 'sentinel-base:', 'proxy-base:']);
 foreach (['fencing', 'extend', 'hold-to-validity', 'fork-in-run', 'aof', 'stop-holders', 'net-faults', 'acl-revoke'] as $flag) { /* flags: getopt gives false */
     if (isset($opts[$flag])) {
         $opts[$flag] = true;
@@ -158,15 +161,15 @@ if ($clusterMembers) {
 }
 $guardPort = $portBase + ($sentinel ? 9 : 5);
 /* --preset=combined-all (verify/chaos/combined.php): Sentinel-managed members beside the plain ones (their servers
- * from port-base + 200, sentinels + 206..208), the fault proxy in front of the plain ones (listening from
- * port-base + 400, control + 409), ACL revocations, worker kinds. */
+ * from --sentinel-base, default port-base + 200, sentinels + 6..8), the fault proxy in front of the plain ones
+ * (listening from --proxy-base, default port-base + 400, control + 9), ACL revocations, worker kinds. */
 require __DIR__ . '/combined.php';
 $sentinelMembers = $sentinel ? 0 : max(0, min(3, (int) $cfg['sentinel-members']));
 if ($sentinelMembers > 0) {
     require_once __DIR__ . '/failover.php';
 }
-$sentinelBase = $portBase + 200;
-$proxyBase = $portBase + 400;
+$sentinelBase = (int) ($cfg['sentinel-base'] ?? $portBase + 200); /* servers + 0..3, sentinels + 6..8 */
+$proxyBase = (int) ($cfg['proxy-base'] ?? $portBase + 400);       /* listening + 0..4, control + 9 */
 $netFaults = !$sentinel && $cfg['net-faults'] !== false;
 $aclRevoke = !$sentinel && $cfg['acl-revoke'] !== false;
 $kinds = explode(',', (string) $cfg['kinds']);
@@ -380,6 +383,7 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
         if ($members !== null) {
             $wcfg['servers'] = $members;
         }
+        $wcfg['kind'] = $kind;
         if ($kind === 'fork') {
             $wcfg['fork_in_run'] = true;
         } elseif ($kind === 'renew') { /* holds past the ttl, renewed (and healed) by the extension's thread */
@@ -414,9 +418,9 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
      * once the empty server answers, which it may already have done to a lock call. */
     $faultLog = $historyDir !== null ? fopen("$historyDir/$runId-faults.jsonl", 'w') : null;
     $inModel = ($restartDelay > $ttl || $GLOBALS['aof']) && $killCount < 2;
-    $fault = function (string $kind, int $port, bool $model = true) use ($faultLog, $runId, $inModel): void {
+    $fault = function (string $kind, int $port, bool $model = true, array $extra = []) use ($faultLog, $runId, $inModel): void {
         if ($faultLog !== null) {
-            fwrite($faultLog, json_encode(['op' => 'fault', 'kind' => $kind, 'port' => $port, 't' => hrtime(true),
+            fwrite($faultLog, json_encode($extra + ['op' => 'fault', 'kind' => $kind, 'port' => $port, 't' => hrtime(true),
                 'in_model' => $model && (($kind !== 'restart' && $kind !== 'kill') || $inModel),
                 /* a restart without persistence loses the fence counters: fences need AOF (design/primitives.md) */
                 'fences_in_model' => $model && (($kind !== 'restart' && $kind !== 'kill') || $GLOBALS['aof']),
@@ -449,6 +453,7 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
     $nextNet = microtime(true) + 0.3;
     $aclPort = null;
     $aclRestoreAt = 0.0;
+    $aclNopermSeen = [];
     $nextAcl = microtime(true) + mt_rand(500, 1500) / 1000;
     $stopFile = "$runDir/$runId-failovers.stop";
     if ($sentinelMembers > 0) {
@@ -489,7 +494,7 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
             /* scripts revoked on one plain server (neither killed nor paused) by ACL SETUSER, restored later */
             $candidates = array_values(array_diff($lockPorts, $killed ?? [], [$paused]));
             $port = $candidates[mt_rand(0, count($candidates) - 1)];
-            if (cb_acl($port, false)) {
+            if (cb_acl($port, false) !== null) {
                 $aclPort = $port;
                 $fault('acl-revoke', $port);
                 $events['acl_revokes']++;
@@ -498,8 +503,10 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
             $nextAcl = $now + mt_rand(1000, 3000) / 1000;
         }
         if ($aclPort !== null && $now >= $aclRestoreAt && $aclPort !== $paused && !in_array($aclPort, $killed ?? [], true)) {
-            cb_acl($aclPort, true);
-            $fault('acl-restore', $aclPort);
+            $noperm = cb_acl($aclPort, true); /* the NOPERM replies it sent since it started */
+            $fault('acl-restore', $aclPort, true, ['noperm_replies' => $noperm]);
+            $events['acl_noperm_replies'] = ($events['acl_noperm_replies'] ?? 0) + max(0, $noperm - ($aclNopermSeen[$aclPort] ?? 0));
+            $aclNopermSeen[$aclPort] = $noperm ?? 0;
             $events['acl_restores']++;
             $aclPort = null;
             $nextAcl = $now + mt_rand(1000, 3000) / 1000;
@@ -544,6 +551,7 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
                 kill_server($servers[$port]);
                 $fault('kill', $port);
                 $events['kills']++;
+                $aclNopermSeen[$port] = 0; /* a new process counts from 0 */
                 if ($port === $aclPort) { /* its restart allows scripts again */
                     $fault('acl-restore', $port);
                     $events['acl_restores']++;

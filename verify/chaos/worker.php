@@ -278,6 +278,9 @@ for ($call = $c; $call < $cfg['max_calls'] && $tally['acquisitions'] < $maxAcqui
 }
 return $call;
 };
+/* the worker's kind (verify/chaos/run.php's --kinds), for the reader of its history: the checker skips it */
+$hist->add(['op' => 'run', 't1' => hrtime(true), 'out' => 'ok', 'kind' => $cfg['kind'] ?? 'plain', 'coroutines' => $coroutines]
+    + ($coroutines > 1 ? ['swoole' => phpversion('swoole')] : []));
 if ($coroutines > 1) {
     Swoole\Runtime::enableCoroutine(SWOOLE_HOOK_SLEEP);
     $calls = 0;
