@@ -161,7 +161,7 @@ final class Checker
     public array $stats = ['records' => 0, 'acquisitions' => 0, 'lock_fail' => 0, 'lock_info' => 0,
         'extends_ok' => 0, 'validity_ok' => 0, 'unlocks' => 0, 'losses' => 0, 'renewals' => 0, 'writes' => 0,
         'writes_accepted' => 0, 'writes_unattributed' => 0, 'faults_in_model' => 0, 'faults_outside_model' => 0,
-        'faults_outside_model_for_fences' => 0, 'resources' => 0, 'clock_warnings' => 0];
+        'faults_outside_model_for_fences' => 0, 'resources' => 0, 'clock_warnings' => 0, 'forks' => 0, 'fault_kinds' => []];
     public array $violations = ['overlaps' => 0, 'fence_accepted_below' => 0, 'fence_not_increasing' => 0];
     public array $outsideModel = ['overlaps' => 0, 'fence_not_increasing' => 0, 'signalled' => 0, 'not_signalled' => 0,
         'no_later_call' => 0, 'clock_warned' => 0];
@@ -361,6 +361,8 @@ final class Checker
         $h = $this->byHolder[$key] ?? null;
         switch ($op) {
             case 'fault':
+                $kind = (string) ($rec['kind'] ?? '?');
+                $this->stats['fault_kinds'][$kind] = ($this->stats['fault_kinds'][$kind] ?? 0) + 1;
                 if (($rec['in_model'] ?? true) === false) {
                     $this->faults[] = [(int) $rec['t'], (string) ($rec['scope'] ?? '')];
                     $this->stats['faults_outside_model']++;
@@ -459,6 +461,11 @@ final class Checker
                 $this->writes[$res]->insert([$seq, $this->now, $rec['fence'], !empty($rec['accepted'])]);
                 $this->kept++;
                 $this->judgeWrites((string) $res);
+                break;
+            case 'fork':
+                /* a child forked inside run()'s $fn, exited: its release must not touch the parent's keys, which
+                 * rule 1 judges (a rival acquiring inside the parent's promise is an overlap) */
+                $this->stats['forks']++;
                 break;
             case 'run':
                 break;

@@ -38,6 +38,18 @@ $cases = [
         lock_rec('a', 'A', 0, 1, 'ok', 50), lock_rec('b', 'B', 5, 30, 'ok', 50),
         call_rec('unlock', 'a', 'A', 40, 41, 'ok'),
     ], 1, 0],
+    'overlap: a child forked inside run() released the lock, a rival acquired inside the parent\'s promise' => [[
+        ['w' => 'x', 'op' => 'run', 't1' => ms(0), 'out' => 'ok', 'kind' => 'fork', 'coroutines' => 1],
+        lock_rec('a', 'A', 0, 1, 'ok', 50), call_rec('fork', 'a', 'A', 2, 4, 'ok'),
+        lock_rec('b', 'B', 3, 6, 'ok', 50), call_rec('unlock', 'a', 'A', 30, 31, 'ok'),
+    ], 1, 0],
+    'valid: a fork inside run(), the rival after the parent\'s unlock; faults of the combined kinds' => [[
+        lock_rec('a', 'A', 0, 1, 'ok', 50), call_rec('fork', 'a', 'A', 2, 4, 'ok'),
+        ['op' => 'fault', 'kind' => 'acl-revoke', 'port' => 1, 't' => ms(5), 'in_model' => true, 'scope' => ''],
+        ['op' => 'fault', 'kind' => 'net-reorder', 'port' => 1, 't' => ms(6), 'in_model' => true, 'scope' => ''],
+        ['op' => 'fault', 'kind' => 'failover', 'port' => 2, 't' => ms(7), 'in_model' => true, 'scope' => ''],
+        call_rec('unlock', 'a', 'A', 30, 31, 'ok'), lock_rec('b', 'B', 3, 32, 'ok', 50),
+    ], 0, 0],
     'overlap: an extend stretches the promise' => [[
         lock_rec('a', 'A', 0, 1, 'ok', 10), call_rec('extend', 'a', 'A', 5, 6, 'ok', 50),
         lock_rec('b', 'B', 20, 30, 'ok', 50),

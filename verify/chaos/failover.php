@@ -19,10 +19,10 @@
 const FO_MEMBERS = 3;
 
 /** Starts the servers and sentinels; returns the topology (servers by port, as start_server's). */
-function fo_start(int $base, string $dir): array
+function fo_start(int $base, string $dir, int $members = FO_MEMBERS): array
 {
     $servers = [];
-    for ($m = 0; $m < FO_MEMBERS; $m++) {
+    for ($m = 0; $m < $members; $m++) {
         $servers[$base + 2 * $m] = start_server($base + 2 * $m, $dir);
         $servers[$base + 2 * $m + 1] = start_server($base + 2 * $m + 1, $dir);
         foreach ([0, 1] as $r) { /* no 5 s wait before a full sync (Redis 7's diskless default) */
@@ -37,7 +37,7 @@ function fo_start(int $base, string $dir): array
     for ($s = 0; $s < 3; $s++) {
         $port = $base + 6 + $s;
         $conf = "port $port\nbind 127.0.0.1\ndir $dir\nlogfile $dir/sentinel-$port.log\n";
-        for ($m = 0; $m < FO_MEMBERS; $m++) {
+        for ($m = 0; $m < $members; $m++) {
             $conf .= "sentinel monitor m$m 127.0.0.1 " . ($base + 2 * $m) . " 2\n"
                 . "sentinel down-after-milliseconds m$m 1000\nsentinel failover-timeout m$m 3000\n";
         }
@@ -45,7 +45,7 @@ function fo_start(int $base, string $dir): array
         $servers[$port] = start_server($port, $dir, ['redis-sentinel', "$dir/sentinel-$port.conf"]);
     }
     $deadline = microtime(true) + 30;
-    for ($m = 0; $m < FO_MEMBERS; $m++) {
+    for ($m = 0; $m < $members; $m++) {
         while (fo_master($base, $m, true) !== $base + 2 * $m) {
             if (microtime(true) > $deadline) {
                 throw new RuntimeException("the sentinels of m$m did not find the replica and each other in 30 s");
@@ -57,10 +57,10 @@ function fo_start(int $base, string $dir): array
 }
 
 /** sentinel://... URIs of the 3 members, for the workers. */
-function fo_uris(int $base, float $timeout): array
+function fo_uris(int $base, float $timeout, int $members = FO_MEMBERS): array
 {
     $hosts = implode(',', array_map(fn ($s) => '127.0.0.1:' . ($base + 6 + $s), range(0, 2)));
-    return array_map(fn ($m) => "sentinel://$hosts/m$m?timeout=$timeout", range(0, FO_MEMBERS - 1));
+    return array_map(fn ($m) => "sentinel://$hosts/m$m?timeout=$timeout", range(0, $members - 1));
 }
 
 /** The master every sentinel names for m$m when they agree (each knowing the 2 others) and it says

@@ -3,19 +3,21 @@
  * scratch copy of the tree (built once, then only the mutated object), a short seeded chaos run with
  * histories on the mutant, and verify/chaos/checker.php over those histories, which must report a violation.
  *
- *   php verify/chaos/planted.php [--port-base=8750] [--duration=S] [--seed=N] [--control] [NAME...]
+ *   php verify/chaos/planted.php [--port-base=8750] [--duration=S] [--seed=N] [--control] [--preset=P] [NAME...]
  *   ends with "planted: N caught, M missed, of K"; exit 1 when one was missed
  *   NAME: a fault below, or defect-N: the defect N of issue 32 ("Where features meet") re-introduced by the
  *   mutation record of its fix (DEFECTS in verify/chaos/defects.php; verify/chaos/replant.sh N runs one);
  *   a defect the checker cannot observe is listed with why and skipped. --control: the same runs on the
- *   unmutated build (each must show 0 violations).
+ *   unmutated build (each must show 0 violations). --preset=P: every fault under run.php's preset P (e.g.
+ *   combined-all, every fault kind at once) instead of its own, with the fault's other options beside it.
  *
  * The scratch tree is .run/planted/tree (REDLOCK_PLANTED_TREE), apart from the mutation chapter's. */
 
 declare(strict_types=1);
 $root = dirname(__DIR__, 2);
 chdir($root);
-$opts = getopt('', ['port-base:', 'duration:', 'seed:', 'control'], $rest);
+$opts = getopt('', ['port-base:', 'duration:', 'seed:', 'control', 'preset:'], $rest);
+$presetAll = $opts['preset'] ?? null;
 $control = isset($opts['control']);
 $names = array_slice($argv, $rest);
 $portBase = (int) ($opts['port-base'] ?? 8750);
@@ -147,7 +149,12 @@ foreach ($names as $name) {
     $hist = "$out/history-$name";
     array_map('unlink', glob("$hist/*") ?: []);
     $chaos = $faults[$name]['chaos'];
-    $base = preg_grep('/^--preset=/', $chaos) ? [] : ['--preset=short', '--runs=delayed']; /* a fault may name its preset */
+    if ($presetAll !== null) { /* --preset: the fault's own options but its preset */
+        $chaos = array_values(array_filter($chaos, fn ($o) => !str_starts_with($o, '--preset=') && !str_starts_with($o, '--hold-slices=')));
+        $base = ["--preset=$presetAll"];
+    } else {
+        $base = preg_grep('/^--preset=/', $chaos) ? [] : ['--preset=short', '--runs=delayed']; /* a fault may name its preset */
+    }
     $cmd = array_merge([PHP_BINARY, 'verify/chaos/run.php'], $base, ["--duration=$duration",
         "--port-base=$portBase", "--seed=$seed", "--history=$hist", "--extension=$so"], $chaos);
     $t = microtime(true);

@@ -7,6 +7,9 @@
  *   php verify/chaos/run.php --preset=long      # >= 1M acquisitions in the delayed-restart run
  *   php verify/chaos/run.php --preset=combined-long --history=DIR   # issue 33's faults combined for up to 10^6
  *            acquisitions in 40 min, judged by the streaming checker (docs/evidence/verification.md: not made yet)
+ *   php verify/chaos/run.php --preset=combined-all --history=DIR [--swoole=PATH]   # issue 33 item 3: every fault kind
+ *            in one run (180 s): the fault proxy, clean Sentinel failovers, ACL revocations, forks inside run(),
+ *            autoExtend healing, Swoole coroutine workers, besides combined-short's faults (verify/chaos/combined.php)
  *   php verify/chaos/run.php --preset=sem-short|shared-short|fence-short   # issue 10's checks, CI: 45 s each
  *   --mode=semaphore --limit=L: P > L workers on lockSemaphore(); never more than L use intervals
  *     overlap. --mode=shared --exclusive-pct=N: lockShared() and lock() (N %) on one resource; an
@@ -68,6 +71,24 @@ const PRESETS = [
      * cores: 10 workers over 20 resources, no sleep inside, ttl 1000 ms (lock calls on a loaded machine take
      * tens of ms), restarts without persistence after ttl + 300 ms (appendfsync always cost 3.5x the rate here:
      * 98/s against 352/s), so fences across a restart are outside the model (the checker counts them apart) */
+    /* issue 33, item 3: every fault of the issue in the one seeded runner (verify/chaos/combined.php): 3 plain lock
+     * servers behind the fault proxy (delays, drops, reorders) with the kills (restarted without persistence after
+     * ttl + 300 ms), pauses, +60 s clock jumps and ACL revocations of combined-short, and 2 Sentinel-managed
+     * members failed over cleanly; workers of four kinds, one lock array: plain (lock, extend, fenced write,
+     * unlock), fork (run() and a child forked inside $fn), renew (autoExtend holds of 4 x 100 ms, which heal
+     * members restarted empty), coroutine (4 Swoole coroutines sharing one object; plain when Swoole is not
+     * loaded: --swoole=PATH or REDLOCK_SWOOLE_SO); workers SIGSTOPped past their validity. 180 s. */
+    'combined-all' => ['workers' => 8, 'duration' => 180, 'acquisitions' => 1000000, 'ttl' => 500, 'sleep-us' => 2000,
+        'resources' => 4, 'runs' => 'delayed', 'fencing' => true, 'extend' => true, 'stop-holders' => true,
+        'clock-jump' => 60000, 'clock-jump-servers' => 1, 'plain-servers' => 3, 'sentinel-members' => 2,
+        'net-faults' => true, 'net-fault-every' => 200, 'acl-revoke' => true, 'kinds' => 'plain,fork,renew,coroutine',
+        'server-faults-at-once' => 1],
+    /* CI's combined run: the same for 40 s */
+    'combined-all-short' => ['workers' => 8, 'duration' => 40, 'acquisitions' => 1000000, 'ttl' => 500, 'sleep-us' => 2000,
+        'resources' => 4, 'runs' => 'delayed', 'fencing' => true, 'extend' => true, 'stop-holders' => true,
+        'clock-jump' => 60000, 'clock-jump-servers' => 1, 'plain-servers' => 3, 'sentinel-members' => 2,
+        'net-faults' => true, 'net-fault-every' => 200, 'acl-revoke' => true, 'kinds' => 'plain,fork,renew,coroutine',
+        'server-faults-at-once' => 1],
     'combined-long' => ['workers' => 10, 'duration' => 2400, 'acquisitions' => 1000000, 'ttl' => 1000, 'sleep-us' => 0,
         'resources' => 20, 'runs' => 'delayed', 'fencing' => true, 'extend' => true,
         'stop-holders' => true, 'clock-jump' => 60000, 'clock-jump-servers' => 1],
@@ -87,8 +108,9 @@ $opts = getopt('', ['preset:', 'workers:', 'duration:', 'acquisitions:', 'ttl:',
     'port-base:', 'runs:', 'retry-delay:', 'retry-count:', 'restart-delay:', 'nodelay-duration:', 'nodelay-sleep-us:', 'extension:',
     'mode:', 'limit:', 'exclusive-pct:', 'aof', 'auto-extend', 'hold-slices:', 'wait-timeout:', 'kill-count:', 'kill-gap:',
     'members:', 'failover:', 'history:', 'fencing', 'extend', 'hold-to-validity', 'fork-in-run', 'seed:',
-    'clock-jump:', 'clock-jump-servers:', 'stop-holders']);
-foreach (['fencing', 'extend', 'hold-to-validity', 'fork-in-run', 'aof', 'stop-holders'] as $flag) { /* flags: getopt gives false */
+    'clock-jump:', 'clock-jump-servers:', 'stop-holders', 'plain-servers:', 'sentinel-members:', 'net-faults', 'acl-revoke',
+    'kinds:', 'coroutines:', 'swoole:', 'net-fault-every:', 'server-faults-at-once:', 'sentinel-base:', 'proxy-base:']);
+foreach (['fencing', 'extend', 'hold-to-validity', 'fork-in-run', 'aof', 'stop-holders', 'net-faults', 'acl-revoke'] as $flag) { /* flags: getopt gives false */
     if (isset($opts[$flag])) {
         $opts[$flag] = true;
     }
@@ -106,7 +128,8 @@ $cfg = array_merge(['retry-delay' => 10, 'retry-count' => 3, 'port-base' => 7441
     'auto-extend' => false, 'hold-slices' => 1, 'wait-timeout' => null, 'kill-count' => 1, 'kill-gap' => 0,
     'members' => 'plain', 'failover' => 'clean', 'history' => null, 'fencing' => false, 'extend' => false,
     'hold-to-validity' => false, 'fork-in-run' => false, 'seed' => null, 'clock-jump' => 0, 'clock-jump-servers' => 1,
-    'stop-holders' => false], $preset, $opts);
+    'stop-holders' => false, 'plain-servers' => 5, 'sentinel-members' => 0, 'net-faults' => false, 'acl-revoke' => false,
+    'kinds' => 'plain', 'coroutines' => 4, 'net-fault-every' => 100, 'server-faults-at-once' => 2, 'swoole' => getenv('REDLOCK_SWOOLE_SO') ?: null], $preset, $opts);
 /* --seed: the chaos loop's choices (which server, when) repeat; the workers' timing does not. */
 $seed = $cfg['seed'] !== null ? (int) $cfg['seed'] : random_int(1, 999999);
 mt_srand($seed);
@@ -132,7 +155,7 @@ if ($restartDelay <= $ttl && !$aof) { /* with appendfsync always the keys surviv
     exit(2);
 }
 $portBase = (int) $cfg['port-base'];
-$lockPorts = range($portBase, $portBase + 4);
+$lockPorts = range($portBase, $portBase + max(1, min(5, (int) $cfg['plain-servers'])) - 1);
 $sentinel = $cfg['members'] === 'sentinel'; /* --members=sentinel: failovers instead of kills and pauses */
 if ($sentinel) {
     require __DIR__ . '/failover.php';
@@ -143,6 +166,35 @@ if ($clusterMembers) {
     $sentinel = true; /* no kills and pauses of lock servers (the same loop as the Sentinel members') */
 }
 $guardPort = $portBase + ($sentinel ? 9 : 5);
+/* --preset=combined-all (verify/chaos/combined.php): Sentinel-managed members beside the plain ones (their servers
+ * from --sentinel-base, default port-base + 200, sentinels + 6..8), the fault proxy in front of the plain ones
+ * (listening from --proxy-base, default port-base + 400, control + 9), ACL revocations, worker kinds. */
+require __DIR__ . '/combined.php';
+$sentinelMembers = $sentinel ? 0 : max(0, min(3, (int) $cfg['sentinel-members']));
+if ($sentinelMembers > 0) {
+    require_once __DIR__ . '/failover.php';
+}
+$sentinelBase = (int) ($cfg['sentinel-base'] ?? $portBase + 200); /* servers + 0..3, sentinels + 6..8 */
+$proxyBase = (int) ($cfg['proxy-base'] ?? $portBase + 400);       /* listening + 0..4, control + 9 */
+$netFaults = !$sentinel && $cfg['net-faults'] !== false;
+$aclRevoke = !$sentinel && $cfg['acl-revoke'] !== false;
+$kinds = explode(',', (string) $cfg['kinds']);
+if (array_diff($kinds, ['plain', 'fork', 'renew', 'coroutine'])) {
+    fwrite(STDERR, "--kinds: plain, fork, renew, coroutine\n");
+    exit(2);
+}
+/* coroutine workers need Swoole: loaded here, or --swoole=PATH / REDLOCK_SWOOLE_SO; else they run as plain ones */
+$swoole = null;
+$coroutineNote = null;
+if (in_array('coroutine', $kinds, true)) {
+    if (extension_loaded('swoole')) {
+        $swoole = '';
+    } elseif ($cfg['swoole'] !== null && is_file((string) $cfg['swoole'])) {
+        $swoole = (string) $cfg['swoole'];
+    } else {
+        $coroutineNote = 'skipped: Swoole not loaded (--swoole=PATH or REDLOCK_SWOOLE_SO); those workers ran as plain ones';
+    }
+}
 $runDir = dirname(__DIR__, 2) . '/.run/chaos-' . $portBase;
 @mkdir($runDir, 0700, true);
 $clockShim = null;
@@ -167,6 +219,8 @@ if (!extension_loaded('redlock')) {
 
 /** @var array<int, array{proc: resource|null, pid: int, state: string}> */
 $servers = [];
+$cbProxy = null; /* verify/chaos/combined.php: the fault proxy */
+$cbChild = 0;    /* and the failover loop's process */
 
 /* A run killed with SIGKILL cannot stop its servers: the next run stops them, by the pid it
  * recorded, and only if that pid is still a redis-server on that port. */
@@ -241,7 +295,13 @@ function kill_server(array &$s): void
 
 function stop_all(): void
 {
-    global $servers;
+    global $servers, $cbProxy, $cbChild;
+    if (($cbChild ?? 0) > 0) { /* the failover loop (verify/chaos/combined.php) */
+        posix_kill($cbChild, SIGKILL);
+        pcntl_waitpid($cbChild, $st);
+        $cbChild = 0;
+    }
+    cb_proxy_stop($cbProxy);
     /* a run that dies stops its workers too: they must not go on against stopped servers */
     foreach ($GLOBALS['chaosWorkers'] ?? [] as $p) {
         $st = proc_get_status($p);
@@ -269,7 +329,8 @@ function percentile(array $sorted, float $p): float
 function run_once(string $name, string $label, int $restartDelay, float $duration, int $sleepUs, int $acquisitions): array
 {
     global $servers, $lockPorts, $guardPort, $runDir, $workers, $ttl, $cfg, $extension, $sentinel, $portBase, $historyDir,
-        $clusterMembers;
+        $clusterMembers, $sentinelMembers, $sentinelBase, $proxyBase, $netFaults, $aclRevoke, $kinds, $swoole, $coroutineNote,
+        $cbProxy, $cbChild;
     $killCount = max(1, min(4, (int) $cfg['kill-count']));
     $killGap = max(0, (int) $cfg['kill-gap']);
 
@@ -286,10 +347,33 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
         $servers += fo_start($portBase, $runDir);
         $lockPorts = array_keys(array_diff_key($servers, [$guardPort => 1]));
     }
+    $extraPorts = [];
+    $members = null; /* the lock array of the workers, when not the plain servers alone */
+    if ($sentinelMembers > 0) {
+        $extra = fo_start($sentinelBase, $runDir, $sentinelMembers);
+        $extraPorts = array_keys($extra);
+        $servers += $extra;
+    }
+    $listenPorts = $lockPorts;
+    if ($netFaults) {
+        $listenPorts = array_map(fn ($p) => $proxyBase + $p - $portBase, $lockPorts);
+        $cbProxy = cb_proxy_start(dirname(__DIR__, 2), $runDir, $listenPorts, $lockPorts, $proxyBase + 9,
+            (float) $cfg['duration'] + 180);
+    }
+    if ($sentinelMembers > 0 || $netFaults) {
+        $members = array_merge(array_map(fn ($p) => ['127.0.0.1', $p, 0.1], $listenPorts),
+            $sentinelMembers > 0 ? fo_uris($sentinelBase, 0.2, $sentinelMembers) : []);
+    }
     $runId = $name . '-' . bin2hex(random_bytes(3));
     $procs = [];
+    $workerKinds = [];
     $perWorker = (int) ceil($acquisitions / $workers);
     for ($w = 0; $w < $workers; $w++) {
+        $kind = $kinds[$w % count($kinds)];
+        if ($kind === 'coroutine' && $swoole === null) {
+            $kind = 'plain';
+        }
+        $workerKinds[$w] = $kind;
         $wcfg = ['id' => $w, 'run' => $runId, 'lock_ports' => $lockPorts, 'guard_port' => $guardPort,
             'server_timeout' => 0.1, 'retry_delay' => (int) $cfg['retry-delay'], 'retry_count' => (int) $cfg['retry-count'], 'ttl' => $ttl,
             'sleep_us' => $sleepUs, 'resources' => (int) $cfg['resources'], 'duration' => $duration,
@@ -302,7 +386,24 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
             'history' => $historyDir !== null ? "$historyDir/$runId-w$w.jsonl" : null, 'fencing' => (bool) $cfg['fencing'],
             'extend' => (bool) $cfg['extend'], 'hold_to_validity' => (bool) $cfg['hold-to-validity'],
             'fork_in_run' => (bool) $cfg['fork-in-run']];
+        if ($members !== null) {
+            $wcfg['servers'] = $members;
+        }
+        $wcfg['kind'] = $kind;
+        if ($kind === 'fork') {
+            $wcfg['fork_in_run'] = true;
+        } elseif ($kind === 'renew') { /* holds past the ttl, renewed (and healed) by the extension's thread */
+            $wcfg['auto_extend'] = true;
+            $wcfg['hold_slices'] = 4;
+            $wcfg['sleep_us'] = 100000;
+        } elseif ($kind === 'coroutine') {
+            $wcfg['coroutines'] = max(2, (int) $cfg['coroutines']);
+            $wcfg['fork_in_run'] = false; /* no fork inside a Swoole scheduler */
+        }
         $cmd = [PHP_BINARY];
+        if ($kind === 'coroutine' && $swoole !== '') {
+            array_push($cmd, '-d', "extension=$swoole"); /* before redlock: it looks for Swoole when it starts */
+        }
         if (!extension_loaded('redlock')) {
             array_push($cmd, '-d', "extension=$extension");
         }
@@ -323,9 +424,9 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
      * once the empty server answers, which it may already have done to a lock call. */
     $faultLog = $historyDir !== null ? fopen("$historyDir/$runId-faults.jsonl", 'w') : null;
     $inModel = ($restartDelay > $ttl || $GLOBALS['aof']) && $killCount < 2;
-    $fault = function (string $kind, int $port, bool $model = true) use ($faultLog, $runId, $inModel): void {
+    $fault = function (string $kind, int $port, bool $model = true, array $extra = []) use ($faultLog, $runId, $inModel): void {
         if ($faultLog !== null) {
-            fwrite($faultLog, json_encode(['op' => 'fault', 'kind' => $kind, 'port' => $port, 't' => hrtime(true),
+            fwrite($faultLog, json_encode($extra + ['op' => 'fault', 'kind' => $kind, 'port' => $port, 't' => hrtime(true),
                 'in_model' => $model && (($kind !== 'restart' && $kind !== 'kill') || $inModel),
                 /* a restart without persistence loses the fence counters: fences need AOF (design/primitives.md) */
                 'fences_in_model' => $model && (($kind !== 'restart' && $kind !== 'kill') || $GLOBALS['aof']),
@@ -353,8 +454,69 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
     $nextStop = microtime(true) + mt_rand(200, 800) / 1000;
     $contAt = 0.0;
     $events += ['clock_jumps' => 0, 'holder_stops' => 0];
+    /* verify/chaos/combined.php's faults */
+    $undo = [];
+    $nextNet = microtime(true) + 0.3;
+    $aclPort = null;
+    $aclRestoreAt = 0.0;
+    $aclNopermSeen = [];
+    $nextAcl = microtime(true) + mt_rand(500, 1500) / 1000;
+    $stopFile = "$runDir/$runId-failovers.stop";
+    if ($sentinelMembers > 0) {
+        $cbChild = cb_failovers_start($sentinelBase, $sentinelMembers,
+            $historyDir !== null ? "$historyDir/$runId-failovers.jsonl" : '/dev/null', "$runDir/$runId-failovers.json", $stopFile,
+            $hardStop, "chaos:$runId:", mt_rand());
+    }
+    if ($netFaults) {
+        $events += ['net_faults' => 0];
+    }
+    if ($aclRevoke) {
+        $events += ['acl_revokes' => 0, 'acl_restores' => 0];
+    }
     while (!$sentinel) {
         $now = microtime(true);
+        foreach ($undo as $i => [$due, $fn]) {
+            if ($now >= $due) {
+                unset($undo[$i]);
+                $fn();
+            }
+        }
+        if ($netFaults && $now >= $nextNet) {
+            /* one network fault every 0-200 ms on a proxied server (the fault proxy: delays, drops, reorders) */
+            [$kind, $lp, $fn, $after] = cb_net_fault($cbProxy, $listenPorts);
+            $fault("net-$kind", $lockPorts[array_search($lp, $listenPorts, true)]);
+            $events['net_faults']++;
+            $events["net_$kind"] = ($events["net_$kind"] ?? 0) + 1;
+            if ($fn !== null) {
+                $undo[] = [$now + $after, $fn];
+            }
+            $nextNet = $now + mt_rand(1, 2 * max(1, (int) $cfg['net-fault-every'])) / 1000;
+        }
+        /* --server-faults-at-once=1 (combined-all: with 3 plain servers, a failover in progress on a Sentinel member
+         * and the proxy's faults, two plain servers out would leave no quorum most of the time): one plain server
+         * killed, paused or refusing scripts at a time; 2 (the default): a kill and a pause may overlap */
+        $oneAtOnce = (int) $cfg['server-faults-at-once'] < 2;
+        if ($aclRevoke && $aclPort === null && $now >= $nextAcl && !($oneAtOnce && ($killed !== null || $paused !== null))) {
+            /* scripts revoked on one plain server (neither killed nor paused) by ACL SETUSER, restored later */
+            $candidates = array_values(array_diff($lockPorts, $killed ?? [], [$paused]));
+            $port = $candidates[mt_rand(0, count($candidates) - 1)];
+            if (cb_acl($port, false) !== null) {
+                $aclPort = $port;
+                $fault('acl-revoke', $port);
+                $events['acl_revokes']++;
+                $aclRestoreAt = $now + mt_rand(500, 2000) / 1000;
+            }
+            $nextAcl = $now + mt_rand(1000, 3000) / 1000;
+        }
+        if ($aclPort !== null && $now >= $aclRestoreAt && $aclPort !== $paused && !in_array($aclPort, $killed ?? [], true)) {
+            $noperm = cb_acl($aclPort, true); /* the NOPERM replies it sent since it started */
+            $fault('acl-restore', $aclPort, true, ['noperm_replies' => $noperm]);
+            $events['acl_noperm_replies'] = ($events['acl_noperm_replies'] ?? 0) + max(0, $noperm - ($aclNopermSeen[$aclPort] ?? 0));
+            $aclNopermSeen[$aclPort] = $noperm ?? 0;
+            $events['acl_restores']++;
+            $aclPort = null;
+            $nextAcl = $now + mt_rand(1000, 3000) / 1000;
+        }
         if ($clockJump !== 0 && $now >= $nextJump) {
             /* A forward jump of the wall clock on K lock servers (outside Redlock's model: its keys
              * expire early), cumulative: a server restarted later keeps its clock ahead. */
@@ -387,7 +549,7 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
         if (!chaos_any_running($procs) || $now > $hardStop) {
             break;
         }
-        if ($killed === null && $now >= $nextKill) {
+        if ($killed === null && $now >= $nextKill && !($oneAtOnce && ($paused !== null || ($aclPort ?? null) !== null))) {
             $candidates = array_values(array_diff($lockPorts, [$paused]));
             shuffle($candidates);
             $killed = array_slice($candidates, 0, $killCount);
@@ -395,6 +557,12 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
                 kill_server($servers[$port]);
                 $fault('kill', $port);
                 $events['kills']++;
+                $aclNopermSeen[$port] = 0; /* a new process counts from 0 */
+                if ($port === $aclPort) { /* its restart allows scripts again */
+                    $fault('acl-restore', $port);
+                    $events['acl_restores']++;
+                    $aclPort = null;
+                }
             }
             $restartAt = $now + $restartDelay / 1000;
         }
@@ -408,7 +576,7 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
             $nextKill = microtime(true) + ($killGap > 0 ? mt_rand(intdiv($killGap, 2), $killGap)
                 : ($restartDelay > 0 ? mt_rand(100, 400) : mt_rand(0, 30))) / 1000;
         }
-        if ($paused === null && $now >= $nextPause) {
+        if ($paused === null && $now >= $nextPause && !($oneAtOnce && ($killed !== null || ($aclPort ?? null) !== null))) {
             $candidates = array_values(array_diff($lockPorts, $killed ?? []));
             $paused = $candidates[array_rand($candidates)];
             posix_kill($servers[$paused]['pid'], SIGSTOP);
@@ -433,6 +601,36 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
     $GLOBALS['chaosWorkers'] = []; /* reaped below: stop_all must not touch them */
     chaos_reap($procs);
     $elapsed = microtime(true) - $start;
+    foreach ($undo as [, $fn]) {
+        $fn();
+    }
+    if ($aclPort !== null) {
+        cb_acl($aclPort, true);
+        $fault('acl-restore', $aclPort);
+        $events['acl_restores']++;
+    }
+    if ($cbChild > 0) { /* the failover loop: stopped between failovers, or killed after 3 s in one (the workers are done:
+                          * a failover cut short harms nobody; the count is of the failovers it finished) */
+        touch($stopFile);
+        $until = microtime(true) + 3;
+        while (pcntl_waitpid($cbChild, $st, WNOHANG) === 0 && microtime(true) < $until) {
+            usleep(50000);
+        }
+        if (microtime(true) >= $until) {
+            posix_kill($cbChild, SIGKILL);
+            pcntl_waitpid($cbChild, $st);
+        }
+        $cbChild = 0;
+        @unlink($stopFile);
+        $events += json_decode((string) @file_get_contents("$runDir/$runId-failovers.json"), true) ?: ['failovers' => 0];
+        if (is_file("$runDir/$runId-failovers.json.err")) {
+            $events['failover_loop_error'] = file_get_contents("$runDir/$runId-failovers.json.err");
+        }
+    }
+    if ($netFaults) {
+        $events['proxy'] = cb_ctl($cbProxy, 'STATS');
+        cb_proxy_stop($cbProxy);
+    }
     if ($faultLog !== null) {
         fclose($faultLog);
     }
@@ -444,6 +642,9 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
         kill_server($servers[$port]);
     }
     kill_server($servers[$guardPort]);
+    foreach ($extraPorts as $port) {
+        kill_server($servers[$port]);
+    }
     if ($clusterMembers) {
         cc_stop($runDir);
     }
@@ -476,7 +677,9 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
         'acquire_max_ms' => round($latencies ? end($latencies) : -1.0, 3),
         'acquisitions_per_s' => round($sum['acquisitions'] / max($elapsed, 0.001)),
         'members' => $clusterMembers ? 'fromCluster(), 3 masters, failovers and reshardings'
-            : ($sentinel ? "3 Sentinel-managed, failovers {$cfg['failover']}" : '5 plain'),
+            : ($sentinel ? "3 Sentinel-managed, failovers {$cfg['failover']}" : count($lockPorts) . ' plain'
+            . ($netFaults ? ' behind the fault proxy' : '') . ($sentinelMembers > 0 ? " and $sentinelMembers Sentinel-managed, clean failovers" : '')),
+        'worker_kinds' => array_count_values($workerKinds) + ($coroutineNote !== null ? ['coroutine' => $coroutineNote] : []),
         'chaos' => $events, 'examples' => array_slice($tally['examples'], 0, 3), 'seed' => $GLOBALS['seed'],
         'history' => $GLOBALS['historyDir'],
     ];

@@ -215,7 +215,13 @@ $hold = function (array $lock, int $t1, int $r, string $resource) use (&$tally, 
  * its parent's lock. */
 $forkInRun = !empty($cfg['fork_in_run']);
 
-for ($call = 0; $call < $cfg['max_calls'] && $tally['acquisitions'] < $maxAcquisitions; $call++) {
+/* coroutines = C > 1 (the runner gives it only with Swoole loaded): C coroutines of this process share the one
+ * RedLock object, each running the loop below; sleeps yield (SWOOLE_HOOK_SLEEP) and so do the extension's
+ * waits, while the guard's and the history's blocking I/O do not, so records are never interleaved. */
+$coroutines = max(1, (int) ($cfg['coroutines'] ?? 1));
+$loop = function (int $c) use (&$tally, &$latencies, $cfg, $redlock, $hist, $hcall, $hold, $forkInRun, $deadline,
+    $maxAcquisitions, $coroutines): int {
+for ($call = $c; $call < $cfg['max_calls'] && $tally['acquisitions'] < $maxAcquisitions; $call += $coroutines) {
     if (hrtime(true) >= $deadline) {
         break;
     }
@@ -233,12 +239,16 @@ for ($call = 0; $call < $cfg['max_calls'] && $tally['acquisitions'] < $maxAcquis
                 $latencies .= pack('g', ($t1 - $t0) / 1e6);
                 $tally['acquisitions']++;
                 $tally['per_resource'][$r]++;
+                $tf = hrtime(true);
                 $pid = pcntl_fork();
                 if ($pid === 0) {
                     exit(0);
                 }
                 if ($pid > 0) {
                     pcntl_waitpid($pid, $status);
+                    /* recorded: the child has exited (run()'s release in it must not have touched our keys) */
+                    $hist->add(['op' => 'fork', 'res' => $resource, 't0' => $tf, 't1' => hrtime(true), 'out' => 'ok',
+                        'token' => $lock['token'], 'child' => $pid, 'status' => pcntl_wexitstatus($status)]);
                 }
                 $tu = $hold($lock, $t1, $r, $resource);
                 $hist->add(['op' => 'unlock', 'res' => $resource, 't0' => $tu, 't1' => null, 'out' => 'info', 'via' => 'run',
@@ -265,6 +275,25 @@ for ($call = 0; $call < $cfg['max_calls'] && $tally['acquisitions'] < $maxAcquis
     if (!$hcall('unlock', $resource, fn () => $redlock->unlock($lock), $lock)) {
         $tally['unlock_false']++;
     }
+}
+return $call;
+};
+/* the worker's kind (verify/chaos/run.php's --kinds), for the reader of its history: the checker skips it */
+$hist->add(['op' => 'run', 't1' => hrtime(true), 'out' => 'ok', 'kind' => $cfg['kind'] ?? 'plain', 'coroutines' => $coroutines]
+    + ($coroutines > 1 ? ['swoole' => phpversion('swoole')] : []));
+if ($coroutines > 1) {
+    Swoole\Runtime::enableCoroutine(SWOOLE_HOOK_SLEEP);
+    $calls = 0;
+    Swoole\Coroutine\run(function () use ($loop, $coroutines, &$calls): void {
+        for ($c = 0; $c < $coroutines; $c++) {
+            Swoole\Coroutine::create(function () use ($loop, $c, &$calls): void {
+                $calls += $loop($c);
+            });
+        }
+    });
+    $call = $calls;
+} else {
+    $call = $loop(0);
 }
 $hist->flush();
 $tally['calls'] = $call;
