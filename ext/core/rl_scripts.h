@@ -18,16 +18,11 @@
  * server's release pays one more lookup of a channel nobody listens to (measured in
  * docs/design/cluster.md#sharded-wake-ups). pcall: a refused announcement never fails the release. */
 #define RL_LUA_ANNOUNCE(x) \
-	"do\n" \
-	"    local x = " x "\n" \
-	"    local o = string.find(x, '{', 1, true)\n" \
-	"    local c = o and string.find(x, '}', o + 1, true)\n" \
-	"    local s = (c and c > o + 1 and x) or (not string.find(x, '}', 1, true) and '{' .. x .. '}')\n" \
-	"    local n = s and redis.pcall('SPUBLISH', '" RL_NOTIFY_CHANNEL_PREFIX "' .. s, '')\n" \
-	"    if type(n) ~= 'number' or n == 0 then\n" \
-	"        redis.pcall('PUBLISH', '" RL_NOTIFY_CHANNEL_PREFIX "' .. x, '')\n" \
-	"    end\n" \
-	"end\n"
+	"do local x = " x "\n" \
+	"local o = string.find(x, '{', 1, true) local c = o and string.find(x, '}', o + 1, true)\n" \
+	"local s = c and c > o + 1 and x or not string.find(x, '}', 1, true) and '{' .. x .. '}'\n" \
+	"local n = s and redis.pcall('SPUBLISH', '" RL_NOTIFY_CHANNEL_PREFIX "' .. s, '')\n" \
+	"if type(n) ~= 'number' or n == 0 then redis.pcall('PUBLISH', '" RL_NOTIFY_CHANNEL_PREFIX "' .. x, '') end end\n"
 
 /* KEYS[1] = resource, ARGV[1] = token. Deletes the key only while it still holds our token, and
  * then announces it to waiters in the same round trip (a PUBLISH nobody listens to is a lookup).
