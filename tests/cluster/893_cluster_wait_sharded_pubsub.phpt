@@ -1,5 +1,5 @@
 --TEST--
-waitTimeout on a cluster:// member and on fromCluster(): the waiter SSUBSCRIBEs (sharded pub/sub) on the master of its key's slot (PUBSUB SHARDNUMSUB there counts it, no plain subscription on any master), the release's SPUBLISH wakes it long before its 30-60 s backoff, and reaching it the release PUBLISHes nothing to the whole cluster (a plain subscriber on the owner hears nothing); a key holding '}' without a hash tag (no channel in its slot) is waited for by SUBSCRIBE and woken by the PUBLISH
+waitTimeout on a cluster:// member and on fromCluster(): the waiter SSUBSCRIBEs (sharded pub/sub) on the master of its key's slot (PUBSUB SHARDNUMSUB there counts it, no plain subscription on any master), the release's SPUBLISH wakes it long before its 30-60 s backoff, and reaching it the release PUBLISHes nothing to the whole cluster (a plain subscriber on the owner hears nothing); a key holding '}' without a hash tag (no channel in its slot) is waited for by SUBSCRIBE and woken by the PUBLISH, and so is a waiter whose SSUBSCRIBE is refused (an ACL user without it, as a server before 7.0)
 --EXTENSIONS--
 redlock
 pcntl
@@ -83,6 +83,20 @@ $res = rt_key('a}b');
 $h = $holder->lock($res, 30000);
 case_of('no sharded channel', $holder, $h, $waiter, $res, [cl_owner($res) => $res], [], $scale);
 
+// a user the servers refuse SSUBSCRIBE (as a server before 7.0 refuses it): SUBSCRIBE on the same connection
+$user = 'rl893-' . bin2hex(random_bytes(3));
+foreach (array_keys(cl_nodes()) as $port) {
+    rt_redis($port, 'ACL', 'SETUSER', $user, 'on', '>pw893', '~*', '&*', '+@all', '-ssubscribe');
+}
+$res = rt_key('acl');
+$h = $holder->lock($res, 30000);
+$limited = new RedLock(['cluster://' . $user . ':pw893@' . getenv('REDLOCK_TEST_CLUSTER') . "?timeout=$timeout"], 60000, 1,
+    ['waitTimeout' => (int) (6000 * $scale)]);
+case_of('SSUBSCRIBE refused', $holder, $h, $limited, $res, [cl_owner($res) => $res], [cl_owner($res) => 'redlock:released:{' . $res . '}'], $scale);
+foreach (array_keys(cl_nodes()) as $port) {
+    rt_redis($port, 'ACL', 'DELUSER', $user);
+}
+
 // fromCluster(): each member's key carries its master's tag, and so does its channel
 $res = rt_key('fromCluster');
 $seeds = getenv('REDLOCK_TEST_CLUSTER') . "?timeout=$timeout";
@@ -102,6 +116,9 @@ member: woken and got the lock: yes, before the backoff: yes
 no sharded channel: sharded subscriptions on the owners: [], plain on the masters: 1
 no sharded channel: released yes, the owner PUBLISHed 1
 no sharded channel: woken and got the lock: yes, before the backoff: yes
+SSUBSCRIBE refused: sharded subscriptions on the owners: [0], plain on the masters: 1
+SSUBSCRIBE refused: released yes, the owner PUBLISHed 1
+SSUBSCRIBE refused: woken and got the lock: yes, before the backoff: yes
 fromCluster: sharded subscriptions on the owners: [1,1,1], plain on the masters: 0
 fromCluster: released yes, the owner PUBLISHed 0
 fromCluster: woken and got the lock: yes, before the backoff: yes
