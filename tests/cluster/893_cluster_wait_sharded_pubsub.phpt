@@ -40,25 +40,27 @@ function case_of(string $name, RedLock $holder, array $h, RedLock $waiter, strin
 {
     $pid = pcntl_fork();
     if ($pid === 0) {
-        $counts = function () use ($keys, $sharded_channels) {
+        $masters = cl_masters();
+        $counts = function () use ($keys, $sharded_channels, $masters) {
             $sharded = $plain = [];
             foreach ($sharded_channels as $port => $channel) {
                 $sharded[$port] = rt_redis($port, 'PUBSUB', 'SHARDNUMSUB', $channel)[1] ?? -1;
             }
-            foreach (cl_masters() as $port) {
+            foreach ($masters as $port) {
                 $plain[] = rt_redis($port, 'PUBSUB', 'NUMSUB', 'redlock:released:' . ($keys[$port] ?? reset($keys)))[1] ?? -1;
             }
             return [$sharded, $plain];
         };
-        rt_eventually(fn () => array_sum($counts()[0]) + array_sum($counts()[1]) === count($keys), 3.0 * $scale);
+        rt_eventually(fn () => array_sum(array_merge(...$counts())) === count($keys), 3.0 * $scale);
         [$sharded, $plain] = $counts();
         printf("%s: sharded subscriptions on the owners: %s, plain on the masters: %d\n", $name,
             json_encode(array_values($sharded)), array_sum($plain));
         $port = array_key_first($keys);
         $spy = plain_spy($port, 'redlock:released:' . $keys[$port]);
         $released = $holder->unlock($h);
-        // the release may have settled on a quorum before this owner ran it: its key gone, it has
-        rt_eventually(fn () => rt_redis($port, 'EXISTS', $keys[$port]) === 0, 2.0 * $scale);
+        // the release may have settled on a quorum before this owner ran it: our token gone from its key
+        // (which the woken waiter may hold already), it has
+        rt_eventually(fn () => rt_redis($port, 'GET', $keys[$port]) !== $h['token'], 2.0 * $scale);
         printf("%s: released %s, the owner PUBLISHed %d\n", $name, $released ? 'yes' : 'no', count(heard($spy)));
         exit(0);
     }
