@@ -305,6 +305,23 @@ zend_result redlock_server_parse_host_list(zval *list, const redlock_host_list *
 			RL_URI_SENTINELS_MAX, kind->item);
 		return FAILURE;
 	}
+	{
+		const char *texts[RL_URI_SENTINELS_MAX];
+		size_t lens[RL_URI_SENTINELS_MAX], n = 0;
+		char error[RL_URI_ERROR_MAX];
+
+		ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(list), one) {
+			ZVAL_DEREF(one);
+			if (Z_TYPE_P(one) == IS_STRING) {
+				texts[n] = Z_STRVAL_P(one);
+				lens[n++] = Z_STRLEN_P(one);
+			}
+		} ZEND_HASH_FOREACH_END();
+		if (rl_uri_seed_schemes(texts, lens, n, 0, error, sizeof(error)) != 0) {
+			zend_argument_value_error(arg_num, "server #%zu %s: %s", index, kind->field, error);
+			return FAILURE;
+		}
+	}
 	ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(list), one) {
 		ZVAL_DEREF(one);
 		if (Z_TYPE_P(one) == IS_STRING) {

@@ -9,6 +9,21 @@
 /* Where a release is announced to waiters ('waitTimeout', rl_notify.h): this prefix + the key. */
 #define RL_NOTIFY_CHANNEL_PREFIX "redlock:released:"
 
+/* A release announced to waiters (x: a Lua expression, the key or a fair waiter's "key:fair:w:id").
+ * First SPUBLISH on the channel in x's slot -- the prefix and x when x has a hash tag, the prefix and
+ * "{x}" when x holds no '}' (none otherwise) --, which a cluster member's waiter SSUBSCRIBEs to on
+ * the key's master: the message stays in the key's shard. Then, only when that reached nobody (0,
+ * or an error: a server before 7.0, an ACL without it), PUBLISH on the prefix and x as always, which
+ * the other waiters SUBSCRIBE to (plain members, keys of several slots, older versions). A plain
+ * server's release pays one more lookup of a channel nobody listens to (measured in
+ * docs/design/cluster.md#sharded-wake-ups). pcall: a refused announcement never fails the release. */
+#define RL_LUA_ANNOUNCE(x) \
+	"do local x = " x "\n" \
+	"local o = string.find(x, '{', 1, true) local c = o and string.find(x, '}', o + 1, true)\n" \
+	"local s = c and c > o + 1 and x or not string.find(x, '}', 1, true) and '{' .. x .. '}'\n" \
+	"local n = s and redis.pcall('SPUBLISH', '" RL_NOTIFY_CHANNEL_PREFIX "' .. s, '')\n" \
+	"if type(n) ~= 'number' or n == 0 then redis.pcall('PUBLISH', '" RL_NOTIFY_CHANNEL_PREFIX "' .. x, '') end end\n"
+
 /* KEYS[1] = resource, ARGV[1] = token. Deletes the key only while it still holds our token, and
  * then announces it to waiters in the same round trip (a PUBLISH nobody listens to is a lookup).
  * pcall: an ACL user without access to the channel (Redis 7's default for new users) still
@@ -16,7 +31,7 @@
 #define RL_SCRIPT_UNLOCK \
 	"if redis.pcall('GET', KEYS[1]) == ARGV[1] then\n" \
 	"    redis.call('DEL', KEYS[1])\n" \
-	"    redis.pcall('PUBLISH', '" RL_NOTIFY_CHANNEL_PREFIX "' .. KEYS[1], '')\n" \
+	RL_LUA_ANNOUNCE("KEYS[1]") \
 	"    return 1\n" \
 	"else\n" \
 	"    return 0\n" \
@@ -44,7 +59,7 @@
 	"for i = 1, #KEYS do\n" \
 	"    if redis.pcall('GET', KEYS[i]) == ARGV[1] then\n" \
 	"        released = released + redis.call('DEL', KEYS[i])\n" \
-	"        redis.pcall('PUBLISH', '" RL_NOTIFY_CHANNEL_PREFIX "' .. KEYS[i], '')\n" \
+	RL_LUA_ANNOUNCE("KEYS[i]") \
 	"    end\n" \
 	"end\n" \
 	"if released < #KEYS then\n" \
@@ -131,7 +146,7 @@
 #define RL_SCRIPT_FORCE_UNLOCK \
 	"for i = 1, #KEYS do\n" \
 	"    redis.call('DEL', KEYS[i])\n" \
-	"    redis.pcall('PUBLISH', '" RL_NOTIFY_CHANNEL_PREFIX "' .. KEYS[i], '')\n" \
+	RL_LUA_ANNOUNCE("KEYS[i]") \
 	"end\n" \
 	"return 1\n"
 

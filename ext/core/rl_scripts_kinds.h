@@ -73,7 +73,7 @@
 	RL_LUA_DROP_EXPIRED_HOLDERS \
 	"if latest <= now then\n" \
 	"    redis.call('DEL', KEYS[1])\n" \
-	"    redis.pcall('PUBLISH', '" RL_NOTIFY_CHANNEL_PREFIX "' .. KEYS[1], '')\n" \
+	RL_LUA_ANNOUNCE("KEYS[1]") \
 	"else\n" \
 	"    redis.call('PEXPIRE', KEYS[1], latest - now)\n" \
 	"end\n" \
@@ -175,7 +175,7 @@
 	"redis.call('DEL', KEYS[1])\n" \
 	"redis.call('HSET', KEYS[1], ARGV[3], now + tonumber(ARGV[2]))\n" \
 	"redis.call('PEXPIRE', KEYS[1], ARGV[2])\n" \
-	"redis.pcall('PUBLISH', '" RL_NOTIFY_CHANNEL_PREFIX "' .. KEYS[1], '')\n" \
+	RL_LUA_ANNOUNCE("KEYS[1]") \
 	"return 1\n"
 
 /* KEYS[1] = resource, ARGV[1] = the exclusive token, ARGV[2] = ttl (unused), ARGV[3] = the shared
@@ -195,7 +195,7 @@
 	"    redis.call('DEL', KEYS[1])\n" \
 	"end\n" \
 	"if gone == 1 then\n" \
-	"    redis.pcall('PUBLISH', '" RL_NOTIFY_CHANNEL_PREFIX "' .. KEYS[1], '')\n" \
+	RL_LUA_ANNOUNCE("KEYS[1]") \
 	"end\n" \
 	"return gone\n"
 
@@ -221,7 +221,7 @@
 	"if last[2] then\n" \
 	"    redis.call('PEXPIRE', w, tonumber(last[2]) - now)\n" \
 	"elseif gone == 1 and redis.call('TYPE', key)['ok'] ~= 'string' then\n" \
-	"    redis.pcall('PUBLISH', '" RL_NOTIFY_CHANNEL_PREFIX "' .. key, '')\n" \
+	RL_LUA_ANNOUNCE("key") \
 	"end\n"
 
 /* KEYS = resources, ARGV[1] = the waiting writer (random bytes of a lock(), the shared token of a
@@ -245,7 +245,7 @@
 	"local held = redis.pcall('GET', KEYS[1])\n" \
 	"if held == ARGV[1] then\n" \
 	"    redis.call('DEL', KEYS[1])\n" \
-	"    redis.pcall('PUBLISH', '" RL_NOTIFY_CHANNEL_PREFIX "' .. KEYS[1], '')\n" \
+	RL_LUA_ANNOUNCE("KEYS[1]") \
 	"    released = 1\n" \
 	"end\n" \
 	RL_LUA_NOW \
@@ -360,7 +360,7 @@
 #define RL_LUA_FAIR_WAKE_HEAD \
 	RL_LUA_FAIR_HEAD \
 	"if head then\n" \
-	"    redis.pcall('PUBLISH', '" RL_NOTIFY_CHANNEL_PREFIX "' .. w .. head, '')\n" \
+	RL_LUA_ANNOUNCE("w .. head") \
 	"end\n"
 
 /* KEYS[1] = resource. A ticket: the counter incremented (its largest value over a quorum is the
@@ -407,7 +407,7 @@
 	"    return 0\n" \
 	"end\n" \
 	"redis.call('DEL', KEYS[1])\n" \
-	"redis.pcall('PUBLISH', '" RL_NOTIFY_CHANNEL_PREFIX "' .. KEYS[1], '')\n" \
+	RL_LUA_ANNOUNCE("KEYS[1]") \
 	RL_LUA_FAIR_WAKE_HEAD \
 	"return 1\n"
 

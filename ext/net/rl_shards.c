@@ -977,6 +977,42 @@ int rl_shards_route(rl_endpoint *endpoint, rl_conn *conn, struct rl_pool *pool, 
 	return 0;
 }
 
+int rl_shards_key_slot(const char *key, size_t len)
+{
+	return rl_key_slot(key, len);
+}
+
+int rl_shards_moved_node(const char *message, const char *answered_host, char *host, size_t cap, int *port)
+{
+	const char *p, *space, *colon, *at;
+	long slot, number;
+	size_t len;
+
+	if (strncmp(message, "MOVED ", 6) != 0) {
+		return -1;
+	}
+	p = message + 6;
+	if ((space = strchr(p, ' ')) == NULL || parse_number(p, (size_t) (space - p), RL_SHARDS_SLOTS - 1, &slot) != 0) {
+		return -1;
+	}
+	at = space + 1;
+	if ((colon = address_port(at, strcspn(at, " "), &number)) == NULL) {
+		return -1;
+	}
+	len = (size_t) (colon - at);
+	if (len == 0) { /* "MOVED 3999 :6381": the same host as the node that answered */
+		at = answered_host;
+		len = answered_host != NULL ? strlen(answered_host) : 0;
+	}
+	if (!host_ok(at, len) || len >= cap) {
+		return -1;
+	}
+	memcpy(host, at, len);
+	host[len] = '\0';
+	*port = (int) number;
+	return 0;
+}
+
 int rl_shards_redirection(const char *message)
 {
 	return strncmp(message, "MOVED ", 6) == 0 || strncmp(message, "ASK ", 4) == 0

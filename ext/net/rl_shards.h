@@ -87,4 +87,11 @@ struct rl_pool;
  * counted: server trouble, which the count would pass off as a smaller cluster). */
 int rl_shards_masters(rl_shards *shards, double call_deadline, rl_outcome *out);
 
+/* The hash slot of a key (or of a channel: sharded pub/sub hashes its channels as keys). */
+int rl_shards_key_slot(const char *key, size_t len);
+
+/* The node a "MOVED slot host:port" error names (an empty host: answered_host's): its host copied
+ * into host (cap bytes, NUL-terminated) and *port. 0, or -1 when message is not such a MOVED. */
+int rl_shards_moved_node(const char *message, const char *answered_host, char *host, size_t cap, int *port);
+
 #endif

@@ -67,6 +67,15 @@ int rl_uri_parse(const char *text, size_t len, rl_uri *out, char *error, size_t 
 int rl_uri_parse_host_port(const char *text, size_t len, int default_port, char **host, int *port, char *error,
 	size_t error_size);
 
+/* A list of seeds (a cluster's, a Sentinel member's sentinels) where seeds are written with a scheme, as
+ * "rediss://host:port": a seed is host:port, its TLS the member's (clusters:// or sentinels://, or the keyed
+ * form's "tls"), the same for every seed. texts: count seeds (lens bytes each); a seed without a scheme
+ * counts as TLS when bare_tls (the URI's own scheme). 0 when no seed has a scheme; else -1 with error: that
+ * the seeds mix TLS and plain (a TLS scheme beside a plain one or a bare seed that is not TLS), or that a
+ * seed takes no scheme. */
+int rl_uri_seed_schemes(const char *const *texts, const size_t *lens, size_t count, int bare_tls, char *error,
+	size_t error_size);
+
 /* Whether name may name a Sentinel master: 1 to 128 letters, digits, '.', '_', '-'. */
 int rl_uri_master_name_ok(const char *name, size_t len);
 

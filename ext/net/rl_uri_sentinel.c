@@ -34,6 +34,67 @@ int rl_uri_parse_host_port(const char *text, size_t len, int default_port, char 
 	return rl_uri_host_port(s, default_port, host, port, error, error_size);
 }
 
+/* 1 when text starts with a TLS scheme, 0 with another scheme ("x://"), -1 with none. */
+static int seed_scheme(const char *text, size_t len)
+{
+	static const char *const secure[] = {"rediss", "valkeys", "clusters", "sentinels", "tls", "ssl"};
+	const char *colon = memchr(text, ':', len);
+	size_t scheme, i;
+
+	if (colon == NULL || (size_t) (colon - text) + 3 > len || colon[1] != '/' || colon[2] != '/') {
+		return -1;
+	}
+	scheme = (size_t) (colon - text);
+	for (i = 0; i < sizeof(secure) / sizeof(secure[0]); i++) {
+		if (strlen(secure[i]) == scheme && strncasecmp(text, secure[i], scheme) == 0) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int rl_uri_seed_schemes(const char *const *texts, const size_t *lens, size_t count, int bare_tls, char *error,
+	size_t error_size)
+{
+	size_t i, tls = 0, plain = 0, schemes = 0;
+
+	for (i = 0; i < count; i++) {
+		int one = seed_scheme(texts[i], lens[i]);
+
+		schemes += one >= 0;
+		tls += one == 1 || (one < 0 && bare_tls);
+		plain += one == 0 || (one < 0 && !bare_tls);
+	}
+	if (schemes == 0) {
+		return 0;
+	}
+	return rl_uri_fail(error, error_size, tls > 0 && plain > 0
+		? "the seeds mix TLS and plain (rediss:// beside a seed written without it): write every seed host:port and give TLS "
+		  "once for the member (clusters://, sentinels:// or \"tls\")"
+		: "a seed takes no scheme: write it host:port and give TLS once for the member (clusters://, sentinels:// "
+		  "or \"tls\")");
+}
+
+/* The seeds of list (h1[:p1],h2[:p2],...) written with a scheme: rl_uri_seed_schemes. */
+static int list_schemes(span list, int bare_tls, char *error, size_t error_size)
+{
+	const char *texts[RL_URI_SENTINELS_MAX];
+	size_t lens[RL_URI_SENTINELS_MAX], count = 0;
+
+	while (count < RL_URI_SENTINELS_MAX) {
+		const char *comma = rl_span_find(list, ',');
+
+		texts[count] = list.p;
+		lens[count++] = comma ? (size_t) (comma - list.p) : list.len;
+		if (comma == NULL) {
+			break;
+		}
+		list.len -= (size_t) (comma + 1 - list.p);
+		list.p = comma + 1;
+	}
+	return rl_uri_seed_schemes(texts, lens, count, bare_tls, error, error_size);
+}
+
 /* h1[:p1],h2[:p2],... into out->sentinel_hosts/ports (a cluster's seeds too). */
 static int parse_sentinel_list(span list, int default_port, rl_uri *out, char *error, size_t error_size)
 {
@@ -119,6 +180,9 @@ int rl_uri_parse_cluster(span all, rl_uri *out, char *error, size_t error_size)
 		rl_uri_secure(out);
 	}
 	query = rl_uri_split_query(&rest);
+	if (rl_span_find(rest, '/') != NULL && list_schemes(rest, scheme == 11, error, error_size) != 0) {
+		goto done; /* cluster://host:port,rediss://host:port: not a path */
+	}
 	if (rl_span_find(rest, '/') != NULL) {
 		rl_uri_fail(error, error_size, "cluster URI takes no path: a cluster has database 0 only");
 		goto done;

@@ -15,6 +15,44 @@ static int pause_cancelled(double until_ms, double now)
 	return rl_wait_cancelled(rl_wait_sleep_ms(rl_conn_poll_timeout(until_ms, now)));
 }
 
+/* Where server i's subscription connection leads: the member's endpoint, or the node a MOVED named. */
+static const rl_endpoint *endpoint_of(const rl_notify *notify, size_t i)
+{
+	return notify->nodes[i].mode == RL_NOTIFY_SHARDED_MOVED ? &notify->nodes[i].moved : &notify->endpoints[i];
+}
+
+static int send_subscribe(rl_notify *notify, size_t i, int mode, int setup);
+
+/* A sharded subscription refused before any confirmation (message: the error): one MOVED is
+ * followed on a new connection to the node it names; anything else (a server before 7.0, keys of
+ * several slots, an ACL without the command) gets SUBSCRIBE on the same connection, which the
+ * scripts' PUBLISH still reaches (they PUBLISH when their SPUBLISH reached nobody). 0 when subscribed
+ * again, -1 when the server can no longer wake us. */
+static int subscribe_again(rl_notify *notify, size_t i, const char *message)
+{
+	rl_notify_node *node = &notify->nodes[i];
+	char host[sizeof(node->moved_host)];
+	int port;
+
+	if (node->mode == RL_NOTIFY_SHARDED
+		&& rl_shards_moved_node(message, notify->endpoints[i].host, host, sizeof(host), &port) == 0) {
+		rl_outcome out;
+
+		rl_conn_close(&notify->conns[i]);
+		memcpy(node->moved_host, host, sizeof(host));
+		node->moved = notify->endpoints[i];
+		node->moved.host = node->moved_host;
+		node->moved.port = port;
+		node->moved.pool_key = NULL; /* never pooled: a subscription is the waiter's own */
+		node->mode = RL_NOTIFY_SHARDED_MOVED;
+		if (rl_conn_open(&notify->conns[i], &node->moved, rl_now_ms(), &out) != 0) {
+			return -1;
+		}
+		return send_subscribe(notify, i, RL_NOTIFY_SHARDED_MOVED, 1);
+	}
+	return send_subscribe(notify, i, RL_NOTIFY_PLAIN, 0);
+}
+
 /* Takes in every reply that has arrived on server i: subscribe confirmations first (one per
  * channel, which Redis sends before any message on them), then messages. Returns 0, or -1 when
  * the connection failed (it is closed: that server can no longer wake us). */
@@ -33,9 +71,26 @@ static int take_in(rl_notify *notify, size_t i, int *notified)
 			conn->expected = 0;
 			return 0;
 		}
-		if (got < 0 || reply.type == RL_REPLY_ERROR) {
+		if (got < 0) {
 			rl_conn_close(conn);
 			return -1;
+		}
+		if (reply.type == RL_REPLY_ERROR) {
+			char message[RL_MESSAGE_MAX];
+			size_t len = reply.str != NULL && reply.len < sizeof(message) ? reply.len : 0;
+
+			memcpy(message, reply.str != NULL ? reply.str : "", len);
+			message[len] = '\0';
+			conn->expected = 0;
+			if (notify->nodes[i].mode == RL_NOTIFY_PLAIN || notify->unconfirmed[i] != notify->channels
+				|| subscribe_again(notify, i, message) != 0) {
+				rl_conn_close(conn);
+				return -1;
+			}
+			if (notify->nodes[i].mode == RL_NOTIFY_SHARDED_MOVED) {
+				return 0; /* a new connection: its replies come with its events */
+			}
+			continue;
 		}
 		if (reply.type != RL_REPLY_ARRAY) {
 			continue;
@@ -99,7 +154,7 @@ static int pump_once(rl_notify *notify, rl_pollfd *fds, size_t *owner, double un
 		if (fds[k].revents == 0) {
 			continue;
 		}
-		if (rl_conn_on_events(conn, &notify->endpoints[owner[k]], fds[k].revents, &out) != 0) {
+		if (rl_conn_on_events(conn, endpoint_of(notify, owner[k]), fds[k].revents, &out) != 0) {
 			rl_conn_close(conn);
 			continue;
 		}
@@ -140,16 +195,30 @@ static int pump(rl_notify *notify, double until_ms, int stop_on_notice)
 	return notified;
 }
 
+/* Whether x (what follows the prefix: a key, or a fair waiter's "key:fair:w:id") has a hash tag. */
+static int tagged(const char *x, size_t len)
+{
+	const char *open = memchr(x, '{', len), *close;
+
+	return open != NULL && (close = memchr(open + 1, '}', len - (size_t) (open - x) - 1)) != NULL && close > open + 1;
+}
+
 /* The channels of keys in argv[1 ..] (argv[k + 1] replaced, the old one freed): the prefix, then a
  * fromCluster member's hash tag ({tag}: its keys carry it, rl_fanout_encode_tagged, so do the
- * channels its releases PUBLISH on), then the key. 0, or -1 when out of memory. */
-static int build_channels(const char **argv, size_t *argvlen, const rl_lock_keys *keys, const char *tag, size_t tag_len)
+ * channels its releases announce on), then the key: x. sharded: the channel in x's slot that the
+ * scripts SPUBLISH on (RL_LUA_ANNOUNCE): the prefix and x when x is tagged, the prefix and "{x}"
+ * when x holds no '}'. 0; 1 when sharded and a key has no such channel, or they lie in several slots
+ * (SUBSCRIBE then); -1 when out of memory. */
+static int build_channels(const char **argv, size_t *argvlen, const rl_lock_keys *keys, const char *tag, size_t tag_len,
+	int sharded)
 {
 	size_t prefix_len = sizeof(RL_NOTIFY_CHANNEL_PREFIX) - 1, k;
+	int slot = -1;
 
 	for (k = 0; k < keys->count; k++) {
-		char *channel = malloc(prefix_len + (tag_len > 0 ? tag_len + 2 : 0) + keys->lens[k]);
+		char *channel = malloc(prefix_len + (tag_len > 0 ? tag_len + 2 : 0) + keys->lens[k] + 2);
 		size_t at = prefix_len;
+		int one;
 
 		free((void *) argv[k + 1]);
 		argv[k + 1] = channel;
@@ -164,74 +233,112 @@ static int build_channels(const char **argv, size_t *argvlen, const rl_lock_keys
 			channel[at++] = '}';
 		}
 		memcpy(channel + at, keys->keys[k], keys->lens[k]);
-		argvlen[k + 1] = at + keys->lens[k];
+		at += keys->lens[k];
+		if (sharded && !tagged(channel + prefix_len, at - prefix_len)) {
+			if (memchr(channel + prefix_len, '}', at - prefix_len) != NULL) {
+				return 1;
+			}
+			memmove(channel + prefix_len + 1, channel + prefix_len, at - prefix_len);
+			channel[prefix_len] = '{';
+			channel[++at] = '}';
+			at++;
+		}
+		argvlen[k + 1] = at;
+		if (sharded) {
+			one = rl_shards_key_slot(channel, at);
+			if (slot >= 0 && one != slot) {
+				return 1;
+			}
+			slot = one;
+		}
 	}
 	return 0;
 }
 
-/* Server i's connection, SUBSCRIBE sent (argv: its first word, the channels built here); a server
- * that cannot be reached or written to cannot wake us: the backoff still does. */
-static void subscribe(rl_notify *notify, size_t i, const rl_cluster *cluster, const rl_lock_keys *keys,
-	const char **argv, size_t *argvlen, double now)
+/* Server i's subscription sent on its connection (setup: AUTH and the like first, a new connection):
+ * SSUBSCRIBE for mode sharded when its keys have channels in one slot, else SUBSCRIBE. 0, or -1 (the
+ * connection is then closed: that server cannot wake us, the backoff still does). */
+static int send_subscribe(rl_notify *notify, size_t i, int mode, int setup)
 {
 	rl_conn *conn = &notify->conns[i];
-	const rl_shards *shards = cluster->endpoints[i].shards;
-	size_t tag_len = shards != NULL && shards->pin > 0 ? shards->tag_len : 0;
+	const rl_endpoint *endpoint = endpoint_of(notify, i);
+	const rl_shards *shards = notify->endpoints[i].shards;
+	size_t tag_len = shards != NULL && shards->pin > 0 ? shards->tag_len : 0, k;
+	const rl_lock_keys *keys = notify->keys;
+	const char **argv = calloc(keys->count + 1, sizeof(*argv));
+	size_t *argvlen = calloc(keys->count + 1, sizeof(*argvlen));
 	rl_outcome out;
+	int built = -1, rc = -1;
 
-	if (cluster->endpoints[i].host == NULL || rl_conn_open(conn, &cluster->endpoints[i], now, &out) != 0) {
-		return;
+	if (argv != NULL && argvlen != NULL) {
+		built = build_channels(argv, argvlen, keys, tag_len > 0 ? shards->tag : NULL, tag_len, mode != RL_NOTIFY_PLAIN);
+		if (built == 1) {
+			mode = RL_NOTIFY_PLAIN;
+			built = build_channels(argv, argvlen, keys, tag_len > 0 ? shards->tag : NULL, tag_len, 0);
+		}
 	}
-	if (build_channels(argv, argvlen, keys, tag_len > 0 ? shards->tag : NULL, tag_len) != 0
-		|| rl_conn_append_setup(conn, &cluster->endpoints[i]) != 0
-		|| rl_conn_append(conn, (int) keys->count + 1, argv, argvlen) != 0
-		|| rl_conn_flush(conn, &out) != 0) {
-		rl_conn_close(conn);
-		return;
+	if (built == 0) {
+		argv[0] = mode == RL_NOTIFY_PLAIN ? "SUBSCRIBE" : "SSUBSCRIBE";
+		argvlen[0] = strlen(argv[0]);
+		notify->nodes[i].mode = (unsigned char) mode;
+		if ((!setup || rl_conn_append_setup(conn, endpoint) == 0)
+			&& rl_conn_append(conn, (int) keys->count + 1, argv, argvlen) == 0 && rl_conn_flush(conn, &out) == 0) {
+			rc = 0;
+		}
 	}
-	conn->expected = 0; /* counted in unconfirmed instead */
-	notify->unconfirmed[i] = notify->channels;
-}
-
-int rl_notify_open(rl_notify *notify, const rl_cluster *cluster, const rl_lock_keys *keys, double until_ms)
-{
-	const char **argv = NULL;
-	size_t *argvlen = NULL;
-	double now = rl_now_ms();
-	size_t i;
-	int rc = -1;
-
-	memset(notify, 0, sizeof(*notify));
-	notify->count = cluster->count;
-	notify->endpoints = cluster->endpoints;
-	notify->channels = (unsigned) keys->count;
-	notify->conns = calloc(cluster->count ? cluster->count : 1, sizeof(*notify->conns));
-	notify->unconfirmed = calloc(cluster->count ? cluster->count : 1, sizeof(*notify->unconfirmed));
-	argv = calloc(keys->count + 1, sizeof(*argv));
-	argvlen = calloc(keys->count + 1, sizeof(*argvlen));
-	if (notify->conns == NULL || notify->unconfirmed == NULL || argv == NULL || argvlen == NULL) {
-		goto done;
-	}
-	for (i = 0; i < cluster->count; i++) {
-		rl_conn_init(&notify->conns[i]);
-	}
-	argv[0] = "SUBSCRIBE";
-	argvlen[0] = 9;
-	for (i = 0; i < cluster->count; i++) {
-		subscribe(notify, i, cluster, keys, argv, argvlen, now);
-	}
-	rc = 0;
-done:
 	if (argv != NULL) {
-		for (i = 1; i <= keys->count; i++) {
-			free((void *) argv[i]);
+		for (k = 1; k <= keys->count; k++) {
+			free((void *) argv[k]);
 		}
 	}
 	free(argv);
 	free(argvlen);
 	if (rc != 0) {
-		rl_notify_close(notify);
+		rl_conn_close(conn);
 		return -1;
+	}
+	conn->expected = 0; /* counted in unconfirmed instead */
+	notify->unconfirmed[i] = notify->channels;
+	return 0;
+}
+
+/* Server i's connection, its subscription sent: a cluster member's sharded, on the node its last
+ * call went to (the master of its keys' slot, after the attempt), others' plain. */
+static void subscribe(rl_notify *notify, size_t i, const rl_cluster *cluster, double now)
+{
+	rl_outcome out;
+
+	if (cluster->endpoints[i].host == NULL || rl_conn_open(&notify->conns[i], &cluster->endpoints[i], now, &out) != 0) {
+		return;
+	}
+	(void) send_subscribe(notify, i, cluster->endpoints[i].shards != NULL ? RL_NOTIFY_SHARDED : RL_NOTIFY_PLAIN, 1);
+}
+
+int rl_notify_open(rl_notify *notify, const rl_cluster *cluster, const rl_lock_keys *keys, double until_ms)
+{
+	double now = rl_now_ms();
+	size_t i;
+
+	memset(notify, 0, sizeof(*notify));
+	notify->count = cluster->count;
+	notify->endpoints = cluster->endpoints;
+	notify->keys = keys;
+	notify->channels = (unsigned) keys->count;
+	notify->conns = calloc(cluster->count ? cluster->count : 1, sizeof(*notify->conns));
+	notify->nodes = calloc(cluster->count ? cluster->count : 1, sizeof(*notify->nodes));
+	notify->unconfirmed = calloc(cluster->count ? cluster->count : 1, sizeof(*notify->unconfirmed));
+	if (notify->conns == NULL || notify->nodes == NULL || notify->unconfirmed == NULL) {
+		free(notify->conns);
+		free(notify->nodes);
+		free(notify->unconfirmed);
+		memset(notify, 0, sizeof(*notify));
+		return -1;
+	}
+	for (i = 0; i < cluster->count; i++) {
+		rl_conn_init(&notify->conns[i]);
+	}
+	for (i = 0; i < cluster->count; i++) {
+		subscribe(notify, i, cluster, now);
 	}
 	(void) pump(notify, until_ms, 0);
 	return 0;
@@ -262,8 +369,10 @@ void rl_notify_close(rl_notify *notify)
 		rl_conn_release(&notify->conns[i]); /* wipes the buffer that held AUTH */
 	}
 	free(notify->conns);
+	free(notify->nodes);
 	free(notify->unconfirmed);
 	notify->conns = NULL;
+	notify->nodes = NULL;
 	notify->unconfirmed = NULL;
 }
 

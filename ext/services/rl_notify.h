@@ -2,10 +2,13 @@
  * deadline and, between attempts, sleep until a release is announced by any server or a backoff
  * timer fires. Plain C, no zvals.
  *
- * Releases announce themselves: the unlock scripts (rl_scripts.h) PUBLISH on RL_NOTIFY_CHANNEL_PREFIX
- * + key when, and only when, they deleted our key, in the same round trip as the delete. A waiter
+ * Releases announce themselves: the unlock scripts (rl_scripts.h, RL_LUA_ANNOUNCE) SPUBLISH on the
+ * channel of the key's slot and PUBLISH on RL_NOTIFY_CHANNEL_PREFIX + key when the SPUBLISH reached
+ * nobody, when, and only when, they deleted our key, in the same round trip as the delete. A waiter
  * SUBSCRIBEs to the channels of its keys on dedicated connections (never the request/reply ones,
- * which a subscription would take over), waits (bounded) for the subscriptions to be confirmed,
+ * which a subscription would take over) -- a cluster member's waiter SSUBSCRIBEs on the master of
+ * its keys' slot instead, following one MOVED, and SUBSCRIBEs where that is refused (keys of
+ * several slots, a server before 7.0) --, waits (bounded) for the subscriptions to be confirmed,
  * and only then makes the attempt that the wait follows: a release between that attempt and the
  * wait is therefore never missed. The very first attempt is made before subscribing at all, so an
  * uncontended lock costs nothing more.
@@ -23,11 +26,25 @@
 #include "core/rl_lock.h"
 #include "core/rl_scripts.h" /* RL_NOTIFY_CHANNEL_PREFIX */
 
+/* How a server's subscription listens (rl_notify_node.mode). */
+#define RL_NOTIFY_PLAIN 0         /* SUBSCRIBE on RL_NOTIFY_CHANNEL_PREFIX + key */
+#define RL_NOTIFY_SHARDED 1       /* SSUBSCRIBE on the channel in the key's slot (a cluster member) */
+#define RL_NOTIFY_SHARDED_MOVED 2 /* the same, on the node its MOVED named (followed once) */
+
+/* Per server: how it listens, and where after a MOVED. */
+typedef struct rl_notify_node {
+	unsigned char mode;
+	rl_endpoint moved;            /* RL_NOTIFY_SHARDED_MOVED: the member's endpoint, host and port the MOVED's */
+	char moved_host[256];
+} rl_notify_node;
+
 /* Subscriptions on dedicated connections to every server of a cluster. */
 typedef struct rl_notify {
 	size_t count;
 	const rl_endpoint *endpoints; /* borrowed from the cluster: used on the caller's thread */
+	const rl_lock_keys *keys;     /* borrowed: the channels' keys, for a subscription made again */
 	rl_conn *conns;
+	rl_notify_node *nodes;
 	unsigned *unconfirmed;        /* per server: subscribe confirmations still to come */
 	unsigned channels;
 	size_t notifications;         /* messages seen so far */

@@ -1,0 +1,126 @@
+--TEST--
+waitTimeout on a cluster:// member and on fromCluster(): the waiter SSUBSCRIBEs (sharded pub/sub) on the master of its key's slot (PUBSUB SHARDNUMSUB there counts it, no plain subscription on any master), the release's SPUBLISH wakes it long before its 30-60 s backoff, and reaching it the release PUBLISHes nothing to the whole cluster (a plain subscriber on the owner hears nothing); a key holding '}' without a hash tag (no channel in its slot) is waited for by SUBSCRIBE and woken by the PUBLISH, and so is a waiter whose SSUBSCRIBE is refused (an ACL user without it, as a server before 7.0)
+--EXTENSIONS--
+redlock
+pcntl
+--SKIPIF--
+<?php require __DIR__ . '/../inc/cluster.inc'; echo cl_skip_reason();
+--FILE--
+<?php
+require __DIR__ . '/../inc/cluster.inc';
+$scale = rt_time_scale();
+$timeout = min(60.0, 2.0 * $scale);
+
+/* A SUBSCRIBE on $port to $channel: the link (its confirmation read). */
+function plain_spy(int $port, string $channel)
+{
+    $link = stream_socket_client("tcp://127.0.0.1:$port", $errno, $errstr, 2.0);
+    stream_set_timeout($link, 10);
+    fwrite($link, "*2\r\n\$9\r\nSUBSCRIBE\r\n\$" . strlen($channel) . "\r\n$channel\r\n");
+    rt_read_reply($link);
+    return $link;
+}
+
+/* What the spy heard: PING answers ["pong", ""] after what the owner published before it (locally, at once). */
+function heard($link): array
+{
+    fwrite($link, "*1\r\n\$4\r\nPING\r\n");
+    $heard = [];
+    for ($i = 0; $i < 10 && ($reply = rt_read_reply($link)) !== ['pong', '']; $i++) {
+        $heard[] = $reply;
+    }
+    return $heard;
+}
+
+/* $holder holds $h; a child watches the owners (port => the key there, as sent) until the waiter's
+ * sharded subscriptions (port => their channel) show, then releases; the waiter (backoff 30-60 s) must
+ * be woken by that release. */
+function case_of(string $name, RedLock $holder, array $h, RedLock $waiter, string $res, array $keys, array $sharded_channels,
+    float $scale): void
+{
+    $pid = pcntl_fork();
+    if ($pid === 0) {
+        $masters = cl_masters();
+        $counts = function () use ($keys, $sharded_channels, $masters) {
+            $sharded = $plain = [];
+            foreach ($sharded_channels as $port => $channel) {
+                $sharded[$port] = rt_redis($port, 'PUBSUB', 'SHARDNUMSUB', $channel)[1] ?? -1;
+            }
+            foreach ($masters as $port) {
+                $plain[] = rt_redis($port, 'PUBSUB', 'NUMSUB', 'redlock:released:' . ($keys[$port] ?? reset($keys)))[1] ?? -1;
+            }
+            return [$sharded, $plain];
+        };
+        rt_eventually(fn () => array_sum(array_merge(...$counts())) === count($keys), 3.0 * $scale);
+        [$sharded, $plain] = $counts();
+        printf("%s: sharded subscriptions on the owners: %s, plain on the masters: %d\n", $name,
+            json_encode(array_values($sharded)), array_sum($plain));
+        $port = array_key_first($keys);
+        $spy = plain_spy($port, 'redlock:released:' . $keys[$port]);
+        $released = $holder->unlock($h);
+        // the release may have settled on a quorum before this owner ran it: our token gone from its key
+        // (which the woken waiter may hold already), it has
+        rt_eventually(fn () => rt_redis($port, 'GET', $keys[$port]) !== $h['token'], 2.0 * $scale);
+        printf("%s: released %s, the owner PUBLISHed %d\n", $name, $released ? 'yes' : 'no', count(heard($spy)));
+        exit(0);
+    }
+    $t0 = microtime(true);
+    $w = $waiter->lock($res, 5000);
+    $took = microtime(true) - $t0;
+    pcntl_waitpid($pid, $status);
+    printf("%s: woken and got the lock: %s, before the backoff: %s\n", $name, $w ? 'yes' : 'no ' . json_encode($waiter->getLastErrors()),
+        $took < 15.0 ? 'yes' : sprintf('no (%.1f s)', $took));
+    $w && $waiter->unlock($w);
+}
+
+// a cluster:// member: its channel is "redlock:released:{key}", in the key's slot
+$res = rt_key('member');
+$holder = new RedLock([cl_uri("?timeout=$timeout")], 20, 1);
+$h = $holder->lock($res, 30000);
+$waiter = new RedLock([cl_uri("?timeout=$timeout")], 60000, 1, ['waitTimeout' => (int) (6000 * $scale)]);
+case_of('member', $holder, $h, $waiter, $res, [cl_owner($res) => $res], [cl_owner($res) => 'redlock:released:{' . $res . '}'], $scale);
+
+// a key holding '}' without a hash tag has no channel in its slot: SUBSCRIBE, and the release PUBLISHes
+$res = rt_key('a}b');
+$h = $holder->lock($res, 30000);
+case_of('no sharded channel', $holder, $h, $waiter, $res, [cl_owner($res) => $res], [], $scale);
+
+// a user the servers refuse SSUBSCRIBE (as a server before 7.0 refuses it): SUBSCRIBE on the same connection
+$user = 'rl893-' . bin2hex(random_bytes(3));
+foreach (array_keys(cl_nodes()) as $port) {
+    rt_redis($port, 'ACL', 'SETUSER', $user, 'on', '>pw893', '~*', '&*', '+@all', '-ssubscribe');
+}
+$res = rt_key('acl');
+$h = $holder->lock($res, 30000);
+$limited = new RedLock(['cluster://' . $user . ':pw893@' . getenv('REDLOCK_TEST_CLUSTER') . "?timeout=$timeout"], 60000, 1,
+    ['waitTimeout' => (int) (6000 * $scale)]);
+case_of('SSUBSCRIBE refused', $holder, $h, $limited, $res, [cl_owner($res) => $res], [cl_owner($res) => 'redlock:released:{' . $res . '}'], $scale);
+foreach (array_keys(cl_nodes()) as $port) {
+    rt_redis($port, 'ACL', 'DELUSER', $user);
+}
+
+// fromCluster(): each member's key carries its master's tag, and so does its channel
+$res = rt_key('fromCluster');
+$seeds = getenv('REDLOCK_TEST_CLUSTER') . "?timeout=$timeout";
+$holder = RedLock::fromCluster($seeds, 20, 1);
+$h = $holder->lock($res, 30000);
+$keys = [];
+foreach (cl_masters() as $port) {
+    $keys[$port] = cl_member_key($port, $res);
+}
+$waiter = RedLock::fromCluster($seeds, 60000, 1, ['waitTimeout' => (int) (6000 * $scale)]);
+case_of('fromCluster', $holder, $h, $waiter, $res, $keys, array_map(fn ($k) => "redlock:released:$k", $keys), $scale);
+?>
+--EXPECT--
+member: sharded subscriptions on the owners: [1], plain on the masters: 0
+member: released yes, the owner PUBLISHed 0
+member: woken and got the lock: yes, before the backoff: yes
+no sharded channel: sharded subscriptions on the owners: [], plain on the masters: 1
+no sharded channel: released yes, the owner PUBLISHed 1
+no sharded channel: woken and got the lock: yes, before the backoff: yes
+SSUBSCRIBE refused: sharded subscriptions on the owners: [0], plain on the masters: 1
+SSUBSCRIBE refused: released yes, the owner PUBLISHed 1
+SSUBSCRIBE refused: woken and got the lock: yes, before the backoff: yes
+fromCluster: sharded subscriptions on the owners: [1,1,1], plain on the masters: 0
+fromCluster: released yes, the owner PUBLISHed 0
+fromCluster: woken and got the lock: yes, before the backoff: yes
