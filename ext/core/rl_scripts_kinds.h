@@ -432,7 +432,8 @@
  * "K:semfair:w:<id>" (a waiter's heartbeat, its value the waiter's limit), the channel
  * RL_NOTIFY_CHANNEL_PREFIX "K:semfair:w:<id>". lock("K") and lockSemaphore("K", n) are two locks on one
  * name (the semaphore never writes K): their queues must not mix, and no plain lock's queue name
- * (ending ":fair", ":fair:ticket", ":fair:w:<id>") is one of these. A waiter is admitted to a free slot
+ * (ending ":fair", ":fair:ticket", ":fair:w:<id>") is one of these. Each script names KEYS[1] .. a
+ * suffix (on a cluster member the derived keys need a hash tag: net/rl_shards.c). A waiter is admitted to a free slot
  * when it is among the first F live waiters of the queue, F the free slots on that server. */
 #define RL_FAIR_SEM_SUFFIX ":semfair"
 /* RL_SEMAPHORE_MAX_LIMIT (core/rl_kinds.h) as text: the largest limit a heartbeat may carry (checked in rl_fair.c) */
@@ -512,7 +513,7 @@
 	"local start = tonumber(string.sub(ARGV[1], 2, 7), 16) % limit\n" \
 	"for i = 0, limit - 1 do\n" \
 	"    local slot = (start + i) % limit\n" \
-	"    if redis.call('SET', base .. '" RL_SLOT_SUFFIX "' .. slot, ARGV[1], 'NX', 'PX', ARGV[2]) then\n" \
+	"    if redis.call('SET', KEYS[1] .. '" RL_SLOT_SUFFIX "' .. slot, ARGV[1], 'NX', 'PX', ARGV[2]) then\n" \
 	"        if me ~= '' then\n" \
 	"            redis.call('ZREM', q, me)\n" \
 	"            redis.call('DEL', w .. me)\n" \
@@ -531,7 +532,7 @@
 	"local base = KEYS[1]\n" \
 	"for slot = 0, limit - 1 do\n" \
 	"    if slot ~= keep then\n" \
-	"        local key = base .. '" RL_SLOT_SUFFIX "' .. slot\n" \
+	"        local key = KEYS[1] .. '" RL_SLOT_SUFFIX "' .. slot\n" \
 	"        if redis.pcall('GET', key) == ARGV[1] then\n" \
 	"            released = released + redis.call('DEL', key)\n" \
 	"        end\n" \
@@ -549,7 +550,7 @@
 	"local base = KEYS[1]\n" \
 	"local limit = tonumber(ARGV[2])\n" \
 	RL_LUA_FAIR_SEM_FREE \
-	"redis.call('ZREM', q, ARGV[1])\n" \
+	"redis.call('ZREM', KEYS[1] .. '" RL_FAIR_SEM_SUFFIX "', ARGV[1])\n" \
 	"redis.call('DEL', w .. ARGV[1])\n" \
 	RL_LUA_FAIR_SEM_WAKE \
 	"return 1\n"
