@@ -42,10 +42,15 @@ $one = $holder->lockSemaphore($key, 2, 10000);
 $two = $holder->lockSemaphore($key, 2, 10000);
 $head = fr_sem_spawn($key, 2, 'head', $log, (int) (8000 * rt_time_scale()));
 fr_sem_until_waiters($holder, $key, 2, 1);
-// stopped just after an attempt of its own set its heartbeat again (750 ms) on every server
-rt_eventually(fn () => min(array_map(fn ($p) => array_sum(array_map(fn ($k) => rt_redis($p, 'PTTL', $k),
-    rt_redis($p, 'KEYS', "$key:semfair:w:*") ?: ['none'])), rt_ports())) >= 650, 5.0 * rt_time_scale());
+// queued on every server, then stopped; its heartbeat made to outlast the stop, as if it were alive and slow
+$heartbeats = fn () => array_map(fn ($p) => rt_redis($p, 'KEYS', "$key:semfair:w:*"), rt_ports());
+rt_eventually(fn () => min(array_map('count', $heartbeats())) === 1, 5.0 * rt_time_scale());
 posix_kill($head, SIGSTOP);
+$kept = 0;
+foreach (rt_ports() as $i => $port) {
+    $kept += (int) rt_redis($port, 'PEXPIRE', $heartbeats()[$i][0] ?? 'none', (string) (int) (20000 * rt_time_scale()));
+}
+echo 'heartbeat kept alive on ', $kept, " servers\n";
 var_dump($holder->unlock($one));
 $newcomer = fr_object(1)->lockSemaphore($key, 2, 10000); // one attempt: a slot is free, the live head is owed it
 echo 'newcomer while the head lives: ', is_array($newcomer) ? 'got it' : 'no', "\n";
@@ -64,6 +69,7 @@ first: a:got, waiters 3
 bool(true)
 order: a:got b:got c:got d:got
 after: waiters 0, left [0,0,0,0,0], held false
+heartbeat kept alive on 5 servers
 bool(true)
 newcomer while the head lives: no
 log: head:got
