@@ -16,7 +16,7 @@ $two = $holder->lockSemaphore($key, 2, 10000);
 echo 'holders: ', is_array($one) && is_array($two) && $one['slot'] !== $two['slot'] ? 'two slots' : 'no', ', waiters ',
     fr_sem_waiters($holder, $key, 2), "\n";
 // a holds its slot long enough for b to be handed the other one first; b holds it past c and d
-$holds = ['a' => (int) (300 * rt_time_scale()), 'b' => (int) (1000 * rt_time_scale()), 'c' => 20, 'd' => 20];
+$holds = ['a' => (int) (150 * rt_time_scale()), 'b' => (int) (500 * rt_time_scale()), 'c' => 20, 'd' => 20];
 $pids = [];
 $i = 0;
 foreach ($holds as $name => $hold) {
