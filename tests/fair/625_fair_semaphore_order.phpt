@@ -41,6 +41,8 @@ echo 'after: waiters ', fr_sem_waiters($holder, $key, 2), ', left ', json_encode
 $one = $holder->lockSemaphore($key, 2, 10000);
 $two = $holder->lockSemaphore($key, 2, 10000);
 $head = fr_sem_spawn($key, 2, 'head', $log, (int) (8000 * rt_time_scale()));
+$late = fr_object((int) (300 * rt_time_scale())); // its first attempt within its waitTimeout: connected now
+$late->isLocked($key);
 fr_sem_until_waiters($holder, $key, 2, 1);
 // queued on every server, then stopped; its heartbeat made to outlast the stop, as if it were alive and slow
 $heartbeats = fn () => array_map(fn ($p) => rt_redis($p, 'KEYS', "$key:semfair:w:*"), rt_ports());
@@ -52,7 +54,7 @@ foreach (rt_ports() as $i => $port) {
 }
 echo 'heartbeat kept alive on ', $kept, " servers\n";
 var_dump($holder->unlock($one));
-$newcomer = fr_object(1)->lockSemaphore($key, 2, 10000); // one attempt: a slot is free, the live head is owed it
+$newcomer = $late->lockSemaphore($key, 2, 10000); // a slot is free, the live head is owed it: queued behind, gives up
 echo 'newcomer while the head lives: ', is_array($newcomer) ? 'got it' : 'no', "\n";
 posix_kill($head, SIGCONT);
 pcntl_waitpid($head, $status);
