@@ -25,7 +25,7 @@ class RedLock
      * @param int $retryCount attempts per lock() (0 behaves as 1; at most 1000000)
      * @param array $options quorum (int), driftFactor (float), prefix (string), persistent (bool),
      *        maxExtensions (?int), fencing (bool), autoExtend (bool), abortOnLoss (bool), waitTimeout (?int ms, at most 86400000),
-     *        fair (bool: a waiting lock() queues, first come first served; needs waitTimeout > 0, see docs/guide/fair.md),
+     *        fair (bool: a waiting lock() or lockSemaphore() queues, first come first served; needs waitTimeout > 0, see docs/guide/fair.md),
      *        observer (?callable, as setObserver()), onLoss (?callable(array $lock, string $reason): called on
      *        the PHP thread once per lock found lost; see docs/guide/renewal-and-waiting.md), scripts (bool,
      *        default true; false: no Lua, see docs/guide/script-free.md), evictingServers ("warn", the default:

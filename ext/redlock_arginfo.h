@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: ae0a2acb03ba883c4d890ddf0ea9b0ab41c826fb */
+ * Stub hash: 3776ad76245c55c3f6ca8e8c20adbc46da09b6cc */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_RedLock___construct, 0, 0, 1)
 	ZEND_ARG_TYPE_INFO(0, servers, IS_ARRAY, 0)

@@ -6,7 +6,6 @@
 #include "client/rl_client_private.h"
 #include "core/rl_dialect.h"
 #include "core/rl_scripts.h"
-#include "core/rl_scripts_kinds.h" /* RL_FAIR_WAITER_SUFFIX */
 #include "net/rl_fanout.h"
 #include "net/rl_wait.h"
 #include "protocol/rl_reply.h"
@@ -725,7 +724,7 @@ static int fair_channel(const rl_client *client, const rl_lock_target *queued, r
 	if (!client->config.fair) {
 		return 0;
 	}
-	*names = malloc(queued->keys.lens[0] + sizeof(RL_FAIR_WAITER_SUFFIX) + RL_FAIR_ID_LEN + 1);
+	*names = malloc(queued->keys.lens[0] + RL_FAIR_CHANNEL_EXTRA);
 	*keys = malloc(sizeof(**keys));
 	*lens = malloc(sizeof(**lens));
 	if (*names == NULL || *keys == NULL || *lens == NULL) {
@@ -749,6 +748,8 @@ static int join_fair_queue(rl_lane *lane, rl_fair_waiter *waiter, rl_lock_target
 	if (rl_fair_waiter_init(waiter, lane->io.random, lane->io.arg) != 0) {
 		return -1;
 	}
+	/* a semaphore's waiters queue apart from the lock()s of its name (RL_FAIR_SEM_SUFFIX) */
+	waiter->limit = queued->kind == RL_KIND_SEMAPHORE ? queued->limit : 0;
 	queued->fair = waiter;
 	attempt->target = queued;
 	sets->target = queued;
@@ -1013,9 +1014,10 @@ static rl_acquire_status acquire_admits(rl_client *client, const rl_lock_target 
 	if (asked->kind == RL_KIND_EXCLUSIVE && client->config.fencing) {
 		asked->kind = RL_KIND_FENCED;
 	}
-	if (client->config.fair && !once && (asked->kind != RL_KIND_EXCLUSIVE || asked->keys.multi || asked->keys.count != 1
-			|| converting)) {
-		/* the queue orders lock() and run() of one resource: anything else would wait unordered */
+	if (client->config.fair && !once
+		&& ((asked->kind != RL_KIND_EXCLUSIVE && asked->kind != RL_KIND_SEMAPHORE) || asked->keys.multi
+			|| asked->keys.count != 1 || converting)) {
+		/* the queue orders lock() and run() of one resource, and lockSemaphore(): anything else would wait unordered */
 		return refused(held, RL_FAIR_REFUSED);
 	}
 	*kind = asked->kind;

@@ -160,7 +160,7 @@ typedef enum {
 	RL_NOT_TRACKED = -3,   /* won, but the lease could not be tracked (memory, threads): released */
 	RL_NEEDS_SCRIPTS = -4, /* a kind only scripts can take, where scripts are off: nothing was sent */
 	RL_FAIR_REFUSED = -5   /* 'fair' and a call it does not queue (several resources, lockShared(),
-	                        * lockSemaphore(), promote()): nothing was sent */
+	                        * promote()): nothing was sent */
 } rl_acquire_status;
 
 /* Acquires target for ttl ms: the lock's kind as asked, fenced when the client has 'fencing' and

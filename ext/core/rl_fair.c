@@ -27,12 +27,17 @@ int rl_fair_waiter_init(rl_fair_waiter *waiter, int (*random)(void *arg, void *i
 	return 0;
 }
 
+/* the heartbeat carries the limit as the scripts read it */
+typedef char rl_fair_limit_text[sizeof(RL_SEMAPHORE_MAX_LIMIT_TEXT) == 5 && RL_SEMAPHORE_MAX_LIMIT == 1024 ? 1 : -1];
+typedef char rl_fair_channel_room[sizeof(RL_FAIR_SEM_WAITER_SUFFIX) + RL_FAIR_ID_LEN <= RL_FAIR_CHANNEL_EXTRA ? 1 : -1];
+
 size_t rl_fair_channel_key(char *out, const char *key, size_t key_len, const rl_fair_waiter *waiter)
 {
-	size_t suffix = sizeof(RL_FAIR_WAITER_SUFFIX) - 1;
+	const char *text = waiter->limit > 0 ? RL_FAIR_SEM_WAITER_SUFFIX : RL_FAIR_WAITER_SUFFIX;
+	size_t suffix = strlen(text);
 
 	memcpy(out, key, key_len);
-	memcpy(out + key_len, RL_FAIR_WAITER_SUFFIX, suffix);
+	memcpy(out + key_len, text, suffix);
 	memcpy(out + key_len + suffix, waiter->id, RL_FAIR_ID_LEN);
 	out[key_len + suffix + RL_FAIR_ID_LEN] = '\0';
 	return key_len + suffix + RL_FAIR_ID_LEN;
@@ -41,15 +46,15 @@ size_t rl_fair_channel_key(char *out, const char *key, size_t key_len, const rl_
 /* The largest counter over a quorum of answers, 0 without one. Any quorum's largest is above the
  * ticket of every waiter whose first queued attempt (the write-back) was answered by a quorum
  * before ours began: the two quorums share a server, whose counter that write-back raised. */
-static int64_t draw_ticket(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
-	size_t servers, rl_outcome *outcomes)
+int64_t rl_fair_ticket(const rl_lock_io *io, const rl_lock_policy *policy, const rl_script *script,
+	const rl_lock_keys *keys, size_t servers, rl_outcome *outcomes)
 {
 	rl_script_call call;
 	int64_t ticket = 0;
 	unsigned votes;
 	size_t i;
 
-	if (rl_script_call_init(&call, &policy->scripts->fair_ticket, keys, 0, NULL, NULL, RL_EXPECT_POSITIVE_INT) != 0) {
+	if (rl_script_call_init(&call, script, keys, 0, NULL, NULL, RL_EXPECT_POSITIVE_INT) != 0) {
 		return -1;
 	}
 	votes = io->run(io->arg, &call.request, policy->quorum, io->now(io->arg) + policy->call_bound_ms, outcomes);
@@ -76,7 +81,7 @@ int rl_fair_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const rl
 
 	memset(result, 0, sizeof(*result));
 	if (waiter->enqueue && waiter->ticket == 0) {
-		int64_t ticket = draw_ticket(io, policy, keys, servers, outcomes);
+		int64_t ticket = rl_fair_ticket(io, policy, &policy->scripts->fair_ticket, keys, servers, outcomes);
 		if (ticket <= 0) {
 			return ticket < 0 ? -1 : 0; /* no quorum answered: tried again on the next attempt */
 		}
@@ -97,11 +102,15 @@ void rl_fair_leave(const rl_lock_io *io, const rl_lock_policy *policy, const rl_
 	rl_fair_waiter *waiter)
 {
 	rl_script_call call;
-	const char *args[] = {waiter->id};
-	size_t lens[] = {RL_FAIR_ID_LEN};
+	char limit_text[24];
+	const char *args[] = {waiter->id, limit_text};
+	size_t lens[] = {RL_FAIR_ID_LEN, 0};
+	int semaphore = waiter->limit > 0;
 
+	lens[1] = rl_resp_decimal(limit_text, (unsigned long long) (semaphore ? waiter->limit : 0));
 	if (!waiter->queued
-		|| rl_script_call_init(&call, &policy->scripts->fair_leave, keys, 1, args, lens, RL_EXPECT_POSITIVE_INT) != 0) {
+		|| rl_script_call_init(&call, semaphore ? &policy->scripts->fair_semaphore_leave : &policy->scripts->fair_leave,
+			keys, semaphore ? 2 : 1, args, lens, RL_EXPECT_POSITIVE_INT) != 0) {
 		return;
 	}
 	io->send(io->arg, &call.request.command);

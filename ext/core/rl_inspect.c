@@ -6,8 +6,8 @@
 #include "core/rl_scripts_kinds.h" /* RL_FENCE_SUFFIX */
 
 /* The commands of one key's read: MULTI; TYPE key; PTTL key; HKEYS key (a shared lock's readers);
- * GET <key>:fence; GET key; ZCARD <key>:fair (fair waiting's queue); [MGET its slot keys (their
- * holders)]; EXEC. */
+ * GET <key>:fence; GET key; ZCARD <key>:fair (fair waiting's queue; with a limit the semaphore's,
+ * <key>:semfair); [MGET its slot keys (their holders)]; EXEC. */
 typedef struct inspect_batch {
 	const char *argv[14];
 	size_t argvlen[14];
@@ -33,7 +33,9 @@ static int batch_init(inspect_batch *b, const char *key, size_t len, int64_t lim
 {
 	static const char *const verbs[] = {"TYPE", "PTTL", "HKEYS"};
 	static const size_t verb_lens[] = {4, 4, 5};
-	size_t suffix = sizeof(RL_FENCE_SUFFIX) - 1, fair_suffix = sizeof(RL_FAIR_SUFFIX) - 1, v;
+	/* with a limit, the semaphore's queue (its own: RL_FAIR_SEM_SUFFIX), else the lock()'s */
+	const char *fair_text = limit > 0 ? RL_FAIR_SEM_SUFFIX : RL_FAIR_SUFFIX;
+	size_t suffix = sizeof(RL_FENCE_SUFFIX) - 1, fair_suffix = strlen(fair_text), v;
 
 	memset(b, 0, sizeof(*b));
 	if ((b->fence_key = malloc(len + suffix + 1)) == NULL || (b->fair_key = malloc(len + fair_suffix + 1)) == NULL) {
@@ -41,7 +43,7 @@ static int batch_init(inspect_batch *b, const char *key, size_t len, int64_t lim
 		return -1;
 	}
 	memcpy(b->fair_key, key, len);
-	memcpy(b->fair_key + len, RL_FAIR_SUFFIX, fair_suffix + 1);
+	memcpy(b->fair_key + len, fair_text, fair_suffix + 1);
 	memcpy(b->fence_key, key, len);
 	memcpy(b->fence_key + len, RL_FENCE_SUFFIX, suffix + 1);
 	b->argv[0] = "MULTI", b->argvlen[0] = 5;

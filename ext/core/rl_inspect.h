@@ -25,7 +25,7 @@ typedef struct rl_inspection {
 	int64_t fence;         /* the largest fence counter answered, -1 when there is none */
 	unsigned answered;     /* servers that answered */
 	unsigned holding;      /* of them, the ones that hold it */
-	int64_t waiters;       /* fair waiting's queue ('fair'): its length on a quorum of the answers
+	int64_t waiters;       /* fair waiting's queue ('fair'; with a limit the semaphore's): its length on a quorum of the answers
 	                        * (several keys: the longest); a dead waiter counts until removed */
 } rl_inspection;
 

@@ -84,8 +84,8 @@ static int kind_acquire(const rl_lock_io *io, const rl_lock_policy *policy, cons
 	if (target->from_token != NULL) {
 		return rl_convert_acquire(io, policy, target, ttl, servers, outcomes, held);
 	}
-	if (target->fair != NULL) {
-		/* the client admits only lock() of one resource with 'fair' (rl_client_acquire) */
+	if (target->fair != NULL && target->kind != RL_KIND_SEMAPHORE) {
+		/* the client admits only lock() of one resource and lockSemaphore() with 'fair' (rl_client_acquire) */
 		return rl_fair_acquire(io, policy, &target->keys, ttl, target->fair, servers, outcomes, &held->result);
 	}
 	switch (target->kind) {
@@ -95,7 +95,7 @@ static int kind_acquire(const rl_lock_io *io, const rl_lock_policy *policy, cons
 		kind_policy = *policy;
 		kind_policy.token_kind = RL_TOKEN_SEMAPHORE;
 		return rl_semaphore_acquire(io, &kind_policy, target->keys.keys[0], target->keys.lens[0], target->limit, ttl,
-			servers, outcomes, &held->result, &held->slot);
+			servers, outcomes, &held->result, &held->slot, target->fair);
 	case RL_KIND_SHARED:
 		keys.multi = 1; /* the shared script sits in the multi-key slot: see rl_shared_policy() */
 		return rl_lock_acquire(io, policy_of(policy, target->kind, RL_OP_ACQUIRE, &kind_policy, &shared_scripts), &keys, ttl,

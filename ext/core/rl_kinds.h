@@ -96,11 +96,14 @@ int rl_kind_force_release(const rl_lock_io *io, const rl_lock_policy *policy, co
 
 /* --- semaphore (rl_semaphore.c) ----------------------------------------------------------- */
 
+struct rl_fair_waiter;
 /* One lockSemaphore() call on the resource key: 1 when a slot was won (result and *slot filled),
  * 0 when not, -1 when out of memory. servers: the length of outcomes. policy->token_kind must
- * be RL_TOKEN_SEMAPHORE. */
+ * be RL_TOKEN_SEMAPHORE. waiter: a fair object's queued call (its ticket drawn first when it has
+ * none, RL_SCRIPT_FAIR_SEMAPHORE_LOCK for the slot walk), NULL otherwise. */
 int rl_semaphore_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const char *key, size_t key_len,
-	int64_t limit, int64_t ttl, size_t servers, rl_outcome *outcomes, rl_lock_result *result, int64_t *slot);
+	int64_t limit, int64_t ttl, size_t servers, rl_outcome *outcomes, rl_lock_result *result, int64_t *slot,
+	struct rl_fair_waiter *waiter);
 
 /* The key of a slot: key + RL_SLOT_SUFFIX + slot, binary-safe, into out when it fits (size
  * includes a NUL written after it). Returns the key's length, also when it did not fit. */
@@ -166,13 +169,15 @@ typedef struct rl_fair_waiter {
 	int64_t ticket;              /* 0: none drawn yet */
 	int enqueue;                 /* 0: the first attempt, not queued; then every attempt (re)queues */
 	int queued;                  /* an attempt queued it somewhere: its leave is due */
+	int64_t limit;               /* lockSemaphore(): its limit, the semaphore's queue (RL_FAIR_SEM_SUFFIX); 0: lock() */
 } rl_fair_waiter;
 
 /* A waiter: its id drawn with random(). 0, or -1 when no random bytes could be had. */
 int rl_fair_waiter_init(rl_fair_waiter *waiter, int (*random)(void *arg, void *into, size_t len), void *random_arg);
 
-/* The channel key of a waiter (key + RL_FAIR_WAITER_SUFFIX + id; rl_notify prefixes it), into out
- * (size >= key_len + 32). Its length. */
+/* The channel key of a waiter (key + RL_FAIR_WAITER_SUFFIX + id, or RL_FAIR_SEM_WAITER_SUFFIX for a
+ * semaphore's; rl_notify prefixes it), into out (size >= key_len + RL_FAIR_CHANNEL_EXTRA). Its length. */
+#define RL_FAIR_CHANNEL_EXTRA 32
 size_t rl_fair_channel_key(char *out, const char *key, size_t key_len, const rl_fair_waiter *waiter);
 
 /* One attempt of a fair lock() on keys (one resource) under policy (whose scripts are
@@ -182,8 +187,14 @@ size_t rl_fair_channel_key(char *out, const char *key, size_t key_len, const rl_
 int rl_fair_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys, int64_t ttl,
 	rl_fair_waiter *waiter, size_t servers, rl_outcome *outcomes, rl_lock_result *result);
 
+/* A fair waiter's ticket on keys (one resource) by the ticket script given: the counter's largest value
+ * over a quorum of answers; 0 without a quorum (the attempt is lost, tried again), -1 out of memory. */
+int64_t rl_fair_ticket(const rl_lock_io *io, const rl_lock_policy *policy, const rl_script *script,
+	const rl_lock_keys *keys, size_t servers, rl_outcome *outcomes);
+
 /* The waiter leaves the queue on every server (sent, not awaited): after it won (the servers it did
- * not win keep it otherwise) or gave up. Nothing when it never queued. */
+ * not win keep it otherwise) or gave up. Nothing when it never queued. A semaphore's waiter leaves
+ * its queue, and the waiters owed a free slot are woken. */
 void rl_fair_leave(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
 	rl_fair_waiter *waiter);
 

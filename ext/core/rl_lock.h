@@ -49,6 +49,8 @@ typedef struct rl_script_set {
 	rl_script rollback_mark; /* a lock() attempt's rollback carrying it (one resource) */
 	/* fair waiting (rl_scripts_kinds.h, core/rl_fair.c) */
 	rl_script fair_ticket, fair_lock, fair_unlock, fair_leave;
+	/* fair semaphores: a queue of their own (rl_scripts_kinds.h); a fair object's semaphore_release is fair_semaphore_release */
+	rl_script fair_semaphore_ticket, fair_semaphore_lock, fair_semaphore_release, fair_semaphore_leave;
 	rl_script extend_many; /* extend for many locks in one call (the renewal's batch, rl_lock_extend_many_init) */
 } rl_script_set;
 

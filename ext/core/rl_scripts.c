@@ -40,10 +40,14 @@ static rl_script_set scripts = {
 	SCRIPT(RL_SCRIPT_FAIR_LOCK),
 	SCRIPT(RL_SCRIPT_FAIR_UNLOCK),
 	SCRIPT(RL_SCRIPT_FAIR_LEAVE),
+	SCRIPT(RL_SCRIPT_FAIR_SEM_TICKET),
+	SCRIPT(RL_SCRIPT_FAIR_SEMAPHORE_LOCK),
+	SCRIPT(RL_SCRIPT_FAIR_SEMAPHORE_RELEASE),
+	SCRIPT(RL_SCRIPT_FAIR_SEMAPHORE_LEAVE),
 	SCRIPT(RL_SCRIPT_EXTEND_MANY),
 };
 
-/* A fair object's set: the same, with the unlock that wakes the queue's head (made at startup,
+/* A fair object's set: the same, with the unlock and the semaphore's release that wake the queue's head (made at startup,
  * after the heads were encoded; it shares their buffers, freed once with the set's). */
 static rl_script_set fair_scripts;
 
@@ -78,6 +82,7 @@ void rl_scripts_startup(void)
 	}
 	fair_scripts = scripts;
 	fair_scripts.unlock = scripts.fair_unlock;
+	fair_scripts.semaphore_release = scripts.fair_semaphore_release; /* a rollback and the trim wake too */
 }
 
 void rl_scripts_shutdown(void)

@@ -408,6 +408,11 @@
 	"end\n" \
 	"redis.call('DEL', KEYS[1])\n" \
 	RL_LUA_ANNOUNCE("KEYS[1]") \
+	"local base = string.byte(ARGV[1], 1) == 109 and string.match(KEYS[1], '^(.*)" RL_SLOT_SUFFIX "%d+$')\n" \
+	"if base then\n" \
+	RL_LUA_FAIR_SEM_UNLOCK_WAKE \
+	"    return 1\n" \
+	"end\n" \
 	RL_LUA_FAIR_WAKE_HEAD \
 	"return 1\n"
 
@@ -420,5 +425,158 @@
 	RL_LUA_FAIR_WAKE_HEAD \
 	"end\n" \
 	"return 1\n"
+
+
+/* --- fair semaphores ('fair' => true with lockSemaphore(), docs/design/fair.md#fair-semaphores) ---------
+ * The same queue, under names of their own: "K:semfair" (the queue), "K:semfair:ticket" (the counter),
+ * "K:semfair:w:<id>" (a waiter's heartbeat, its value the waiter's limit), the channel
+ * RL_NOTIFY_CHANNEL_PREFIX "K:semfair:w:<id>". lock("K") and lockSemaphore("K", n) are two locks on one
+ * name (the semaphore never writes K): their queues must not mix, and no plain lock's queue name
+ * (ending ":fair", ":fair:ticket", ":fair:w:<id>") is one of these. Each script names KEYS[1] .. a
+ * suffix (on a cluster member the derived keys need a hash tag: net/rl_shards.c). A waiter is admitted to a free slot
+ * when it is among the first F live waiters of the queue, F the free slots on that server. */
+#define RL_FAIR_SEM_SUFFIX ":semfair"
+/* RL_SEMAPHORE_MAX_LIMIT (core/rl_kinds.h) as text: the largest limit a heartbeat may carry (checked in rl_fair.c) */
+#define RL_SEMAPHORE_MAX_LIMIT_TEXT "1024"
+#define RL_FAIR_SEM_WAITER_SUFFIX ":semfair:w:"
+
+/* base (the semaphore's key) and limit set before: q, w, and free, the slots free on this server. */
+#define RL_LUA_FAIR_SEM_FREE \
+	"local q = base .. '" RL_FAIR_SEM_SUFFIX "'\n" \
+	"local w = base .. '" RL_FAIR_SEM_WAITER_SUFFIX "'\n" \
+	"local free = 0\n" \
+	"for i = 0, limit - 1 do\n" \
+	"    if redis.call('EXISTS', base .. '" RL_SLOT_SUFFIX "' .. i) == 0 then\n" \
+	"        free = free + 1\n" \
+	"    end\n" \
+	"end\n"
+
+/* The first free (at most) live waiters of the queue in order, dead ones met on the way removed: live
+ * (a list), admitted (me is among them). */
+#define RL_LUA_FAIR_SEM_LIVE \
+	"local live = {}\n" \
+	"local admitted = false\n" \
+	"local at = 0\n" \
+	"while #live < free do\n" \
+	"    local m = redis.call('ZRANGE', q, at, at)\n" \
+	"    if #m == 0 then\n" \
+	"        break\n" \
+	"    end\n" \
+	"    if redis.call('EXISTS', w .. m[1]) == 1 then\n" \
+	"        live[#live + 1] = m[1]\n" \
+	"        admitted = admitted or m[1] == me\n" \
+	"        at = at + 1\n" \
+	"    else\n" \
+	"        redis.call('ZREM', q, m[1])\n" \
+	"    end\n" \
+	"end\n"
+
+/* Wakes the first free live waiters, each on its own channel (those a free slot is owed to). */
+#define RL_LUA_FAIR_SEM_WAKE \
+	"local me = false\n" \
+	RL_LUA_FAIR_SEM_LIVE \
+	"for i = 1, #live do\n" \
+	RL_LUA_ANNOUNCE("w .. live[i]") \
+	"end\n"
+
+/* KEYS[1] = resource. A ticket of the semaphore's queue (RL_SCRIPT_FAIR_TICKET's, its counter). */
+#define RL_SCRIPT_FAIR_SEM_TICKET \
+	"local c = KEYS[1] .. '" RL_FAIR_SEM_SUFFIX ":ticket'\n" \
+	"local n = redis.call('INCR', c)\n" \
+	"redis.call('PEXPIRE', c, " RL_FAIR_IDLE_TEXT ")\n" \
+	"return n\n"
+
+/* KEYS[1] = resource, ARGV = token, ttl ms, limit, waiter id ('' = not queued: the first attempt),
+ * ticket, heartbeat ms. A queued waiter's place is (re)written as RL_SCRIPT_FAIR_LOCK writes it (its
+ * heartbeat holds its limit). A slot is taken (RL_SCRIPT_SEMAPHORE_LOCK's walk) only when we are among
+ * the first F live waiters, F the free slots, or, not queued, when fewer than F live waiters queue; the
+ * winner leaves the queue. slot + 1, or 0. */
+#define RL_SCRIPT_FAIR_SEMAPHORE_LOCK \
+	"local base = KEYS[1]\n" \
+	"local limit = tonumber(ARGV[3])\n" \
+	"local me = ARGV[4]\n" \
+	RL_LUA_FAIR_SEM_FREE \
+	"if me ~= '' then\n" \
+	"    local c = q .. ':ticket'\n" \
+	"    if (tonumber(redis.call('GET', c)) or 0) < tonumber(ARGV[5]) then\n" \
+	"        redis.call('SET', c, ARGV[5])\n" \
+	"    end\n" \
+	"    redis.call('PEXPIRE', c, " RL_FAIR_IDLE_TEXT ")\n" \
+	"    redis.call('SET', w .. me, ARGV[3], 'PX', ARGV[6])\n" \
+	"    redis.call('ZADD', q, ARGV[5], me)\n" \
+	"    redis.call('PEXPIRE', q, " RL_FAIR_IDLE_TEXT ")\n" \
+	"end\n" \
+	RL_LUA_FAIR_SEM_LIVE \
+	"if not admitted and (me ~= '' or #live >= free) then\n" \
+	"    return 0\n" \
+	"end\n" \
+	"local start = tonumber(string.sub(ARGV[1], 2, 7), 16) % limit\n" \
+	"for i = 0, limit - 1 do\n" \
+	"    local slot = (start + i) % limit\n" \
+	"    if redis.call('SET', KEYS[1] .. '" RL_SLOT_SUFFIX "' .. slot, ARGV[1], 'NX', 'PX', ARGV[2]) then\n" \
+	"        if me ~= '' then\n" \
+	"            redis.call('ZREM', q, me)\n" \
+	"            redis.call('DEL', w .. me)\n" \
+	"        end\n" \
+	"        return slot + 1\n" \
+	"    end\n" \
+	"end\n" \
+	"return 0\n"
+
+/* KEYS[1] = resource, ARGV[1] = token, ARGV[2] = limit, ARGV[3] = a slot to keep (-1: none).
+ * RL_SCRIPT_SEMAPHORE_RELEASE, and when it freed a slot, the live waiters owed one are woken. */
+#define RL_SCRIPT_FAIR_SEMAPHORE_RELEASE \
+	"local limit = tonumber(ARGV[2])\n" \
+	"local keep = tonumber(ARGV[3])\n" \
+	"local released = 0\n" \
+	"local base = KEYS[1]\n" \
+	"for slot = 0, limit - 1 do\n" \
+	"    if slot ~= keep then\n" \
+	"        local key = KEYS[1] .. '" RL_SLOT_SUFFIX "' .. slot\n" \
+	"        if redis.pcall('GET', key) == ARGV[1] then\n" \
+	"            released = released + redis.call('DEL', key)\n" \
+	"        end\n" \
+	"    end\n" \
+	"end\n" \
+	"if released > 0 then\n" \
+	RL_LUA_FAIR_SEM_FREE \
+	RL_LUA_FAIR_SEM_WAKE \
+	"end\n" \
+	"return released\n"
+
+/* KEYS[1] = resource, ARGV[1] = waiter id, ARGV[2] = limit. The waiter leaves the semaphore's queue;
+ * the live waiters owed a free slot are woken (we may have been woken for one). */
+#define RL_SCRIPT_FAIR_SEMAPHORE_LEAVE \
+	"local base = KEYS[1]\n" \
+	"local limit = tonumber(ARGV[2])\n" \
+	RL_LUA_FAIR_SEM_FREE \
+	"redis.call('ZREM', KEYS[1] .. '" RL_FAIR_SEM_SUFFIX "', ARGV[1])\n" \
+	"redis.call('DEL', w .. ARGV[1])\n" \
+	RL_LUA_FAIR_SEM_WAKE \
+	"return 1\n"
+
+/* A fair object's unlock() of a semaphore's slot (its token's first character the semaphore's mark
+ * 'm', the key "<base>:slot:<n>"): the base's queue, the limit its first live waiter asked with (its
+ * heartbeat's value), and the waiters owed a free slot woken. base set before, with the slot's key. */
+#define RL_LUA_FAIR_SEM_UNLOCK_WAKE \
+	"local first = false\n" \
+	"local hq = base .. '" RL_FAIR_SEM_SUFFIX "'\n" \
+	"local hw = base .. '" RL_FAIR_SEM_WAITER_SUFFIX "'\n" \
+	"while true do\n" \
+	"    local m = redis.call('ZRANGE', hq, 0, 0)\n" \
+	"    if #m == 0 then\n" \
+	"        break\n" \
+	"    end\n" \
+	"    first = tonumber(redis.call('GET', hw .. m[1]))\n" \
+	"    if first then\n" \
+	"        break\n" \
+	"    end\n" \
+	"    redis.call('ZREM', hq, m[1])\n" \
+	"end\n" \
+	"if first and first >= 1 and first <= " RL_SEMAPHORE_MAX_LIMIT_TEXT " then\n" \
+	"    local limit = first\n" \
+	RL_LUA_FAIR_SEM_FREE \
+	RL_LUA_FAIR_SEM_WAKE \
+	"end\n"
 
 #endif

@@ -116,20 +116,37 @@ size_t rl_semaphore_key_max(int64_t limit)
 }
 
 int rl_semaphore_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const char *key, size_t key_len,
-	int64_t limit, int64_t ttl, size_t servers, rl_outcome *outcomes, rl_lock_result *result, int64_t *slot)
+	int64_t limit, int64_t ttl, size_t servers, rl_outcome *outcomes, rl_lock_result *result, int64_t *slot,
+	rl_fair_waiter *waiter)
 {
 	semaphore_attempt attempt;
 	rl_acquire acquire;
 	rl_attempt_ops ops = {&attempt, semaphore_lock, semaphore_rollback};
 	const rl_lock_keys keys = {1, &key, &key_len, 1};
-	char ttl_text[24], limit_text[24];
-	const char *lock_args[] = {acquire.token, ttl_text, limit_text};
-	size_t lock_lens[] = {RL_TOKEN_LEN, 0, 0};
+	char ttl_text[24], limit_text[24], ticket_text[24], heartbeat_text[24];
+	/* a fair waiter's: its id ('' on its first attempt, not queued), ticket and heartbeat */
+	const char *lock_args[] = {acquire.token, ttl_text, limit_text, waiter ? waiter->id : "", ticket_text, heartbeat_text};
+	size_t lock_lens[] = {RL_TOKEN_LEN, 0, 0, 0, 0, 0};
 	const char *release_args[] = {acquire.token, limit_text, attempt.keep_text};
 	size_t release_lens[] = {RL_TOKEN_LEN, 0, 2};
 	size_t i;
 	int won;
 
+	memset(result, 0, sizeof(*result));
+	if (waiter != NULL && waiter->enqueue && waiter->ticket == 0) {
+		int64_t ticket = rl_fair_ticket(io, policy, &policy->scripts->fair_semaphore_ticket, &keys, servers, outcomes);
+
+		if (ticket <= 0) {
+			return ticket < 0 ? -1 : 0; /* no quorum answered: tried again on the next attempt */
+		}
+		waiter->ticket = ticket;
+	}
+	if (waiter != NULL) {
+		lock_lens[3] = waiter->enqueue ? RL_FAIR_ID_LEN : 0;
+		lock_lens[4] = rl_resp_decimal(ticket_text, (unsigned long long) waiter->ticket);
+		lock_lens[5] = rl_resp_decimal(heartbeat_text, (unsigned long long) RL_FAIR_HEARTBEAT_KEY_MS);
+		waiter->queued |= waiter->enqueue;
+	}
 	lock_lens[1] = rl_resp_decimal(ttl_text, (unsigned long long) ttl);
 	lock_lens[2] = release_lens[1] = rl_resp_decimal(limit_text, (unsigned long long) limit);
 	memcpy(attempt.keep_text, "-1", 3);
@@ -137,8 +154,9 @@ int rl_semaphore_acquire(const rl_lock_io *io, const rl_lock_policy *policy, con
 	attempt.quorum = policy->quorum;
 	attempt.slot = -1;
 	rl_acquire_init(&acquire, policy, ttl);
-	if (rl_script_call_init(&attempt.lock_call, &policy->scripts->semaphore_lock, &keys, 3, lock_args, lock_lens,
-			RL_EXPECT_POSITIVE_INT) != 0) {
+	if (rl_script_call_init(&attempt.lock_call,
+			waiter != NULL ? &policy->scripts->fair_semaphore_lock : &policy->scripts->semaphore_lock, &keys,
+			waiter != NULL ? 6 : 3, lock_args, lock_lens, RL_EXPECT_POSITIVE_INT) != 0) {
 		return -1;
 	}
 	attempt.lock_call.request.undecided = slots_undecided;

@@ -96,9 +96,8 @@ bool redlock_acquire(redlock_object *intern, redlock_resource *resource, zend_st
 		return false;
 	case RL_FAIR_REFUSED:
 		zend_argument_value_error(1, "cannot be queued by option \"fair\": %s() with \"fair\" takes one resource"
-			" with lock() or run(), not %s (docs/guide/fair.md)", call ? call : "lock",
-			from != NULL ? "promote()" : resource->kind.shared ? "lockShared()" : resource->kind.limit ? "lockSemaphore()"
-			: "a list of resources");
+			" with lock(), run() or lockSemaphore(), not %s (docs/guide/fair.md)", call ? call : "lock",
+			from != NULL ? "promote()" : resource->kind.shared ? "lockShared()" : "a list of resources");
 		return false;
 	case RL_NO_RANDOM: /* php_random_bytes_throw() threw */
 	case RL_NOT_ACQUIRED:

@@ -1,5 +1,5 @@
 --TEST--
-fair waiting with every other option and lock kind: refused combinations are a ValueError naming "fair" and the other option or call (no waitTimeout, waitTimeout 0, scripts off, fencing, a minority quorum; several resources, lockShared(), lockSemaphore(), promote()), nothing sent for them; accepted: autoExtend (the lock outlives its ttl, and its release still hands over), run(), prefix, onLoss, demote()
+fair waiting with every other option and lock kind: refused combinations are a ValueError naming "fair" and the other option or call (no waitTimeout, waitTimeout 0, scripts off, fencing, a minority quorum; several resources, lockShared(), promote()), nothing sent for them; accepted: lockSemaphore() (taken and released, its queue left empty), autoExtend (the lock outlives its ttl, and its release still hands over), run(), prefix, onLoss, demote()
 --EXTENSIONS--
 redlock
 pcntl
@@ -28,7 +28,6 @@ $calls = [
     'lock(list of 1)' => fn () => $fair->lock(["$key-a"], 1000),
     'run(list)' => fn () => $fair->run(["$key-a", "$key-b"], 1000, fn () => 1),
     'lockShared' => fn () => $fair->lockShared("$key-a", 1000),
-    'lockSemaphore' => fn () => $fair->lockSemaphore("$key-a", 2, 1000),
     'promote' => fn () => $fair->promote($shared, 1000),
 ];
 foreach ($calls as $name => $call) {
@@ -52,6 +51,11 @@ pcntl_waitpid($waiter, $status);
 echo 'log: ', implode(' ', array_map(fn ($e) => $e[0] . ':' . $e[1], fr_log($log))), "\n";
 @unlink($log);
 
+// lockSemaphore(): queued (an uncontended one takes a slot at once), released, nothing left queued
+$slot = $fair->lockSemaphore("$key-m", 2, 2000);
+echo 'lockSemaphore: ', var_export(is_array($slot) && $slot['limit'] === 2, true), ', waiters ', fr_sem_waiters($fair, "$key-m", 2), "\n";
+var_dump($fair->unlock($slot));
+
 // run() and demote()
 echo 'run: ', $fair->run($key, 1000, fn () => 'ran'), "\n";
 $lock = $fair->lock($key, 2000);
@@ -66,17 +70,18 @@ waitTimeout null  ValueError: RedLock::__construct(): Argument #4 ($options) opt
 scripts off       ValueError: RedLock::__construct(): Argument #4 ($options) option "fair" needs scripts on the servers, which "scripts" => false forbids
 fencing           ValueError: RedLock::__construct(): Argument #4 ($options) option "fair" cannot be combined with "fencing" (docs/guide/fair.md)
 quorum 2 of 5     ValueError: RedLock::__construct(): Argument #4 ($options) option "fair" needs "quorum" to be a strict majority of the servers
-lock(list)        ValueError: RedLock::lock(): Argument #1 ($resource) cannot be queued by option "fair": lock() with "fair" takes one resource with lock() or run(), not a list of resources (docs/guide/fair.md)
-lock(list of 1)   ValueError: RedLock::lock(): Argument #1 ($resource) cannot be queued by option "fair": lock() with "fair" takes one resource with lock() or run(), not a list of resources (docs/guide/fair.md)
-run(list)         ValueError: RedLock::run(): Argument #1 ($resource) cannot be queued by option "fair": run() with "fair" takes one resource with lock() or run(), not a list of resources (docs/guide/fair.md)
-lockShared        ValueError: RedLock::lockShared(): Argument #1 ($resource) cannot be queued by option "fair": lockShared() with "fair" takes one resource with lock() or run(), not lockShared() (docs/guide/fair.md)
-lockSemaphore     ValueError: RedLock::lockSemaphore(): Argument #1 ($resource) cannot be queued by option "fair": lockSemaphore() with "fair" takes one resource with lock() or run(), not lockSemaphore() (docs/guide/fair.md)
-promote           ValueError: RedLock::promote(): Argument #1 ($lock) cannot be queued by option "fair": promote() with "fair" takes one resource with lock() or run(), not promote() (docs/guide/fair.md)
+lock(list)        ValueError: RedLock::lock(): Argument #1 ($resource) cannot be queued by option "fair": lock() with "fair" takes one resource with lock(), run() or lockSemaphore(), not a list of resources (docs/guide/fair.md)
+lock(list of 1)   ValueError: RedLock::lock(): Argument #1 ($resource) cannot be queued by option "fair": lock() with "fair" takes one resource with lock(), run() or lockSemaphore(), not a list of resources (docs/guide/fair.md)
+run(list)         ValueError: RedLock::run(): Argument #1 ($resource) cannot be queued by option "fair": run() with "fair" takes one resource with lock(), run() or lockSemaphore(), not a list of resources (docs/guide/fair.md)
+lockShared        ValueError: RedLock::lockShared(): Argument #1 ($resource) cannot be queued by option "fair": lockShared() with "fair" takes one resource with lock(), run() or lockSemaphore(), not lockShared() (docs/guide/fair.md)
+promote           ValueError: RedLock::promote(): Argument #1 ($lock) cannot be queued by option "fair": promote() with "fair" takes one resource with lock(), run() or lockSemaphore(), not promote() (docs/guide/fair.md)
 bool(true)
 nothing sent for them: [null,null,null,null,null]
 still valid after twice its ttl: true
 bool(true)
 log: waiter:got
+lockSemaphore: true, waiters 0
+bool(true)
 run: ran
 demote: true
 bool(true)
