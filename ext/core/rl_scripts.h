@@ -21,11 +21,11 @@
  * server's release pays one more lookup of a channel nobody listens to (measured in
  * docs/design/cluster.md#sharded-wake-ups). pcall: a refused announcement never fails the release. */
 #define RL_LUA_ANNOUNCE(x) \
-	"do local x = " x "\n" \
-	"local o = string.find(x, '{', 1, true) local c = o and string.find(x, '}', o + 1, true)\n" \
-	"local s = c and c > o + 1 and x or not string.find(x, '}', 1, true) and '{' .. x .. '}'\n" \
-	"local n = s and redis.pcall('SPUBLISH', '" RL_NOTIFY_CHANNEL_PREFIX "' .. s, '') local p = '" RL_NOTIFY_CHANNEL_PREFIX "' .. x\n" \
-	"if type(n) ~= 'number' or n == 0 or (redis.pcall('PUBSUB', 'NUMSUB', p)[2] or 1) ~= 0 then redis.pcall('PUBLISH', p, '') end end\n"
+	"do local x,p=" x ",'" RL_NOTIFY_CHANNEL_PREFIX "'\n" \
+	"local o=x:find('{',1,true) local c=o and x:find('}',o+1,true)\n" \
+	"local s=c and c>o+1 and x or not x:find('}',1,true) and '{'..x..'}'\n" \
+	"local n=s and redis.pcall('SPUBLISH',p..s,'') p=p..x\n" \
+	"if type(n)~='number' or n==0 or (redis.pcall('PUBSUB','NUMSUB',p)[2] or 1)~=0 then redis.pcall('PUBLISH',p,'') end end\n"
 
 /* KEYS[1] = resource, ARGV[1] = token. Deletes the key only while it still holds our token, and
  * then announces it to waiters in the same round trip (a PUBLISH nobody listens to is a lookup).

@@ -116,18 +116,34 @@ static int take_in(rl_notify *notify, size_t i, int *notified)
 			 * need the new owner, or a replica of it that the owner already counts as one). The wait's
 			 * attempt comes once it is confirmed (pump). */
 			*notified = 1;
-			if (reply.items[2].integer == 0 && send_subscribe(notify, i, RL_NOTIFY_PLAIN, 0) != 0) {
-				return -1;
+			if (reply.items[2].integer == 0) {
+				if (send_subscribe(notify, i, RL_NOTIFY_PLAIN, 0) != 0) {
+					return -1;
+				}
+				notify->nodes[i].again = 1;
 			}
 			continue;
 		}
 		if (notify->unconfirmed[i] > 0) {
-			notify->unconfirmed[i]--;
+			notify->nodes[i].again = --notify->unconfirmed[i] > 0 && notify->nodes[i].again;
 		} else {
 			notify->notifications++;
 			*notified = 1;
 		}
 	}
+}
+
+/* Whether a subscription made again after a drop (take_in) is still to be confirmed on a live connection. */
+static int again_unconfirmed(const rl_notify *notify)
+{
+	size_t i;
+
+	for (i = 0; i < notify->count; i++) {
+		if (notify->conns[i].state != RL_CONN_DOWN && notify->nodes[i].again) {
+			return 1;
+		}
+	}
+	return 0;
 }
 
 static int all_confirmed(const rl_notify *notify)
@@ -209,9 +225,10 @@ static int pump(rl_notify *notify, double until_ms, int stop_on_notice)
 	for (;;) {
 		double now = rl_now_ms();
 
-		/* a notice ends the wait once every subscription is confirmed: one made again (take_in) hears
-		 * the releases after the attempt that follows */
-		if (((notified || !stop_on_notice) && all_confirmed(notify)) || now >= until_ms
+		/* a notice ends the wait once a subscription made again (take_in) is confirmed: it hears the
+		 * releases after the attempt that follows */
+		if ((notified && stop_on_notice && !again_unconfirmed(notify)) || (!stop_on_notice && all_confirmed(notify))
+			|| now >= until_ms
 			|| pump_once(notify, fds, owner, until_ms, now, &notified) != 0) {
 			break;
 		}
