@@ -69,7 +69,7 @@ int rl_uri_seed_schemes(const char *const *texts, const size_t *lens, size_t cou
 		return 0;
 	}
 	return rl_uri_fail(error, error_size, tls > 0 && plain > 0
-		? "the seeds mix TLS and plain (rediss:// beside a seed without TLS): write every seed host:port and give TLS "
+		? "the seeds mix TLS and plain (rediss:// beside a seed written without it): write every seed host:port and give TLS "
 		  "once for the member (clusters://, sentinels:// or \"tls\")"
 		: "a seed takes no scheme: write it host:port and give TLS once for the member (clusters://, sentinels:// "
 		  "or \"tls\")");

@@ -41,17 +41,18 @@ function case_of(string $name, RedLock $holder, array $h, RedLock $waiter, strin
 {
     $pid = pcntl_fork();
     if ($pid === 0) {
-        $counts = function () use ($keys, $sharded_channels) {
+        $masters = cl_masters();
+        $counts = function () use ($keys, $sharded_channels, $masters) {
             $sharded = $plain = [];
             foreach ($sharded_channels as $port => $channel) {
                 $sharded[$port] = rt_redis($port, 'PUBSUB', 'SHARDNUMSUB', $channel)[1] ?? -1;
             }
-            foreach (cl_masters() as $port) {
+            foreach ($masters as $port) {
                 $plain[] = rt_redis($port, 'PUBSUB', 'NUMSUB', 'redlock:released:' . ($keys[$port] ?? reset($keys)))[1] ?? -1;
             }
             return [$sharded, $plain];
         };
-        rt_eventually(fn () => array_sum($counts()[0]) + array_sum($counts()[1]) === count($keys), 3.0 * $scale);
+        rt_eventually(fn () => array_sum(array_merge(...$counts())) === count($keys), 3.0 * $scale);
         [$sharded, $plain] = $counts();
         printf("%s: sharded subscriptions on the owners: %s, plain on the masters: %d\n", $name,
             json_encode(array_values($sharded)), array_sum($plain));
@@ -59,8 +60,9 @@ function case_of(string $name, RedLock $holder, array $h, RedLock $waiter, strin
         $channel = 'redlock:released:' . $keys[$port];
         $spy = plain_spy(array_values(array_diff(cl_masters(), [$port]))[0], $channel);
         $released = $holder->unlock($h);
-        // the release may have settled on a quorum before this owner ran it: its key gone, it has
-        rt_eventually(fn () => rt_redis($port, 'EXISTS', $keys[$port]) === 0, 2.0 * $scale);
+        // the release may have settled on a quorum before this owner ran it: our token gone from its key
+        // (which the woken waiter may hold already), it has
+        rt_eventually(fn () => rt_redis($port, 'GET', $keys[$port]) !== $h['token'], 2.0 * $scale);
         printf("%s: released %s, the owner PUBLISHed %d (heard on another master)\n", $name, $released ? 'yes' : 'no',
             count(heard($spy, $port, $channel)));
         exit(0);

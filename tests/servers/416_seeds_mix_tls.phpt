@@ -1,5 +1,5 @@
 --TEST--
-Seeds written with a scheme: a cluster member (URI or keyed) or fromCluster() whose seeds mix TLS and plain (rediss:// beside a seed without TLS) is a ValueError saying so, not a path or port error; seeds all written rediss:// are told TLS is the member's; a Sentinel member's sentinels alike
+Seeds written with a scheme: a cluster member (URI or keyed) or fromCluster() whose seeds mix TLS and plain (rediss:// beside a seed written without it) is a ValueError saying so, not a path or port error; seeds all written rediss:// are told TLS is the member's; a Sentinel member's sentinels alike
 --EXTENSIONS--
 redlock
 --FILE--
@@ -22,13 +22,13 @@ echo rt_throws(fn () => RedLock::fromCluster(['127.0.0.1:7000', 'rediss://127.0.
 echo rt_throws(fn () => new RedLock(['cluster://127.0.0.1:7000/1'])), "\n";
 ?>
 --EXPECT--
-ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 the seeds mix TLS and plain (rediss:// beside a seed without TLS): write every seed host:port and give TLS once for the member (clusters://, sentinels:// or "tls")
-ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 the seeds mix TLS and plain (rediss:// beside a seed without TLS): write every seed host:port and give TLS once for the member (clusters://, sentinels:// or "tls")
-ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 cluster: the seeds mix TLS and plain (rediss:// beside a seed without TLS): write every seed host:port and give TLS once for the member (clusters://, sentinels:// or "tls")
-ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 cluster: the seeds mix TLS and plain (rediss:// beside a seed without TLS): write every seed host:port and give TLS once for the member (clusters://, sentinels:// or "tls")
+ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 the seeds mix TLS and plain (rediss:// beside a seed written without it): write every seed host:port and give TLS once for the member (clusters://, sentinels:// or "tls")
+ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 the seeds mix TLS and plain (rediss:// beside a seed written without it): write every seed host:port and give TLS once for the member (clusters://, sentinels:// or "tls")
+ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 cluster: the seeds mix TLS and plain (rediss:// beside a seed written without it): write every seed host:port and give TLS once for the member (clusters://, sentinels:// or "tls")
+ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 cluster: the seeds mix TLS and plain (rediss:// beside a seed written without it): write every seed host:port and give TLS once for the member (clusters://, sentinels:// or "tls")
 ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 cluster: a seed takes no scheme: write it host:port and give TLS once for the member (clusters://, sentinels:// or "tls")
 ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 a seed takes no scheme: write it host:port and give TLS once for the member (clusters://, sentinels:// or "tls")
-ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 sentinels: the seeds mix TLS and plain (rediss:// beside a seed without TLS): write every seed host:port and give TLS once for the member (clusters://, sentinels:// or "tls")
-ValueError: RedLock::fromCluster(): Argument #1 ($seeds) server #0 the seeds mix TLS and plain (rediss:// beside a seed without TLS): write every seed host:port and give TLS once for the member (clusters://, sentinels:// or "tls")
-ValueError: RedLock::fromCluster(): Argument #1 ($seeds) server #0 cluster: the seeds mix TLS and plain (rediss:// beside a seed without TLS): write every seed host:port and give TLS once for the member (clusters://, sentinels:// or "tls")
+ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 sentinels: the seeds mix TLS and plain (rediss:// beside a seed written without it): write every seed host:port and give TLS once for the member (clusters://, sentinels:// or "tls")
+ValueError: RedLock::fromCluster(): Argument #1 ($seeds) server #0 the seeds mix TLS and plain (rediss:// beside a seed written without it): write every seed host:port and give TLS once for the member (clusters://, sentinels:// or "tls")
+ValueError: RedLock::fromCluster(): Argument #1 ($seeds) server #0 cluster: the seeds mix TLS and plain (rediss:// beside a seed written without it): write every seed host:port and give TLS once for the member (clusters://, sentinels:// or "tls")
 ValueError: RedLock::__construct(): Argument #1 ($servers) server #0 cluster URI takes no path: a cluster has database 0 only
