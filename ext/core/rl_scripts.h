@@ -12,17 +12,20 @@
 /* A release announced to waiters (x: a Lua expression, the key or a fair waiter's "key:fair:w:id").
  * First SPUBLISH on the channel in x's slot -- the prefix and x when x has a hash tag, the prefix and
  * "{x}" when x holds no '}' (none otherwise) --, which a cluster member's waiter SSUBSCRIBEs to on
- * the key's master: the message stays in the key's shard. Then, only when that reached nobody (0,
- * or an error: a server before 7.0, an ACL without it), PUBLISH on the prefix and x as always, which
- * the other waiters SUBSCRIBE to (plain members, keys of several slots, older versions). A plain
+ * the key's master: the message stays in the key's shard. Then PUBLISH on the prefix and x as always,
+ * which the other waiters SUBSCRIBE to (plain members, keys of several slots, older versions, a waiter
+ * refused SSUBSCRIBE or whose sharded channel was dropped, rl_notify.c), only when that reached nobody
+ * (0, or an error: a server before 7.0, an ACL without it) or when this node has a subscriber of that
+ * channel (PUBSUB NUMSUB: a sharded waiter heard is no reason to leave a plain one of the same key
+ * unwoken; most SUBSCRIBE on the key's master, where the release runs). A plain
  * server's release pays one more lookup of a channel nobody listens to (measured in
  * docs/design/cluster.md#sharded-wake-ups). pcall: a refused announcement never fails the release. */
 #define RL_LUA_ANNOUNCE(x) \
-	"do local x = " x "\n" \
-	"local o = string.find(x, '{', 1, true) local c = o and string.find(x, '}', o + 1, true)\n" \
-	"local s = c and c > o + 1 and x or not string.find(x, '}', 1, true) and '{' .. x .. '}'\n" \
-	"local n = s and redis.pcall('SPUBLISH', '" RL_NOTIFY_CHANNEL_PREFIX "' .. s, '')\n" \
-	"if type(n) ~= 'number' or n == 0 then redis.pcall('PUBLISH', '" RL_NOTIFY_CHANNEL_PREFIX "' .. x, '') end end\n"
+	"do local x,p=" x ",'" RL_NOTIFY_CHANNEL_PREFIX "'\n" \
+	"local o=x:find('{',1,true) local c=o and x:find('}',o+1,true)\n" \
+	"local s=c and c>o+1 and x or not x:find('}',1,true) and '{'..x..'}'\n" \
+	"local n=s and redis.pcall('SPUBLISH',p..s,'') p=p..x\n" \
+	"if type(n)~='number' or n==0 or (redis.pcall('PUBSUB','NUMSUB',p)[2] or 1)~=0 then redis.pcall('PUBLISH',p,'') end end\n"
 
 /* KEYS[1] = resource, ARGV[1] = token. Deletes the key only while it still holds our token, and
  * then announces it to waiters in the same round trip (a PUBLISH nobody listens to is a lookup).

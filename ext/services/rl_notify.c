@@ -15,10 +15,11 @@ static int pause_cancelled(double until_ms, double now)
 	return rl_wait_cancelled(rl_wait_sleep_ms(rl_conn_poll_timeout(until_ms, now)));
 }
 
-/* Where server i's subscription connection leads: the member's endpoint, or the node a MOVED named. */
+/* Where server i's subscription connection leads: the member's endpoint, or the node a MOVED named
+ * (still after a SUBSCRIBE there, take_in). */
 static const rl_endpoint *endpoint_of(const rl_notify *notify, size_t i)
 {
-	return notify->nodes[i].mode == RL_NOTIFY_SHARDED_MOVED ? &notify->nodes[i].moved : &notify->endpoints[i];
+	return notify->nodes[i].moved.host != NULL ? &notify->nodes[i].moved : &notify->endpoints[i];
 }
 
 static int send_subscribe(rl_notify *notify, size_t i, int mode, int setup);
@@ -51,6 +52,17 @@ static int subscribe_again(rl_notify *notify, size_t i, const char *message)
 		return send_subscribe(notify, i, RL_NOTIFY_SHARDED_MOVED, 1);
 	}
 	return send_subscribe(notify, i, RL_NOTIFY_PLAIN, 0);
+}
+
+/* Whether a reply on a subscribed connection is a sharded channel dropped by the server: "sunsubscribe",
+ * the channel, how many of ours are left (never asked for: the waiter unsubscribes by closing). */
+static int dropped(const rl_reply *reply)
+{
+	static const char name[] = "sunsubscribe";
+
+	return reply->integer == 3 && reply->items != NULL && reply->items[0].str != NULL
+		&& reply->items[0].len == sizeof(name) - 1 && memcmp(reply->items[0].str, name, sizeof(name) - 1) == 0
+		&& reply->items[2].type == RL_REPLY_INTEGER;
 }
 
 /* Takes in every reply that has arrived on server i: subscribe confirmations first (one per
@@ -95,13 +107,43 @@ static int take_in(rl_notify *notify, size_t i, int *notified)
 		if (reply.type != RL_REPLY_ARRAY) {
 			continue;
 		}
+		if (dropped(&reply)) {
+			/* The slot of our sharded channels left this node (a failover, a resharding): Redis drops
+			 * them, one "sunsubscribe" each, the count of those left last. A wake-up (a release may
+			 * have gone unheard meanwhile), and once none are left, SUBSCRIBE on the same connection
+			 * for the rest of this wait: the release's PUBLISH, made when its SPUBLISH reached nobody,
+			 * reaches every node of the cluster, wherever the slot went (an SSUBSCRIBE again would
+			 * need the new owner, or a replica of it that the owner already counts as one). The wait's
+			 * attempt comes once it is confirmed (pump). */
+			*notified = 1;
+			if (reply.items[2].integer == 0) {
+				if (send_subscribe(notify, i, RL_NOTIFY_PLAIN, 0) != 0) {
+					return -1;
+				}
+				notify->nodes[i].again = 1;
+			}
+			continue;
+		}
 		if (notify->unconfirmed[i] > 0) {
-			notify->unconfirmed[i]--;
+			notify->nodes[i].again = --notify->unconfirmed[i] > 0 && notify->nodes[i].again;
 		} else {
 			notify->notifications++;
 			*notified = 1;
 		}
 	}
+}
+
+/* Whether a subscription made again after a drop (take_in) is still to be confirmed on a live connection. */
+static int again_unconfirmed(const rl_notify *notify)
+{
+	size_t i;
+
+	for (i = 0; i < notify->count; i++) {
+		if (notify->conns[i].state != RL_CONN_DOWN && notify->nodes[i].again) {
+			return 1;
+		}
+	}
+	return 0;
 }
 
 static int all_confirmed(const rl_notify *notify)
@@ -183,7 +225,10 @@ static int pump(rl_notify *notify, double until_ms, int stop_on_notice)
 	for (;;) {
 		double now = rl_now_ms();
 
-		if ((notified && stop_on_notice) || (!stop_on_notice && all_confirmed(notify)) || now >= until_ms
+		/* a notice ends the wait once a subscription made again (take_in) is confirmed: it hears the
+		 * releases after the attempt that follows */
+		if ((notified && stop_on_notice && !again_unconfirmed(notify)) || (!stop_on_notice && all_confirmed(notify))
+			|| now >= until_ms
 			|| pump_once(notify, fds, owner, until_ms, now, &notified) != 0) {
 			break;
 		}

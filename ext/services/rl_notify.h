@@ -34,6 +34,7 @@
 /* Per server: how it listens, and where after a MOVED. */
 typedef struct rl_notify_node {
 	unsigned char mode;
+	unsigned char again;          /* subscribed again after the server dropped its sharded channels, unconfirmed */
 	rl_endpoint moved;            /* RL_NOTIFY_SHARDED_MOVED: the member's endpoint, host and port the MOVED's */
 	char moved_host[256];
 } rl_notify_node;

@@ -1,5 +1,5 @@
 --TEST--
-waitTimeout on a cluster:// member and on fromCluster(): the waiter SSUBSCRIBEs (sharded pub/sub) on the master of its key's slot (PUBSUB SHARDNUMSUB there counts it, no plain subscription on any master), the release's SPUBLISH wakes it long before its 30-60 s backoff, and reaching it the release PUBLISHes nothing to the whole cluster (a plain subscriber on the owner hears nothing); a key holding '}' without a hash tag (no channel in its slot) is waited for by SUBSCRIBE and woken by the PUBLISH, and so is a waiter whose SSUBSCRIBE is refused (an ACL user without it, as a server before 7.0)
+waitTimeout on a cluster:// member and on fromCluster(): the waiter SSUBSCRIBEs (sharded pub/sub) on the master of its key's slot (PUBSUB SHARDNUMSUB there counts it, no plain subscription on any master), the release's SPUBLISH wakes it long before its 30-60 s backoff, and reaching it the release PUBLISHes nothing to the whole cluster (a plain subscriber on another master hears nothing); a key holding '}' without a hash tag (no channel in its slot) is waited for by SUBSCRIBE and woken by the PUBLISH, and so is a waiter whose SSUBSCRIBE is refused (an ACL user without it, as a server before 7.0)
 --EXTENSIONS--
 redlock
 pcntl
@@ -21,12 +21,13 @@ function plain_spy(int $port, string $channel)
     return $link;
 }
 
-/* What the spy heard: PING answers ["pong", ""] after what the owner published before it (locally, at once). */
-function heard($link): array
+/* What a spy on another node than $owner heard of $channel: a PUBLISH reaches every node over the
+ * cluster bus, in order, so the owner's marker PUBLISHed now comes after any PUBLISH of the release. */
+function heard($link, int $owner, string $channel): array
 {
-    fwrite($link, "*1\r\n\$4\r\nPING\r\n");
+    rt_redis($owner, 'PUBLISH', $channel, 'marker');
     $heard = [];
-    for ($i = 0; $i < 10 && ($reply = rt_read_reply($link)) !== ['pong', '']; $i++) {
+    for ($i = 0; $i < 10 && ($reply = rt_read_reply($link)) !== ['message', $channel, 'marker']; $i++) {
         $heard[] = $reply;
     }
     return $heard;
@@ -56,12 +57,14 @@ function case_of(string $name, RedLock $holder, array $h, RedLock $waiter, strin
         printf("%s: sharded subscriptions on the owners: %s, plain on the masters: %d\n", $name,
             json_encode(array_values($sharded)), array_sum($plain));
         $port = array_key_first($keys);
-        $spy = plain_spy($port, 'redlock:released:' . $keys[$port]);
+        $channel = 'redlock:released:' . $keys[$port];
+        $spy = plain_spy(array_values(array_diff(cl_masters(), [$port]))[0], $channel);
         $released = $holder->unlock($h);
         // the release may have settled on a quorum before this owner ran it: our token gone from its key
         // (which the woken waiter may hold already), it has
         rt_eventually(fn () => rt_redis($port, 'GET', $keys[$port]) !== $h['token'], 2.0 * $scale);
-        printf("%s: released %s, the owner PUBLISHed %d\n", $name, $released ? 'yes' : 'no', count(heard($spy)));
+        printf("%s: released %s, the owner PUBLISHed %d (heard on another master)\n", $name, $released ? 'yes' : 'no',
+            count(heard($spy, $port, $channel)));
         exit(0);
     }
     $t0 = microtime(true);
@@ -113,14 +116,14 @@ case_of('fromCluster', $holder, $h, $waiter, $res, $keys, array_map(fn ($k) => "
 ?>
 --EXPECT--
 member: sharded subscriptions on the owners: [1], plain on the masters: 0
-member: released yes, the owner PUBLISHed 0
+member: released yes, the owner PUBLISHed 0 (heard on another master)
 member: woken and got the lock: yes, before the backoff: yes
 no sharded channel: sharded subscriptions on the owners: [], plain on the masters: 1
-no sharded channel: released yes, the owner PUBLISHed 1
+no sharded channel: released yes, the owner PUBLISHed 1 (heard on another master)
 no sharded channel: woken and got the lock: yes, before the backoff: yes
 SSUBSCRIBE refused: sharded subscriptions on the owners: [0], plain on the masters: 1
-SSUBSCRIBE refused: released yes, the owner PUBLISHed 1
+SSUBSCRIBE refused: released yes, the owner PUBLISHed 1 (heard on another master)
 SSUBSCRIBE refused: woken and got the lock: yes, before the backoff: yes
 fromCluster: sharded subscriptions on the owners: [1,1,1], plain on the masters: 0
-fromCluster: released yes, the owner PUBLISHed 0
+fromCluster: released yes, the owner PUBLISHed 0 (heard on another master)
 fromCluster: woken and got the lock: yes, before the backoff: yes
