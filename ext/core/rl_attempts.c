@@ -59,6 +59,8 @@ typedef struct scripted {
 	char fence_text[24];
 	size_t per_command;            /* of writeback_call */
 	int64_t fence;
+	int refusal_writes_nothing;    /* rl_scripted_attempt's */
+	const rl_outcome *outcomes;    /* the lock script's answers, for the rollback */
 } scripted;
 
 static unsigned scripted_lock(void *arg, const rl_lock_io *io, const rl_acquire *acquire, rl_outcome *outcomes)
@@ -68,6 +70,7 @@ static unsigned scripted_lock(void *arg, const rl_lock_io *io, const rl_acquire 
 	long long fence = 0;
 	size_t i, len;
 
+	attempt->outcomes = outcomes;
 	if (votes < attempt->quorum || !attempt->fenced) {
 		return votes;
 	}
@@ -84,11 +87,33 @@ static unsigned scripted_lock(void *arg, const rl_lock_io *io, const rl_acquire 
 	return io->run(io->arg, &attempt->writeback_call.request, attempt->quorum, acquire->step_deadline, outcomes);
 }
 
+/* Every server answered the script's own refusal (a reply <= 0), which wrote nothing of ours:
+ * nothing to undo anywhere. A server that did not answer, failed, or said yes may hold our token (or
+ * a SET still in flight), a yes the cluster did not count included (RL_OUTCOME_TAKEN with the
+ * reply's 1: a clock jump, a changed master): then the rollback goes, to every server as always. */
+static int refused_everywhere(const scripted *attempt)
+{
+	size_t i;
+
+	if (!attempt->refusal_writes_nothing || attempt->fenced || attempt->outcomes == NULL) {
+		return 0;
+	}
+	for (i = 0; i < attempt->servers; i++) {
+		if (attempt->outcomes[i].kind != RL_OUTCOME_TAKEN || attempt->outcomes[i].integer > 0) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
 static void scripted_rollback(void *arg, const rl_lock_io *io, const rl_acquire *acquire)
 {
 	scripted *attempt = arg;
 
 	(void) acquire;
+	if (refused_everywhere(attempt)) {
+		return;
+	}
 	io->send(io->arg, &attempt->rollback_call.request.command);
 }
 
@@ -108,6 +133,8 @@ int rl_scripted_attempts_run(const rl_lock_io *io, rl_acquire *acquire, const rl
 	attempt.quorum = acquire->policy->quorum;
 	attempt.fenced = spec->writeback != NULL;
 	attempt.fence = 0;
+	attempt.refusal_writes_nothing = spec->refusal_writes_nothing;
+	attempt.outcomes = NULL;
 	attempt.per_command = 3 + keys->count + 2;
 	if (rl_script_call_init(&attempt.lock_call, spec->lock, keys, spec->lock_argc, (const char **) spec->args,
 			spec->lens, RL_EXPECT_POSITIVE_INT) != 0) {
