@@ -3,6 +3,7 @@
  * (rl_acquire_next) is the lock's own, so the same rules hold: a fresh token per attempt, a
  * rollback carrying that token only, no pause after the last attempt, validity reckoned from the
  * attempt's start. See rl_lock.h. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/rl_lock.h"
@@ -87,34 +88,38 @@ static unsigned scripted_lock(void *arg, const rl_lock_io *io, const rl_acquire 
 	return io->run(io->arg, &attempt->writeback_call.request, attempt->quorum, acquire->step_deadline, outcomes);
 }
 
-/* Every server answered the script's own refusal (a reply <= 0), which wrote nothing of ours:
- * nothing to undo anywhere. A server that did not answer, failed, or said yes may hold our token (or
- * a SET still in flight), a yes the cluster did not count included (RL_OUTCOME_TAKEN with the
- * reply's 1: a clock jump, a changed master): then the rollback goes, to every server as always. */
-static int refused_everywhere(const scripted *attempt)
+/* Whether server i may hold something of this attempt's: not when it answered the script's own
+ * refusal (a reply <= 0) and refusal_writes_nothing. A server that did not answer before the attempt
+ * ended (the fan-out stops at a decided quorum), failed, or said yes may hold our token (or a SET
+ * still in flight), a yes the cluster did not count included (RL_OUTCOME_TAKEN with the reply's 1:
+ * a clock jump, a changed master). */
+static int may_hold_ours(const scripted *attempt, size_t i)
 {
-	size_t i;
-
-	if (!attempt->refusal_writes_nothing || attempt->fenced || attempt->outcomes == NULL) {
-		return 0;
-	}
-	for (i = 0; i < attempt->servers; i++) {
-		if (attempt->outcomes[i].kind != RL_OUTCOME_TAKEN || attempt->outcomes[i].integer > 0) {
-			return 0;
-		}
-	}
-	return 1;
+	return !attempt->refusal_writes_nothing || attempt->fenced || attempt->outcomes == NULL
+		|| attempt->outcomes[i].kind != RL_OUTCOME_TAKEN || attempt->outcomes[i].integer > 0;
 }
 
+/* The rollback goes to the servers that may hold something of ours: none when every one refused,
+ * every one (send) when it cannot tell them apart or has no room for the flags. */
 static void scripted_rollback(void *arg, const rl_lock_io *io, const rl_acquire *acquire)
 {
 	scripted *attempt = arg;
+	unsigned char small[16], *to = attempt->servers <= sizeof(small) ? small : malloc(attempt->servers);
+	size_t i, wanted = 0;
 
 	(void) acquire;
-	if (refused_everywhere(attempt)) {
-		return;
+	for (i = 0; to != NULL && i < attempt->servers; i++) {
+		to[i] = (unsigned char) may_hold_ours(attempt, i);
+		wanted += to[i];
 	}
-	io->send(io->arg, &attempt->rollback_call.request.command);
+	if (to == NULL || wanted == attempt->servers) {
+		io->send(io->arg, &attempt->rollback_call.request.command);
+	} else if (wanted > 0) {
+		io->send_to(io->arg, &attempt->rollback_call.request.command, to);
+	}
+	if (to != small) {
+		free(to);
+	}
 }
 
 int rl_scripted_attempts_run(const rl_lock_io *io, rl_acquire *acquire, const rl_scripted_attempt *spec,
