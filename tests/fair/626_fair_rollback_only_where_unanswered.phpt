@@ -6,17 +6,16 @@ pcntl
 posix
 --FILE--
 <?php
-/* Server A sits behind the fault proxy, every request to it 100 ms late: B and C refuse a waiter's
- * attempt first, the quorum is lost, the attempt ends with A unanswered. */
+/* Server A sits behind the fault proxy, every request to it 20 ms late (scaled): B and C refuse a
+ * waiter's attempt first, the quorum is lost, the attempt ends with A unanswered. */
 require __DIR__ . '/../inc/faultproxy.inc';
 require __DIR__ . '/../inc/fair.inc';
 fp_alarm(30);
 $s = fp_time_scale();
-$a = fp_spawn_server();
-$b = fp_spawn_server();
-$c = fp_spawn_server();
+[$b, $c, $a] = array_map(fn ($port) => ['port' => $port], array_slice(rt_ports(), 0, 3)); // the suite's servers
 $proxy = fp_start([$a['port']]);
-fp_set($proxy, $a['port'], 'all', 'delay_c2s=' . (int) (100 * $s));
+$delay = (int) (20 * $s);
+fp_set($proxy, $a['port'], 'all', "delay_c2s=$delay");
 $servers = [['127.0.0.1', $proxy['listen'][$a['port']], 2.0 * $s], ['127.0.0.1', $b['port'], 2.0 * $s],
     ['127.0.0.1', $c['port'], 2.0 * $s]];
 $make = fn () => new RedLock($servers, 200, 3, ['fair' => true, 'waitTimeout' => (int) (8000 * $s)]);
@@ -42,12 +41,11 @@ if ($pid === 0) {
     }
     posix_kill(getmypid(), SIGKILL);
 }
-fr_until_waiters($holder, $key, 1);
-usleep((int) (300000 * $s)); // a heartbeat attempt or two, refused too
+fr_until_waiters($holder, $key, 1); // refused twice by then: its first attempt, its first queued one
 var_dump($holder->unlock($lock));
 pcntl_waitpid($pid, $status);
 echo 'log: ', @file_get_contents($log), "\n";
-usleep((int) (400000 * $s)); // A's late requests have run
+usleep(($delay + 100) * 1000); // A's late requests have run
 
 /* What a server ran on our key, up to a marker sent after everything: [fair lock scripts, unlock scripts]. */
 $count = function ($monitor, int $port) use ($key): array {
