@@ -7,8 +7,9 @@
  * fair:     'fair' => true, 'waitTimeout' => 60000
  * notified: 'waitTimeout' => 60000 (every waiter woken by each release)
  * retries:  retryDelay 200 ms, retryCount 1000000 (the defaults' delay, tries until it gets it)
- * Writes one line per hold to OUT: waiter call_ns acquired_ns released_ns (CLOCK_MONOTONIC, shared
- * by the processes), as they happen (a process stopped at the deadline loses nothing written).
+ * Writes one line per hold to OUT: waiter call_ns acquired_ns released_ns token (CLOCK_MONOTONIC,
+ * shared by the processes; the token to find the hold's ticket in a MONITOR log), as they happen (a process stopped at the deadline loses nothing written), and
+ * at the end "cpu USER_S SYS_S", the process' own CPU (getrusage).
  */
 require __DIR__ . '/../tests/inc/revolt.inc';
 rt_revolt_load();
@@ -42,10 +43,13 @@ for ($f = 0; $f < (int) $fibers; $f++) {
             $s->suspend();
             $released = hrtime(true);
             $r->unlock($lock);
-            fwrite($out, "$id $call $got $released\n");
+            fwrite($out, "$id $call $got $released {$lock['token']}\n");
             fflush($out);
         }
     });
 }
 EventLoop::run();
+$u = getrusage(); // this process' CPU, for the cell's CPU per hand-over (fair_report.php)
+fwrite($out, sprintf("cpu %.6f %.6f\n", $u['ru_utime.tv_sec'] + $u['ru_utime.tv_usec'] / 1e6,
+    $u['ru_stime.tv_sec'] + $u['ru_stime.tv_usec'] / 1e6));
 fclose($out);

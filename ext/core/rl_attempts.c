@@ -3,6 +3,7 @@
  * (rl_acquire_next) is the lock's own, so the same rules hold: a fresh token per attempt, a
  * rollback carrying that token only, no pause after the last attempt, validity reckoned from the
  * attempt's start. See rl_lock.h. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/rl_lock.h"
@@ -59,6 +60,8 @@ typedef struct scripted {
 	char fence_text[24];
 	size_t per_command;            /* of writeback_call */
 	int64_t fence;
+	int refusal_writes_nothing;    /* rl_scripted_attempt's */
+	const rl_outcome *outcomes;    /* the lock script's answers, for the rollback */
 } scripted;
 
 static unsigned scripted_lock(void *arg, const rl_lock_io *io, const rl_acquire *acquire, rl_outcome *outcomes)
@@ -68,6 +71,7 @@ static unsigned scripted_lock(void *arg, const rl_lock_io *io, const rl_acquire 
 	long long fence = 0;
 	size_t i, len;
 
+	attempt->outcomes = outcomes;
 	if (votes < attempt->quorum || !attempt->fenced) {
 		return votes;
 	}
@@ -84,12 +88,38 @@ static unsigned scripted_lock(void *arg, const rl_lock_io *io, const rl_acquire 
 	return io->run(io->arg, &attempt->writeback_call.request, attempt->quorum, acquire->step_deadline, outcomes);
 }
 
+/* Whether server i may hold something of this attempt's: not when it answered the script's own
+ * refusal (a reply <= 0) and refusal_writes_nothing. A server that did not answer before the attempt
+ * ended (the fan-out stops at a decided quorum), failed, or said yes may hold our token (or a SET
+ * still in flight), a yes the cluster did not count included (RL_OUTCOME_TAKEN with the reply's 1:
+ * a clock jump, a changed master). */
+static int may_hold_ours(const scripted *attempt, size_t i)
+{
+	return !attempt->refusal_writes_nothing || attempt->fenced || attempt->outcomes == NULL
+		|| attempt->outcomes[i].kind != RL_OUTCOME_TAKEN || attempt->outcomes[i].integer > 0;
+}
+
+/* The rollback goes to the servers that may hold something of ours: none when every one refused,
+ * every one (send) when it cannot tell them apart or has no room for the flags. */
 static void scripted_rollback(void *arg, const rl_lock_io *io, const rl_acquire *acquire)
 {
 	scripted *attempt = arg;
+	unsigned char small[16], *to = attempt->servers <= sizeof(small) ? small : malloc(attempt->servers);
+	size_t i, wanted = 0;
 
 	(void) acquire;
-	io->send(io->arg, &attempt->rollback_call.request.command);
+	for (i = 0; to != NULL && i < attempt->servers; i++) {
+		to[i] = (unsigned char) may_hold_ours(attempt, i);
+		wanted += to[i];
+	}
+	if (to == NULL || wanted == attempt->servers) {
+		io->send(io->arg, &attempt->rollback_call.request.command);
+	} else if (wanted > 0) {
+		io->send_to(io->arg, &attempt->rollback_call.request.command, to);
+	}
+	if (to != small) {
+		free(to);
+	}
 }
 
 int rl_scripted_attempts_run(const rl_lock_io *io, rl_acquire *acquire, const rl_scripted_attempt *spec,
@@ -108,6 +138,8 @@ int rl_scripted_attempts_run(const rl_lock_io *io, rl_acquire *acquire, const rl
 	attempt.quorum = acquire->policy->quorum;
 	attempt.fenced = spec->writeback != NULL;
 	attempt.fence = 0;
+	attempt.refusal_writes_nothing = spec->refusal_writes_nothing;
+	attempt.outcomes = NULL;
 	attempt.per_command = 3 + keys->count + 2;
 	if (rl_script_call_init(&attempt.lock_call, spec->lock, keys, spec->lock_argc, (const char **) spec->args,
 			spec->lens, RL_EXPECT_POSITIVE_INT) != 0) {

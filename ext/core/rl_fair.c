@@ -77,7 +77,8 @@ int rl_fair_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const rl
 	char ttl_text[24], ticket_text[24], heartbeat_text[24];
 	const char *args[] = {acquire.token, ttl_text, waiter->id, ticket_text, heartbeat_text};
 	size_t lens[] = {RL_TOKEN_LEN, 0, 0, 0, 0};
-	rl_scripted_attempt spec = {&policy->scripts->fair_lock, &policy->scripts->unlock, NULL, args, lens, 5, 1};
+	/* RL_SCRIPT_FAIR_LOCK sets the key only where it answers 1: a refused attempt needs no rollback */
+	rl_scripted_attempt spec = {&policy->scripts->fair_lock, &policy->scripts->unlock, NULL, args, lens, 5, 1, 1};
 
 	memset(result, 0, sizeof(*result));
 	if (waiter->enqueue && waiter->ticket == 0) {

@@ -289,12 +289,17 @@ int rl_attempts_run(const rl_lock_io *io, rl_acquire *acquire, const rl_attempt_
 /* An attempt that is one script over keys (ARGV: the first lock_argc of args) and, when writeback
  * is set, fencing's write-back of the largest counter its quorum returned (ARGV: token, fence);
  * its rollback another script over the first rollback_argc of args. args point into the caller's
- * rl_acquire (its token). A lock() with fencing, promote(), demote() (rl_fence.c, rl_convert.c). */
+ * rl_acquire (its token). A lock() with fencing, promote(), demote(), a fair lock()
+ * (rl_fence.c, rl_convert.c, rl_fair.c). refusal_writes_nothing: the lock script's refusal (a
+ * reply <= 0) wrote nothing of this attempt's (no key holds its token there), so a lost attempt's
+ * rollback goes only to the servers that did not answer so (none when every server refused): a fair
+ * waiter's refused attempts, its heartbeat every 125-250 ms among them (docs/design/fair.md). */
 typedef struct rl_scripted_attempt {
 	const rl_script *lock, *rollback, *writeback;
 	const char *const *args;
 	const size_t *lens;
 	int lock_argc, rollback_argc;
+	int refusal_writes_nothing;
 } rl_scripted_attempt;
 
 /* rl_attempts_run() over such an attempt. 1 when won (result filled, *fence with a writeback), 0

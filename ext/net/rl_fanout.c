@@ -920,7 +920,8 @@ int rl_fanout_run_many(rl_cluster *cluster, const rl_request *requests, unsigned
 }
 
 /* Queues command everywhere it can and sends it without waiting for replies. */
-static void rl_fanout_send(rl_cluster *cluster, const rl_command *command)
+/* command to every server, or to those whose to[i] is set (to: NULL for all). */
+static void rl_fanout_send(rl_cluster *cluster, const rl_command *command, const unsigned char *to)
 {
 	double now = rl_now_ms();
 	/* Nobody waits for these replies; a server without a timeout still gets a bound, after
@@ -937,7 +938,7 @@ static void rl_fanout_send(rl_cluster *cluster, const rl_command *command)
 		rl_outcome ignored;
 		const rl_shards *shards = cluster->endpoints[i].shards;
 
-		if (shards != NULL) { /* never asks for the map: sent without waiting */
+		if (shards != NULL && (to == NULL || to[i])) { /* never asks for the map: sent without waiting */
 			if (rl_shards_route(&cluster->endpoints[i], &cluster->conns[i], cluster->pool, rl_command_slot(command), 1,
 					call_deadline, &ignored) == 0 && shards->pin > 0 && (own != NULL || (own = calloc(cluster->count, sizeof(*own))) != NULL)) {
 				rl_fanout_encode_tagged(command, 1, shards->tag, shards->tag_len, &own[i]);
@@ -951,7 +952,7 @@ static void rl_fanout_send(rl_cluster *cluster, const rl_command *command)
 		const rl_encoded *mine = shards != NULL && shards->pin > 0 ? (own != NULL && own[i].bytes != NULL ? &own[i] : NULL)
 			: &encoded;
 
-		if (mine != NULL && rl_fanout_prepare(cluster, i, mine, NULL, now, call_deadline, &ignored, 1,
+		if (mine != NULL && (to == NULL || to[i]) && rl_fanout_prepare(cluster, i, mine, NULL, now, call_deadline, &ignored, 1,
 				i < RL_SMALL_CLUSTER ? seen[i] : RL_NOT_PROBED, 0, 0) == 0) {
 			rl_conn_abandon(&cluster->conns[i]);
 		}
@@ -1022,7 +1023,12 @@ static unsigned io_run(void *arg, const rl_request *request, unsigned quorum, do
 
 static void io_send(void *arg, const rl_command *command)
 {
-	rl_fanout_send(arg, command);
+	rl_fanout_send(arg, command, NULL);
+}
+
+static void io_send_to(void *arg, const rl_command *command, const unsigned char *to)
+{
+	rl_fanout_send(arg, command, to);
 }
 
 static void io_pause(void *arg, double until_ms)
@@ -1041,6 +1047,7 @@ void rl_fanout_bind(rl_cluster *cluster, struct rl_lock_io *io)
 	io->arg = cluster;
 	io->run = io_run;
 	io->send = io_send;
+	io->send_to = io_send_to;
 	io->pause = io_pause;
 	io->now = io_now;
 }

@@ -150,6 +150,8 @@ typedef struct rl_lock_io {
 		rl_outcome *outcomes);
 	/* Sends a command everywhere without waiting for its replies. */
 	void (*send)(void *arg, const rl_command *command);
+	/* As send, to the servers i whose to[i] is non-zero only (one flag per server). */
+	void (*send_to)(void *arg, const rl_command *command, const unsigned char *to);
 	/* Waits until until_ms (rl_now_ms clock), keeping the connections in step meanwhile. */
 	void (*pause)(void *arg, double until_ms);
 	double (*now)(void *arg);

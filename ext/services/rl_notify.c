@@ -441,6 +441,12 @@ static void clamped_send(void *arg, const rl_command *command)
 	c->inner->send(c->inner->arg, command);
 }
 
+static void clamped_send_to(void *arg, const rl_command *command, const unsigned char *to)
+{
+	rl_clamped_io *c = arg;
+	c->inner->send_to(c->inner->arg, command, to);
+}
+
 static void clamped_pause(void *arg, double until_ms)
 {
 	rl_clamped_io *c = arg;
@@ -466,6 +472,7 @@ void rl_clamped_io_init(rl_clamped_io *clamped, const rl_lock_io *inner, double 
 	clamped->io.arg = clamped;
 	clamped->io.run = clamped_run;
 	clamped->io.send = clamped_send;
+	clamped->io.send_to = clamped_send_to;
 	clamped->io.pause = clamped_pause;
 	clamped->io.now = clamped_now;
 	clamped->io.random = clamped_random;
