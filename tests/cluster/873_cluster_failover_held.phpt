@@ -32,7 +32,12 @@ echo 'the promoted replica holds both: ', json_encode([rt_redis($new, 'GET', $u[
 
 $pausePlain();
 var_dump($r->validity($u) > 0);
-echo 'untracked, cluster member: ', json_encode($r->getLastErrors()[0]), "\n";
+// the pooled connection meets the demoted master's MOVED and follows it; a connection the demoted master closed
+// in its failover (Valkey 8.1 did, once in 4 runs) is opened anew to the map's owner, whose ROLE check refuses it
+// before any vote (a replica never votes, docs/guide/cluster.md), the map asked again for the next call
+$said = $r->getLastErrors()[0];
+echo 'untracked, cluster member: ', in_array($said, [null, 'ROLE: this server is not the master (the sentinels\' answer is out of date)'], true)
+    ? 'the new master voted, or nobody (never the demoted master)' : json_encode($said), "\n";
 echo 'rival: ', $rival->lock($u['resource'], 1000) ? 'TOOK IT' : 'refused', "\n";
 
 $pausePlain();
@@ -56,7 +61,7 @@ echo 'gone from the new master: ', json_encode([cl_get($u['resource']), cl_get($
 locked: [true,true,true]
 the promoted replica holds both: [true,true]
 bool(true)
-untracked, cluster member: null
+untracked, cluster member: the new master voted, or nobody (never the demoted master)
 rival: refused
 bool(true)
 tracked, cluster member: the master changed since the lock was taken: not counted until healed
