@@ -15,7 +15,9 @@ $timeout = min(60.0, 2.0 * $scale);
  * owner, $change moves the slot, the waiter must SUBSCRIBE instead, and the release must wake it. */
 function case_of(string $name, string $res, callable $change, float $scale, float $timeout): void
 {
-    $holder = new RedLock([cl_uri("?timeout=$timeout")], 20, 1);
+    // the releaser has waitTimeout: on Redis >= 8.4 and Valkey >= 9 only such objects release by script and
+    // announce it (others use DELEX/DELIFEQ, docs/guide/renewal-and-waiting.md); Redis 8.6 failed here without
+    $holder = new RedLock([cl_uri("?timeout=$timeout")], 20, 1, ['waitTimeout' => 1000]);
     $h = $holder->lock($res, 60000);
     $channel = 'redlock:released:{' . $res . '}';
     $owner = cl_owner($res);
