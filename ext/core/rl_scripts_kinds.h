@@ -272,13 +272,9 @@
 	"end\n" \
 	"return 0\n"
 
-/* KEYS[1] = resource, ARGV[1] = token, ARGV[2] = limit, ARGV[3] = a slot to keep (-1: none).
- * Deletes every other slot key holding our token: the rollback of an attempt, and after a win
- * the slots this attempt took on servers that voted for another slot. How many it deleted. */
-#define RL_SCRIPT_SEMAPHORE_RELEASE \
-	"local limit = tonumber(ARGV[2])\n" \
-	"local keep = tonumber(ARGV[3])\n" \
-	"local released = 0\n" \
+/* limit, keep and released set before: every slot key but keep's that holds our token (ARGV[1]) deleted,
+ * counted in released (the plain and the fair semaphore's release). */
+#define RL_LUA_SEMAPHORE_RELEASE_OURS \
 	"for slot = 0, limit - 1 do\n" \
 	"    if slot ~= keep then\n" \
 	"        local key = KEYS[1] .. '" RL_SLOT_SUFFIX "' .. slot\n" \
@@ -286,7 +282,16 @@
 	"            released = released + redis.call('DEL', key)\n" \
 	"        end\n" \
 	"    end\n" \
-	"end\n" \
+	"end\n"
+
+/* KEYS[1] = resource, ARGV[1] = token, ARGV[2] = limit, ARGV[3] = a slot to keep (-1: none).
+ * Deletes every other slot key holding our token: the rollback of an attempt, and after a win
+ * the slots this attempt took on servers that voted for another slot. How many it deleted. */
+#define RL_SCRIPT_SEMAPHORE_RELEASE \
+	"local limit = tonumber(ARGV[2])\n" \
+	"local keep = tonumber(ARGV[3])\n" \
+	"local released = 0\n" \
+	RL_LUA_SEMAPHORE_RELEASE_OURS \
 	"return released\n"
 
 /* --- fencing: a counter "<key>:fence" per resource, never expiring ---------------------------- */
@@ -530,14 +535,7 @@
 	"local keep = tonumber(ARGV[3])\n" \
 	"local released = 0\n" \
 	"local base = KEYS[1]\n" \
-	"for slot = 0, limit - 1 do\n" \
-	"    if slot ~= keep then\n" \
-	"        local key = KEYS[1] .. '" RL_SLOT_SUFFIX "' .. slot\n" \
-	"        if redis.pcall('GET', key) == ARGV[1] then\n" \
-	"            released = released + redis.call('DEL', key)\n" \
-	"        end\n" \
-	"    end\n" \
-	"end\n" \
+	RL_LUA_SEMAPHORE_RELEASE_OURS \
 	"if released > 0 then\n" \
 	RL_LUA_FAIR_SEM_FREE \
 	RL_LUA_FAIR_SEM_WAKE \
