@@ -977,6 +977,28 @@ int rl_shards_route(rl_endpoint *endpoint, rl_conn *conn, struct rl_pool *pool, 
 	return 0;
 }
 
+/* What follows "MOVED " or "ASK ": "slot host:port"; an empty host is answered_host's (the node that
+ * answered). 0, or -1 when it is not that shape or the host is not one we connect to. */
+static int parse_redirect(const char *p, const char *answered_host, long *slot, const char **host, size_t *host_len,
+	long *port)
+{
+	const char *space, *colon;
+
+	if ((space = strchr(p, ' ')) == NULL || parse_number(p, (size_t) (space - p), RL_SHARDS_SLOTS - 1, slot) != 0) {
+		return -1;
+	}
+	*host = space + 1;
+	if ((colon = address_port(*host, strcspn(*host, " "), port)) == NULL) {
+		return -1;
+	}
+	*host_len = (size_t) (colon - *host);
+	if (*host_len == 0) { /* "MOVED 3999 :6381": the same host as the node that answered */
+		*host = answered_host;
+		*host_len = answered_host != NULL ? strlen(answered_host) : 0;
+	}
+	return *host != NULL && host_ok(*host, *host_len) ? 0 : -1;
+}
+
 int rl_shards_key_slot(const char *key, size_t len)
 {
 	return rl_key_slot(key, len);
@@ -984,27 +1006,12 @@ int rl_shards_key_slot(const char *key, size_t len)
 
 int rl_shards_moved_node(const char *message, const char *answered_host, char *host, size_t cap, int *port)
 {
-	const char *p, *space, *colon, *at;
+	const char *at;
 	long slot, number;
 	size_t len;
 
-	if (strncmp(message, "MOVED ", 6) != 0) {
-		return -1;
-	}
-	p = message + 6;
-	if ((space = strchr(p, ' ')) == NULL || parse_number(p, (size_t) (space - p), RL_SHARDS_SLOTS - 1, &slot) != 0) {
-		return -1;
-	}
-	at = space + 1;
-	if ((colon = address_port(at, strcspn(at, " "), &number)) == NULL) {
-		return -1;
-	}
-	len = (size_t) (colon - at);
-	if (len == 0) { /* "MOVED 3999 :6381": the same host as the node that answered */
-		at = answered_host;
-		len = answered_host != NULL ? strlen(answered_host) : 0;
-	}
-	if (!host_ok(at, len) || len >= cap) {
+	if (strncmp(message, "MOVED ", 6) != 0 || parse_redirect(message + 6, answered_host, &slot, &at, &len, &number) != 0
+		|| len >= cap) {
 		return -1;
 	}
 	memcpy(host, at, len);
@@ -1023,7 +1030,7 @@ int rl_shards_redirect(rl_endpoint *endpoint, rl_conn *conn, struct rl_pool *poo
 	double call_deadline, int *asking)
 {
 	rl_shards *shards = endpoint->shards;
-	const char *p, *space, *colon, *host;
+	const char *host;
 	long slot, port;
 	size_t host_len;
 
@@ -1042,20 +1049,7 @@ int rl_shards_redirect(rl_endpoint *endpoint, rl_conn *conn, struct rl_pool *poo
 	if (!*asking && strncmp(message, "MOVED ", 6) != 0) {
 		return 0;
 	}
-	p = message + (*asking ? 4 : 6);
-	if ((space = strchr(p, ' ')) == NULL || parse_number(p, (size_t) (space - p), RL_SHARDS_SLOTS - 1, &slot) != 0) {
-		return 0;
-	}
-	host = space + 1;
-	if ((colon = address_port(host, strcspn(host, " "), &port)) == NULL) {
-		return 0;
-	}
-	host_len = (size_t) (colon - host);
-	if (host_len == 0) { /* "MOVED 3999 :6381": the same host as the node that answered */
-		host = endpoint->host;
-		host_len = strlen(endpoint->host);
-	}
-	if (!host_ok(host, host_len)) {
+	if (parse_redirect(message + (*asking ? 4 : 6), endpoint->host, &slot, &host, &host_len, &port) != 0) {
 		return 0;
 	}
 	if (!*asking) {
