@@ -99,6 +99,7 @@ run_tests=$(ls /usr/lib/php/*/build/run-tests.php | head -n 1)
 run_tests=$(bash scripts/no-retry.sh "$run_tests") # never retried: scripts/no-retry.sh
 php "$run_tests" -q --show-diff -d extension="$PWD/modules/redlock.so" -P tests/native/ 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
+bash scripts/failed-diffs.sh "$log"
 passed=$(sed -n 's/^Tests passed *: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)
 failed=$(sed -n 's/^Tests failed *: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)
 skipped=$(sed -n 's/^Tests skipped *: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)

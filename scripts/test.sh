@@ -59,11 +59,7 @@ borked=$(sed -n 's/^Tests borked *: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)
 retried=$(grep -ac 'passed on retry attempt' "$log" || true)
 passed=$(( ${passed:-0} - retried )); failed=$(( ${failed:-0} + ${leaked:-0} + ${borked:-0} + retried ))
 [ "$retried" -eq 0 ] || { echo "== failed once, passed when run-tests.php ran them again (counted as failed):"; grep -a 'passed on retry attempt' "$log"; }
-# The diffs of the failed tests (the first 40 lines of up to 3): CI keeps the end of its output, and a
-# failure seen once under load must say what it was.
-sed -n 's/.*FAIL.*\[\(tests\/[^]]*\)\.phpt\].*/\1/p' "$log" | sort -u | head -n 3 | while read -r failed_test; do
-  [ -f "$failed_test.diff" ] && { echo "== $failed_test.diff"; head -n 40 "$failed_test.diff"; echo; }
-done
+bash scripts/failed-diffs.sh "$log"
 # Every test the tree holds ran: a chapter (or a test) that silently stops being collected fails too.
 not_run=$(bash scripts/tests-ran.sh tests "$log") || failed=$((failed + $(printf '%s\n' "$not_run" | grep -c .)))
 # Nothing in this suite may skip: a skip means a missing server or extension, which must fail CI.
