@@ -27,9 +27,7 @@ function cc_stop(string $dir): void
 function cc_nodes(int $base): array
 {
     for ($p = $base; $p < $base + 6; $p++) {
-        $c = Resp::connect($p, 1.0);
-        $text = $c?->call('CLUSTER', 'NODES');
-        $c?->close();
+        $text = Resp::ask($p, 1.0, 'CLUSTER', 'NODES');
         if (is_string($text)) {
             break;
         }
@@ -60,17 +58,14 @@ function cc_fault(int $base, string $kind): ?float
     if ($kind === 'failover') {
         foreach ($nodes as $port => $n) {
             if (!$n['master'] && $n['of'] === $nodes[$masters[0]]['id']) {
-                $c = Resp::connect($port, 1.0);
-                $c?->call('CLUSTER', 'FAILOVER');
+                Resp::ask($port, 1.0, 'CLUSTER', 'FAILOVER');
                 while (microtime(true) < $start + 30) {
-                    $role = $c?->call('ROLE');
+                    $role = Resp::ask($port, 1.0, 'ROLE');
                     if (is_array($role) && $role[0] === 'master') {
-                        $c?->close();
                         return round(microtime(true) - $start, 2);
                     }
                     usleep(50000);
                 }
-                $c?->close();
                 return null;
             }
         }

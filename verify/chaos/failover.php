@@ -70,9 +70,7 @@ function fo_master(int $base, int $m, bool $replica): ?int
 {
     $named = [];
     for ($s = 0; $s < 3; $s++) {
-        $c = Resp::connect($base + 6 + $s, 1.0);
-        $said = $c?->call('SENTINEL', 'MASTER', "m$m");
-        $c?->close();
+        $said = Resp::ask($base + 6 + $s, 1.0, 'SENTINEL', 'MASTER', "m$m");
         if (!is_array($said)) {
             return null;
         }
@@ -89,9 +87,7 @@ function fo_master(int $base, int $m, bool $replica): ?int
     if (count(array_unique($named)) !== 1) {
         return null;
     }
-    $c = Resp::connect($named[0], 1.0);
-    $role = $c?->call('ROLE');
-    $c?->close();
+    $role = Resp::ask($named[0], 1.0, 'ROLE');
     return is_array($role) && $role[0] === 'master' && (!$replica || !empty($role[2])) ? $named[0] : null;
 }
 

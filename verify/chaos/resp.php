@@ -23,6 +23,22 @@ final class Resp
         return new self($link);
     }
 
+    /** One command on a new connection, for the harness's own health checks and faults: null when the
+     * server is down or did not answer within $timeout. On a loaded machine a slow answer means "not known
+     * yet" to callers that ask again until their own deadline; a thrown timeout stopped run.php (a CI
+     * rehearsal at load 25). */
+    public static function ask(int $port, float $timeout, string ...$args): mixed
+    {
+        $c = self::connect($port, $timeout);
+        try {
+            return $c?->call(...$args);
+        } catch (RuntimeException) {
+            return null;
+        } finally {
+            $c?->close();
+        }
+    }
+
     /** One command; returns string|int|null|array, or a RuntimeException for an error reply. */
     public function call(string ...$args): mixed
     {

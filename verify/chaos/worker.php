@@ -66,9 +66,23 @@ if ($hist->on()) {
         };
     }
 }
-$redlock = ($cfg['from_cluster'] ?? null) !== null /* verify/chaos/cluster.php */
-    ? RedLock::fromCluster($cfg['from_cluster'], $cfg['retry_delay'], $cfg['retry_count'], $options)
-    : new RedLock($servers, $cfg['retry_delay'], $cfg['retry_count'], $options);
+if (($cfg['from_cluster'] ?? null) !== null) { /* verify/chaos/cluster.php */
+    /* fromCluster() asks the seeds for the masters: a seed slow to answer (a failover under way, a loaded
+     * machine) is server trouble, not a verdict; asked again for up to 30 s, as an application would */
+    for ($until = microtime(true) + 30;;) {
+        try {
+            $redlock = RedLock::fromCluster($cfg['from_cluster'], $cfg['retry_delay'], $cfg['retry_count'], $options);
+            break;
+        } catch (RedLockException $e) {
+            if (microtime(true) > $until) {
+                throw $e;
+            }
+            usleep(200000);
+        }
+    }
+} else {
+    $redlock = new RedLock($servers, $cfg['retry_delay'], $cfg['retry_count'], $options);
+}
 $guard = Resp::connect($cfg['guard_port']);
 if ($guard === null) {
     fwrite(STDERR, "$id: cannot reach the guard server\n");
