@@ -78,17 +78,24 @@ const PRESETS = [
      * unlock), fork (run() and a child forked inside $fn), renew (autoExtend holds of 4 x 100 ms, which heal
      * members restarted empty), coroutine (4 Swoole coroutines sharing one object; plain when Swoole is not
      * loaded: --swoole=PATH or REDLOCK_SWOOLE_SO); workers SIGSTOPped past their validity. 180 s. */
-    'combined-all' => ['workers' => 8, 'duration' => 180, 'acquisitions' => 1000000, 'ttl' => 500, 'sleep-us' => 2000,
+    'combined-all' => ['workers' => 12, 'duration' => 180, 'acquisitions' => 1000000, 'ttl' => 500, 'sleep-us' => 2000,
         'resources' => 4, 'runs' => 'delayed', 'fencing' => true, 'extend' => true, 'stop-holders' => true,
         'clock-jump' => 60000, 'clock-jump-servers' => 1, 'plain-servers' => 3, 'sentinel-members' => 2,
-        'net-faults' => true, 'net-fault-every' => 200, 'acl-revoke' => true, 'kinds' => 'plain,fork,renew,coroutine',
+        'net-faults' => true, 'net-fault-every' => 200, 'acl-revoke' => true, 'kinds' => 'plain,fork,renew,coroutine,fair,fairsem',
         'server-faults-at-once' => 1],
     /* CI's combined run: the same for 40 s */
-    'combined-all-short' => ['workers' => 8, 'duration' => 40, 'acquisitions' => 1000000, 'ttl' => 500, 'sleep-us' => 2000,
+    'combined-all-short' => ['workers' => 12, 'duration' => 40, 'acquisitions' => 1000000, 'ttl' => 500, 'sleep-us' => 2000,
         'resources' => 4, 'runs' => 'delayed', 'fencing' => true, 'extend' => true, 'stop-holders' => true,
         'clock-jump' => 60000, 'clock-jump-servers' => 1, 'plain-servers' => 3, 'sentinel-members' => 2,
-        'net-faults' => true, 'net-fault-every' => 200, 'acl-revoke' => true, 'kinds' => 'plain,fork,renew,coroutine',
+        'net-faults' => true, 'net-fault-every' => 200, 'acl-revoke' => true, 'kinds' => 'plain,fork,renew,coroutine,fair,fairsem',
         'server-faults-at-once' => 1],
+    /* issue 36: fair waiting under chaos, fair workers only: 4 on lock() and 4 on lockSemaphore() (limit 2), one
+     * resource each, 'fair' => true with waitTimeout 3000 ms, an extend() per lock() hold; the 5 lock servers behind
+     * the fault proxy, killed (restarted without persistence after ttl + 300 ms) and paused, workers SIGSTOPped;
+     * the faults alternate with calm stretches of 2 s (--calm) in which the checker judges starvation and bypass */
+    'fair-short' => ['workers' => 8, 'duration' => 40, 'acquisitions' => 1000000, 'ttl' => 500, 'sleep-us' => 2000,
+        'resources' => 1, 'runs' => 'delayed', 'extend' => true, 'stop-holders' => true, 'net-faults' => true,
+        'net-fault-every' => 200, 'kinds' => 'fair,fairsem', 'fair-limit' => 2, 'calm' => 2000],
     'combined-long' => ['workers' => 10, 'duration' => 2400, 'acquisitions' => 1000000, 'ttl' => 1000, 'sleep-us' => 0,
         'resources' => 20, 'runs' => 'delayed', 'fencing' => true, 'extend' => true,
         'stop-holders' => true, 'clock-jump' => 60000, 'clock-jump-servers' => 1],
@@ -109,7 +116,8 @@ $opts = getopt('', ['preset:', 'workers:', 'duration:', 'acquisitions:', 'ttl:',
     'mode:', 'limit:', 'exclusive-pct:', 'aof', 'auto-extend', 'hold-slices:', 'wait-timeout:', 'kill-count:', 'kill-gap:',
     'members:', 'failover:', 'history:', 'fencing', 'extend', 'hold-to-validity', 'fork-in-run', 'seed:',
     'clock-jump:', 'clock-jump-servers:', 'stop-holders', 'plain-servers:', 'sentinel-members:', 'net-faults', 'acl-revoke',
-    'kinds:', 'coroutines:', 'swoole:', 'net-fault-every:', 'server-faults-at-once:', 'sentinel-base:', 'proxy-base:']);
+    'kinds:', 'coroutines:', 'swoole:', 'net-fault-every:', 'server-faults-at-once:', 'sentinel-base:', 'proxy-base:',
+    'fair-wait-timeout:', 'fair-resources:', 'fair-limit:', 'calm:']);
 foreach (['fencing', 'extend', 'hold-to-validity', 'fork-in-run', 'aof', 'stop-holders', 'net-faults', 'acl-revoke'] as $flag) { /* flags: getopt gives false */
     if (isset($opts[$flag])) {
         $opts[$flag] = true;
@@ -129,7 +137,7 @@ $cfg = array_merge(['retry-delay' => 10, 'retry-count' => 3, 'port-base' => 7441
     'members' => 'plain', 'failover' => 'clean', 'history' => null, 'fencing' => false, 'extend' => false,
     'hold-to-validity' => false, 'fork-in-run' => false, 'seed' => null, 'clock-jump' => 0, 'clock-jump-servers' => 1,
     'stop-holders' => false, 'plain-servers' => 5, 'sentinel-members' => 0, 'net-faults' => false, 'acl-revoke' => false,
-    'kinds' => 'plain', 'coroutines' => 4, 'net-fault-every' => 100, 'server-faults-at-once' => 2, 'swoole' => getenv('REDLOCK_SWOOLE_SO') ?: null], $preset, $opts);
+    'kinds' => 'plain', 'coroutines' => 4, 'fair-wait-timeout' => 3000, 'fair-resources' => 1, 'fair-limit' => 1, 'calm' => 0, 'net-fault-every' => 100, 'server-faults-at-once' => 2, 'swoole' => getenv('REDLOCK_SWOOLE_SO') ?: null], $preset, $opts);
 /* --seed: the chaos loop's choices (which server, when) repeat; the workers' timing does not. */
 $seed = $cfg['seed'] !== null ? (int) $cfg['seed'] : random_int(1, 999999);
 mt_srand($seed);
@@ -179,8 +187,8 @@ $proxyBase = (int) ($cfg['proxy-base'] ?? $portBase + 400);       /* listening +
 $netFaults = !$sentinel && $cfg['net-faults'] !== false;
 $aclRevoke = !$sentinel && $cfg['acl-revoke'] !== false;
 $kinds = explode(',', (string) $cfg['kinds']);
-if (array_diff($kinds, ['plain', 'fork', 'renew', 'coroutine'])) {
-    fwrite(STDERR, "--kinds: plain, fork, renew, coroutine\n");
+if (array_diff($kinds, ['plain', 'fork', 'renew', 'coroutine', 'fair', 'fairsem'])) {
+    fwrite(STDERR, "--kinds: plain, fork, renew, coroutine, fair, fairsem\n");
     exit(2);
 }
 /* coroutine workers need Swoole: loaded here, or --swoole=PATH / REDLOCK_SWOOLE_SO; else they run as plain ones */
@@ -385,7 +393,8 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
             'from_cluster' => $seeds !== null ? "$seeds?timeout=0.2" : null,
             'history' => $historyDir !== null ? "$historyDir/$runId-w$w.jsonl" : null, 'fencing' => (bool) $cfg['fencing'],
             'extend' => (bool) $cfg['extend'], 'hold_to_validity' => (bool) $cfg['hold-to-validity'],
-            'fork_in_run' => (bool) $cfg['fork-in-run']];
+            'fork_in_run' => (bool) $cfg['fork-in-run'], 'fair_wait_timeout' => (int) $cfg['fair-wait-timeout'],
+            'fair_resources' => (int) $cfg['fair-resources'], 'fair_limit' => (int) $cfg['fair-limit']];
         if ($members !== null) {
             $wcfg['servers'] = $members;
         }
@@ -396,6 +405,8 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
             $wcfg['auto_extend'] = true;
             $wcfg['hold_slices'] = 4;
             $wcfg['sleep_us'] = 100000;
+        } elseif ($kind === 'fair' || $kind === 'fairsem') { /* 'fair' => true (issue 36): no fencing, no fork */
+            $wcfg['fork_in_run'] = false;
         } elseif ($kind === 'coroutine') {
             $wcfg['coroutines'] = max(2, (int) $cfg['coroutines']);
             $wcfg['fork_in_run'] = false; /* no fork inside a Swoole scheduler */
@@ -473,15 +484,19 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
     if ($aclRevoke) {
         $events += ['acl_revokes' => 0, 'acl_restores' => 0];
     }
+    $calm = max(0, (int) $cfg['calm']);
     while (!$sentinel) {
         $now = microtime(true);
+        /* --calm=MS: stretches of MS with faults alternate with MS without a new one (those under way end as
+         * usual), in which the checker judges fair waiting (its rule 4); failovers of Sentinel members go on */
+        $calmNow = $calm > 0 && intdiv((int) (($now - $start) * 1000), $calm) % 2 === 1;
         foreach ($undo as $i => [$due, $fn]) {
             if ($now >= $due) {
                 unset($undo[$i]);
                 $fn();
             }
         }
-        if ($netFaults && $now >= $nextNet) {
+        if ($netFaults && $now >= $nextNet && !$calmNow) {
             /* one network fault every 0-200 ms on a proxied server (the fault proxy: delays, drops, reorders) */
             [$kind, $lp, $fn, $after] = cb_net_fault($cbProxy, $listenPorts);
             $fault("net-$kind", $lockPorts[array_search($lp, $listenPorts, true)]);
@@ -496,7 +511,7 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
          * and the proxy's faults, two plain servers out would leave no quorum most of the time): one plain server
          * killed, paused or refusing scripts at a time; 2 (the default): a kill and a pause may overlap */
         $oneAtOnce = (int) $cfg['server-faults-at-once'] < 2;
-        if ($aclRevoke && $aclPort === null && $now >= $nextAcl && !($oneAtOnce && ($killed !== null || $paused !== null))) {
+        if ($aclRevoke && $aclPort === null && $now >= $nextAcl && !$calmNow && !($oneAtOnce && ($killed !== null || $paused !== null))) {
             /* scripts revoked on one plain server (neither killed nor paused) by ACL SETUSER, restored later */
             $candidates = array_values(array_diff($lockPorts, $killed ?? [], [$paused]));
             $port = $candidates[mt_rand(0, count($candidates) - 1)];
@@ -517,7 +532,7 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
             $aclPort = null;
             $nextAcl = $now + mt_rand(1000, 3000) / 1000;
         }
-        if ($clockJump !== 0 && $now >= $nextJump) {
+        if ($clockJump !== 0 && $now >= $nextJump && !$calmNow) {
             /* A forward jump of the wall clock on K lock servers (outside Redlock's model: its keys
              * expire early), cumulative: a server restarted later keeps its clock ahead. */
             $ports = $lockPorts;
@@ -530,7 +545,7 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
             }
             $nextJump = $now + mt_rand(2000, 4000) / 1000;
         }
-        if ($stopHolders && $stopped === null && $now >= $nextStop) {
+        if ($stopHolders && $stopped === null && $now >= $nextStop && !$calmNow) {
             /* A holder (any worker, wherever it is) SIGSTOPped past its validity: its next write must
              * be fenced off if another holder wrote meanwhile. In the model: a process pause. */
             $w = array_rand($procs);
@@ -549,7 +564,7 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
         if (!chaos_any_running($procs) || $now > $hardStop) {
             break;
         }
-        if ($killed === null && $now >= $nextKill && !($oneAtOnce && ($paused !== null || ($aclPort ?? null) !== null))) {
+        if ($killed === null && $now >= $nextKill && !$calmNow && !($oneAtOnce && ($paused !== null || ($aclPort ?? null) !== null))) {
             $candidates = array_values(array_diff($lockPorts, [$paused]));
             shuffle($candidates);
             $killed = array_slice($candidates, 0, $killCount);
@@ -576,7 +591,7 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
             $nextKill = microtime(true) + ($killGap > 0 ? mt_rand(intdiv($killGap, 2), $killGap)
                 : ($restartDelay > 0 ? mt_rand(100, 400) : mt_rand(0, 30))) / 1000;
         }
-        if ($paused === null && $now >= $nextPause && !($oneAtOnce && ($killed !== null || ($aclPort ?? null) !== null))) {
+        if ($paused === null && $now >= $nextPause && !$calmNow && !($oneAtOnce && ($killed !== null || ($aclPort ?? null) !== null))) {
             $candidates = array_values(array_diff($lockPorts, $killed ?? []));
             $paused = $candidates[array_rand($candidates)];
             posix_kill($servers[$paused]['pid'], SIGSTOP);
@@ -680,6 +695,7 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
             : ($sentinel ? "3 Sentinel-managed, failovers {$cfg['failover']}" : count($lockPorts) . ' plain'
             . ($netFaults ? ' behind the fault proxy' : '') . ($sentinelMembers > 0 ? " and $sentinelMembers Sentinel-managed, clean failovers" : '')),
         'worker_kinds' => array_count_values($workerKinds) + ($coroutineNote !== null ? ['coroutine' => $coroutineNote] : []),
+        'fair' => $checked['fair'] ?? null, 'calm_ms' => (int) $cfg['calm'],
         'chaos' => $events, 'examples' => array_slice($tally['examples'], 0, 3), 'seed' => $GLOBALS['seed'],
         'history' => $GLOBALS['historyDir'],
     ];
