@@ -91,11 +91,12 @@ const PRESETS = [
         'server-faults-at-once' => 1],
     /* issue 36: fair waiting under chaos, fair workers only: 4 on lock() and 4 on lockSemaphore() (limit 2), one
      * resource each, 'fair' => true with waitTimeout 3000 ms, an extend() per lock() hold; the 5 lock servers behind
-     * the fault proxy, killed (restarted without persistence after ttl + 300 ms) and paused, workers SIGSTOPped;
-     * the faults alternate with calm stretches of 2 s (--calm) in which the checker judges starvation and bypass */
+     * the fault proxy, killed (restarted without persistence after ttl + 300 ms) and paused, workers SIGSTOPped,
+     * fair workers SIGKILLed and replaced (--kill-workers: dead waiters); the faults alternate with calm stretches of
+     * 5 s (--calm) in which the checker judges starvation and bypass (a 3 s wait fits in one) */
     'fair-short' => ['workers' => 8, 'duration' => 40, 'acquisitions' => 1000000, 'ttl' => 500, 'sleep-us' => 2000,
         'resources' => 1, 'runs' => 'delayed', 'extend' => true, 'stop-holders' => true, 'net-faults' => true,
-        'net-fault-every' => 200, 'kinds' => 'fair,fairsem', 'fair-limit' => 2, 'calm' => 2000],
+        'net-fault-every' => 200, 'kinds' => 'fair,fairsem', 'fair-limit' => 2, 'calm' => 5000, 'kill-workers' => true],
     'combined-long' => ['workers' => 10, 'duration' => 2400, 'acquisitions' => 1000000, 'ttl' => 1000, 'sleep-us' => 0,
         'resources' => 20, 'runs' => 'delayed', 'fencing' => true, 'extend' => true,
         'stop-holders' => true, 'clock-jump' => 60000, 'clock-jump-servers' => 1],
@@ -117,8 +118,8 @@ $opts = getopt('', ['preset:', 'workers:', 'duration:', 'acquisitions:', 'ttl:',
     'members:', 'failover:', 'history:', 'fencing', 'extend', 'hold-to-validity', 'fork-in-run', 'seed:',
     'clock-jump:', 'clock-jump-servers:', 'stop-holders', 'plain-servers:', 'sentinel-members:', 'net-faults', 'acl-revoke',
     'kinds:', 'coroutines:', 'swoole:', 'net-fault-every:', 'server-faults-at-once:', 'sentinel-base:', 'proxy-base:',
-    'fair-wait-timeout:', 'fair-resources:', 'fair-limit:', 'calm:']);
-foreach (['fencing', 'extend', 'hold-to-validity', 'fork-in-run', 'aof', 'stop-holders', 'net-faults', 'acl-revoke'] as $flag) { /* flags: getopt gives false */
+    'fair-wait-timeout:', 'fair-resources:', 'fair-limit:', 'calm:', 'kill-workers']);
+foreach (['fencing', 'extend', 'hold-to-validity', 'fork-in-run', 'aof', 'stop-holders', 'net-faults', 'acl-revoke', 'kill-workers'] as $flag) { /* flags: getopt gives false */
     if (isset($opts[$flag])) {
         $opts[$flag] = true;
     }
@@ -137,7 +138,7 @@ $cfg = array_merge(['retry-delay' => 10, 'retry-count' => 3, 'port-base' => 7441
     'members' => 'plain', 'failover' => 'clean', 'history' => null, 'fencing' => false, 'extend' => false,
     'hold-to-validity' => false, 'fork-in-run' => false, 'seed' => null, 'clock-jump' => 0, 'clock-jump-servers' => 1,
     'stop-holders' => false, 'plain-servers' => 5, 'sentinel-members' => 0, 'net-faults' => false, 'acl-revoke' => false,
-    'kinds' => 'plain', 'coroutines' => 4, 'fair-wait-timeout' => 3000, 'fair-resources' => 1, 'fair-limit' => 1, 'calm' => 0, 'net-fault-every' => 100, 'server-faults-at-once' => 2, 'swoole' => getenv('REDLOCK_SWOOLE_SO') ?: null], $preset, $opts);
+    'kinds' => 'plain', 'coroutines' => 4, 'fair-wait-timeout' => 3000, 'fair-resources' => 1, 'fair-limit' => 1, 'calm' => 0, 'kill-workers' => false, 'net-fault-every' => 100, 'server-faults-at-once' => 2, 'swoole' => getenv('REDLOCK_SWOOLE_SO') ?: null], $preset, $opts);
 /* --seed: the chaos loop's choices (which server, when) repeat; the workers' timing does not. */
 $seed = $cfg['seed'] !== null ? (int) $cfg['seed'] : random_int(1, 999999);
 mt_srand($seed);
@@ -375,6 +376,7 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
     $runId = $name . '-' . bin2hex(random_bytes(3));
     $procs = [];
     $workerKinds = [];
+    $workerStart = [];
     $perWorker = (int) ceil($acquisitions / $workers);
     for ($w = 0; $w < $workers; $w++) {
         $kind = $kinds[$w % count($kinds)];
@@ -418,6 +420,7 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
         if (!extension_loaded('redlock')) {
             array_push($cmd, '-d', "extension=$extension");
         }
+        $workerStart[$w] = [$cmd, $wcfg]; /* --kill-workers starts a replacement from it */
         array_push($cmd, __DIR__ . '/worker.php', json_encode($wcfg));
         /* Not STDERR itself: proc_open() seeks a passed stream to its own offset (0), and with
          * 2>&1 that rewinds our stdout too. Worker errors are copied to stderr afterwards. */
@@ -425,6 +428,12 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
             ['file', "$runDir/$runId-w$w.err", 'w']], $pipes);
         $GLOBALS['chaosWorkers'][$w] = $procs[$w];
     }
+    /* --kill-workers: a fair worker (waiting in the queue or holding) SIGKILLed every 1-3 s and replaced by a new
+     * process for the rest of the run, its history in a file of its own (the killed one's may end torn) */
+    $killWorkers = $cfg['kill-workers'] !== false && $historyDir !== null;
+    $fairWorkers = array_keys(array_filter($workerKinds, fn ($k) => $k === 'fair' || $k === 'fairsem'));
+    $nextWorkerKill = microtime(true) + mt_rand(1000, 3000) / 1000;
+    $generation = 0;
 
     /* The chaos loop: at most --kill-count lock servers killed (restarted together, empty) and one
      * paused at any time; with the default 1, 3 of 5 stay live. */
@@ -544,6 +553,25 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
                 $events['clock_jumps']++;
             }
             $nextJump = $now + mt_rand(2000, 4000) / 1000;
+        }
+        if ($killWorkers && $fairWorkers && $now >= $nextWorkerKill && !$calmNow) {
+            $w = $fairWorkers[mt_rand(0, count($fairWorkers) - 1)];
+            $st = proc_get_status($procs[$w]);
+            $left = $duration - ($now - $start);
+            if ($st['running'] && $st['pid'] !== $stopped && $left > 1) {
+                posix_kill($st['pid'], SIGKILL);
+                proc_close($procs[$w]);
+                $fault('worker-kill', $w);
+                $events['worker_kills'] = ($events['worker_kills'] ?? 0) + 1;
+                [$cmd, $wcfg] = $workerStart[$w];
+                $generation++;
+                $wcfg['duration'] = $left;
+                $wcfg['history'] = "$historyDir/$runId-w$w.$generation.jsonl";
+                $procs[$w] = proc_open(array_merge($cmd, [__DIR__ . '/worker.php', json_encode($wcfg)]),
+                    [['file', '/dev/null', 'r'], ['file', '/dev/null', 'w'], ['file', "$runDir/$runId-w$w.err", 'w']], $pipes);
+                $GLOBALS['chaosWorkers'][$w] = $procs[$w];
+            }
+            $nextWorkerKill = $now + mt_rand(1000, 3000) / 1000;
         }
         if ($stopHolders && $stopped === null && $now >= $nextStop && !$calmNow) {
             /* A holder (any worker, wherever it is) SIGSTOPped past its validity: its next write must
