@@ -10,6 +10,8 @@
  *   php verify/chaos/run.php --preset=combined-all --history=DIR [--swoole=PATH]   # issue 33 item 3: every fault kind
  *            in one run (180 s): the fault proxy, clean Sentinel failovers, ACL revocations, forks inside run(),
  *            autoExtend healing, Swoole coroutine workers, besides combined-short's faults (verify/chaos/combined.php)
+ *   php verify/chaos/run.php --preset=fair-short --history=DIR   # issue 36: fair lock() and lockSemaphore() under kills,
+ *            pauses, proxy faults, stopped and killed workers, with calm stretches (--calm) for the checker's rule 4
  *   php verify/chaos/run.php --preset=sem-short|shared-short|fence-short   # issue 10's checks, CI: 45 s each
  *   --mode=semaphore --limit=L: P > L workers on lockSemaphore(); never more than L use intervals
  *     overlap. --mode=shared --exclusive-pct=N: lockShared() and lock() (N %) on one resource; an
@@ -77,7 +79,8 @@ const PRESETS = [
      * members failed over cleanly; workers of four kinds, one lock array: plain (lock, extend, fenced write,
      * unlock), fork (run() and a child forked inside $fn), renew (autoExtend holds of 4 x 100 ms, which heal
      * members restarted empty), coroutine (4 Swoole coroutines sharing one object; plain when Swoole is not
-     * loaded: --swoole=PATH or REDLOCK_SWOOLE_SO); workers SIGSTOPped past their validity. 180 s. */
+     * loaded: --swoole=PATH or REDLOCK_SWOOLE_SO), and since issue 36 fair (lock() with 'fair' => true) and fairsem
+     * (lockSemaphore() with fair), two of each kind in 12 workers; workers SIGSTOPped past their validity. 180 s. */
     'combined-all' => ['workers' => 12, 'duration' => 180, 'acquisitions' => 1000000, 'ttl' => 500, 'sleep-us' => 2000,
         'resources' => 4, 'runs' => 'delayed', 'fencing' => true, 'extend' => true, 'stop-holders' => true,
         'clock-jump' => 60000, 'clock-jump-servers' => 1, 'plain-servers' => 3, 'sentinel-members' => 2,
