@@ -585,6 +585,17 @@ final class Checker
                     $this->sweep((string) $res);
                 }
                 break;
+            case 'unlock-begin':
+                /* an unlock's invoke, written before the call by a worker that may be SIGKILLed inside it: the use
+                 * ends here as at the unlock (whose record then may never come) */
+                if ($h !== null) {
+                    $h->end = min($h->end, (int) $rec['t0']);
+                }
+                if (isset($this->fairOpen[$key])) {
+                    $this->fairCalls[$res][$this->fairOpen[$key]][4] = (int) $rec['t0'];
+                    unset($this->fairOpen[$key]);
+                }
+                break;
             case 'loss':
                 $this->stats['losses']++;
                 if ($h !== null) {

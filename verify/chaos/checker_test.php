@@ -50,6 +50,10 @@ $cases = [
         ['op' => 'fault', 'kind' => 'failover', 'port' => 2, 't' => ms(7), 'in_model' => true, 'scope' => ''],
         call_rec('unlock', 'a', 'A', 30, 31, 'ok'), lock_rec('b', 'B', 3, 32, 'ok', 50),
     ], 0, 0],
+    'valid: a holder SIGKILLed inside unlock(): its unlock-begin ends the use, the unlock record never came' => [[
+        lock_rec('a', 'A', 0, 1, 'ok', 50), call_rec('unlock-begin', 'a', 'A', 20, 20, 'ok'),
+        lock_rec('b', 'B', 10, 30, 'ok', 50), call_rec('unlock', 'b', 'B', 60, 61, 'ok'),
+    ], 0, 0],
     'overlap: an extend stretches the promise' => [[
         lock_rec('a', 'A', 0, 1, 'ok', 10), call_rec('extend', 'a', 'A', 5, 6, 'ok', 50),
         lock_rec('b', 'B', 20, 30, 'ok', 50),
