@@ -17,7 +17,7 @@
  *     completion to completion + the validity it returned, stretched by every later promise to the same
  *     holder (worker and token): an extend() ok (its completion + its validity), a validity() ok (its
  *     invoke + the value: the earliest it can have measured from). It ends early at the holder's unlock
- *     (the unlock's invoke: the holder stopped using it there). Two holders' intervals must not overlap.
+ *     (the unlock's invoke: the holder stopped using it there; or an unlock-begin, that invoke written first). Two holders' intervals must not overlap.
  *  2. Fences. The fenced resource never accepts a write (in its own order, seq) whose fence is below a
  *     fence it accepted before. And a lock that completed before another lock of the resource was invoked
  *     has a smaller fence (the lock's promise that makes 1 hold for writes).
