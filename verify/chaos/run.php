@@ -99,9 +99,9 @@ const PRESETS = [
      * workers SIGSTOPped,
      * fair workers SIGKILLed and replaced (--kill-workers: dead waiters); the faults alternate with calm stretches of
      * 5 s (--calm) in which the checker judges starvation and bypass (a 3 s wait fits in one) */
-    'fair-short' => ['workers' => 8, 'duration' => 40, 'acquisitions' => 1000000, 'ttl' => 500, 'sleep-us' => 50000,
+    'fair-short' => ['workers' => 8, 'duration' => 40, 'acquisitions' => 1000000, 'ttl' => 500, 'sleep-us' => 200000,
         'resources' => 1, 'runs' => 'delayed', 'extend' => true, 'aof' => true, 'stop-holders' => true, 'net-faults' => true,
-        'net-fault-every' => 200, 'kinds' => 'fair,fairsem', 'fair-limit' => 2, 'calm' => 5000, 'kill-workers' => true],
+        'net-fault-every' => 200, 'kinds' => 'fair,fairsem', 'fair-limit' => 2, 'calm' => 8000, 'kill-workers' => true],
     'combined-long' => ['workers' => 10, 'duration' => 2400, 'acquisitions' => 1000000, 'ttl' => 1000, 'sleep-us' => 0,
         'resources' => 20, 'runs' => 'delayed', 'fencing' => true, 'extend' => true,
         'stop-holders' => true, 'clock-jump' => 60000, 'clock-jump-servers' => 1],
