@@ -93,12 +93,12 @@ const PRESETS = [
         'net-faults' => true, 'net-fault-every' => 200, 'acl-revoke' => true, 'kinds' => 'plain,fork,renew,coroutine,fair,fairsem',
         'server-faults-at-once' => 1],
     /* issue 36: fair waiting under chaos, fair workers only: 4 on lock() and 4 on lockSemaphore() (limit 2), one
-     * resource each, 'fair' => true with waitTimeout 3000 ms, holds of 50 ms (a releaser is queued again before the
+     * resource each, 'fair' => true with waitTimeout 3000 ms, holds of 200 ms (a releaser is queued again before the
      * next release: the queue's order decides), an extend() per lock() hold; the 5 lock servers behind the fault
      * proxy, killed (restarted on AOF after ttl + 300 ms: a restart keeps the queue, dead waiters too) and paused,
      * workers SIGSTOPped,
-     * fair workers SIGKILLed and replaced (--kill-workers: dead waiters); the faults alternate with calm stretches of
-     * 5 s (--calm) in which the checker judges starvation and bypass (a 3 s wait fits in one) */
+     * fair workers SIGKILLed and replaced (--kill-workers: dead waiters); 8 s of faults alternate with 8 s of calm
+     * (--calm) in which the checker judges starvation and bypass (a 3 s wait 1 s clear of a fault fits in one) */
     'fair-short' => ['workers' => 8, 'duration' => 40, 'acquisitions' => 1000000, 'ttl' => 500, 'sleep-us' => 200000,
         'resources' => 1, 'runs' => 'delayed', 'extend' => true, 'aof' => true, 'stop-holders' => true, 'net-faults' => true,
         'net-fault-every' => 200, 'kinds' => 'fair,fairsem', 'fair-limit' => 2, 'calm' => 8000, 'kill-workers' => true],
