@@ -17,7 +17,7 @@
  *     completion to completion + the validity it returned, stretched by every later promise to the same
  *     holder (worker and token): an extend() ok (its completion + its validity), a validity() ok (its
  *     invoke + the value: the earliest it can have measured from). It ends early at the holder's unlock
- *     (the unlock's invoke: the holder stopped using it there). Two holders' intervals must not overlap.
+ *     (the unlock's invoke: the holder stopped using it there; or an unlock-begin, that invoke written first). Two holders' intervals must not overlap.
  *  2. Fences. The fenced resource never accepts a write (in its own order, seq) whose fence is below a
  *     fence it accepted before. And a lock that completed before another lock of the resource was invoked
  *     has a smaller fence (the lock's promise that makes 1 hold for writes).
@@ -35,7 +35,17 @@
  *  failed, or onLoss came), not_signalled (it succeeded), or no_later_call (the holder made none).
  *  A fault with "fences_in_model":false (a restart without persistence, even a delayed one that is in the model
  *  for exclusion: the fence counters are lost with the server's memory) excuses fence inversions across it the
- *  same way, not overlaps. */
+ *  same way, not overlaps.
+ *  3. A semaphore (lock records with "limit": L, lockSemaphore()): no more than L holders' intervals overlap at
+ *     once (rule 1 is the case L = 1).
+ *  4. Fair waiting (lock records with "fair": true and their "wait_timeout", issue 36), judged at the end over the
+ *     fair calls, kept in memory, in fault-free stretches only (no fault record of the run in [invoke - 1 s,
+ *     completion]): no starvation (a fair call that returned false must have waited its waitTimeout, and the
+ *     queue it found must not have fitted in it: ceil(q / L) x (h + 250 ms) + 1 s, q the fair calls of the
+ *     resource waiting or holding at its invoke, h the longest fair hold during its wait, is not below
+ *     waitTimeout); no bypass (lock() only: a fair
+ *     call invoked 1 s or more after a waiter's invoke, by when that waiter has drawn its ticket, completes
+ *     before it). The longest wait is reported beside its bound. See docs/design/verification.md. */
 
 declare(strict_types=1);
 
@@ -162,7 +172,19 @@ final class Checker
         'extends_ok' => 0, 'validity_ok' => 0, 'unlocks' => 0, 'losses' => 0, 'renewals' => 0, 'writes' => 0,
         'writes_accepted' => 0, 'writes_unattributed' => 0, 'faults_in_model' => 0, 'faults_outside_model' => 0,
         'faults_outside_model_for_fences' => 0, 'resources' => 0, 'clock_warnings' => 0, 'forks' => 0, 'fault_kinds' => []];
-    public array $violations = ['overlaps' => 0, 'fence_accepted_below' => 0, 'fence_not_increasing' => 0];
+    public array $violations = ['overlaps' => 0, 'fence_accepted_below' => 0, 'fence_not_increasing' => 0,
+        'over_limit' => 0, 'fair_starved' => 0, 'fair_bypass' => 0];
+    /** rule 4's figures (fair waiting) */
+    public array $fair = ['acquisitions' => 0, 'semaphore_acquisitions' => 0, 'timeouts' => 0, 'info' => 0,
+        'judged_waits' => 0, 'judged_timeouts' => 0, 'longest_wait_ms' => 0.0, 'longest_wait_queue' => 0,
+        'longest_wait_bound_ms' => 0.0, 'longest_judged_wait_ms' => 0.0, 'longest_judged_wait_queue' => 0,
+        'longest_judged_wait_bound_ms' => 0.0, 'judged_waits_over_bound' => 0];
+    /** rule 4: a fault-free stretch starts 1 s after the last fault; a waiter has drawn its ticket 1 s after its
+     * invoke (the first attempt, the subscription and the ticket: three round trips in a fault-free stretch); a
+     * hand-over takes at most 250 ms beyond the hold (a waiter not woken attempts within 250 ms); a dead waiter
+     * costs at most one heartbeat period, 1 s (docs/design/fair.md) */
+    public const FAIR_CALM_NS = 1_000_000_000, FAIR_ARRIVED_NS = 1_000_000_000, FAIR_HANDOVER_NS = 250_000_000,
+        FAIR_HEARTBEAT_NS = 1_000_000_000;
     public array $outsideModel = ['overlaps' => 0, 'fence_not_increasing' => 0, 'signalled' => 0, 'not_signalled' => 0,
         'no_later_call' => 0, 'clock_warned' => 0];
     public array $examples = [];
@@ -182,6 +204,11 @@ final class Checker
     private array $fenceFaults = []; /* [t, scope] in the model for exclusion, not for fences (counters lost) */
     private int $now = PHP_INT_MIN;
     private int $kept = 0;
+    private array $limit = [];      /* res => a semaphore's limit (rule 3) */
+    private array $active = [];     /* res => swept holders of a semaphore whose promise may still reach later ones */
+    private array $fairCalls = [];  /* res => list of fair lock calls [t0, t1, out, w, end, wait_timeout] (rule 4) */
+    private array $fairOpen = [];   /* "w|token|res" => index in fairCalls[res] of a fair holder not yet unlocked */
+    private array $allFaults = [];  /* [t, scope] of every fault, in the model or not (rule 4's stretches) */
 
     public function __construct(private int $maxExamples = 5, private int $horizon = 60_000_000_000)
     {
@@ -241,6 +268,10 @@ final class Checker
             if ($h->end <= $h->start) {
                 continue; /* unlocked before it completed, or promised nothing */
             }
+            if (($this->limit[$res] ?? 1) > 1) { /* 3. a semaphore: the holders still promised at its start */
+                $this->sweepSemaphore($res, $h);
+                continue;
+            }
             if ($reach !== null && $h->start < $reach->end && ($reach->w !== $h->w || $reach->token !== $h->token)) {
                 /* From the first of the two invokes: concurrent acquisitions complete in either order, and
                  * the one that completes second may be the one whose key the fault lost (invoked before
@@ -268,6 +299,115 @@ final class Checker
         }
         $this->qhead[$res] = $i;
         unset($q);
+    }
+
+    /** 3. A semaphore's holder, in start order, against those swept before it whose promise reaches its start. */
+    private function sweepSemaphore(string $res, CheckerHolder $h): void
+    {
+        $active = array_values(array_filter($this->active[$res] ?? [],
+            fn (CheckerHolder $a) => $a->end > $h->start && ($a->w !== $h->w || $a->token !== $h->token)));
+        if (count($active) >= $this->limit[$res]) {
+            $from = min(array_map(fn (CheckerHolder $a) => $a->t0, array_merge($active, [$h])));
+            if ($this->outside($res, $from, $h->start)) {
+                $this->outsideModel['overlaps']++;
+            } else {
+                $this->violations['over_limit']++;
+                $this->note(sprintf('semaphore %s (limit %d): %s acquired while %d holders were promised it',
+                    $res, $this->limit[$res], $h->w, count($active)));
+            }
+        }
+        $active[] = $h;
+        $this->active[$res] = $active;
+    }
+
+    /** 4. Fair waiting, once every record was read: starvation and bypass in fault-free stretches. */
+    private function judgeFair(): void
+    {
+        foreach ($this->fairCalls as $res => $calls) {
+            $res = (string) $res;
+            $limit = $this->limit[$res] ?? 1;
+            usort($calls, fn ($a, $b) => $a[0] <=> $b[0]); /* by invoke */
+            $span = 0; /* the longest a call stayed in the queue or held: who can be ahead of a later invoke */
+            foreach ($calls as $c) {
+                $span = max($span, ($c[4] ?? $c[1] ?? $this->now) - $c[0]);
+            }
+            $n = count($calls);
+            $from = 0;
+            foreach ($calls as $i => [$t0, $t1, $out, $w, , $waitTimeout]) {
+                if ($out === 'info' || $t1 === null) {
+                    continue;
+                }
+                while ($calls[$from][0] < $t0 - $span) {
+                    $from++;
+                }
+                /* the fair calls waiting or holding at its invoke (ahead of it, or arrived with it), the longest
+                 * hold during its wait, and a later arrival served first */
+                $ahead = $hold = 0;
+                $bypass = null;
+                for ($j = $from; $j < $n && $calls[$j][0] < $t1; $j++) {
+                    [$c0, $c1, $cout, $cw, $cend] = $calls[$j];
+                    if ($cw === $w) {
+                        continue;
+                    }
+                    if ($c0 < $t0 && ($cend ?? $c1 ?? PHP_INT_MAX) > $t0) {
+                        $ahead++;
+                    }
+                    if ($cout === 'ok' && $cend !== null && $c1 < $t1 && $cend > $t0) {
+                        $hold = max($hold, $cend - $c1);
+                    }
+                    if ($bypass === null && $cout === 'ok' && $c0 >= $t0 + self::FAIR_ARRIVED_NS && $c1 !== null && $c1 < $t1) {
+                        $bypass = $calls[$j];
+                    }
+                }
+                $bound = (int) ceil($ahead / $limit) * ($hold + self::FAIR_HANDOVER_NS) + self::FAIR_HEARTBEAT_NS;
+                $wait = $t1 - $t0;
+                $calm = !$this->faultBetween($res, $t0 - self::FAIR_CALM_NS, $t1);
+                if ($out === 'ok') {
+                    if ($wait / 1e6 > $this->fair['longest_wait_ms']) {
+                        $this->fair['longest_wait_ms'] = round($wait / 1e6, 1);
+                        $this->fair['longest_wait_queue'] = $ahead;
+                        $this->fair['longest_wait_bound_ms'] = round($bound / 1e6, 1);
+                    }
+                    if ($calm && $wait / 1e6 > $this->fair['longest_judged_wait_ms']) {
+                        $this->fair['longest_judged_wait_ms'] = round($wait / 1e6, 1);
+                        $this->fair['longest_judged_wait_queue'] = $ahead;
+                        $this->fair['longest_judged_wait_bound_ms'] = round($bound / 1e6, 1);
+                    }
+                }
+                if (!$calm) {
+                    continue;
+                }
+                $this->fair['judged_waits']++;
+                if ($out === 'ok' && $wait > $bound) {
+                    $this->fair['judged_waits_over_bound']++;
+                }
+                if ($out === 'fail') {
+                    $this->fair['judged_timeouts']++;
+                    $timeout = (int) ($waitTimeout * 1e6);
+                    if ($wait < $timeout - 50_000_000 || $bound < $timeout) {
+                        $this->violations['fair_starved']++;
+                        $this->note(sprintf('fair waiter starved on %s: %s gave up after %.1f ms (waitTimeout %d ms) with %d ahead at its invoke (bound %.1f ms), no fault',
+                            $res, $w, $wait / 1e6, $waitTimeout, $ahead, $bound / 1e6));
+                    }
+                }
+                if ($limit === 1 && $bypass !== null) { /* a semaphore admits its first F live waiters together */
+                    $this->violations['fair_bypass']++;
+                    $this->note(sprintf('fair bypass on %s: %s, invoked %.1f ms after %s, acquired %.1f ms before it completed, no fault',
+                        $res, $bypass[3], ($bypass[0] - $t0) / 1e6, $w, ($t1 - $bypass[1]) / 1e6));
+                }
+            }
+        }
+    }
+
+    /** A fault of any kind on the resource's scope between $from and $to (rule 4). */
+    private function faultBetween(string $res, int $from, int $to): bool
+    {
+        foreach ($this->allFaults as [$t, $scope]) {
+            if ($t >= $from && $t <= $to && str_starts_with($res, $scope)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** 2b. Fences of locks in real-time order: a lock invoked after another completed has a larger fence.
@@ -363,6 +503,7 @@ final class Checker
             case 'fault':
                 $kind = (string) ($rec['kind'] ?? '?');
                 $this->stats['fault_kinds'][$kind] = ($this->stats['fault_kinds'][$kind] ?? 0) + 1;
+                $this->allFaults[] = [(int) $rec['t'], (string) ($rec['scope'] ?? '')];
                 if (($rec['in_model'] ?? true) === false) {
                     $this->faults[] = [(int) $rec['t'], (string) ($rec['scope'] ?? '')];
                     $this->stats['faults_outside_model']++;
@@ -377,6 +518,19 @@ final class Checker
                 }
                 break;
             case 'lock':
+                if (isset($rec['limit'])) {
+                    $this->limit[$res] = (int) $rec['limit'];
+                }
+                if (!empty($rec['fair'])) { /* 4. */
+                    $this->fairCalls[$res][] = [(int) $rec['t0'], isset($rec['t1']) ? (int) $rec['t1'] : null, $out,
+                        (string) ($rec['w'] ?? ''), null, (int) ($rec['wait_timeout'] ?? 0)];
+                    if ($out === 'ok') {
+                        $this->fair[isset($rec['limit']) ? 'semaphore_acquisitions' : 'acquisitions']++;
+                        $this->fairOpen[$key] = count($this->fairCalls[$res]) - 1;
+                    } else {
+                        $this->fair[$out === 'fail' ? 'timeouts' : 'info']++;
+                    }
+                }
                 if ($out === 'ok' && ($rec['t1'] ?? null) !== null && isset($rec['validity'])) {
                     $t1 = (int) $rec['t1'];
                     $new = new CheckerHolder($t1, $t1 + (int) round($rec['validity'] * 1e6), (string) $rec['w'],
@@ -416,6 +570,11 @@ final class Checker
                 break;
             case 'unlock':
                 $this->stats['unlocks']++;
+                if (isset($this->fairOpen[$key])) { /* 4. the fair hold ends at the unlock's invoke */
+                    $c = &$this->fairCalls[$res][$this->fairOpen[$key]];
+                    $c[4] = (int) $rec['t0'];
+                    unset($c, $this->fairOpen[$key]);
+                }
                 if ($h !== null) {
                     $h->end = min($h->end, (int) $rec['t0']);
                     if (($rec['t1'] ?? null) !== null) {
@@ -424,6 +583,17 @@ final class Checker
                     $h->open = false;
                     unset($this->byHolder[$key]); /* later promises for this token belong to nobody */
                     $this->sweep((string) $res);
+                }
+                break;
+            case 'unlock-begin':
+                /* an unlock's invoke, written before the call by a worker that may be SIGKILLed inside it: the use
+                 * ends here as at the unlock (whose record then may never come) */
+                if ($h !== null) {
+                    $h->end = min($h->end, (int) $rec['t0']);
+                }
+                if (isset($this->fairOpen[$key])) {
+                    $this->fairCalls[$res][$this->fairOpen[$key]][4] = (int) $rec['t0'];
+                    unset($this->fairOpen[$key]);
                 }
                 break;
             case 'loss':
@@ -495,9 +665,11 @@ final class Checker
         foreach (array_keys($this->writes) as $res) {
             $this->judgeWrites((string) $res, true);
         }
+        $this->judgeFair();
         $total = array_sum($this->violations);
         return ['ok' => $total === 0, 'violations' => $this->violations, 'violations_total' => $total,
-            'outside_model' => $this->outsideModel, 'stats' => $this->stats, 'examples' => $this->examples];
+            'outside_model' => $this->outsideModel, 'stats' => $this->stats, 'examples' => $this->examples]
+            + ($this->fairCalls ? ['fair' => $this->fair] : []);
     }
 }
 
@@ -562,8 +734,17 @@ if (realpath($_SERVER['SCRIPT_FILENAME'] ?? '') === __FILE__) {
         printf("outside the model: %d overlaps; the stale holder's next call said it lost the lock in %d, did not in %d, no later call in %d; a clock-jump warning reached it by then in %d\n",
             $o['overlaps'], $o['signalled'], $o['not_signalled'], $o['no_later_call'], $o['clock_warned']);
     }
-    printf("CHECKER: %s (overlaps %d, fence accepted below %d, fence not increasing %d; outside the model: overlaps %d, fences %d)\n",
-        $verdict['ok'] ? 'ok' : 'VIOLATION', $verdict['violations']['overlaps'], $verdict['violations']['fence_accepted_below'],
-        $verdict['violations']['fence_not_increasing'], $verdict['outside_model']['overlaps'], $verdict['outside_model']['fence_not_increasing']);
+    if (isset($verdict['fair']) && !$quiet && !$json) {
+        $f = $verdict['fair'];
+        printf("fair: %d acquisitions, %d of semaphores, %d timeouts; %d waits judged (fault-free), %d timeouts among them; longest wait %.1f ms (%d ahead, bound %.1f ms), judged %.1f ms (%d ahead, bound %.1f ms), %d judged waits over their bound\n",
+            $f['acquisitions'], $f['semaphore_acquisitions'], $f['timeouts'], $f['judged_waits'], $f['judged_timeouts'],
+            $f['longest_wait_ms'], $f['longest_wait_queue'], $f['longest_wait_bound_ms'], $f['longest_judged_wait_ms'],
+            $f['longest_judged_wait_queue'], $f['longest_judged_wait_bound_ms'], $f['judged_waits_over_bound']);
+    }
+    $v = $verdict['violations'];
+    printf("CHECKER: %s (overlaps %d, fence accepted below %d, fence not increasing %d, over a semaphore's limit %d, fair starved %d, fair bypass %d; outside the model: overlaps %d, fences %d)\n",
+        $verdict['ok'] ? 'ok' : 'VIOLATION', $v['overlaps'], $v['fence_accepted_below'], $v['fence_not_increasing'],
+        $v['over_limit'], $v['fair_starved'], $v['fair_bypass'], $verdict['outside_model']['overlaps'],
+        $verdict['outside_model']['fence_not_increasing']);
     exit($verdict['ok'] ? 0 : 1);
 }

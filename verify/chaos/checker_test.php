@@ -50,6 +50,10 @@ $cases = [
         ['op' => 'fault', 'kind' => 'failover', 'port' => 2, 't' => ms(7), 'in_model' => true, 'scope' => ''],
         call_rec('unlock', 'a', 'A', 30, 31, 'ok'), lock_rec('b', 'B', 3, 32, 'ok', 50),
     ], 0, 0],
+    'valid: a holder SIGKILLed inside unlock(): its unlock-begin ends the use, the unlock record never came' => [[
+        lock_rec('a', 'A', 0, 1, 'ok', 50), call_rec('unlock-begin', 'a', 'A', 20, 20, 'ok'),
+        lock_rec('b', 'B', 10, 30, 'ok', 50), call_rec('unlock', 'b', 'B', 60, 61, 'ok'),
+    ], 0, 0],
     'overlap: an extend stretches the promise' => [[
         lock_rec('a', 'A', 0, 1, 'ok', 10), call_rec('extend', 'a', 'A', 5, 6, 'ok', 50),
         lock_rec('b', 'B', 20, 30, 'ok', 50),
@@ -140,7 +144,72 @@ $signals = [
         call_rec('validity', 'a', 'A', 32, 33, 'ok', 5)], 'signalled', 1],
 ];
 
+/* Rule 3 (a semaphore's limit) and rule 4 (fair waiting: starvation and bypass in fault-free stretches): each case
+ * with the counts of [over_limit, fair_starved, fair_bypass] it must get. Fair lock records carry fair and
+ * wait_timeout (3000 ms here); a semaphore's its limit. */
+function fair_rec(string $w, string $tok, float $t0, ?float $t1, string $out, ?float $validity = null, ?int $limit = null, string $res = 'f'): array
+{
+    return lock_rec($w, $tok, $t0, $t1, $out, $validity, null, $res) + ['fair' => true, 'wait_timeout' => 3000]
+        + ($limit !== null ? ['limit' => $limit] : []);
+}
+function unlock_rec(string $w, string $tok, float $t0, string $res = 'f'): array
+{
+    return call_rec('unlock', $w, $tok, $t0, $t0 + 1, 'ok', null, $res);
+}
+$fault = fn (float $t) => ['op' => 'fault', 'kind' => 'pause', 'port' => 1, 't' => ms($t), 'in_model' => true, 'scope' => ''];
+$fairCases = [
+    'semaphore, limit 2: two holders at once' => [[
+        fair_rec('a', 'A', 0, 1, 'ok', 500, 2), fair_rec('b', 'B', 2, 3, 'ok', 500, 2),
+        unlock_rec('a', 'A', 50), unlock_rec('b', 'B', 60), fair_rec('c', 'C', 55, 56, 'ok', 500, 2), unlock_rec('c', 'C', 70),
+    ], [0, 0, 0]],
+    'semaphore, limit 2: a third holder while two are promised' => [[
+        fair_rec('a', 'A', 0, 1, 'ok', 500, 2), fair_rec('b', 'B', 2, 3, 'ok', 500, 2), fair_rec('c', 'C', 4, 5, 'ok', 500, 2),
+        unlock_rec('a', 'A', 50), unlock_rec('b', 'B', 60), unlock_rec('c', 'C', 70),
+    ], [1, 0, 0]],
+    'fair: served in arrival order (a waiter invoked 1.1 s after another acquires after it)' => [[
+        fair_rec('h', 'H', 0, 1, 'ok', 2000), unlock_rec('h', 'H', 1500),
+        fair_rec('w', 'W', 100, 1505, 'ok', 500), unlock_rec('w', 'W', 1508),
+        fair_rec('b', 'B', 1200, 1510, 'ok', 500), unlock_rec('b', 'B', 1520),
+    ], [0, 0, 0]],
+    'fair: a later arrival served first, no fault' => [[
+        fair_rec('h', 'H', 0, 1, 'ok', 2000), unlock_rec('h', 'H', 1500),
+        fair_rec('b', 'B', 1200, 1505, 'ok', 500), unlock_rec('b', 'B', 1508),
+        fair_rec('w', 'W', 100, 1510, 'ok', 500), unlock_rec('w', 'W', 1520),
+    ], [0, 0, 1]],
+    'fair: the same with a fault during the wait (not judged)' => [[
+        fair_rec('h', 'H', 0, 1, 'ok', 2000), $fault(1300), unlock_rec('h', 'H', 1500),
+        fair_rec('b', 'B', 1200, 1505, 'ok', 500), unlock_rec('b', 'B', 1508),
+        fair_rec('w', 'W', 100, 1510, 'ok', 500), unlock_rec('w', 'W', 1520),
+    ], [0, 0, 0]],
+    'fair: a waiter invoked less than 1 s after another may be served first (its arrival cannot be told)' => [[
+        fair_rec('h', 'H', 0, 1, 'ok', 2000), unlock_rec('h', 'H', 1500),
+        fair_rec('b', 'B', 900, 1505, 'ok', 500), unlock_rec('b', 'B', 1508),
+        fair_rec('w', 'W', 100, 1510, 'ok', 500), unlock_rec('w', 'W', 1520),
+    ], [0, 0, 0]],
+    'fair: starved (waitTimeout over behind one hold of 0.2 s, no fault)' => [[
+        fair_rec('h', 'H', 0, 1, 'ok', 2000), unlock_rec('h', 'H', 200),
+        fair_rec('w', 'W', 100, 3100, 'fail'),
+    ], [0, 1, 0]],
+    'fair: gave up before its waitTimeout, no fault' => [[
+        fair_rec('h', 'H', 0, 1, 'ok', 2000), unlock_rec('h', 'H', 200), fair_rec('w', 'W', 100, 600, 'fail'),
+    ], [0, 1, 0]],
+    'fair: waitTimeout over behind a hold of 3.5 s (the queue did not fit in it)' => [[
+        fair_rec('h', 'H', 0, 1, 'ok', 4000), fair_rec('w', 'W', 100, 3100, 'fail'), unlock_rec('h', 'H', 3500),
+    ], [0, 0, 0]],
+    'fair: waitTimeout over with a fault during the wait (not judged)' => [[
+        fair_rec('h', 'H', 0, 1, 'ok', 2000), unlock_rec('h', 'H', 200), $fault(1000), fair_rec('w', 'W', 100, 3100, 'fail'),
+    ], [0, 0, 0]],
+];
+
 $failed = 0;
+foreach ($fairCases as $name => [$records, $want]) {
+    $v = checker_check($records);
+    $got = [$v['violations']['over_limit'], $v['violations']['fair_starved'], $v['violations']['fair_bypass']];
+    $ok = $got === $want && $v['violations']['overlaps'] === 0 && $v['ok'] === (array_sum($want) === 0);
+    $failed += $ok ? 0 : 1;
+    printf("%s %s%s\n", $ok ? 'ok  ' : 'FAIL', $name, $ok ? '' : ' (over limit, starved, bypass: got ' . json_encode($got)
+        . ', want ' . json_encode($want) . '; overlaps ' . $v['violations']['overlaps'] . ')');
+}
 foreach ($signals as $name => $signal) {
     [$records, $want] = $signal;
     $o = checker_check($records)['outside_model'];
@@ -187,6 +256,6 @@ printf("%s one holder alone: exit 0\n", $ok ? 'ok  ' : 'FAIL');
 array_map('unlink', glob("$dir/*") ?: []);
 rmdir($dir);
 
-$n = count($cases) + count($signals) + 3;
+$n = count($cases) + count($signals) + count($fairCases) + 3;
 echo $failed === 0 ? "checker test: $n of $n\n" : "checker test: FAIL, $failed of $n\n";
 exit($failed === 0 ? 0 : 1);

@@ -8,7 +8,9 @@
  *    "validity": ms the call promised (lock, extend, validity), "accepted": a write's fate, "seq": its
  *    place in the fenced resource's own order, ...}
  * Lines are buffered and flushed every 64 records and at exit; a worker SIGKILLed loses its last
- * records, which can hide a violation but never make one (the checker sees fewer holders). */
+ * records: a lost lock hides a violation (the checker sees fewer holders), a lost unlock could make one
+ * (its keys released, its promise seeming to run on), so the workers that are SIGKILLed (fair ones, with
+ * --kill-workers) flush after each call and write an unlock's invoke first ("unlock-begin"). */
 
 final class History
 {

@@ -39,6 +39,11 @@ const FAULTS = [
     /* The script keeps the smallest counter: 0, which is also the script's "taken": the mutant never
      * acquires a fenced lock. A liveness fault, no history can show a safety violation; listed to say so. */
     'fence-not-max' => ['why' => 'fence script keeps the smallest counter (0: never acquires)', 'chaos' => ['--fencing']],
+    /* fair waiting (issue 36), judged by the checker's rule 4 in fair-short's calm stretches: the queue served from
+     * its tail (a later arrival first: bypass, and the earliest waiters starve), and a dead waiter never skipped
+     * (a SIGKILLed waiter stalls the queue once it is the head: every waiter behind it starves) */
+    'fair-hand-over-order' => ['why' => 'fair queue served from its tail', 'chaos' => ['--preset=fair-short']],
+    'fair-dead-waiter-skipped' => ['why' => 'a dead fair waiter never skipped', 'chaos' => ['--preset=fair-short']],
 ];
 
 require __DIR__ . '/defects.php';

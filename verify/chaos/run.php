@@ -10,6 +10,8 @@
  *   php verify/chaos/run.php --preset=combined-all --history=DIR [--swoole=PATH]   # issue 33 item 3: every fault kind
  *            in one run (180 s): the fault proxy, clean Sentinel failovers, ACL revocations, forks inside run(),
  *            autoExtend healing, Swoole coroutine workers, besides combined-short's faults (verify/chaos/combined.php)
+ *   php verify/chaos/run.php --preset=fair-short --history=DIR   # issue 36: fair lock() and lockSemaphore() under kills,
+ *            pauses, proxy faults, stopped and killed workers, with calm stretches (--calm) for the checker's rule 4
  *   php verify/chaos/run.php --preset=sem-short|shared-short|fence-short   # issue 10's checks, CI: 45 s each
  *   --mode=semaphore --limit=L: P > L workers on lockSemaphore(); never more than L use intervals
  *     overlap. --mode=shared --exclusive-pct=N: lockShared() and lock() (N %) on one resource; an
@@ -77,18 +79,29 @@ const PRESETS = [
      * members failed over cleanly; workers of four kinds, one lock array: plain (lock, extend, fenced write,
      * unlock), fork (run() and a child forked inside $fn), renew (autoExtend holds of 4 x 100 ms, which heal
      * members restarted empty), coroutine (4 Swoole coroutines sharing one object; plain when Swoole is not
-     * loaded: --swoole=PATH or REDLOCK_SWOOLE_SO); workers SIGSTOPped past their validity. 180 s. */
-    'combined-all' => ['workers' => 8, 'duration' => 180, 'acquisitions' => 1000000, 'ttl' => 500, 'sleep-us' => 2000,
+     * loaded: --swoole=PATH or REDLOCK_SWOOLE_SO), and since issue 36 fair (lock() with 'fair' => true) and fairsem
+     * (lockSemaphore() with fair), two of each kind in 12 workers; workers SIGSTOPped past their validity. 180 s. */
+    'combined-all' => ['workers' => 12, 'duration' => 180, 'acquisitions' => 1000000, 'ttl' => 500, 'sleep-us' => 2000,
         'resources' => 4, 'runs' => 'delayed', 'fencing' => true, 'extend' => true, 'stop-holders' => true,
         'clock-jump' => 60000, 'clock-jump-servers' => 1, 'plain-servers' => 3, 'sentinel-members' => 2,
-        'net-faults' => true, 'net-fault-every' => 200, 'acl-revoke' => true, 'kinds' => 'plain,fork,renew,coroutine',
+        'net-faults' => true, 'net-fault-every' => 200, 'acl-revoke' => true, 'kinds' => 'plain,fork,renew,coroutine,fair,fairsem',
         'server-faults-at-once' => 1],
     /* CI's combined run: the same for 40 s */
-    'combined-all-short' => ['workers' => 8, 'duration' => 40, 'acquisitions' => 1000000, 'ttl' => 500, 'sleep-us' => 2000,
+    'combined-all-short' => ['workers' => 12, 'duration' => 40, 'acquisitions' => 1000000, 'ttl' => 500, 'sleep-us' => 2000,
         'resources' => 4, 'runs' => 'delayed', 'fencing' => true, 'extend' => true, 'stop-holders' => true,
         'clock-jump' => 60000, 'clock-jump-servers' => 1, 'plain-servers' => 3, 'sentinel-members' => 2,
-        'net-faults' => true, 'net-fault-every' => 200, 'acl-revoke' => true, 'kinds' => 'plain,fork,renew,coroutine',
+        'net-faults' => true, 'net-fault-every' => 200, 'acl-revoke' => true, 'kinds' => 'plain,fork,renew,coroutine,fair,fairsem',
         'server-faults-at-once' => 1],
+    /* issue 36: fair waiting under chaos, fair workers only: 4 on lock() and 4 on lockSemaphore() (limit 2), one
+     * resource each, 'fair' => true with waitTimeout 3000 ms, holds of 200 ms (a releaser is queued again before the
+     * next release: the queue's order decides), an extend() per lock() hold; the 5 lock servers behind the fault
+     * proxy, killed (restarted on AOF after ttl + 300 ms: a restart keeps the queue, dead waiters too) and paused,
+     * workers SIGSTOPped,
+     * fair workers SIGKILLed and replaced (--kill-workers: dead waiters); 8 s of faults alternate with 8 s of calm
+     * (--calm) in which the checker judges starvation and bypass (a 3 s wait 1 s clear of a fault fits in one) */
+    'fair-short' => ['workers' => 8, 'duration' => 40, 'acquisitions' => 1000000, 'ttl' => 500, 'sleep-us' => 200000,
+        'resources' => 1, 'runs' => 'delayed', 'extend' => true, 'aof' => true, 'stop-holders' => true, 'net-faults' => true,
+        'net-fault-every' => 200, 'kinds' => 'fair,fairsem', 'fair-limit' => 2, 'calm' => 8000, 'kill-workers' => true],
     'combined-long' => ['workers' => 10, 'duration' => 2400, 'acquisitions' => 1000000, 'ttl' => 1000, 'sleep-us' => 0,
         'resources' => 20, 'runs' => 'delayed', 'fencing' => true, 'extend' => true,
         'stop-holders' => true, 'clock-jump' => 60000, 'clock-jump-servers' => 1],
@@ -109,8 +122,9 @@ $opts = getopt('', ['preset:', 'workers:', 'duration:', 'acquisitions:', 'ttl:',
     'mode:', 'limit:', 'exclusive-pct:', 'aof', 'auto-extend', 'hold-slices:', 'wait-timeout:', 'kill-count:', 'kill-gap:',
     'members:', 'failover:', 'history:', 'fencing', 'extend', 'hold-to-validity', 'fork-in-run', 'seed:',
     'clock-jump:', 'clock-jump-servers:', 'stop-holders', 'plain-servers:', 'sentinel-members:', 'net-faults', 'acl-revoke',
-    'kinds:', 'coroutines:', 'swoole:', 'net-fault-every:', 'server-faults-at-once:', 'sentinel-base:', 'proxy-base:']);
-foreach (['fencing', 'extend', 'hold-to-validity', 'fork-in-run', 'aof', 'stop-holders', 'net-faults', 'acl-revoke'] as $flag) { /* flags: getopt gives false */
+    'kinds:', 'coroutines:', 'swoole:', 'net-fault-every:', 'server-faults-at-once:', 'sentinel-base:', 'proxy-base:',
+    'fair-wait-timeout:', 'fair-resources:', 'fair-limit:', 'calm:', 'kill-workers']);
+foreach (['fencing', 'extend', 'hold-to-validity', 'fork-in-run', 'aof', 'stop-holders', 'net-faults', 'acl-revoke', 'kill-workers'] as $flag) { /* flags: getopt gives false */
     if (isset($opts[$flag])) {
         $opts[$flag] = true;
     }
@@ -129,7 +143,7 @@ $cfg = array_merge(['retry-delay' => 10, 'retry-count' => 3, 'port-base' => 7441
     'members' => 'plain', 'failover' => 'clean', 'history' => null, 'fencing' => false, 'extend' => false,
     'hold-to-validity' => false, 'fork-in-run' => false, 'seed' => null, 'clock-jump' => 0, 'clock-jump-servers' => 1,
     'stop-holders' => false, 'plain-servers' => 5, 'sentinel-members' => 0, 'net-faults' => false, 'acl-revoke' => false,
-    'kinds' => 'plain', 'coroutines' => 4, 'net-fault-every' => 100, 'server-faults-at-once' => 2, 'swoole' => getenv('REDLOCK_SWOOLE_SO') ?: null], $preset, $opts);
+    'kinds' => 'plain', 'coroutines' => 4, 'fair-wait-timeout' => 3000, 'fair-resources' => 1, 'fair-limit' => 1, 'calm' => 0, 'kill-workers' => false, 'net-fault-every' => 100, 'server-faults-at-once' => 2, 'swoole' => getenv('REDLOCK_SWOOLE_SO') ?: null], $preset, $opts);
 /* --seed: the chaos loop's choices (which server, when) repeat; the workers' timing does not. */
 $seed = $cfg['seed'] !== null ? (int) $cfg['seed'] : random_int(1, 999999);
 mt_srand($seed);
@@ -179,8 +193,8 @@ $proxyBase = (int) ($cfg['proxy-base'] ?? $portBase + 400);       /* listening +
 $netFaults = !$sentinel && $cfg['net-faults'] !== false;
 $aclRevoke = !$sentinel && $cfg['acl-revoke'] !== false;
 $kinds = explode(',', (string) $cfg['kinds']);
-if (array_diff($kinds, ['plain', 'fork', 'renew', 'coroutine'])) {
-    fwrite(STDERR, "--kinds: plain, fork, renew, coroutine\n");
+if (array_diff($kinds, ['plain', 'fork', 'renew', 'coroutine', 'fair', 'fairsem'])) {
+    fwrite(STDERR, "--kinds: plain, fork, renew, coroutine, fair, fairsem\n");
     exit(2);
 }
 /* coroutine workers need Swoole: loaded here, or --swoole=PATH / REDLOCK_SWOOLE_SO; else they run as plain ones */
@@ -367,6 +381,7 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
     $runId = $name . '-' . bin2hex(random_bytes(3));
     $procs = [];
     $workerKinds = [];
+    $workerStart = [];
     $perWorker = (int) ceil($acquisitions / $workers);
     for ($w = 0; $w < $workers; $w++) {
         $kind = $kinds[$w % count($kinds)];
@@ -385,7 +400,8 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
             'from_cluster' => $seeds !== null ? "$seeds?timeout=0.2" : null,
             'history' => $historyDir !== null ? "$historyDir/$runId-w$w.jsonl" : null, 'fencing' => (bool) $cfg['fencing'],
             'extend' => (bool) $cfg['extend'], 'hold_to_validity' => (bool) $cfg['hold-to-validity'],
-            'fork_in_run' => (bool) $cfg['fork-in-run']];
+            'fork_in_run' => (bool) $cfg['fork-in-run'], 'fair_wait_timeout' => (int) $cfg['fair-wait-timeout'],
+            'fair_resources' => (int) $cfg['fair-resources'], 'fair_limit' => (int) $cfg['fair-limit']];
         if ($members !== null) {
             $wcfg['servers'] = $members;
         }
@@ -396,6 +412,8 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
             $wcfg['auto_extend'] = true;
             $wcfg['hold_slices'] = 4;
             $wcfg['sleep_us'] = 100000;
+        } elseif ($kind === 'fair' || $kind === 'fairsem') { /* 'fair' => true (issue 36): no fencing, no fork */
+            $wcfg['fork_in_run'] = false;
         } elseif ($kind === 'coroutine') {
             $wcfg['coroutines'] = max(2, (int) $cfg['coroutines']);
             $wcfg['fork_in_run'] = false; /* no fork inside a Swoole scheduler */
@@ -407,6 +425,7 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
         if (!extension_loaded('redlock')) {
             array_push($cmd, '-d', "extension=$extension");
         }
+        $workerStart[$w] = [$cmd, $wcfg]; /* --kill-workers starts a replacement from it */
         array_push($cmd, __DIR__ . '/worker.php', json_encode($wcfg));
         /* Not STDERR itself: proc_open() seeks a passed stream to its own offset (0), and with
          * 2>&1 that rewinds our stdout too. Worker errors are copied to stderr afterwards. */
@@ -414,6 +433,12 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
             ['file', "$runDir/$runId-w$w.err", 'w']], $pipes);
         $GLOBALS['chaosWorkers'][$w] = $procs[$w];
     }
+    /* --kill-workers: a fair worker (waiting in the queue or holding) SIGKILLed every 1-3 s and replaced by a new
+     * process for the rest of the run, its history in a file of its own (the killed one's may end torn) */
+    $killWorkers = $cfg['kill-workers'] !== false && $historyDir !== null;
+    $fairWorkers = array_keys(array_filter($workerKinds, fn ($k) => $k === 'fair' || $k === 'fairsem'));
+    $nextWorkerKill = microtime(true) + mt_rand(1000, 3000) / 1000;
+    $generation = 0;
 
     /* The chaos loop: at most --kill-count lock servers killed (restarted together, empty) and one
      * paused at any time; with the default 1, 3 of 5 stay live. */
@@ -473,15 +498,19 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
     if ($aclRevoke) {
         $events += ['acl_revokes' => 0, 'acl_restores' => 0];
     }
+    $calm = max(0, (int) $cfg['calm']);
     while (!$sentinel) {
         $now = microtime(true);
+        /* --calm=MS: stretches of MS with faults alternate with MS without a new one (those under way end as
+         * usual), in which the checker judges fair waiting (its rule 4); failovers of Sentinel members go on */
+        $calmNow = $calm > 0 && intdiv((int) (($now - $start) * 1000), $calm) % 2 === 1;
         foreach ($undo as $i => [$due, $fn]) {
             if ($now >= $due) {
                 unset($undo[$i]);
                 $fn();
             }
         }
-        if ($netFaults && $now >= $nextNet) {
+        if ($netFaults && $now >= $nextNet && !$calmNow) {
             /* one network fault every 0-200 ms on a proxied server (the fault proxy: delays, drops, reorders) */
             [$kind, $lp, $fn, $after] = cb_net_fault($cbProxy, $listenPorts);
             $fault("net-$kind", $lockPorts[array_search($lp, $listenPorts, true)]);
@@ -496,7 +525,7 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
          * and the proxy's faults, two plain servers out would leave no quorum most of the time): one plain server
          * killed, paused or refusing scripts at a time; 2 (the default): a kill and a pause may overlap */
         $oneAtOnce = (int) $cfg['server-faults-at-once'] < 2;
-        if ($aclRevoke && $aclPort === null && $now >= $nextAcl && !($oneAtOnce && ($killed !== null || $paused !== null))) {
+        if ($aclRevoke && $aclPort === null && $now >= $nextAcl && !$calmNow && !($oneAtOnce && ($killed !== null || $paused !== null))) {
             /* scripts revoked on one plain server (neither killed nor paused) by ACL SETUSER, restored later */
             $candidates = array_values(array_diff($lockPorts, $killed ?? [], [$paused]));
             $port = $candidates[mt_rand(0, count($candidates) - 1)];
@@ -517,7 +546,7 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
             $aclPort = null;
             $nextAcl = $now + mt_rand(1000, 3000) / 1000;
         }
-        if ($clockJump !== 0 && $now >= $nextJump) {
+        if ($clockJump !== 0 && $now >= $nextJump && !$calmNow) {
             /* A forward jump of the wall clock on K lock servers (outside Redlock's model: its keys
              * expire early), cumulative: a server restarted later keeps its clock ahead. */
             $ports = $lockPorts;
@@ -530,7 +559,26 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
             }
             $nextJump = $now + mt_rand(2000, 4000) / 1000;
         }
-        if ($stopHolders && $stopped === null && $now >= $nextStop) {
+        if ($killWorkers && $fairWorkers && $now >= $nextWorkerKill && !$calmNow) {
+            $w = $fairWorkers[mt_rand(0, count($fairWorkers) - 1)];
+            $st = proc_get_status($procs[$w]);
+            $left = $duration - ($now - $start);
+            if ($st['running'] && $st['pid'] !== $stopped && $left > 1) {
+                posix_kill($st['pid'], SIGKILL);
+                proc_close($procs[$w]);
+                $fault('worker-kill', $w);
+                $events['worker_kills'] = ($events['worker_kills'] ?? 0) + 1;
+                [$cmd, $wcfg] = $workerStart[$w];
+                $generation++;
+                $wcfg['duration'] = $left;
+                $wcfg['history'] = "$historyDir/$runId-w$w.$generation.jsonl";
+                $procs[$w] = proc_open(array_merge($cmd, [__DIR__ . '/worker.php', json_encode($wcfg)]),
+                    [['file', '/dev/null', 'r'], ['file', '/dev/null', 'w'], ['file', "$runDir/$runId-w$w.err", 'w']], $pipes);
+                $GLOBALS['chaosWorkers'][$w] = $procs[$w];
+            }
+            $nextWorkerKill = $now + mt_rand(1000, 3000) / 1000;
+        }
+        if ($stopHolders && $stopped === null && $now >= $nextStop && !$calmNow) {
             /* A holder (any worker, wherever it is) SIGSTOPped past its validity: its next write must
              * be fenced off if another holder wrote meanwhile. In the model: a process pause. */
             $w = array_rand($procs);
@@ -549,7 +597,7 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
         if (!chaos_any_running($procs) || $now > $hardStop) {
             break;
         }
-        if ($killed === null && $now >= $nextKill && !($oneAtOnce && ($paused !== null || ($aclPort ?? null) !== null))) {
+        if ($killed === null && $now >= $nextKill && !$calmNow && !($oneAtOnce && ($paused !== null || ($aclPort ?? null) !== null))) {
             $candidates = array_values(array_diff($lockPorts, [$paused]));
             shuffle($candidates);
             $killed = array_slice($candidates, 0, $killCount);
@@ -576,7 +624,7 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
             $nextKill = microtime(true) + ($killGap > 0 ? mt_rand(intdiv($killGap, 2), $killGap)
                 : ($restartDelay > 0 ? mt_rand(100, 400) : mt_rand(0, 30))) / 1000;
         }
-        if ($paused === null && $now >= $nextPause && !($oneAtOnce && ($killed !== null || ($aclPort ?? null) !== null))) {
+        if ($paused === null && $now >= $nextPause && !$calmNow && !($oneAtOnce && ($killed !== null || ($aclPort ?? null) !== null))) {
             $candidates = array_values(array_diff($lockPorts, $killed ?? []));
             $paused = $candidates[array_rand($candidates)];
             posix_kill($servers[$paused]['pid'], SIGSTOP);
@@ -680,6 +728,7 @@ function run_once(string $name, string $label, int $restartDelay, float $duratio
             : ($sentinel ? "3 Sentinel-managed, failovers {$cfg['failover']}" : count($lockPorts) . ' plain'
             . ($netFaults ? ' behind the fault proxy' : '') . ($sentinelMembers > 0 ? " and $sentinelMembers Sentinel-managed, clean failovers" : '')),
         'worker_kinds' => array_count_values($workerKinds) + ($coroutineNote !== null ? ['coroutine' => $coroutineNote] : []),
+        'fair' => $checked['fair'] ?? null, 'calm_ms' => (int) $cfg['calm'],
         'chaos' => $events, 'examples' => array_slice($tally['examples'], 0, 3), 'seed' => $GLOBALS['seed'],
         'history' => $GLOBALS['historyDir'],
     ];

@@ -30,7 +30,7 @@ function chaos_tally(string $runDir, string $runId, int $workers, int $resources
                 $sum[$k] += $t[$k] ?? 0;
             }
             foreach ($t['per_resource'] as $r => $n) {
-                $perResource[$r] += $n;
+                $perResource[$r] = ($perResource[$r] ?? 0) + $n; /* fair workers' resources follow the others' */
             }
             $examples = array_merge($examples, $t['examples']);
             if (($t['first_violation_ns'] ?? null) !== null) {

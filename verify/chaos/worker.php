@@ -39,6 +39,17 @@ if (($cfg['wait_timeout'] ?? null) !== null) {
  * warnings (the observer's per-server clock_jumps grew); each
  * write to the fenced resource with its fence and whether that resource accepted it. */
 $hist = new History($cfg['history'] ?? null, $id);
+/* kind fair / fairsem (issue 36): lock() / lockSemaphore() on an object with 'fair' => true and waitTimeout, on
+ * resources of their own (an object without fair on the same resource would pass the queue, docs/design/fair.md),
+ * without fencing (refused with fair); each lock record says fair and its waitTimeout (a semaphore's: its limit
+ * and slot) for the checker's fair rules. Records are flushed after each call and before each unlock(): a worker
+ * SIGKILLed (--kill-workers) loses only the call it was in, and never the invoke of an unlock (below). */
+$fairKind = in_array($cfg['kind'] ?? 'plain', ['fair', 'fairsem'], true) ? $cfg['kind'] : null;
+if ($fairKind !== null) {
+    $options['fair'] = true;
+    $options['waitTimeout'] = (int) $cfg['fair_wait_timeout'];
+    $cfg['fencing'] = false;
+}
 $fencing = !empty($cfg['fencing']);
 if ($fencing) {
     $options['fencing'] = true;
@@ -95,7 +106,7 @@ $fencedWrite = "local seq = redis.call('INCR', KEYS[2]) local top = tonumber(red
     . "if tonumber(ARGV[1]) >= top then redis.call('SET', KEYS[1], ARGV[1]) return {1, seq} end return {0, seq}";
 /** One call, recorded: ok with its result, fail on false, info on an exception (rethrown never: the
  * loop goes on, as an application that logs and retries would). */
-$hcall = function (string $op, string $resource, callable $fn, ?array $lock = null) use ($hist) {
+$hcall = function (string $op, string $resource, callable $fn, ?array $lock = null, array $extra = []) use ($hist) {
     $t0 = hrtime(true);
     try {
         $r = $fn();
@@ -122,7 +133,10 @@ $hcall = function (string $op, string $resource, callable $fn, ?array $lock = nu
         if ($out === 'info') {
             $rec['error'] = substr($e->getMessage(), 0, 120);
         }
-        $hist->add($rec);
+        if (is_array($r) && isset($r['slot'])) {
+            $rec['slot'] = $r['slot'];
+        }
+        $hist->add($rec + $extra);
     }
     return $r;
 };
@@ -224,6 +238,15 @@ $hold = function (array $lock, int $t1, int $r, string $resource) use (&$tally, 
     return $tu;
 };
 
+/* A fair worker may be SIGKILLed inside unlock() (--kill-workers) after the release reached a quorum: its unlock
+ * record would be lost and its promise seem to run on, a false overlap. So the unlock's invoke is written first
+ * ("unlock-begin", flushed), where the checker ends the holder's use as at an unlock. */
+$unlockBegins = function (string $resource, array $lock) use ($hist): void {
+    $t = hrtime(true);
+    $hist->add(['op' => 'unlock-begin', 'res' => $resource, 't0' => $t, 't1' => $t, 'out' => 'ok', 'token' => $lock['token']]);
+    $hist->flush();
+};
+
 /* fork_in_run: the lock taken by run(); inside $fn a child is forked, which exits at once (as a worker
  * forked for a side job would); the parent waits for it, then holds as usual. A child must not release
  * its parent's lock. */
@@ -234,14 +257,40 @@ $forkInRun = !empty($cfg['fork_in_run']);
  * waits, while the guard's and the history's blocking I/O do not, so records are never interleaved. */
 $coroutines = max(1, (int) ($cfg['coroutines'] ?? 1));
 $loop = function (int $c) use (&$tally, &$latencies, $cfg, $redlock, $hist, $hcall, $hold, $forkInRun, $deadline,
-    $maxAcquisitions, $coroutines): int {
+    $maxAcquisitions, $coroutines, $fairKind, $unlockBegins): int {
 for ($call = $c; $call < $cfg['max_calls'] && $tally['acquisitions'] < $maxAcquisitions; $call += $coroutines) {
     if (hrtime(true) >= $deadline) {
         break;
     }
     $r = $call % $cfg['resources'];
     $resource = "chaos:{$cfg['run']}:res:$r";
+    if ($fairKind !== null) { /* resources of their own: fair:<i> (guard and intervals under index resources + i), fsem:<i> */
+        $fr = $call % max(1, (int) $cfg['fair_resources']);
+        $r = $cfg['resources'] + $fr;
+        $resource = "chaos:{$cfg['run']}:" . ($fairKind === 'fair' ? 'fair' : 'fsem') . ":$fr";
+    }
     $t0 = hrtime(true);
+    if ($fairKind === 'fairsem') {
+        /* lockSemaphore() with fair: held sleep_us, no guard (several holders are its promise); the checker counts
+         * the holders of its promised intervals against the limit */
+        $limit = (int) $cfg['fair_limit'];
+        $lock = $hcall('lock', $resource, fn () => $redlock->lockSemaphore($resource, $limit, $cfg['ttl']), null,
+            ['fair' => true, 'wait_timeout' => (int) $cfg['fair_wait_timeout'], 'limit' => $limit]);
+        $hist->flush();
+        if ($lock === false) {
+            $tally['lock_false']++;
+        } else {
+            $latencies .= pack('g', (hrtime(true) - $t0) / 1e6);
+            $tally['acquisitions']++;
+            usleep($cfg['sleep_us']);
+            $unlockBegins($resource, $lock);
+            if (!$hcall('unlock', $resource, fn () => $redlock->unlock($lock), $lock)) {
+                $tally['unlock_false']++;
+            }
+        }
+        $hist->flush();
+        continue;
+    }
     if ($forkInRun) {
         $got = false;
         try {
@@ -276,19 +325,23 @@ for ($call = $c; $call < $cfg['max_calls'] && $tally['acquisitions'] < $maxAcqui
         }
         continue;
     }
-    $lock = $hcall('lock', $resource, fn () => $redlock->lock($resource, $cfg['ttl']));
+    $lock = $hcall('lock', $resource, fn () => $redlock->lock($resource, $cfg['ttl']), null,
+        $fairKind !== null ? ['fair' => true, 'wait_timeout' => (int) $cfg['fair_wait_timeout']] : []);
     $t1 = hrtime(true);
+    $fairKind !== null && $hist->flush();
     if ($lock === false) {
         $tally['lock_false']++;
         continue;
     }
     $latencies .= pack('g', ($t1 - $t0) / 1e6);
     $tally['acquisitions']++;
-    $tally['per_resource'][$r]++;
+    $tally['per_resource'][$r] = ($tally['per_resource'][$r] ?? 0) + 1;
     $hold($lock, $t1, $r, $resource);
+    $fairKind !== null && $unlockBegins($resource, $lock);
     if (!$hcall('unlock', $resource, fn () => $redlock->unlock($lock), $lock)) {
         $tally['unlock_false']++;
     }
+    $fairKind !== null && $hist->flush();
 }
 return $call;
 };
