@@ -466,15 +466,13 @@ static int run_demote_rollback(const script_call *c, int variant)
 	return reply_int(c->out, gone);
 }
 
-static int run_semaphore_lock(const script_call *c, int variant)
+/* The semaphore's slot walk (RL_SCRIPT_SEMAPHORE_LOCK's, and the fair one's): from the slot the token
+ * picks, the first free one set to the token for ARGV[2] ms; its reply slot + 1, or 0. */
+static int take_slot(const script_call *c, long long limit)
 {
-	long long limit = argv_n(c, 3), start, slot;
+	long long start, slot;
 	char hex[8], key[512];
 
-	(void) variant;
-	if (limit <= 0 || c->tlen < 7) {
-		return reply_text(c->out, "-ERR bad semaphore arguments\r\n");
-	}
 	memcpy(hex, c->token + 1, 6);
 	hex[6] = '\0';
 	start = strtoll(hex, NULL, 16) % limit;
@@ -492,12 +490,23 @@ static int run_semaphore_lock(const script_call *c, int variant)
 	return reply_int(c->out, 0);
 }
 
-static int run_semaphore_release(const script_call *c, int variant)
+static int run_semaphore_lock(const script_call *c, int variant)
 {
-	long long limit = argv_n(c, 2), keep = argv_n(c, 3), released = 0, slot;
-	char key[512];
+	long long limit = argv_n(c, 3);
 
 	(void) variant;
+	if (limit <= 0 || c->tlen < 7) {
+		return reply_text(c->out, "-ERR bad semaphore arguments\r\n");
+	}
+	return take_slot(c, limit);
+}
+
+/* RL_LUA_SEMAPHORE_RELEASE_OURS: every slot but keep holding the token deleted; how many. */
+static long long release_slots(const script_call *c, long long limit, long long keep)
+{
+	long long released = 0, slot;
+	char key[512];
+
 	for (slot = 0; slot < limit; slot++) {
 		size_t klen = derived(key, sizeof(key), c->argv[c->first], c->lens[c->first], RL_SLOT_SUFFIX, slot);
 
@@ -506,7 +515,13 @@ static int run_semaphore_release(const script_call *c, int variant)
 			released++;
 		}
 	}
-	return reply_int(c->out, released);
+	return released;
+}
+
+static int run_semaphore_release(const script_call *c, int variant)
+{
+	(void) variant;
+	return reply_int(c->out, release_slots(c, argv_n(c, 2), argv_n(c, 3)));
 }
 
 /* RL_LUA_WRITER_MARK_ONE on the key name: member's mark for ms more (only beside readers, or to renew
@@ -772,7 +787,7 @@ static int fair_enqueue(rl_memory_store *s, const fair_names *n, const char *me,
 	return 0;
 }
 
-/* The winner off the queue: ZREM, and its heartbeat deleted. */
+/* A waiter off the queue (its leave): ZREM, and its heartbeat deleted. */
 static void fair_off(rl_memory_store *s, const fair_names *n, const char *me, size_t mlen)
 {
 	char key[600];
@@ -822,13 +837,9 @@ static int run_fair_lock(const script_call *c, int variant)
 	if (rl_mkey_find(c->s, c->argv[c->first], c->lens[c->first]) != NULL) {
 		return reply_int(c->out, 0);
 	}
-	if (rl_mkey_set_string(c->s, c->argv[c->first], c->lens[c->first], c->token, c->tlen, argv_n(c, 2)) != 0) {
-		return -1;
-	}
-	if (mlen > 0) {
-		fair_off(c->s, &n, me, mlen);
-	}
-	return reply_int(c->out, 1);
+	/* the winner stays queued until its leave (RL_SCRIPT_FAIR_LOCK) */
+	return rl_mkey_set_string(c->s, c->argv[c->first], c->lens[c->first], c->token, c->tlen, argv_n(c, 2)) != 0 ? -1
+		: reply_int(c->out, 1);
 }
 
 /* RL_LUA_FAIR_SEM_FREE: the slots of base free here. */
@@ -928,8 +939,8 @@ static int run_fair_semaphore_lock(const script_call *c, int variant)
 {
 	const char *base = c->argv[c->first], *me = has_argv(c, 4) ? c->argv[c->argi + 3] : "";
 	size_t blen = c->lens[c->first], mlen = has_argv(c, 4) ? c->lens[c->argi + 3] : 0, free_slots, count;
-	long long limit = argv_n(c, 3), start, slot;
-	char (*live)[FAIR_MEMBER_MAX] = NULL, hex[8], key[512];
+	long long limit = argv_n(c, 3);
+	char (*live)[FAIR_MEMBER_MAX] = NULL;
 	size_t *lens = NULL;
 	fair_names n;
 	int admitted;
@@ -956,44 +967,18 @@ static int run_fair_semaphore_lock(const script_call *c, int variant)
 	if (!admitted && (mlen > 0 || count >= free_slots)) {
 		return reply_int(c->out, 0);
 	}
-	memcpy(hex, c->token + 1, 6);
-	hex[6] = '\0';
-	start = strtoll(hex, NULL, 16) % limit;
-	for (slot = 0; slot < limit; slot++) {
-		long long candidate = (start + slot) % limit;
-		size_t klen = derived(key, sizeof(key), base, blen, RL_SLOT_SUFFIX, candidate);
-
-		if (rl_mkey_find(c->s, key, klen) == NULL) {
-			if (rl_mkey_set_string(c->s, key, klen, c->token, c->tlen, argv_n(c, 2)) != 0) {
-				return -1;
-			}
-			if (mlen > 0) {
-				fair_off(c->s, &n, me, mlen);
-			}
-			return reply_int(c->out, candidate + 1);
-		}
-	}
-	return reply_int(c->out, 0);
+	return take_slot(c, limit); /* a winner stays queued until its leave */
 }
 
 /* RL_SCRIPT_FAIR_SEMAPHORE_RELEASE: the semaphore's release, then, when it freed a slot, the waiters owed one woken. */
 static int run_fair_semaphore_release(const script_call *c, int variant)
 {
-	long long limit = argv_n(c, 2), keep = argv_n(c, 3), released = 0, slot;
+	long long limit = argv_n(c, 2), released = release_slots(c, limit, argv_n(c, 3));
 	const char *base = c->argv[c->first];
 	size_t blen = c->lens[c->first];
-	char key[512];
 	fair_names n;
 
 	(void) variant;
-	for (slot = 0; slot < limit; slot++) {
-		size_t klen = derived(key, sizeof(key), base, blen, RL_SLOT_SUFFIX, slot);
-
-		if (slot != keep && rl_mkey_holds(c->s, key, klen, c->token, c->tlen)) {
-			rl_mkey_del(c->s, rl_mkey_find(c->s, key, klen));
-			released++;
-		}
-	}
 	fair_names_of(&n, base, blen, 1);
 	if (released > 0 && fair_wake(c, &n, sem_free(c->s, base, blen, limit)) != 0) {
 		return -1;
