@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the simulation: verify/sim/build.sh OUT [SRC_ROOT] [extra cc flags...]
 # SRC_ROOT (default: this tree) is where ext/ is taken from: a mutated copy for the mutation runs.
+# SIM_OBJ_CACHE: where objects are kept between builds (default .run/sim/objects).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=$1
@@ -10,8 +11,19 @@ ext_sources=$(cd "$src" && ls ext/client/*.c ext/core/*.c ext/net/*.c ext/protoc
 objdir=$(mktemp -d)
 trap 'rm -rf "$objdir"' EXIT
 flags="-O1 -g -Wall -U_FORTIFY_SOURCE -D_FORTIFY_SOURCE=0 $*"
+# Objects are kept by what the compiler sees (the preprocessed source and the flags): a mutant built
+# from a copy of ext/ with one file patched recompiles only what the patch changes.
+cache=${SIM_OBJ_CACHE:-.run/sim/objects}
+mkdir -p "$cache"
 for f in $ext_sources; do
-  ${CC:-cc} $flags -include verify/sim/seam.h -I"$src/ext" -c "$src/$f" -o "$objdir/$(echo "$f" | tr / _).o"
+  obj="$objdir/$(echo "$f" | tr / _).o"
+  key=$({ echo "${CC:-cc} $flags"; ${CC:-cc} $flags -include verify/sim/seam.h -I"$src/ext" -E -P "$src/$f"; } | sha1sum | cut -c1-40)
+  if [ -f "$cache/$key.o" ]; then
+    cp "$cache/$key.o" "$obj"
+  else
+    ${CC:-cc} $flags -include verify/sim/seam.h -I"$src/ext" -c "$src/$f" -o "$obj"
+    cp "$obj" "$cache/$key.o.$$" && mv "$cache/$key.o.$$" "$cache/$key.o"
+  fi
 done
 ${CC:-cc} $flags -I"$src/ext" -c verify/sim/kernel.c -o "$objdir/kernel.o"
 ${CC:-cc} $flags -I"$src/ext" -c verify/sim/main.c -o "$objdir/main.o"
