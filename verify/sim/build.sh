@@ -11,13 +11,14 @@ ext_sources=$(cd "$src" && ls ext/client/*.c ext/core/*.c ext/net/*.c ext/protoc
 objdir=$(mktemp -d)
 trap 'rm -rf "$objdir"' EXIT
 flags="-O1 -g -Wall -U_FORTIFY_SOURCE -D_FORTIFY_SOURCE=0 $*"
-# Objects are kept by what the compiler sees (the preprocessed source and the flags): a mutant built
-# from a copy of ext/ with one file patched recompiles only what the patch changes.
+# Objects are kept by the source file, every header of ext/ and seam.h, and the flags: a mutant built
+# from a copy of ext/ with one .c file patched recompiles only that file (a patched header, all).
 cache=${SIM_OBJ_CACHE:-.run/sim/objects}
 mkdir -p "$cache"
+headers=$({ echo "${CC:-cc} $flags"; cat verify/sim/seam.h; (cd "$src" && find ext -name '*.h' | LC_ALL=C sort | xargs cat); } | sha1sum | cut -c1-40)
 for f in $ext_sources; do
   obj="$objdir/$(echo "$f" | tr / _).o"
-  key=$({ echo "${CC:-cc} $flags"; ${CC:-cc} $flags -include verify/sim/seam.h -I"$src/ext" -E -P "$src/$f"; } | sha1sum | cut -c1-40)
+  key=$({ echo "$headers $f"; cat "$src/$f"; } | sha1sum | cut -c1-40)
   if [ -f "$cache/$key.o" ]; then
     cp "$cache/$key.o" "$obj"
   else

@@ -17,7 +17,7 @@
 #   connection code (net/rl_conn.h, built from patched copies of ext/), one in the real driver's
 #   shared-kind policy (core/rl_shared.c), three of fair waiting (the queue's head taken from its
 #   tail, a waiter taken off the queue where its attempt won, both in the servers' scripts of
-#   memory/rl_memory_store.c; a heartbeat key that outlives a dead waiter, core/rl_kinds.h), and
+#   memory/rl_memory_store.c; a heartbeat key that outlives a dead waiter, core/rl_fair.c), and
 #   four of the configuration or the world: a quorum of floor(N/2), drift factor 0, one token per
 #   call (defect 1), a crashed server restarted at once;
 # - a replay of a found seed must print the same, byte for byte.
@@ -79,7 +79,7 @@ build() {
     mutant shared-native-release core/rl_shared.c 's/^\tpolicy->release_by_script = 1;.*//' &&
     mutant fair-head-from-tail memory/rl_memory_store.c 's/return x->number < y->number ? -1 : 1;/return x->number < y->number ? 1 : -1;/' &&
     mutant fair-winner-leaves memory/rl_memory_store.c 's|^\t/\* the winner stays queued until its leave (RL_SCRIPT_FAIR_LOCK) \*/|\tif (mlen > 0) { fair_off(c->s, \&n, me, mlen); }|' &&
-    mutant fair-heartbeat-kept core/rl_kinds.h 's/^#define RL_FAIR_HEARTBEAT_KEY_MS (RL_FAIR_HEARTBEAT_MS \* 3 \/ 4)/#define RL_FAIR_HEARTBEAT_KEY_MS (RL_FAIR_HEARTBEAT_MS * 300)/'
+    mutant fair-heartbeat-kept core/rl_fair.c 's/(unsigned long long) RL_FAIR_HEARTBEAT_KEY_MS)/(unsigned long long) RL_FAIR_HEARTBEAT_KEY_MS * 400)/'
 }
 check "build: the real ext/ sources with verify/sim/seam.h (gcc -O2, clang ASan+UBSan, 6 mutants)" build
 if [ ! -x "$out/sim" ] || [ ! -x "$out/sim-asan" ]; then
