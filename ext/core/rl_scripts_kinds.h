@@ -380,8 +380,10 @@
  * heartbeat ms. A queued waiter's place is (re)written: its ticket raises the counter (so that a
  * waiter arriving later draws a larger one), its heartbeat is set again, it joins the queue at its
  * ticket (again, after a server lost it). The key is set (SET PX, as lock()) only when it is free
- * and the queue's live head is us, or there is no live waiter and we are not queued; the winner
- * leaves the queue. 1 when set. */
+ * and the queue's live head is us, or there is no live waiter and we are not queued. A waiter that
+ * won here stays queued: the attempt may still be lost on the others (no quorum, no validity left),
+ * and a waiter taken off here would be passed by the next one until its next attempt; it leaves
+ * with RL_SCRIPT_FAIR_LEAVE once the attempt is won (core/rl_fair.c). 1 when set. */
 #define RL_SCRIPT_FAIR_LOCK \
 	"local me = ARGV[3]\n" \
 	"if me ~= '' then\n" \
@@ -399,10 +401,6 @@
 	"    return 0\n" \
 	"end\n" \
 	"redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])\n" \
-	"if me ~= '' then\n" \
-	"    redis.call('ZREM', q, me)\n" \
-	"    redis.call('DEL', w .. me)\n" \
-	"end\n" \
 	"return 1\n"
 
 /* KEYS[1] = resource, ARGV[1] = token. RL_SCRIPT_UNLOCK, and then the queue's live head is woken
@@ -495,7 +493,7 @@
  * ticket, heartbeat ms. A queued waiter's place is (re)written as RL_SCRIPT_FAIR_LOCK writes it (its
  * heartbeat holds its limit). A slot is taken (RL_SCRIPT_SEMAPHORE_LOCK's walk) only when we are among
  * the first F live waiters, F the free slots, or, not queued, when fewer than F live waiters queue; the
- * winner leaves the queue. slot + 1, or 0. */
+ * winner stays queued until its leave (RL_SCRIPT_FAIR_LOCK's reason). slot + 1, or 0. */
 #define RL_SCRIPT_FAIR_SEMAPHORE_LOCK \
 	"local base = KEYS[1]\n" \
 	"local limit = tonumber(ARGV[3])\n" \
@@ -519,10 +517,6 @@
 	"for i = 0, limit - 1 do\n" \
 	"    local slot = (start + i) % limit\n" \
 	"    if redis.call('SET', KEYS[1] .. '" RL_SLOT_SUFFIX "' .. slot, ARGV[1], 'NX', 'PX', ARGV[2]) then\n" \
-	"        if me ~= '' then\n" \
-	"            redis.call('ZREM', q, me)\n" \
-	"            redis.call('DEL', w .. me)\n" \
-	"        end\n" \
 	"        return slot + 1\n" \
 	"    end\n" \
 	"end\n" \

@@ -250,7 +250,7 @@ size_t rl_memory_store_keys(rl_memory_store *s,
 			rl_mkey_del(s, k);
 			continue;
 		}
-		each(arg, k->name, k->len, k->hash ? "hash" : "string", rl_mkey_pttl(s, k));
+		each(arg, k->name, k->len, k->zset ? "zset" : k->hash ? "hash" : "string", rl_mkey_pttl(s, k));
 		n++;
 		i++;
 	}

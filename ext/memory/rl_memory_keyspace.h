@@ -22,6 +22,7 @@ typedef struct rl_mkey {
 	char *name;
 	size_t len;
 	int hash;            /* a shared lock's hash of token -> deadline; else a string */
+	int zset;            /* with hash: a sorted set (fair waiting's queue), member -> score in number */
 	char *value;
 	size_t value_len;
 	rl_mfield *fields;
@@ -35,6 +36,9 @@ struct rl_memory_store {
 	int64_t (*now)(void *arg);
 	void *now_arg;
 	int delifeq;
+	/* a PUBLISH of the scripts' announcements (RL_LUA_ANNOUNCE), when set: the simulation's servers */
+	void (*publish)(void *arg, const char *channel, size_t len);
+	void *publish_arg;
 };
 
 int64_t rl_mkey_now(rl_memory_store *store);                       /* the store's clock, ms */

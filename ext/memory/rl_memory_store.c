@@ -9,6 +9,7 @@
 
 #include "memory/rl_memory_keyspace.h"
 #include "memory/rl_memory_resp.h"
+#include "core/rl_kinds.h"
 #include "core/rl_lock.h"
 #include "core/rl_scripts.h"
 #include "core/rl_scripts_kinds.h"
@@ -36,6 +37,13 @@ static int reply_bulk(rl_memory_buf *out, const char *bytes, size_t len)
 void rl_memory_store_set_delifeq(rl_memory_store *s, int on)
 {
 	s->delifeq = on;
+}
+
+void rl_memory_store_set_publish(rl_memory_store *s, void (*publish)(void *arg, const char *channel, size_t len),
+	void *arg)
+{
+	s->publish = publish;
+	s->publish_arg = arg;
 }
 
 /* A key derived from name (semaphore slots, fence counters), in out (size bytes). Its length. */
@@ -458,15 +466,13 @@ static int run_demote_rollback(const script_call *c, int variant)
 	return reply_int(c->out, gone);
 }
 
-static int run_semaphore_lock(const script_call *c, int variant)
+/* The semaphore's slot walk (RL_SCRIPT_SEMAPHORE_LOCK's, and the fair one's): from the slot the token
+ * picks, the first free one set to the token for ARGV[2] ms; its reply slot + 1, or 0. */
+static int take_slot(const script_call *c, long long limit)
 {
-	long long limit = argv_n(c, 3), start, slot;
+	long long start, slot;
 	char hex[8], key[512];
 
-	(void) variant;
-	if (limit <= 0 || c->tlen < 7) {
-		return reply_text(c->out, "-ERR bad semaphore arguments\r\n");
-	}
 	memcpy(hex, c->token + 1, 6);
 	hex[6] = '\0';
 	start = strtoll(hex, NULL, 16) % limit;
@@ -484,12 +490,23 @@ static int run_semaphore_lock(const script_call *c, int variant)
 	return reply_int(c->out, 0);
 }
 
-static int run_semaphore_release(const script_call *c, int variant)
+static int run_semaphore_lock(const script_call *c, int variant)
 {
-	long long limit = argv_n(c, 2), keep = argv_n(c, 3), released = 0, slot;
-	char key[512];
+	long long limit = argv_n(c, 3);
 
 	(void) variant;
+	if (limit <= 0 || c->tlen < 7) {
+		return reply_text(c->out, "-ERR bad semaphore arguments\r\n");
+	}
+	return take_slot(c, limit);
+}
+
+/* RL_LUA_SEMAPHORE_RELEASE_OURS: every slot but keep holding the token deleted; how many. */
+static long long release_slots(const script_call *c, long long limit, long long keep)
+{
+	long long released = 0, slot;
+	char key[512];
+
 	for (slot = 0; slot < limit; slot++) {
 		size_t klen = derived(key, sizeof(key), c->argv[c->first], c->lens[c->first], RL_SLOT_SUFFIX, slot);
 
@@ -498,7 +515,13 @@ static int run_semaphore_release(const script_call *c, int variant)
 			released++;
 		}
 	}
-	return reply_int(c->out, released);
+	return released;
+}
+
+static int run_semaphore_release(const script_call *c, int variant)
+{
+	(void) variant;
+	return reply_int(c->out, release_slots(c, argv_n(c, 2), argv_n(c, 3)));
 }
 
 /* RL_LUA_WRITER_MARK_ONE on the key name: member's mark for ms more (only beside readers, or to renew
@@ -576,6 +599,410 @@ static int run_rollback_mark(const script_call *c, int variant)
 	return reply_int(c->out, released);
 }
 
+/* --- fair waiting (RL_SCRIPT_FAIR_*, docs/design/fair.md): the queue a sorted set ------------- */
+
+#define FAIR_MEMBER_MAX 64 /* a waiter's id: RL_FAIR_ID_LEN hex characters */
+
+/* RL_LUA_ANNOUNCE(x): PUBLISH on RL_NOTIFY_CHANNEL_PREFIX .. x to the store's subscribers, if any. */
+static void announce(const script_call *c, const char *x, size_t len)
+{
+	char channel[600];
+	size_t p = sizeof(RL_NOTIFY_CHANNEL_PREFIX) - 1;
+
+	if (c->s->publish == NULL || p + len > sizeof(channel)) {
+		return;
+	}
+	memcpy(channel, RL_NOTIFY_CHANNEL_PREFIX, p);
+	memcpy(channel + p, x, len);
+	c->s->publish(c->s->publish_arg, channel, p + len);
+}
+
+static void pexpire(rl_memory_store *s, const char *name, size_t len, int64_t ms)
+{
+	rl_mkey *k = rl_mkey_find(s, name, len);
+
+	if (k != NULL) {
+		k->expire_at = rl_mkey_now(s) + ms;
+	}
+}
+
+static rl_mkey *zset_find(rl_memory_store *s, const char *name, size_t len)
+{
+	rl_mkey *k = rl_mkey_find(s, name, len);
+
+	return k != NULL && k->zset ? k : NULL;
+}
+
+/* ZADD name score member (a key of another kind is left alone: Redis' WRONGTYPE). -1 when out of memory. */
+static int zadd(rl_memory_store *s, const char *name, size_t len, int64_t score, const char *member, size_t mlen)
+{
+	rl_mkey *k = rl_mkey_find(s, name, len);
+
+	if (k != NULL && !k->zset) {
+		return 0;
+	}
+	if (k == NULL) {
+		if ((k = rl_mkey_fresh(s, name, len)) == NULL) {
+			return -1;
+		}
+		k->hash = 1;
+		k->zset = 1;
+	}
+	return rl_mkey_field_set(k, member, mlen, score);
+}
+
+/* ZREM name member; an emptied set goes, as in Redis. */
+static void zrem(rl_memory_store *s, const char *name, size_t len, const char *member, size_t mlen)
+{
+	rl_mkey *k = zset_find(s, name, len);
+	rl_mfield *f = k != NULL ? rl_mkey_field(k, member, mlen) : NULL;
+
+	if (f != NULL) {
+		rl_mkey_field_del(k, f);
+		if (k->nfields == 0) {
+			rl_mkey_del(s, k);
+		}
+	}
+}
+
+/* Redis' order of a sorted set: by score, then by member's bytes. */
+static int zorder(const void *a, const void *b)
+{
+	const rl_mfield *x = a, *y = b;
+
+	if (x->number != y->number) {
+		return x->number < y->number ? -1 : 1;
+	}
+	return bytes_before(x->name, x->len, y->name, y->len) ? -1 : bytes_before(y->name, y->len, x->name, x->len);
+}
+
+/* ZRANGE name at at: the member at rank at copied into into (FAIR_MEMBER_MAX bytes); its length, 0: none. */
+static size_t zrange_at(rl_memory_store *s, const char *name, size_t len, size_t at, char *into)
+{
+	rl_mkey *k = zset_find(s, name, len);
+
+	if (k == NULL || at >= k->nfields) {
+		return 0;
+	}
+	qsort(k->fields, k->nfields, sizeof(*k->fields), zorder);
+	if (k->fields[at].len == 0 || k->fields[at].len >= FAIR_MEMBER_MAX) {
+		return 0;
+	}
+	memcpy(into, k->fields[at].name, k->fields[at].len);
+	return k->fields[at].len;
+}
+
+/* A queue's names: q (base .. qsuffix), w (base .. wsuffix, a waiter's heartbeat is w .. id). */
+typedef struct fair_names {
+	char q[512], w[512];
+	size_t qlen, wlen;
+} fair_names;
+
+static void fair_names_of(fair_names *n, const char *base, size_t blen, int semaphore)
+{
+	n->qlen = derived(n->q, sizeof(n->q), base, blen, semaphore ? RL_FAIR_SEM_SUFFIX : RL_FAIR_SUFFIX, -1);
+	n->wlen = derived(n->w, sizeof(n->w), base, blen, semaphore ? RL_FAIR_SEM_WAITER_SUFFIX : RL_FAIR_WAITER_SUFFIX, -1);
+}
+
+/* w .. id into key (room 600); its length */
+static size_t heartbeat_key(char *key, const fair_names *n, const char *id, size_t idlen)
+{
+	memcpy(key, n->w, n->wlen);
+	memcpy(key + n->wlen, id, idlen);
+	return n->wlen + idlen;
+}
+
+/* RL_LUA_FAIR_SEM_LIVE (RL_LUA_FAIR_HEAD with want 1): the first want live waiters of the queue, those
+ * whose heartbeat key is gone removed on the way; live[i] (FAIR_MEMBER_MAX each) and their lengths; how
+ * many. *admitted: me among them. */
+static size_t fair_live(rl_memory_store *s, const fair_names *n, size_t want, char (*live)[FAIR_MEMBER_MAX],
+	size_t *lens, const char *me, size_t mlen, int *admitted)
+{
+	size_t found = 0, at = 0;
+	char key[600];
+
+	*admitted = 0;
+	while (found < want) {
+		size_t len = zrange_at(s, n->q, n->qlen, at, live[found]);
+
+		if (len == 0) {
+			break;
+		}
+		if (rl_mkey_find(s, key, heartbeat_key(key, n, live[found], len)) != NULL) {
+			lens[found] = len;
+			*admitted = *admitted || (mlen == len && memcmp(me, live[found], len) == 0);
+			found++;
+			at++;
+		} else {
+			zrem(s, n->q, n->qlen, live[found], len);
+		}
+	}
+	return found;
+}
+
+/* The first want live waiters woken, each on its own channel (RL_LUA_FAIR_WAKE_HEAD, RL_LUA_FAIR_SEM_WAKE).
+ * -1 when out of memory. */
+static int fair_wake(const script_call *c, const fair_names *n, size_t want)
+{
+	char (*live)[FAIR_MEMBER_MAX] = want > 0 ? malloc(want * sizeof(*live)) : NULL;
+	size_t *lens = want > 0 ? malloc(want * sizeof(*lens)) : NULL, count, i;
+	char key[600];
+	int admitted;
+
+	if (want > 0 && (live == NULL || lens == NULL)) {
+		free(live);
+		free(lens);
+		return -1;
+	}
+	count = fair_live(c->s, n, want, live, lens, "", 0, &admitted);
+	for (i = 0; i < count; i++) {
+		announce(c, key, heartbeat_key(key, n, live[i], lens[i]));
+	}
+	free(live);
+	free(lens);
+	return 0;
+}
+
+/* A queued attempt's place (re)written: the counter q .. ":ticket" raised to the ticket, the heartbeat
+ * w .. me (value, PX heartbeat ms), the member at its ticket; the queue and the counter live
+ * RL_FAIR_IDLE_TEXT ms more. -1 when out of memory. */
+static int fair_enqueue(rl_memory_store *s, const fair_names *n, const char *me, size_t mlen, const char *ticket,
+	size_t tlen, int64_t heartbeat, const char *value, size_t vlen)
+{
+	int64_t idle = rl_mkey_number(RL_FAIR_IDLE_TEXT, strlen(RL_FAIR_IDLE_TEXT));
+	char counter[600], key[600];
+	size_t clen = derived(counter, sizeof(counter), n->q, n->qlen, ":ticket", -1);
+	rl_mkey *k = rl_mkey_find(s, counter, clen);
+
+	if ((k == NULL || k->hash || rl_mkey_number(k->value, k->value_len) < rl_mkey_number(ticket, tlen))
+		&& rl_mkey_set_string(s, counter, clen, ticket, tlen, -1) != 0) {
+		return -1;
+	}
+	pexpire(s, counter, clen, idle);
+	if (mlen >= FAIR_MEMBER_MAX || rl_mkey_set_string(s, key, heartbeat_key(key, n, me, mlen), value, vlen, heartbeat) != 0
+		|| zadd(s, n->q, n->qlen, rl_mkey_number(ticket, tlen), me, mlen) != 0) {
+		return -1;
+	}
+	pexpire(s, n->q, n->qlen, idle);
+	return 0;
+}
+
+/* A waiter off the queue (its leave): ZREM, and its heartbeat deleted. */
+static void fair_off(rl_memory_store *s, const fair_names *n, const char *me, size_t mlen)
+{
+	char key[600];
+	rl_mkey *k;
+
+	zrem(s, n->q, n->qlen, me, mlen);
+	if (mlen < FAIR_MEMBER_MAX && (k = rl_mkey_find(s, key, heartbeat_key(key, n, me, mlen))) != NULL) {
+		rl_mkey_del(s, k);
+	}
+}
+
+/* fair_ticket (variant 0) and fair_semaphore_ticket (1): INCR of the queue's counter, PEXPIRE. */
+static int run_fair_ticket(const script_call *c, int semaphore)
+{
+	fair_names n;
+	char counter[600];
+	size_t clen;
+	long long value;
+
+	fair_names_of(&n, c->argv[c->first], c->lens[c->first], semaphore);
+	clen = derived(counter, sizeof(counter), n.q, n.qlen, ":ticket", -1);
+	if ((value = rl_mkey_incr(c->s, counter, clen)) < 0) {
+		return -1;
+	}
+	pexpire(c->s, counter, clen, rl_mkey_number(RL_FAIR_IDLE_TEXT, strlen(RL_FAIR_IDLE_TEXT)));
+	return reply_int(c->out, value);
+}
+
+/* RL_SCRIPT_FAIR_LOCK: ARGV token, ttl, waiter id ('': not queued), ticket, heartbeat ms. */
+static int run_fair_lock(const script_call *c, int variant)
+{
+	const char *me = has_argv(c, 3) ? c->argv[c->argi + 2] : "";
+	size_t mlen = has_argv(c, 3) ? c->lens[c->argi + 2] : 0, hlen;
+	char head[1][FAIR_MEMBER_MAX];
+	fair_names n;
+	int admitted;
+
+	(void) variant;
+	fair_names_of(&n, c->argv[c->first], c->lens[c->first], 0);
+	if (mlen > 0 && (!has_argv(c, 5)
+			|| fair_enqueue(c->s, &n, me, mlen, c->argv[c->argi + 3], c->lens[c->argi + 3], argv_n(c, 5), "1", 1) != 0)) {
+		return -1;
+	}
+	if (fair_live(c->s, &n, 1, head, &hlen, me, mlen, &admitted) > 0 && !admitted) {
+		return reply_int(c->out, 0); /* a live head that is not us */
+	}
+	if (rl_mkey_find(c->s, c->argv[c->first], c->lens[c->first]) != NULL) {
+		return reply_int(c->out, 0);
+	}
+	/* the winner stays queued until its leave (RL_SCRIPT_FAIR_LOCK) */
+	return rl_mkey_set_string(c->s, c->argv[c->first], c->lens[c->first], c->token, c->tlen, argv_n(c, 2)) != 0 ? -1
+		: reply_int(c->out, 1);
+}
+
+/* RL_LUA_FAIR_SEM_FREE: the slots of base free here. */
+static size_t sem_free(rl_memory_store *s, const char *base, size_t blen, long long limit)
+{
+	char key[512];
+	size_t free_slots = 0;
+	long long i;
+
+	for (i = 0; i < limit; i++) {
+		free_slots += rl_mkey_find(s, key, derived(key, sizeof(key), base, blen, RL_SLOT_SUFFIX, i)) == NULL;
+	}
+	return free_slots;
+}
+
+/* RL_LUA_FAIR_SEM_UNLOCK_WAKE: the limit the semaphore's first live waiter asked with (its heartbeat's
+ * value; those without one removed), and the waiters owed a free slot woken. */
+static int fair_sem_unlock_wake(const script_call *c, const char *base, size_t blen)
+{
+	char first[FAIR_MEMBER_MAX], key[600];
+	fair_names n;
+	long long limit = 0;
+
+	fair_names_of(&n, base, blen, 1);
+	for (;;) {
+		size_t len = zrange_at(c->s, n.q, n.qlen, 0, first);
+		rl_mkey *k;
+
+		if (len == 0) {
+			return 0;
+		}
+		k = rl_mkey_find(c->s, key, heartbeat_key(key, &n, first, len));
+		if (k != NULL && !k->hash) {
+			limit = rl_mkey_number(k->value, k->value_len);
+			break;
+		}
+		zrem(c->s, n.q, n.qlen, first, len);
+	}
+	if (limit < 1 || limit > RL_SEMAPHORE_MAX_LIMIT) {
+		return 0;
+	}
+	return fair_wake(c, &n, sem_free(c->s, base, blen, limit));
+}
+
+/* Whether key is a slot key ("<base>:slot:<digits>", Lua's '^(.*):slot:%d+$'); *base its base's length. */
+static int slot_base(const char *key, size_t len, size_t *base)
+{
+	size_t suffix = sizeof(RL_SLOT_SUFFIX) - 1, end = len;
+
+	while (end > 0 && key[end - 1] >= '0' && key[end - 1] <= '9') {
+		end--;
+	}
+	if (end == len || end < suffix || memcmp(key + end - suffix, RL_SLOT_SUFFIX, suffix) != 0) {
+		return 0;
+	}
+	*base = end - suffix;
+	return 1;
+}
+
+/* RL_SCRIPT_FAIR_UNLOCK: unlock, the release announced, then the semaphore's waiters owed the slot (a
+ * semaphore's token, 'm', on a slot key) or the lock's live head woken. */
+static int run_fair_unlock(const script_call *c, int variant)
+{
+	const char *key = c->argv[c->first];
+	size_t len = c->lens[c->first], base;
+	fair_names n;
+
+	(void) variant;
+	if (!rl_mkey_holds(c->s, key, len, c->token, c->tlen)) {
+		return reply_int(c->out, 0);
+	}
+	rl_mkey_del(c->s, rl_mkey_find(c->s, key, len));
+	announce(c, key, len);
+	if (c->tlen > 0 && c->token[0] == 'm' && slot_base(key, len, &base)) {
+		return fair_sem_unlock_wake(c, key, base) != 0 ? -1 : reply_int(c->out, 1);
+	}
+	fair_names_of(&n, key, len, 0);
+	return fair_wake(c, &n, 1) != 0 ? -1 : reply_int(c->out, 1);
+}
+
+/* RL_SCRIPT_FAIR_LEAVE: ARGV[1] the waiter's id; the new live head woken when the key is free. */
+static int run_fair_leave(const script_call *c, int variant)
+{
+	fair_names n;
+
+	(void) variant;
+	fair_names_of(&n, c->argv[c->first], c->lens[c->first], 0);
+	fair_off(c->s, &n, c->token, c->tlen);
+	if (rl_mkey_find(c->s, c->argv[c->first], c->lens[c->first]) == NULL && fair_wake(c, &n, 1) != 0) {
+		return -1;
+	}
+	return reply_int(c->out, 1);
+}
+
+/* RL_SCRIPT_FAIR_SEMAPHORE_LOCK: ARGV token, ttl, limit, waiter id ('': not queued), ticket, heartbeat ms. */
+static int run_fair_semaphore_lock(const script_call *c, int variant)
+{
+	const char *base = c->argv[c->first], *me = has_argv(c, 4) ? c->argv[c->argi + 3] : "";
+	size_t blen = c->lens[c->first], mlen = has_argv(c, 4) ? c->lens[c->argi + 3] : 0, free_slots, count;
+	long long limit = argv_n(c, 3);
+	char (*live)[FAIR_MEMBER_MAX] = NULL;
+	size_t *lens = NULL;
+	fair_names n;
+	int admitted;
+
+	(void) variant;
+	if (limit <= 0 || limit > RL_SEMAPHORE_MAX_LIMIT || c->tlen < 7) {
+		return reply_text(c->out, "-ERR bad semaphore arguments\r\n");
+	}
+	fair_names_of(&n, base, blen, 1);
+	free_slots = sem_free(c->s, base, blen, limit);
+	if (mlen > 0 && (!has_argv(c, 6)
+			|| fair_enqueue(c->s, &n, me, mlen, c->argv[c->argi + 4], c->lens[c->argi + 4], argv_n(c, 6),
+				   c->argv[c->argi + 2], c->lens[c->argi + 2]) != 0)) {
+		return -1;
+	}
+	if (free_slots > 0 && ((live = malloc(free_slots * sizeof(*live))) == NULL
+			|| (lens = malloc(free_slots * sizeof(*lens))) == NULL)) {
+		free(live);
+		return -1;
+	}
+	count = fair_live(c->s, &n, free_slots, live, lens, me, mlen, &admitted);
+	free(live);
+	free(lens);
+	if (!admitted && (mlen > 0 || count >= free_slots)) {
+		return reply_int(c->out, 0);
+	}
+	return take_slot(c, limit); /* a winner stays queued until its leave */
+}
+
+/* RL_SCRIPT_FAIR_SEMAPHORE_RELEASE: the semaphore's release, then, when it freed a slot, the waiters owed one woken. */
+static int run_fair_semaphore_release(const script_call *c, int variant)
+{
+	long long limit = argv_n(c, 2), released = release_slots(c, limit, argv_n(c, 3));
+	const char *base = c->argv[c->first];
+	size_t blen = c->lens[c->first];
+	fair_names n;
+
+	(void) variant;
+	fair_names_of(&n, base, blen, 1);
+	if (released > 0 && fair_wake(c, &n, sem_free(c->s, base, blen, limit)) != 0) {
+		return -1;
+	}
+	return reply_int(c->out, released);
+}
+
+/* RL_SCRIPT_FAIR_SEMAPHORE_LEAVE: ARGV[1] the waiter's id, ARGV[2] the limit; the waiters owed a free slot woken. */
+static int run_fair_semaphore_leave(const script_call *c, int variant)
+{
+	const char *base = c->argv[c->first];
+	size_t blen = c->lens[c->first];
+	long long limit = argv_n(c, 2);
+	fair_names n;
+
+	(void) variant;
+	fair_names_of(&n, base, blen, 1);
+	fair_off(c->s, &n, c->token, c->tlen);
+	if (limit > 0 && limit <= RL_SEMAPHORE_MAX_LIMIT && fair_wake(c, &n, sem_free(c->s, base, blen, limit)) != 0) {
+		return -1;
+	}
+	return reply_int(c->out, 1);
+}
+
 /* The scripts this store runs: the script (its place in rl_script_set), how many ARGV it needs (at least,
  * and at most: -1 for any), the handler and the variant it is given. A script it does not know, or one
  * with too few ARGV, is NOT_OURS. */
@@ -607,6 +1034,14 @@ static const struct {
 	{offsetof(rl_script_set, semaphore_release), 3, -1, run_semaphore_release, 0},
 	{offsetof(rl_script_set, writer_mark), 2, -1, run_writer_mark, 0},
 	{offsetof(rl_script_set, rollback_mark), 3, -1, run_rollback_mark, 0},
+	{offsetof(rl_script_set, fair_ticket), 0, 0, run_fair_ticket, 0},
+	{offsetof(rl_script_set, fair_lock), 5, -1, run_fair_lock, 0},
+	{offsetof(rl_script_set, fair_unlock), 1, -1, run_fair_unlock, 0},
+	{offsetof(rl_script_set, fair_leave), 1, -1, run_fair_leave, 0},
+	{offsetof(rl_script_set, fair_semaphore_ticket), 0, 0, run_fair_ticket, 1},
+	{offsetof(rl_script_set, fair_semaphore_lock), 6, -1, run_fair_semaphore_lock, 0},
+	{offsetof(rl_script_set, fair_semaphore_release), 3, -1, run_fair_semaphore_release, 0},
+	{offsetof(rl_script_set, fair_semaphore_leave), 2, -1, run_fair_semaphore_leave, 0},
 };
 
 /* EVAL: KEYS are argv[3 .. 3+numkeys-1], ARGV[j] is argv[3+numkeys+j-1]. */
@@ -754,7 +1189,7 @@ static int cmd_type(rl_memory_store *s, int argc, const char **argv, const size_
 	rl_mkey *k = rl_mkey_find(s, argv[1], lens[1]); /* inspect() */
 
 	(void) argc;
-	return reply_text(out, k == NULL ? "+none\r\n" : k->hash ? "+hash\r\n" : "+string\r\n");
+	return reply_text(out, k == NULL ? "+none\r\n" : k->zset ? "+zset\r\n" : k->hash ? "+hash\r\n" : "+string\r\n");
 }
 
 static int reply_array(rl_memory_buf *out, size_t count)

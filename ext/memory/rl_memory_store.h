@@ -24,6 +24,12 @@ void rl_memory_store_restart(rl_memory_store *store);
 /* Whether it answers DELIFEQ (Valkey 9's native release); default: no ("unknown command"). */
 void rl_memory_store_set_delifeq(rl_memory_store *store, int on);
 
+/* The scripts' announcements of releases to waiters (the channel RL_NOTIFY_CHANNEL_PREFIX + key, or a
+ * fair waiter's + "key:fair:w:<id>") passed to publish(arg, ...); default none (memory:// servers have
+ * no subscribers). The simulation's servers deliver them to their SUBSCRIBE connections. */
+void rl_memory_store_set_publish(rl_memory_store *store, void (*publish)(void *arg, const char *channel, size_t len),
+	void *arg);
+
 /* Runs one command; its reply appended to out. 0; 1 when it was an EVAL of a script the
  * extension does not have (an error reply was written); -1 when out of memory. */
 int rl_memory_store_execute(rl_memory_store *store, int argc, const char **argv, const size_t *lens,

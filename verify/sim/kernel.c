@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <ucontext.h>
@@ -93,6 +94,10 @@ typedef struct sock {
 	double last_c2s, last_s2c;
 	buf at_server;        /* arrived at the server, not yet parsed */
 	buf at_client;        /* arrived at the client, not yet read */
+	int owner;            /* the client that opened it */
+	char *sub[4];         /* channels SUBSCRIBEd on it */
+	size_t sublen[4];
+	int nsub;
 } sock;
 
 static sock socks[MAX_SOCKS];
@@ -105,6 +110,8 @@ static sock *sock_of(int fd)
 	}
 	return &socks[fd - FD_BASE];
 }
+
+static int current = -1; /* the running client (scheduler below) */
 
 /* --- Events ------------------------------------------------------------------------------- */
 enum { EV_CONNECT, EV_TO_SERVER, EV_TO_CLIENT, EV_CRASH };
@@ -183,6 +190,73 @@ static double one_way(sock *s, double *last)
 	return at;
 }
 
+/* --- Pub/sub: SUBSCRIBE connections, the scripts' announcements (RL_LUA_ANNOUNCE) ----------- */
+void (*k_observe)(int client, int server, int argc, const char **argv, const size_t *lens, const char *reply,
+	size_t reply_len);
+
+static void resp_bulk(buf *b, const char *bytes, size_t len)
+{
+	char head[32];
+	int n = snprintf(head, sizeof(head), "$%zu\r\n", len);
+
+	buf_add(b, head, (size_t) n);
+	buf_add(b, bytes, len);
+	buf_add(b, "\r\n", 2);
+}
+
+/* SUBSCRIBE ch...: each recorded on the connection, each confirmed. */
+static void subscribe(sock *c, int argc, const char **argv, const size_t *lens, rl_memory_buf *out)
+{
+	buf b = {0};
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		char count[32];
+		int n;
+
+		if (c->nsub < 4) {
+			c->sub[c->nsub] = malloc(lens[i]);
+			memcpy(c->sub[c->nsub], argv[i], lens[i]);
+			c->sublen[c->nsub++] = lens[i];
+		}
+		buf_add(&b, "*3\r\n", 4);
+		resp_bulk(&b, "subscribe", 9);
+		resp_bulk(&b, argv[i], lens[i]);
+		n = snprintf(count, sizeof(count), ":%d\r\n", c->nsub);
+		buf_add(&b, count, (size_t) n);
+	}
+	if (rl_memory_buf_add(out, b.p, b.len) != 0) {
+		abort();
+	}
+	free(b.p);
+}
+
+/* The store's PUBLISH: a message to every live connection of that server subscribed to the channel. */
+static void publish(void *arg, const char *channel, size_t len)
+{
+	int index = (int) ((server *) arg - servers), i, j;
+
+	for (i = 0; i < nsocks; i++) {
+		sock *c = &socks[i];
+
+		if (c->state != S_CONNECTED || c->server != index) {
+			continue;
+		}
+		for (j = 0; j < c->nsub; j++) {
+			if (c->sublen[j] == len && memcmp(c->sub[j], channel, len) == 0) {
+				buf b = {0};
+
+				buf_add(&b, "*3\r\n", 4);
+				resp_bulk(&b, "message", 7);
+				resp_bulk(&b, channel, len);
+				resp_bulk(&b, "", 0);
+				push(one_way(c, &c->last_s2c), EV_TO_CLIENT, FD_BASE + i, b.p, b.len);
+				free(b.p);
+			}
+		}
+	}
+}
+
 /* --- RESP on the server side ------------------------------------------------------------- */
 static void server_take(int fd)
 {
@@ -195,9 +269,16 @@ static void server_take(int fd)
 	long used;
 
 	while ((used = rl_memory_parse_command(c->at_server.p, c->at_server.len, 64, &argc, argv, lens)) > 0) {
+		size_t before = out.len;
+
 		k_st.commands++;
-		if (rl_memory_store_execute(s->store, argc, argv, lens, &out) != 0) {
+		if (argc >= 2 && lens[0] == 9 && strncasecmp(argv[0], "SUBSCRIBE", 9) == 0) {
+			subscribe(c, argc, argv, lens, &out);
+		} else if (rl_memory_store_execute(s->store, argc, argv, lens, &out) != 0) {
 			abort(); /* a script this simulation does not run, or out of memory */
+		}
+		if (k_observe != NULL) {
+			k_observe(c->owner, c->server, argc, argv, lens, out.bytes + before, out.len - before);
 		}
 		buf_drop(&c->at_server, (size_t) used);
 	}
@@ -223,6 +304,7 @@ int sim_socket(int domain, int type, int protocol)
 	s = &socks[nsocks];
 	memset(s, 0, sizeof(*s));
 	s->state = S_CONNECTING;
+	s->owner = current;
 	return FD_BASE + nsocks++;
 }
 
@@ -372,15 +454,14 @@ static int count_ready(struct pollfd *fds, nfds_t n)
 typedef struct client {
 	ucontext_t ctx;
 	char *stack;
-	int started, done, blocked;
-	double wake_at;
+	int started, done, blocked, killed;
+	double wake_at, die_at;
 	struct pollfd *fds;
 	nfds_t nfds;
 } client;
 
 static client clients[K_MAX_CLIENTS];
 static ucontext_t main_ctx;
-static int current = -1;
 static void (*client_fn)(int);
 
 int sim_poll(struct pollfd *fds, nfds_t n, int timeout)
@@ -415,6 +496,64 @@ void k_sleep(double ms)
 	c->blocked = 1;
 	k_st.switches++;
 	swapcontext(&c->ctx, &main_ctx);
+}
+
+int k_current(void)
+{
+	return current;
+}
+
+int k_faulty(void)
+{
+	unsigned i;
+
+	for (i = 0; i < P.servers; i++) {
+		if (servers[i].pause_to > servers[i].pause_from || servers[i].crash_at >= 0) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
+void k_die_at(double at)
+{
+	clients[current].die_at = at;
+}
+
+int k_killed(int i)
+{
+	return clients[i].killed;
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+#define K_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define K_ASAN 1
+#endif
+#endif
+#ifdef K_ASAN
+/* A killed client's stack, kept: what it allocated stays reachable (no leak report for a SIGKILL). */
+static char **graveyard;
+static size_t ngraves;
+#endif
+
+/* SIGKILL: never resumed, its connections closed (sent bytes still arrive and run). */
+static void kill_client(int i)
+{
+	int j;
+
+	clients[i].done = clients[i].killed = 1;
+	for (j = 0; j < nsocks; j++) {
+		if (socks[j].owner == i && (socks[j].state == S_CONNECTED || socks[j].state == S_CONNECTING)) {
+			socks[j].state = S_CLOSED;
+		}
+	}
+#ifdef K_ASAN
+	graveyard = realloc(graveyard, (ngraves + 1) * sizeof(*graveyard));
+	graveyard[ngraves++] = clients[i].stack;
+	clients[i].stack = NULL;
+#endif
 }
 
 static void trampoline(int i)
@@ -513,6 +652,7 @@ void k_init(uint64_t seed, const k_params *p)
 			abort();
 		}
 		rl_memory_store_set_delifeq(s->store, (int) (k_rand() & 1));
+		rl_memory_store_set_publish(s->store, publish, s);
 		s->pause_from = s->pause_to = -1;
 		if (k_unit() < P.pause_p) {
 			s->pause_from = range(1000, 4000);
@@ -536,6 +676,7 @@ int k_run(void (*fn)(int), double limit_ms)
 	for (i = 0; i < P.clients; i++) {
 		client *c = &clients[i];
 		memset(c, 0, sizeof(*c));
+		c->die_at = HUGE_VAL;
 		c->stack = malloc(256 * 1024);
 		getcontext(&c->ctx);
 		c->ctx.uc_stack.ss_sp = c->stack;
@@ -554,6 +695,10 @@ int k_run(void (*fn)(int), double limit_ms)
 			if (c->done) {
 				continue;
 			}
+			if (c->blocked && k_now >= c->die_at) {
+				kill_client((int) i);
+				continue;
+			}
 			live++;
 			if (c->blocked && (k_now >= c->wake_at || (c->nfds > 0 && count_ready(c->fds, c->nfds) > 0))) {
 				resume((int) i);
@@ -569,6 +714,9 @@ int k_run(void (*fn)(int), double limit_ms)
 		for (i = 0; i < P.clients; i++) {
 			if (!clients[i].done && clients[i].wake_at < next) {
 				next = clients[i].wake_at;
+			}
+			if (!clients[i].done && clients[i].die_at < next) {
+				next = clients[i].die_at;
 			}
 		}
 		if (nheap > 0 && heap[0].at <= next) {
@@ -593,8 +741,13 @@ void k_free(void)
 	int i;
 
 	for (i = 0; i < nsocks; i++) {
+		int j;
+
 		free(socks[i].at_server.p);
 		free(socks[i].at_client.p);
+		for (j = 0; j < socks[i].nsub; j++) {
+			free(socks[i].sub[j]);
+		}
 	}
 	nsocks = 0;
 	while (nheap > 0) {

@@ -41,4 +41,15 @@ void k_free(void);
 /* The calling client sleeps ms of virtual time. */
 void k_sleep(double ms);
 
+/* Fair waiting's world (verify/sim/main.c): */
+int k_current(void);             /* the running client */
+int k_faulty(void);              /* a server of this schedule pauses or crashes */
+/* The calling client dies (SIGKILL) at virtual time at, if it is then blocked (in a poll or a sleep):
+ * never resumed, its connections closed (what it sent still arrives). HUGE_VAL: never. */
+void k_die_at(double at);
+int k_killed(int client);
+/* Called for every command a server runs, with its reply; the client is the connection's owner. */
+extern void (*k_observe)(int client, int server, int argc, const char **argv, const size_t *lens, const char *reply,
+	size_t reply_len);
+
 #endif
