@@ -257,12 +257,11 @@
 
 /* --- semaphore: slots "<key>:slot:0" .. "<key>:slot:<limit-1>", each an ordinary lock key ------- */
 
-/* KEYS[1] = resource, ARGV[1] = token, ARGV[2] = ttl ms, ARGV[3] = limit. Takes the first free
+/* KEYS[1] = resource, ARGV[1] = token, ARGV[2] = ttl ms, limit set. Takes the first free
  * slot, starting at one picked by the token (hex characters 2-7: the first is the token's kind
  * mark), so that every server tries the slots in the same order for this attempt. slot + 1, or
  * 0 when all are taken. */
-#define RL_SCRIPT_SEMAPHORE_LOCK \
-	"local limit = tonumber(ARGV[3])\n" \
+#define RL_LUA_SEMAPHORE_TAKE_SLOT \
 	"local start = tonumber(string.sub(ARGV[1], 2, 7), 16) % limit\n" \
 	"for i = 0, limit - 1 do\n" \
 	"    local slot = (start + i) % limit\n" \
@@ -271,6 +270,11 @@
 	"    end\n" \
 	"end\n" \
 	"return 0\n"
+
+/* The plain semaphore's lock: the slot taken as above, limit from ARGV[3] (the fair one decides first). */
+#define RL_SCRIPT_SEMAPHORE_LOCK \
+	"local limit = tonumber(ARGV[3])\n" \
+	RL_LUA_SEMAPHORE_TAKE_SLOT
 
 /* limit, keep and released set before: every slot key but keep's that holds our token (ARGV[1]) deleted,
  * counted in released (the plain and the fair semaphore's release). */
@@ -513,14 +517,7 @@
 	"if not admitted and (me ~= '' or #live >= free) then\n" \
 	"    return 0\n" \
 	"end\n" \
-	"local start = tonumber(string.sub(ARGV[1], 2, 7), 16) % limit\n" \
-	"for i = 0, limit - 1 do\n" \
-	"    local slot = (start + i) % limit\n" \
-	"    if redis.call('SET', KEYS[1] .. '" RL_SLOT_SUFFIX "' .. slot, ARGV[1], 'NX', 'PX', ARGV[2]) then\n" \
-	"        return slot + 1\n" \
-	"    end\n" \
-	"end\n" \
-	"return 0\n"
+	RL_LUA_SEMAPHORE_TAKE_SLOT
 
 /* KEYS[1] = resource, ARGV[1] = token, ARGV[2] = limit, ARGV[3] = a slot to keep (-1: none).
  * RL_SCRIPT_SEMAPHORE_RELEASE, and when it freed a slot, the live waiters owed one are woken. */

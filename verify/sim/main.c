@@ -95,6 +95,20 @@ static void add_hold(int client, int kind, double start, double end, int64_t fen
 	holds[nholds++] = (hold) {client, kind, start, end, fence};
 }
 
+/* Four holds in five are released (the others expire); a release refused while more than half the ttl
+ * was left is counted against its kind. */
+static void release_mostly(rl_client *object, const rl_lock_target *target, const char *token, double end, int64_t ttl,
+	int kind)
+{
+	if (k_rand() % 5 != 0) {
+		int valid = end - k_now > 0.5 * (double) ttl;
+		if (!rl_client_release(object, target, token, strlen(token)) && valid) {
+			releases_refused++;
+			refused_by_kind[kind]++;
+		}
+	}
+}
+
 /* 1 with why set when the schedule broke a rule. */
 static int violated(void)
 {
@@ -275,13 +289,7 @@ static void client_main(int id)
 				}
 			}
 			add_hold(id, kind, start, fmin(end, k_now), held.kind == RL_KIND_FENCED ? held.fence : 0);
-			if (k_rand() % 5 != 0) {
-				int valid = end - k_now > 0.5 * (double) ttl;
-				if (!rl_client_release(object, &held_target, held.result.token, strlen(held.result.token)) && valid) {
-					releases_refused++;
-					refused_by_kind[kind]++;
-				}
-			}
+			release_mostly(object, &held_target, held.result.token, end, ttl, kind);
 		}
 		if (k_rand() % 4 == 0) {
 			rl_client_destroy(object); /* a request ends: the next object takes pooled connections */
@@ -400,13 +408,7 @@ static void fair_client_main(int id)
 			}
 			k_sleep(k_unit() * (end - k_now) * (calm ? 0.8 : 1.3)); /* sometimes past the validity */
 			add_hold(id, HOLD_EXCLUSIVE, start, fmin(end, k_now), 0);
-			if (k_rand() % 5 != 0) {
-				int valid = end - k_now > 0.5 * (double) ttl;
-				if (!rl_client_release(object, &target, held.result.token, strlen(held.result.token)) && valid) {
-					releases_refused++;
-					refused_by_kind[HOLD_EXCLUSIVE]++;
-				}
-			}
+			release_mostly(object, &target, held.result.token, end, ttl, HOLD_EXCLUSIVE);
 		}
 		if (k_rand() % 4 == 0) {
 			rl_client_destroy(object);
