@@ -16,7 +16,11 @@ echo "promote() beside another reader: refused, both read locks kept\n";
 $ra = $a->lockShared($key, 10000);
 $rb = $b->lockShared($key, 10000);
 // kept: well above half their ttl (a loaded machine once took more than 1 s for these calls)
-var_dump($a->promote($ra, 5000), $a->validity($ra) > 5000, $b->validity($rb) > 5000);
+[$promoted, $took] = rt_timed(fn () => $a->promote($ra, 5000));
+[$va, $vb] = [$a->validity($ra), $b->validity($rb)];
+// on failure the values say why (the mutation baseline once saw a's validity at most 5 s, not reproduced)
+$why = fn ($v) => $v > 5000 ?: sprintf('%s; promote() took %.0f ms; pttls %s', var_export($v, true), $took, json_encode(rt_pttls($key)));
+var_dump($promoted, $why($va), $why($vb));
 echo "the one reader left: the writer, with a new token; readers and writers kept out\n";
 var_dump($b->unlock($rb));
 $w = $a->promote($ra, 5000);
