@@ -526,7 +526,7 @@ static int run_semaphore_release(const script_call *c, int variant)
 
 /* RL_LUA_WRITER_MARK_ONE on the key name: member's mark for ms more (only beside readers, or to renew
  * it), or taken back (ms 0); expired marks dropped, the set living as long as its latest. -1 when out
- * of memory. (No PUBLISH: the memory servers have no subscribers.) */
+ * of memory. (No PUBLISH: only the fair scripts announce here, rl_memory_store.h.) */
 static int mark_one(rl_memory_store *s, const char *name, size_t len, const char *member, size_t mlen, int64_t ms,
 	int64_t now)
 {

@@ -24,9 +24,11 @@ void rl_memory_store_restart(rl_memory_store *store);
 /* Whether it answers DELIFEQ (Valkey 9's native release); default: no ("unknown command"). */
 void rl_memory_store_set_delifeq(rl_memory_store *store, int on);
 
-/* The scripts' announcements of releases to waiters (the channel RL_NOTIFY_CHANNEL_PREFIX + key, or a
- * fair waiter's + "key:fair:w:<id>") passed to publish(arg, ...); default none (memory:// servers have
- * no subscribers). The simulation's servers deliver them to their SUBSCRIBE connections. */
+/* The fair scripts' announcements to waiters (the channel RL_NOTIFY_CHANNEL_PREFIX + key, or a fair
+ * waiter's + "key:fair:w:<id>") passed to publish(arg, ...); default none (memory:// servers have no
+ * subscribers). The simulation's servers deliver them to their SUBSCRIBE connections. The other release
+ * scripts announce nothing here, where the real ones do (RL_LUA_ANNOUNCE): a plain waitTimeout waiter of
+ * the simulation comes by its backoff. */
 void rl_memory_store_set_publish(rl_memory_store *store, void (*publish)(void *arg, const char *channel, size_t len),
 	void *arg);
 
