@@ -16,10 +16,14 @@ $del = function (string $k) use ($servers) {
     }
 };
 $told = 0;
-$r = new RedLock($servers, 10, 0, ['autoExtend' => true, 'abortOnLoss' => true, 'maxExtensions' => 50,
+// Retries: under helgrind on a loaded machine one call in a few hundred outlives a short ttl (CI, stop 40:
+// lock() gave false at round 35 and validity(false) was a TypeError); the workout is the thread, not the
+// call's speed, so a failed round retries and a round that still fails is skipped, counted.
+$r = new RedLock($servers, 10, 3, ['autoExtend' => true, 'abortOnLoss' => true, 'maxExtensions' => 50,
     'onLoss' => function (array $lock, string $reason) use (&$told) { $told++; },
     'observer' => function (array $call) {}]);
 $locks = [];
+$skipped = 0;
 // The first call opens the connections (with their probes) under helgrind, which on a loaded machine
 // took longer than the 90 ms ttl below once: a warm-up with a long ttl first.
 $warm = $r->lock("$key:warm", 10000);
@@ -27,7 +31,12 @@ if ($warm !== false) {
     $r->unlock($warm);
 }
 for ($round = 0; $round < 40; $round++) {
-    $locks[] = $r->lock("$key:$round", 90);          // renewed every 30 ms
+    $lock = $r->lock("$key:$round", 150);             // renewed every 50 ms
+    if ($lock === false) {
+        $skipped++;
+        continue;
+    }
+    $locks[] = $lock;
     if (count($locks) > 3) {
         $r->unlock(array_shift($locks));              // removal while renewals run
     }
@@ -59,13 +68,19 @@ try {
     echo "aborted\n";
 }
 echo $told > 0 ? "told\n" : "never told\n";
-$held = $r->lock("$key:fork", 600);
+echo "rounds skipped: $skipped of 40\n";
+$held = $r->lock("$key:fork", 2000);
+if ($held === false) {
+    exit("the fork's lock was not taken\n");
+}
 $pid = pcntl_fork();
 if ($pid === 0) {
     $r->validity($held);
-    $mine = $r->lock("$key:child", 90);
+    $mine = $r->lock("$key:child", 150);
     usleep(100000);
-    $r->unlock($mine);
+    if ($mine !== false) {
+        $r->unlock($mine);
+    }
     exit(0);
 }
 pcntl_waitpid($pid, $status);
