@@ -22,6 +22,7 @@
 
 #include "memory/rl_memory_server.h"
 #include "memory/rl_memory_store.h"
+#include "net/rl_fork.h"
 #include "net/rl_platform.h"
 #include "net/rl_cluster.h" /* the test clock: rl_test_clock_set */
 
@@ -244,6 +245,32 @@ static int transaction(mclient *c, int argc, const char **argv, const size_t *le
 		? -1 : 1;
 }
 
+/* DEBUG SLEEP <seconds> (at most 10), as Redis's: the server is busy meanwhile, the thread holding the
+ * lock as it does for any command (a fork in that window: tests/memory/994). 1 when it was that
+ * command (answered), 0 when not, -1 out of memory. */
+static int debug_sleep(mclient *c, int argc, const char **argv, const size_t *lens)
+{
+	char number[32];
+	double seconds;
+	struct timespec pause;
+
+	if (!is_command(argv[0], lens[0], "DEBUG") || argc != 3 || !is_command(argv[1], lens[1], "SLEEP")) {
+		return 0;
+	}
+	if (lens[2] == 0 || lens[2] >= sizeof(number)) {
+		return add_text(c, "-ERR DEBUG SLEEP takes seconds\r\n") != 0 ? -1 : 1;
+	}
+	memcpy(number, argv[2], lens[2]);
+	number[lens[2]] = '\0';
+	seconds = strtod(number, NULL);
+	seconds = seconds > 10.0 ? 10.0 : seconds < 0.0 ? 0.0 : seconds;
+	pause.tv_sec = (time_t) seconds;
+	pause.tv_nsec = (long) ((seconds - (double) pause.tv_sec) * 1e9);
+	while (nanosleep(&pause, &pause) != 0 && errno == EINTR) {
+	}
+	return add_text(c, "+OK\r\n") != 0 ? -1 : 1;
+}
+
 /* Parses and answers what c sent. Lock held. -1: close it. */
 static int serve(mclient *c)
 {
@@ -273,7 +300,10 @@ static int serve(mclient *c)
 			rc = rl_memory_buf_add(&c->out, FAILING, sizeof(FAILING) - 1);
 			break;
 		default:
-			rc = transaction(c, argc, argv, lens, c->in.bytes, (size_t) used);
+			rc = c->queued < 0 ? debug_sleep(c, argc, argv, lens) : 0;
+			if (rc == 0) {
+				rc = transaction(c, argc, argv, lens, c->in.bytes, (size_t) used);
+			}
 			if (rc == 0) {
 				rc = rl_memory_store_execute(c->server->store, argc, argv, lens, &c->out) < 0 ? -1 : 0;
 			} else {
@@ -470,6 +500,23 @@ static mserver *find_server(const char *name, size_t len)
 	return NULL;
 }
 
+/* No thread holds the lock across fork(): the thread holds it while it runs a command, and a child
+ * forked then inherited it locked, so its exit (rl_memory_server_shutdown) waited for ever
+ * (tests/memory/994). */
+static void lock_for_fork(void)
+{
+	pthread_mutex_lock(&lock);
+}
+static void unlock_after_fork(void)
+{
+	pthread_mutex_unlock(&lock);
+}
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+static void guard_fork(void)
+{
+	rl_fork_guard(lock_for_fork, unlock_after_fork, unlock_after_fork);
+}
+
 /* The directory, the wake pipe and the thread, once per process. Lock held. */
 static int start_locked(char *err, size_t err_size)
 {
@@ -514,6 +561,7 @@ static int start_locked(char *err, size_t err_size)
 		}
 	}
 	stopping = 0;
+	pthread_once(&fork_once, guard_fork);
 	if (pthread_create(&thread, NULL, server_thread, NULL) != 0) {
 		snprintf(err, err_size, "memory:// servers: no thread");
 		return -1;

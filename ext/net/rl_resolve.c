@@ -7,7 +7,7 @@
  * thread never writes into freed memory, whoever gave up first. */
 #ifndef _WIN32
 # ifndef _GNU_SOURCE
-#  define _GNU_SOURCE /* dladdr(), pipe2() */
+#  define _GNU_SOURCE /* pipe2() */
 # endif
 #endif
 #include <errno.h>
@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "net/rl_fork.h"
 #include "net/rl_platform.h"
 #include "net/rl_resolve.h"
 #include "protocol/rl_list.h"
@@ -26,7 +27,6 @@
 # include <ws2tcpip.h>
 #else
 # include <arpa/inet.h>
-# include <dlfcn.h>
 # include <fcntl.h>
 # include <netdb.h>
 # include <netinet/in.h>
@@ -301,28 +301,13 @@ static void after_fork_locked(void)
 	}
 }
 
-/* PHP unloads extensions at shutdown (dlclose). A lookup thread still inside getaddrinfo would
- * return into unmapped code, and the fork handlers would point there too: once we have started a
- * thread, the module stays loaded until the process ends. */
-static void pin_module(void)
-{
-# if defined(RTLD_NODELETE) && defined(RTLD_NOLOAD)
-	Dl_info info;
-
-	if (dladdr((void *) &pin_module, &info) != 0 && info.dli_fname != NULL) {
-		(void) dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE); /* never closed */
-	}
-# endif
-}
-
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 
 static void init_once(void)
 {
-	/* The prepare handler takes g_lock so that no thread holds it across fork(): a child would
-	 * otherwise inherit it locked, with no thread left to unlock it. */
-	pthread_atfork(lock_for_fork, unlock_in_parent, unlock_in_child);
-	pin_module();
+	/* g_lock is not held across fork(); and a lookup thread still inside getaddrinfo() at PHP's
+	 * shutdown returns into code that stays mapped (rl_fork_guard keeps the module loaded). */
+	rl_fork_guard(lock_for_fork, unlock_in_parent, unlock_in_child);
 }
 
 static int make_pipe(int fd[2])

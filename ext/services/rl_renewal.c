@@ -1,9 +1,6 @@
 /* The renewal thread of a registry of leases ('autoExtend'): every ttl/3 it extends each lease
  * with its kind's script over its own connections, marks it lost when that fails or its validity
  * ran out, and raises abortOnLoss then. See rl_leases.h. */
-#if !defined(_WIN32) && !defined(_GNU_SOURCE)
-# define _GNU_SOURCE /* dladdr() */
-#endif
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,10 +11,10 @@
 #include "core/rl_dialect.h"
 #include "core/rl_kinds.h"
 #include "net/rl_fanout.h"
+#include "net/rl_fork.h"
 #include "protocol/rl_reply.h"
 
 #ifndef _WIN32
-# include <dlfcn.h>
 # include <signal.h>
 # include <time.h>
 
@@ -33,19 +30,9 @@ static void unlock_after_fork(void)
 {
 	pthread_mutex_unlock(&rl_leases_lock);
 }
-/* PHP unloads extensions at shutdown (dlclose): fork handlers must not point into unmapped code
- * (a process that forks after that, e.g. an embedding SAPI). As rl_resolve.c does for its threads:
- * once we registered them, the module stays loaded until the process ends. */
 static void init_once(void)
 {
-# if defined(RTLD_NODELETE) && defined(RTLD_NOLOAD)
-	Dl_info info;
-
-	if (dladdr((void *) &init_once, &info) != 0 && info.dli_fname != NULL) {
-		(void) dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE); /* never closed */
-	}
-# endif
-	pthread_atfork(lock_for_fork, unlock_after_fork, unlock_after_fork);
+	rl_fork_guard(lock_for_fork, unlock_after_fork, unlock_after_fork);
 }
 
 /* The condition variable's timeouts are on CLOCK_MONOTONIC, as wait_ms() computes them: with the

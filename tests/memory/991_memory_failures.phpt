@@ -67,24 +67,7 @@ RedLockMemory::recover('fb');
 RedLockMemory::recover('fc');
 
 echo "-- the commands a client of its own may send, over the server's socket\n";
-/* The socket of this process' memory server $name: the listening fd whose inode /proc/net/unix names. */
-function memory_socket(string $name): ?string
-{
-    $inodes = [];
-    foreach (glob('/proc/self/fd/*') as $fd) {
-        if (preg_match('/^socket:\[(\d+)\]$/', (string) @readlink($fd), $m)) {
-            $inodes[$m[1]] = true;
-        }
-    }
-    foreach (file('/proc/net/unix') as $line) {
-        $f = preg_split('/\s+/', trim($line));
-        if (count($f) >= 8 && isset($inodes[$f[6]]) && preg_match('#/redlock-memory\.[^/]+/' . $name . '$#', $f[7])) {
-            return $f[7];
-        }
-    }
-    return null;
-}
-$link = stream_socket_client('unix://' . memory_socket('fa'), $errno, $errstr, 2.0);
+$link = stream_socket_client('unix://' . rt_memory_socket('fa'), $errno, $errstr, 2.0);
 stream_set_timeout($link, 5);
 $send = function (string ...$args) use ($link) {
     $out = '*' . count($args) . "\r\n";

@@ -23,6 +23,7 @@ static int test_getaddrinfo(const char *, const char *, const struct addrinfo *,
 #define RL_RESOLVE_GETADDRINFO test_getaddrinfo
 #include "../../ext/net/rl_resolve.c"
 #include "../../ext/net/rl_addresses.c"
+#include "../../ext/net/rl_fork.c"
 
 /* The test clock's offset lives in rl_conn.c, which this unit test does not link (rl_platform.h). */
 int64_t rl_clock_offset_us;
