@@ -46,12 +46,29 @@ void rl_memory_store_set_publish(rl_memory_store *s, void (*publish)(void *arg, 
 	s->publish_arg = arg;
 }
 
-/* A key derived from name (semaphore slots, fence counters), in out (size bytes). Its length. */
+/* The longest name a script may derive keys from (a semaphore's slots, a fence counter, the writers'
+ * marks, a fair queue): every derived key then fits the buffers below (512 bytes: the name, the longest
+ * suffix, ":semfair:w:" and a waiter's id, or ":slot:" and 4 digits). eval() refuses a longer KEYS[i]
+ * to such a script (a Redis server has no limit; docs/guide/testing-your-code.md). */
+#define DERIVED_NAME_MAX 400
+#define RL_MEMORY_DERIVED_NAME_MAX_TEXT "400"
+
+/* A key derived from name (semaphore slots, fence counters), in out (size bytes, room for
+ * DERIVED_NAME_MAX and the suffixes): name copied whole, NUL bytes included, as Lua's '..' does (a
+ * name cut at its first NUL made "a\0b" and "a\0c" one semaphore). Its length. */
 static size_t derived(char *out, size_t size, const char *name, size_t len, const char *suffix, long long n)
 {
-	int written = n >= 0 ? snprintf(out, size, "%.*s%s%lld", (int) len, name, suffix, n)
-		: snprintf(out, size, "%.*s%s", (int) len, name, suffix);
-	return written < 0 ? 0 : (size_t) written;
+	char digits[24];
+	size_t slen = strlen(suffix), dlen = n >= 0 ? (size_t) snprintf(digits, sizeof(digits), "%lld", n) : 0;
+
+	if (len + slen + dlen >= size) {
+		len = size - 1 - slen - dlen; /* never: eval() refused the name (DERIVED_NAME_MAX) */
+	}
+	memcpy(out, name, len);
+	memcpy(out + len, suffix, slen);
+	memcpy(out + len + slen, digits, dlen);
+	out[len + slen + dlen] = '\0';
+	return len + slen + dlen;
 }
 
 /* --- commands ----------------------------------------------------------------------------- */
@@ -1047,6 +1064,26 @@ static const struct {
 	{offsetof(rl_script_set, fair_semaphore_leave), 2, -1, run_fair_semaphore_leave, 0},
 };
 
+/* Whether a script builds keys from its KEYS ("KEYS[i] .. 'suffix'", "base .. 'suffix'": net/rl_shards.c's
+ * test) and one of those is longer than DERIVED_NAME_MAX. */
+static int derives_from_long_name(int argc, const char **argv, const size_t *lens, long long numkeys)
+{
+	static const char pattern[] = "] .. '";
+	size_t at;
+	long long i;
+	int derives = 0;
+
+	for (at = 0; !derives && at + sizeof(pattern) - 1 <= lens[1]; at++) {
+		derives = memcmp(argv[1] + at, pattern, sizeof(pattern) - 1) == 0;
+	}
+	for (i = 0; derives && i < numkeys && 3 + i < argc; i++) {
+		if (lens[3 + i] > DERIVED_NAME_MAX) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* EVAL: KEYS are argv[3 .. 3+numkeys-1], ARGV[j] is argv[3+numkeys+j-1]. */
 static int eval(rl_memory_store *s, int argc, const char **argv, const size_t *lens, rl_memory_buf *out)
 {
@@ -1057,6 +1094,10 @@ static int eval(rl_memory_store *s, int argc, const char **argv, const size_t *l
 
 	if (numkeys < 0 || 3 + numkeys > argc) {
 		return reply_text(out, "-ERR Number of keys can't be greater than number of args\r\n");
+	}
+	if (derives_from_long_name(argc, argv, lens, numkeys)) {
+		return reply_text(out, "-ERR memory:// keeps semaphores, fencing, shared locks and fair queues of names of at most "
+			RL_MEMORY_DERIVED_NAME_MAX_TEXT " bytes\r\n");
 	}
 	c.s = s;
 	c.argc = argc;
