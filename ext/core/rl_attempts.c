@@ -150,7 +150,8 @@ int rl_scripted_attempts_run(const rl_lock_io *io, rl_acquire *acquire, const rl
 		goto free_lock;
 	}
 	if (rl_script_call_init(&attempt.rollback_call, spec->rollback, keys, spec->rollback_argc,
-			(const char **) spec->args, spec->lens, RL_EXPECT_POSITIVE_INT) != 0) {
+			(const char **) (spec->rollback_args != NULL ? spec->rollback_args : spec->args),
+			spec->rollback_args != NULL ? spec->rollback_lens : spec->lens, RL_EXPECT_POSITIVE_INT) != 0) {
 		goto free_writeback;
 	}
 	won = rl_attempts_run(io, acquire, &ops, outcomes, result);

@@ -77,8 +77,12 @@ int rl_fair_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const rl
 	char ttl_text[24], ticket_text[24], heartbeat_text[24];
 	const char *args[] = {acquire.token, ttl_text, waiter->id, ticket_text, heartbeat_text};
 	size_t lens[] = {RL_TOKEN_LEN, 0, 0, 0, 0};
+	/* the rollback (RL_SCRIPT_FAIR_UNLOCK) names the waiter: it wakes the head unless that is us */
+	const char *rollback_args[] = {acquire.token, waiter->id};
+	size_t rollback_lens[] = {RL_TOKEN_LEN, 0};
 	/* RL_SCRIPT_FAIR_LOCK sets the key only where it answers 1: a refused attempt needs no rollback */
-	rl_scripted_attempt spec = {&policy->scripts->fair_lock, &policy->scripts->unlock, NULL, args, lens, 5, 1, 1};
+	rl_scripted_attempt spec = {&policy->scripts->fair_lock, &policy->scripts->unlock, NULL, args, lens, 5, 2, 1,
+		rollback_args, rollback_lens};
 
 	memset(result, 0, sizeof(*result));
 	if (waiter->enqueue && waiter->ticket == 0) {
@@ -89,7 +93,7 @@ int rl_fair_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const rl
 		waiter->ticket = ticket;
 	}
 	lens[1] = rl_resp_decimal(ttl_text, (unsigned long long) ttl);
-	lens[2] = waiter->enqueue ? RL_FAIR_ID_LEN : 0;
+	lens[2] = rollback_lens[1] = waiter->enqueue ? RL_FAIR_ID_LEN : 0;
 	lens[3] = rl_resp_decimal(ticket_text, (unsigned long long) waiter->ticket);
 	lens[4] = rl_resp_decimal(heartbeat_text, (unsigned long long) RL_FAIR_HEARTBEAT_KEY_MS);
 	if (waiter->enqueue) {

@@ -300,6 +300,10 @@ typedef struct rl_scripted_attempt {
 	const size_t *lens;
 	int lock_argc, rollback_argc;
 	int refusal_writes_nothing;
+	/* the rollback's ARGV when not the first rollback_argc of args (NULL: those): a fair waiter's
+	 * token and id, so that its rollback does not wake it (RL_SCRIPT_FAIR_UNLOCK) */
+	const char *const *rollback_args;
+	const size_t *rollback_lens;
 } rl_scripted_attempt;
 
 /* rl_attempts_run() over such an attempt. 1 when won (result filled, *fence with a writeback), 0

@@ -365,10 +365,13 @@
 	"    redis.call('ZREM', q, first[1])\n" \
 	"end\n"
 
-/* Wakes the live head, if any (its own channel only). */
+/* Wakes the live head, if any (its own channel only), unless it is me (set before: the waiter whose
+ * own rollback this is, false for none). A waiter woken by its own rollback attempted again at once,
+ * won the same minority, rolled back and woke itself again: a loop for as long as the lock stayed held
+ * elsewhere (test 637). It attempts again by its heartbeat instead, as it would had it not won there. */
 #define RL_LUA_FAIR_WAKE_HEAD \
 	RL_LUA_FAIR_HEAD \
-	"if head then\n" \
+	"if head and head ~= me then\n" \
 	RL_LUA_ANNOUNCE("w .. head") \
 	"end\n"
 
@@ -407,14 +410,16 @@
 	"redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])\n" \
 	"return 1\n"
 
-/* KEYS[1] = resource, ARGV[1] = token. RL_SCRIPT_UNLOCK, and then the queue's live head is woken
- * on its own channel: the hand-over (the other waiters sleep on). */
+/* KEYS[1] = resource, ARGV[1] = token, ARGV[2] (a fair waiter's rollback only) = the waiter's id.
+ * RL_SCRIPT_UNLOCK, and then the queue's live head is woken on its own channel: the hand-over (the
+ * other waiters sleep on); a waiter rolling back its attempt is not woken by it (RL_LUA_FAIR_WAKE_HEAD). */
 #define RL_SCRIPT_FAIR_UNLOCK \
 	"if redis.pcall('GET', KEYS[1]) ~= ARGV[1] then\n" \
 	"    return 0\n" \
 	"end\n" \
 	"redis.call('DEL', KEYS[1])\n" \
 	RL_LUA_ANNOUNCE("KEYS[1]") \
+	"local me = ARGV[2] or false\n" \
 	"local base = string.byte(ARGV[1], 1) == 109 and string.match(KEYS[1], '^(.*)" RL_SLOT_SUFFIX "%d+$')\n" \
 	"if base then\n" \
 	RL_LUA_FAIR_SEM_UNLOCK_WAKE \
@@ -426,6 +431,7 @@
 /* KEYS[1] = resource, ARGV[1] = waiter id. The waiter leaves the queue (won, waitTimeout over,
  * cancelled); when the key is free the new live head is woken (we may have been woken for it). */
 #define RL_SCRIPT_FAIR_LEAVE \
+	"local me = ARGV[1]\n" \
 	"redis.call('ZREM', KEYS[1] .. '" RL_FAIR_SUFFIX "', ARGV[1])\n" \
 	"redis.call('DEL', KEYS[1] .. '" RL_FAIR_WAITER_SUFFIX "' .. ARGV[1])\n" \
 	"if redis.call('EXISTS', KEYS[1]) == 0 then\n" \
@@ -478,12 +484,15 @@
 	"    end\n" \
 	"end\n"
 
-/* Wakes the first free live waiters, each on its own channel (those a free slot is owed to). */
+/* Wakes the first free live waiters, each on its own channel (those a free slot is owed to), but me
+ * (set before: the waiter whose own rollback or trim this is, false for none; RL_LUA_FAIR_WAKE_HEAD's
+ * reason). */
 #define RL_LUA_FAIR_SEM_WAKE \
-	"local me = false\n" \
 	RL_LUA_FAIR_SEM_LIVE \
 	"for i = 1, #live do\n" \
+	"    if live[i] ~= me then\n" \
 	RL_LUA_ANNOUNCE("w .. live[i]") \
+	"    end\n" \
 	"end\n"
 
 /* KEYS[1] = resource. A ticket of the semaphore's queue (RL_SCRIPT_FAIR_TICKET's, its counter). */
@@ -519,9 +528,11 @@
 	"end\n" \
 	RL_LUA_SEMAPHORE_TAKE_SLOT
 
-/* KEYS[1] = resource, ARGV[1] = token, ARGV[2] = limit, ARGV[3] = a slot to keep (-1: none).
- * RL_SCRIPT_SEMAPHORE_RELEASE, and when it freed a slot, the live waiters owed one are woken. */
+/* KEYS[1] = resource, ARGV[1] = token, ARGV[2] = limit, ARGV[3] = a slot to keep (-1: none),
+ * ARGV[4] = the waiter's id ('' on its first attempt, not queued). RL_SCRIPT_SEMAPHORE_RELEASE, and
+ * when it freed a slot, the live waiters owed one are woken, but the waiter itself. */
 #define RL_SCRIPT_FAIR_SEMAPHORE_RELEASE \
+	"local me = ARGV[4] or false\n" \
 	"local limit = tonumber(ARGV[2])\n" \
 	"local keep = tonumber(ARGV[3])\n" \
 	"local released = 0\n" \
@@ -536,6 +547,7 @@
 /* KEYS[1] = resource, ARGV[1] = waiter id, ARGV[2] = limit. The waiter leaves the semaphore's queue;
  * the live waiters owed a free slot are woken (we may have been woken for one). */
 #define RL_SCRIPT_FAIR_SEMAPHORE_LEAVE \
+	"local me = ARGV[1]\n" \
 	"local base = KEYS[1]\n" \
 	"local limit = tonumber(ARGV[2])\n" \
 	RL_LUA_FAIR_SEM_FREE \
@@ -546,7 +558,8 @@
 
 /* A fair object's unlock() of a semaphore's slot (its token's first character the semaphore's mark
  * 'm', the key "<base>:slot:<n>"): the base's queue, the limit its first live waiter asked with (its
- * heartbeat's value), and the waiters owed a free slot woken. base set before, with the slot's key. */
+ * heartbeat's value), and the waiters owed a free slot woken. base set before, with the slot's key,
+ * and me (false: an unlock() is nobody's rollback). */
 #define RL_LUA_FAIR_SEM_UNLOCK_WAKE \
 	"local first = false\n" \
 	"local hq = base .. '" RL_FAIR_SEM_SUFFIX "'\n" \

@@ -14,7 +14,8 @@ typedef struct semaphore_attempt {
 	size_t servers;
 	unsigned quorum;
 	rl_script_call lock_call;    /* token, ttl, limit */
-	rl_script_call release_call; /* token, limit, keep */
+	rl_script_call release_call; /* token, limit, keep (and a fair waiter's id) */
+	size_t keep_at;              /* keep's place in release_call's arguments */
 	char keep_text[24];          /* "-1" for a rollback, the won slot for the trim */
 	int64_t slot;                /* the slot with the most votes in the last attempt */
 } semaphore_attempt;
@@ -76,10 +77,9 @@ static void send_release(semaphore_attempt *attempt, const rl_lock_io *io, int64
 {
 	size_t len = (size_t) snprintf(attempt->keep_text, sizeof(attempt->keep_text), "%lld", (long long) keep);
 	rl_script_call *call = &attempt->release_call;
-	size_t per_command = (size_t) call->request.command.argc;
 
-	/* keep is the last argument: its length follows the text. */
-	call->argvlen[per_command - 1] = len;
+	/* keep's length follows the text */
+	call->argvlen[attempt->keep_at] = len;
 	io->send(io->arg, &call->request.command);
 }
 
@@ -127,8 +127,9 @@ int rl_semaphore_acquire(const rl_lock_io *io, const rl_lock_policy *policy, con
 	/* a fair waiter's: its id ('' on its first attempt, not queued), ticket and heartbeat */
 	const char *lock_args[] = {acquire.token, ttl_text, limit_text, waiter ? waiter->id : "", ticket_text, heartbeat_text};
 	size_t lock_lens[] = {RL_TOKEN_LEN, 0, 0, 0, 0, 0};
-	const char *release_args[] = {acquire.token, limit_text, attempt.keep_text};
-	size_t release_lens[] = {RL_TOKEN_LEN, 0, 2};
+	/* a fair waiter's id last: its own rollback and trim do not wake it (RL_SCRIPT_FAIR_SEMAPHORE_RELEASE) */
+	const char *release_args[] = {acquire.token, limit_text, attempt.keep_text, waiter ? waiter->id : ""};
+	size_t release_lens[] = {RL_TOKEN_LEN, 0, 2, 0};
 	size_t i;
 	int won;
 
@@ -142,7 +143,7 @@ int rl_semaphore_acquire(const rl_lock_io *io, const rl_lock_policy *policy, con
 		waiter->ticket = ticket;
 	}
 	if (waiter != NULL) {
-		lock_lens[3] = waiter->enqueue ? RL_FAIR_ID_LEN : 0;
+		lock_lens[3] = release_lens[3] = waiter->enqueue ? RL_FAIR_ID_LEN : 0;
 		lock_lens[4] = rl_resp_decimal(ticket_text, (unsigned long long) waiter->ticket);
 		lock_lens[5] = rl_resp_decimal(heartbeat_text, (unsigned long long) RL_FAIR_HEARTBEAT_KEY_MS);
 		waiter->queued |= waiter->enqueue;
@@ -160,11 +161,12 @@ int rl_semaphore_acquire(const rl_lock_io *io, const rl_lock_policy *policy, con
 		return -1;
 	}
 	attempt.lock_call.request.undecided = slots_undecided;
-	if (rl_script_call_init(&attempt.release_call, &policy->scripts->semaphore_release, &keys, 3, release_args,
-			release_lens, RL_EXPECT_POSITIVE_INT) != 0) {
+	if (rl_script_call_init(&attempt.release_call, &policy->scripts->semaphore_release, &keys, waiter != NULL ? 4 : 3,
+			release_args, release_lens, RL_EXPECT_POSITIVE_INT) != 0) {
 		rl_script_call_free(&attempt.lock_call);
 		return -1;
 	}
+	attempt.keep_at = (size_t) attempt.release_call.request.command.argc - (waiter != NULL ? 2 : 1);
 	won = rl_attempts_run(io, &acquire, &ops, outcomes, result);
 	if (won) {
 		*slot = attempt.slot;

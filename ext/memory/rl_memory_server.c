@@ -246,7 +246,7 @@ static int transaction(mclient *c, int argc, const char **argv, const size_t *le
 }
 
 /* DEBUG SLEEP <seconds> (at most 10), as Redis's: the server is busy meanwhile, the thread holding the
- * lock as it does for any command (a fork in that window: tests/memory/994). 1 when it was that
+ * lock as it does for any command (a fork in that window: tests/memory/995). 1 when it was that
  * command (answered), 0 when not, -1 out of memory. */
 static int debug_sleep(mclient *c, int argc, const char **argv, const size_t *lens)
 {
@@ -502,7 +502,7 @@ static mserver *find_server(const char *name, size_t len)
 
 /* No thread holds the lock across fork(): the thread holds it while it runs a command, and a child
  * forked then inherited it locked, so its exit (rl_memory_server_shutdown) waited for ever
- * (tests/memory/994). */
+ * (tests/memory/995). */
 static void lock_for_fork(void)
 {
 	pthread_mutex_lock(&lock);

@@ -46,12 +46,29 @@ void rl_memory_store_set_publish(rl_memory_store *s, void (*publish)(void *arg, 
 	s->publish_arg = arg;
 }
 
-/* A key derived from name (semaphore slots, fence counters), in out (size bytes). Its length. */
+/* The longest name a script may derive keys from (a semaphore's slots, a fence counter, the writers'
+ * marks, a fair queue): every derived key then fits the buffers below (512 bytes: the name, the longest
+ * suffix, ":semfair:w:" and a waiter's id, or ":slot:" and 4 digits). eval() refuses a longer KEYS[i]
+ * to such a script (a Redis server has no limit; docs/guide/testing-your-code.md). */
+#define DERIVED_NAME_MAX 400
+#define RL_MEMORY_DERIVED_NAME_MAX_TEXT "400"
+
+/* A key derived from name (semaphore slots, fence counters), in out (size bytes, room for
+ * DERIVED_NAME_MAX and the suffixes): name copied whole, NUL bytes included, as Lua's '..' does (a
+ * name cut at its first NUL made "a\0b" and "a\0c" one semaphore). Its length. */
 static size_t derived(char *out, size_t size, const char *name, size_t len, const char *suffix, long long n)
 {
-	int written = n >= 0 ? snprintf(out, size, "%.*s%s%lld", (int) len, name, suffix, n)
-		: snprintf(out, size, "%.*s%s", (int) len, name, suffix);
-	return written < 0 ? 0 : (size_t) written;
+	char digits[24];
+	size_t slen = strlen(suffix), dlen = n >= 0 ? (size_t) snprintf(digits, sizeof(digits), "%lld", n) : 0;
+
+	if (len + slen + dlen >= size) {
+		len = size - 1 - slen - dlen; /* never: eval() refused the name (DERIVED_NAME_MAX) */
+	}
+	memcpy(out, name, len);
+	memcpy(out + len, suffix, slen);
+	memcpy(out + len + slen, digits, dlen);
+	out[len + slen + dlen] = '\0';
+	return len + slen + dlen;
 }
 
 /* --- commands ----------------------------------------------------------------------------- */
@@ -740,9 +757,9 @@ static size_t fair_live(rl_memory_store *s, const fair_names *n, size_t want, ch
 	return found;
 }
 
-/* The first want live waiters woken, each on its own channel (RL_LUA_FAIR_WAKE_HEAD, RL_LUA_FAIR_SEM_WAKE).
- * -1 when out of memory. */
-static int fair_wake(const script_call *c, const fair_names *n, size_t want)
+/* The first want live waiters woken, each on its own channel, but me (mlen 0: none), the waiter whose own
+ * rollback or trim this is (RL_LUA_FAIR_WAKE_HEAD, RL_LUA_FAIR_SEM_WAKE). -1 when out of memory. */
+static int fair_wake(const script_call *c, const fair_names *n, size_t want, const char *me, size_t mlen)
 {
 	char (*live)[FAIR_MEMBER_MAX] = want > 0 ? malloc(want * sizeof(*live)) : NULL;
 	size_t *lens = want > 0 ? malloc(want * sizeof(*lens)) : NULL, count, i;
@@ -756,7 +773,9 @@ static int fair_wake(const script_call *c, const fair_names *n, size_t want)
 	}
 	count = fair_live(c->s, n, want, live, lens, "", 0, &admitted);
 	for (i = 0; i < count; i++) {
-		announce(c, key, heartbeat_key(key, n, live[i], lens[i]));
+		if (lens[i] != mlen || memcmp(live[i], me, mlen) != 0) {
+			announce(c, key, heartbeat_key(key, n, live[i], lens[i]));
+		}
 	}
 	free(live);
 	free(lens);
@@ -857,7 +876,7 @@ static size_t sem_free(rl_memory_store *s, const char *base, size_t blen, long l
 
 /* RL_LUA_FAIR_SEM_UNLOCK_WAKE: the limit the semaphore's first live waiter asked with (its heartbeat's
  * value; those without one removed), and the waiters owed a free slot woken. */
-static int fair_sem_unlock_wake(const script_call *c, const char *base, size_t blen)
+static int fair_sem_unlock_wake(const script_call *c, const char *base, size_t blen, const char *me, size_t mlen)
 {
 	char first[FAIR_MEMBER_MAX], key[600];
 	fair_names n;
@@ -881,7 +900,7 @@ static int fair_sem_unlock_wake(const script_call *c, const char *base, size_t b
 	if (limit < 1 || limit > RL_SEMAPHORE_MAX_LIMIT) {
 		return 0;
 	}
-	return fair_wake(c, &n, sem_free(c->s, base, blen, limit));
+	return fair_wake(c, &n, sem_free(c->s, base, blen, limit), me, mlen);
 }
 
 /* Whether key is a slot key ("<base>:slot:<digits>", Lua's '^(.*):slot:%d+$'); *base its base's length. */
@@ -900,11 +919,11 @@ static int slot_base(const char *key, size_t len, size_t *base)
 }
 
 /* RL_SCRIPT_FAIR_UNLOCK: unlock, the release announced, then the semaphore's waiters owed the slot (a
- * semaphore's token, 'm', on a slot key) or the lock's live head woken. */
+ * semaphore's token, 'm', on a slot key) or the lock's live head woken, but ARGV[2] (a waiter's rollback). */
 static int run_fair_unlock(const script_call *c, int variant)
 {
-	const char *key = c->argv[c->first];
-	size_t len = c->lens[c->first], base;
+	const char *key = c->argv[c->first], *me = has_argv(c, 2) ? c->argv[c->argi + 1] : "";
+	size_t len = c->lens[c->first], base, mlen = has_argv(c, 2) ? c->lens[c->argi + 1] : 0;
 	fair_names n;
 
 	(void) variant;
@@ -914,10 +933,10 @@ static int run_fair_unlock(const script_call *c, int variant)
 	rl_mkey_del(c->s, rl_mkey_find(c->s, key, len));
 	announce(c, key, len);
 	if (c->tlen > 0 && c->token[0] == 'm' && slot_base(key, len, &base)) {
-		return fair_sem_unlock_wake(c, key, base) != 0 ? -1 : reply_int(c->out, 1);
+		return fair_sem_unlock_wake(c, key, base, me, mlen) != 0 ? -1 : reply_int(c->out, 1);
 	}
 	fair_names_of(&n, key, len, 0);
-	return fair_wake(c, &n, 1) != 0 ? -1 : reply_int(c->out, 1);
+	return fair_wake(c, &n, 1, me, mlen) != 0 ? -1 : reply_int(c->out, 1);
 }
 
 /* RL_SCRIPT_FAIR_LEAVE: ARGV[1] the waiter's id; the new live head woken when the key is free. */
@@ -928,7 +947,7 @@ static int run_fair_leave(const script_call *c, int variant)
 	(void) variant;
 	fair_names_of(&n, c->argv[c->first], c->lens[c->first], 0);
 	fair_off(c->s, &n, c->token, c->tlen);
-	if (rl_mkey_find(c->s, c->argv[c->first], c->lens[c->first]) == NULL && fair_wake(c, &n, 1) != 0) {
+	if (rl_mkey_find(c->s, c->argv[c->first], c->lens[c->first]) == NULL && fair_wake(c, &n, 1, c->token, c->tlen) != 0) {
 		return -1;
 	}
 	return reply_int(c->out, 1);
@@ -970,17 +989,18 @@ static int run_fair_semaphore_lock(const script_call *c, int variant)
 	return take_slot(c, limit); /* a winner stays queued until its leave */
 }
 
-/* RL_SCRIPT_FAIR_SEMAPHORE_RELEASE: the semaphore's release, then, when it freed a slot, the waiters owed one woken. */
+/* RL_SCRIPT_FAIR_SEMAPHORE_RELEASE: the semaphore's release, then, when it freed a slot, the waiters owed one
+ * woken, but ARGV[4] (the waiter whose rollback or trim this is). */
 static int run_fair_semaphore_release(const script_call *c, int variant)
 {
 	long long limit = argv_n(c, 2), released = release_slots(c, limit, argv_n(c, 3));
-	const char *base = c->argv[c->first];
-	size_t blen = c->lens[c->first];
+	const char *base = c->argv[c->first], *me = has_argv(c, 4) ? c->argv[c->argi + 3] : "";
+	size_t blen = c->lens[c->first], mlen = has_argv(c, 4) ? c->lens[c->argi + 3] : 0;
 	fair_names n;
 
 	(void) variant;
 	fair_names_of(&n, base, blen, 1);
-	if (released > 0 && fair_wake(c, &n, sem_free(c->s, base, blen, limit)) != 0) {
+	if (released > 0 && fair_wake(c, &n, sem_free(c->s, base, blen, limit), me, mlen) != 0) {
 		return -1;
 	}
 	return reply_int(c->out, released);
@@ -997,7 +1017,7 @@ static int run_fair_semaphore_leave(const script_call *c, int variant)
 	(void) variant;
 	fair_names_of(&n, base, blen, 1);
 	fair_off(c->s, &n, c->token, c->tlen);
-	if (limit > 0 && limit <= RL_SEMAPHORE_MAX_LIMIT && fair_wake(c, &n, sem_free(c->s, base, blen, limit)) != 0) {
+	if (limit > 0 && limit <= RL_SEMAPHORE_MAX_LIMIT && fair_wake(c, &n, sem_free(c->s, base, blen, limit), c->token, c->tlen) != 0) {
 		return -1;
 	}
 	return reply_int(c->out, 1);
@@ -1044,6 +1064,26 @@ static const struct {
 	{offsetof(rl_script_set, fair_semaphore_leave), 2, -1, run_fair_semaphore_leave, 0},
 };
 
+/* Whether a script builds keys from its KEYS ("KEYS[i] .. 'suffix'", "base .. 'suffix'": net/rl_shards.c's
+ * test) and one of those is longer than DERIVED_NAME_MAX. */
+static int derives_from_long_name(int argc, const char **argv, const size_t *lens, long long numkeys)
+{
+	static const char pattern[] = "] .. '";
+	size_t at;
+	long long i;
+	int derives = 0;
+
+	for (at = 0; !derives && at + sizeof(pattern) - 1 <= lens[1]; at++) {
+		derives = memcmp(argv[1] + at, pattern, sizeof(pattern) - 1) == 0;
+	}
+	for (i = 0; derives && i < numkeys && 3 + i < argc; i++) {
+		if (lens[3 + i] > DERIVED_NAME_MAX) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* EVAL: KEYS are argv[3 .. 3+numkeys-1], ARGV[j] is argv[3+numkeys+j-1]. */
 static int eval(rl_memory_store *s, int argc, const char **argv, const size_t *lens, rl_memory_buf *out)
 {
@@ -1054,6 +1094,10 @@ static int eval(rl_memory_store *s, int argc, const char **argv, const size_t *l
 
 	if (numkeys < 0 || 3 + numkeys > argc) {
 		return reply_text(out, "-ERR Number of keys can't be greater than number of args\r\n");
+	}
+	if (derives_from_long_name(argc, argv, lens, numkeys)) {
+		return reply_text(out, "-ERR memory:// keeps semaphores, fencing, shared locks and fair queues of names of at most "
+			RL_MEMORY_DERIVED_NAME_MAX_TEXT " bytes\r\n");
 	}
 	c.s = s;
 	c.argc = argc;
