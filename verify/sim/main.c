@@ -89,7 +89,7 @@ typedef struct fair_call {
 static fair_call *fcalls;
 static size_t nfcalls, capfcalls;
 static int fair_open[K_MAX_CLIENTS]; /* the client's call in fcalls, -1 */
-static uint64_t fair_schedules, fair_sem_schedules, fair_checked, fair_calls, fair_won, fair_kills, fair_timeouts;
+static uint64_t fair_schedules, fair_sem_schedules, fair_sem_checked, fair_checked, fair_calls, fair_won, fair_kills, fair_timeouts;
 /* ghosts: when a queued attempt ran at a server after its call's leave had run there (late: a delay spike on
  * its connection, the leave sent on another), queueing that waiter again with nobody behind it */
 static double *ghosts;
@@ -793,6 +793,7 @@ int main(int argc, char **argv)
 				}
 			}
 			fair_checked += (uint64_t) !k_faulty();
+			fair_sem_checked += (uint64_t) (!k_faulty() && fair_semaphore);
 		}
 		if (violated() || (mode == MODE_FAIR && !k_faulty() && fair_violated())) {
 			violations++;
@@ -818,8 +819,8 @@ int main(int argc, char **argv)
 		" events=%" PRIu64 " commands=%" PRIu64 " crashes=%" PRIu64 " violations=%" PRIu64 " first=0x%016" PRIx64 "\n",
 		schedules, by_mode[0], by_mode[1], by_mode[2], by_mode[3], fair_sem_schedules, locks_won, extends_won, releases_refused, refused_by_kind[0], refused_by_kind[1], refused_by_kind[2], connects, dropped,
 		events, commands, crashes, violations, first_bad);
-	printf("FAIR schedules=%" PRIu64 " semaphore=%" PRIu64 " slots_checked=%" PRIu64 " past_waiters=%" PRIu64 " checked=%" PRIu64 " calls=%zu won=%" PRIu64 " timeouts=%" PRIu64 " kills=%" PRIu64
-		" max_wait_ms=%.0f max_stall_ms=%.0f ghosts=%" PRIu64 "\n", fair_schedules, fair_sem_schedules, fair_sem_grants, fair_sem_grants_ahead, fair_checked, fair_calls, fair_won, fair_timeouts, fair_kills,
+	printf("FAIR schedules=%" PRIu64 " semaphore=%" PRIu64 " semaphore_checked=%" PRIu64 " slots_checked=%" PRIu64 " past_waiters=%" PRIu64 " checked=%" PRIu64 " calls=%zu won=%" PRIu64 " timeouts=%" PRIu64 " kills=%" PRIu64
+		" max_wait_ms=%.0f max_stall_ms=%.0f ghosts=%" PRIu64 "\n", fair_schedules, fair_sem_schedules, fair_sem_checked, fair_sem_grants, fair_sem_grants_ahead, fair_checked, fair_calls, fair_won, fair_timeouts, fair_kills,
 		fair_max_wait, fair_max_stall, fair_ghosts);
 	return violations > 0 ? 1 : 0;
 }
