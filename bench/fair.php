@@ -3,10 +3,11 @@
  * Fair waiting benchmark worker (issue 36): one process of P, with F Fibers (Revolt), each its own
  * RedLock object, on ONE resource: lock(), hold HOLD_MS, unlock(), again, until END (unix time).
  *
- *   php fair.php fair|notified|retries H:P,... RESOURCE START_UNIX END_UNIX FIBERS HOLD_MS OUT
+ *   php fair.php fair|notified|retries H:P,... RESOURCE START_UNIX END_UNIX FIBERS HOLD_MS OUT [LIMIT]
  * fair:     'fair' => true, 'waitTimeout' => 60000
  * notified: 'waitTimeout' => 60000 (every waiter woken by each release)
  * retries:  retryDelay 200 ms, retryCount 1000000 (the defaults' delay, tries until it gets it)
+ * LIMIT > 0: lockSemaphore(RESOURCE, LIMIT, 5000) instead of lock(RESOURCE, 5000), the same objects.
  * Writes one line per hold to OUT: waiter call_ns acquired_ns released_ns token (CLOCK_MONOTONIC,
  * shared by the processes; the token to find the hold's ticket in a MONITOR log), as they happen (a process stopped at the deadline loses nothing written), and
  * at the end "cpu USER_S SYS_S", the process' own CPU (getrusage).
@@ -16,6 +17,7 @@ rt_revolt_load();
 use Revolt\EventLoop;
 
 [$mode, $serverList, $resource, $startAt, $endAt, $fibers, $holdMs, $outFile] = array_slice($argv, 1, 8);
+$limit = (int) ($argv[9] ?? 0);
 $servers = array_map(function ($hp) {
     [$h, $p] = explode(':', $hp);
     return [$h, (int) $p, 1.0];
@@ -29,11 +31,11 @@ $make = fn () => match ($mode) {
 usleep((int) max(0, ((float) $startAt - microtime(true)) * 1e6));
 for ($f = 0; $f < (int) $fibers; $f++) {
     $id = getmypid() . '.' . $f;
-    rt_async(function () use ($make, $resource, $endAt, $holdMs, $out, $id) {
+    rt_async(function () use ($make, $resource, $endAt, $holdMs, $out, $id, $limit) {
         $r = $make();
         while (microtime(true) < (float) $endAt) {
             $call = hrtime(true);
-            $lock = $r->lock($resource, 5000);
+            $lock = $limit > 0 ? $r->lockSemaphore($resource, $limit, 5000) : $r->lock($resource, 5000);
             $got = hrtime(true);
             if ($lock === false) {
                 continue;

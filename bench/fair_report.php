@@ -1,9 +1,12 @@
 <?php
 /**
  * The figures of bench/fair.sh from the workers' lines (bench/fair.php):
- *   php fair_report.php [--monitor=FILE] WINDOW_S WAITERS FILE...
+ *   php fair_report.php [--monitor=FILE] [--limit=L] WINDOW_S WAITERS FILE...
  * Only holds acquired within the first WINDOW_S seconds after the first acquisition count.
- * - hand-over: from a holder's unlock() call to the next holder's lock() returning (ms), p50/p99;
+ * - hand-over: from a holder's unlock() call to the next holder's lock() returning (ms), p50/p99; with
+ *   --limit (a semaphore of L slots, bench/fair.sh --semaphore): the releases and the acquisitions in
+ *   time order, each acquisition paired with the earliest release not yet paired (the slot it freed is
+ *   the first taken again), counted when its call was already waiting at that release;
  * - hand-overs per second;
  * - bypasses: holds won by a call that started more than 10 ms after another call that was still
  *   waiting (that one got the lock later): acquisition order against the calls' start;
@@ -14,8 +17,14 @@
  */
 $args = array_slice($argv, 1);
 $monitor = null;
-if (isset($args[0]) && str_starts_with($args[0], '--monitor=')) {
-    $monitor = substr(array_shift($args), strlen('--monitor='));
+$limit = 0;
+while (isset($args[0]) && str_starts_with($args[0], '--')) {
+    $opt = array_shift($args);
+    if (str_starts_with($opt, '--monitor=')) {
+        $monitor = substr($opt, strlen('--monitor='));
+    } elseif (str_starts_with($opt, '--limit=')) {
+        $limit = (int) substr($opt, strlen('--limit='));
+    }
 }
 $window = (float) $args[0];
 $waiters = (int) $args[1];
@@ -38,8 +47,8 @@ if ($rows === []) {
 }
 $t0 = $rows[0][2];
 $rows = array_values(array_filter($rows, fn ($r) => $r[2] - $t0 <= $window * 1e9));
-$lat = [];
-for ($k = 1; $k < count($rows); $k++) {
+$lat = $limit > 0 ? slot_handovers($rows) : [];
+for ($k = 1; $limit === 0 && $k < count($rows); $k++) {
     if ($rows[$k][1] < $rows[$k - 1][3]) { // it was waiting when the previous holder released
         $lat[] = ($rows[$k][2] - $rows[$k - 1][3]) / 1e6;
     }
@@ -117,4 +126,32 @@ function ticket_bypasses(array $rows, string $file): array
         }
     }
     return [$bypass, $n];
+}
+
+/**
+ * A semaphore's hand-overs (ms): releases and acquisitions merged in time order; an acquisition takes the
+ * earliest release not yet taken (none: a slot that was free, not handed over), and counts when its call
+ * started before that release (it was waiting when the slot was freed).
+ */
+function slot_handovers(array $rows): array
+{
+    $events = [];
+    foreach ($rows as $r) {
+        $events[] = [$r[2], 1, $r[1]]; // acquired at, kind, its call's start
+        $events[] = [$r[3], 0, 0];     // released at (the unlock() call)
+    }
+    usort($events, fn ($a, $b) => $a[0] <=> $b[0] ?: $a[1] <=> $b[1]);
+    $freed = new SplQueue();
+    $lat = [];
+    foreach ($events as [$at, $kind, $call]) {
+        if ($kind === 0) {
+            $freed->enqueue($at);
+        } elseif (!$freed->isEmpty()) {
+            $release = $freed->dequeue();
+            if ($call < $release) {
+                $lat[] = ($at - $release) / 1e6;
+            }
+        }
+    }
+    return $lat;
 }

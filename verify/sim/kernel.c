@@ -520,6 +520,11 @@ void k_die_at(double at)
 	clients[current].die_at = at;
 }
 
+struct rl_memory_store *k_store(int server)
+{
+	return servers[server].store;
+}
+
 int k_killed(int i)
 {
 	return clients[i].killed;

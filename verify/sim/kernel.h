@@ -49,6 +49,9 @@ int k_faulty(void);              /* a server of this schedule pauses or crashes 
 void k_die_at(double at);
 int k_killed(int client);
 /* Called for every command a server runs, with its reply; the client is the connection's owner. */
+struct rl_memory_store;
+/* The server's store, to read its keys from k_observe (what the server would answer now). */
+struct rl_memory_store *k_store(int server);
 extern void (*k_observe)(int client, int server, int argc, const char **argv, const size_t *lens, const char *reply,
 	size_t reply_len);
 

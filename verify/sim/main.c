@@ -7,18 +7,22 @@
  *   exclusive  lock() of one resource, alone or with a second key in one lock, some clients with
  *              fencing: no two holders at once; fences grow with every holder;
  *   shared     lockShared() and lock() of one resource: lock() holders alone, readers together;
- *   semaphore  lockSemaphore() with a limit of 1 to 3: never more holders than the limit;
+ *   semaphore  lockSemaphore() with a limit of 1 to 3: never more holders than the limit; in one such
+ *              schedule of 2 its clients are fair ones, run as the fair mode's (a fair semaphore);
  *   fair       lock() of one resource with 'fair' => true and waitTimeout (the queue, tickets, wake-ups
- *              by PUBLISH to SUBSCRIBE connections, heartbeats); a waiting client dies (SIGKILL) in one
- *              call of 6: no two holders at once; and in schedules without paused or crashed servers
- *              FIFO, no starvation, no stall (fair_violated()).
+ *              by PUBLISH to SUBSCRIBE connections, heartbeats), or a fair semaphore's lockSemaphore()
+ *              (its own queue); a waiting client dies (SIGKILL) in one call of 6: no two holders at
+ *              once (a semaphore: never more than its limit); and in schedules without paused or crashed
+ *              servers FIFO (a semaphore's: no slot taken past a live waiter ahead unless the server had a
+ *              free slot for it too), no starvation, no stall (fair_violated()).
  * A client holds for a while (sometimes past its validity: it stops using the lock there),
  * sometimes extends, releases or lets the lock expire, and sometimes frees its object (its
  * connections go to the pool with the replies they still owe). A hold lasts from the return of
  * the acquisition to the end of the validity it (or the last extend()) promised, or to the start
  * of the release.
  * --calm: no delay spikes, slow links or paused servers, so every release of a hold still valid
- * must succeed (counted as refused_releases otherwise). --fair: every schedule in the fair mode.
+ * must succeed (counted as refused_releases otherwise). --fair: every schedule in the fair mode, one in 2
+ * a fair semaphore's.
  * Mutations of the configuration (the code's are built by verify/sim/run.sh from patched copies):
  * --quorum-minus-one (floor(N/2)), --no-drift (drift factor 0 while the servers' clocks drift),
  * --shared-token (every attempt of a call reuses the call's first token: defect 1),
@@ -40,6 +44,7 @@
 #include "core/rl_lock.h"
 #include "core/rl_scripts.h"
 #include "kernel.h"
+#include "memory/rl_memory_store.h"
 
 enum { MODE_EXCLUSIVE, MODE_SHARED, MODE_SEMAPHORE, MODE_FAIR, MODES };
 enum { HOLD_EXCLUSIVE, HOLD_SHARED, HOLD_SLOT };
@@ -53,13 +58,14 @@ typedef struct hold {
 static hold *holds;
 static size_t nholds, capholds;
 static k_params params;
-static int mode, limit, calm, quorum_minus_one, no_drift, shared_token, fast_restart, fair_only;
+static int mode, limit, sem_limit, fair_semaphore, calm, quorum_minus_one, no_drift, shared_token, fast_restart, fair_only;
 static int64_t ttl_lo = 60, ttl_hi = 400;
 
-/* --- fair mode: lock() of one resource with 'fair' => true (docs/design/fair.md) -----------------
+/* --- fair mode: lock() or lockSemaphore() of one resource with 'fair' => true (docs/design/fair.md) ---
  * Every call of a fair client is recorded: its ticket and when every server had run one of its queued
  * attempts (seen at the servers: k_observe), its end (its return, or its client's death while it
- * waited), and, when won, when its winning attempt's first script ran at a server. */
+ * waited), and, when won, when its winning attempt's first script ran at a server; a semaphore's
+ * attempts also where and when a server gave them a slot, and how many slots were free there before. */
 #define FAIR_WAIT_MS 8000 /* the clients' waitTimeout: above the no-starvation bound (fair_violated) */
 #define FAIR_TOKENS 16
 
@@ -67,17 +73,29 @@ typedef struct fair_call {
 	int client, won, killed;
 	int64_t ticket;    /* 0: never queued */
 	double start, end, queued_all, win_first, die_at;
+	unsigned left;     /* servers that ran its leave */
 	unsigned seen;     /* servers that ran one of its queued attempts */
 	char id[RL_FAIR_ID_LEN + 1]; /* its waiter's id, from its first queued script seen */
 	char tokens[FAIR_TOKENS][RL_TOKEN_LEN + 1]; /* its attempts' tokens, and when each first ran */
 	double token_first[FAIR_TOKENS];
 	unsigned ntokens;
+	int win_token;     /* its winning attempt's in tokens, -1 */
+	/* a semaphore's: per token and server that gave it a slot, when, and the slots free there before */
+	double grant_at[FAIR_TOKENS][K_MAX_SERVERS];
+	int grant_free[FAIR_TOKENS][K_MAX_SERVERS];
+	unsigned grant_mask[FAIR_TOKENS];
 } fair_call;
 
 static fair_call *fcalls;
 static size_t nfcalls, capfcalls;
 static int fair_open[K_MAX_CLIENTS]; /* the client's call in fcalls, -1 */
-static uint64_t fair_schedules, fair_checked, fair_calls, fair_won, fair_kills, fair_timeouts;
+static uint64_t fair_schedules, fair_sem_schedules, fair_sem_checked, fair_checked, fair_calls, fair_won, fair_kills, fair_timeouts;
+/* ghosts: when a queued attempt ran at a server after its call's leave had run there (late: a delay spike on
+ * its connection, the leave sent on another), queueing that waiter again with nobody behind it */
+static double *ghosts;
+static size_t nghosts, capghosts;
+static uint64_t fair_ghosts;
+static uint64_t fair_sem_grants, fair_sem_grants_ahead; /* slots of winning attempts checked; those with calls ahead */
 static double fair_max_wait, fair_max_stall;
 static int calls_per_client = 12;
 static uint64_t locks_won, extends_won, releases_refused, refused_by_kind[3];
@@ -123,7 +141,7 @@ static int violated(void)
 			if (i == j || a->client == b->client || !(a->start < b->end && b->start < a->end)) {
 				continue;
 			}
-			if (mode == MODE_SEMAPHORE) {
+			if (sem_limit > 0) {
 				if (b->start <= a->start) {
 					at_once++; /* holders already in when a came in */
 				}
@@ -137,8 +155,8 @@ static int violated(void)
 				b->kind == HOLD_SHARED ? "shared" : "exclusive");
 			return 1;
 		}
-		if (mode == MODE_SEMAPHORE && at_once > limit) {
-			snprintf(why, sizeof(why), "%d holders at %.3f, limit %d", at_once, a->start, limit);
+		if (sem_limit > 0 && at_once > sem_limit) {
+			snprintf(why, sizeof(why), "%d holders at %.3f, limit %d", at_once, a->start, sem_limit);
 			return 1;
 		}
 		for (j = 0; j < nholds; j++) {
@@ -302,48 +320,105 @@ static void client_main(int id)
 	rl_pool_destroy(&pool);
 }
 
-/* k_observe: a fair lock script (EVAL src 1 K token ttl id ticket heartbeat) run for client's open call. */
+/* rl_memory_store_keys()'s each: a slot key of "res" below the schedule's limit that is live */
+static void count_slot(void *arg, const char *name, size_t len, const char *kind, int64_t left)
+{
+	char key[64];
+	int slot;
+
+	(void) kind, (void) left;
+	for (slot = 0; slot < limit; slot++) {
+		size_t klen = rl_semaphore_slot_key(key, sizeof(key), "res", 3, slot);
+
+		if (klen == len && memcmp(key, name, len) == 0) {
+			++*(int *) arg;
+		}
+	}
+}
+
+/* A fair semaphore's attempt (tokens[t] of f) that server gave a slot (its reply :n, n > 0): when, and the
+ * slots free there before it (those free now, read from the server's store, and the one it took). */
+static void fair_granted(fair_call *f, unsigned t, int server, const char *reply, size_t reply_len)
+{
+	int taken = 0;
+
+	if (reply_len < 4 || reply[0] != ':' || reply[1] < '1' || reply[1] > '9') {
+		return;
+	}
+	rl_memory_store_keys(k_store(server), count_slot, &taken);
+	f->grant_at[t][server] = k_now;
+	f->grant_free[t][server] = limit - taken + 1;
+	f->grant_mask[t] |= 1u << server;
+}
+
+/* k_observe: a fair lock script (EVAL src 1 K token ttl id ticket heartbeat), or in a fair semaphore's
+ * schedule the fair semaphore's (EVAL src 1 K token ttl limit id ticket heartbeat), run for client's open
+ * call (or, late, for an earlier one: found by its waiter id); the leave of either (EVAL src 1 K id [limit]). */
 static void fair_observe(int client, int server, int argc, const char **argv, const size_t *lens, const char *reply,
 	size_t reply_len)
 {
-	const rl_script *script = &rl_scripts()->fair_lock;
-	fair_call *f;
+	const rl_script *script = fair_semaphore ? &rl_scripts()->fair_semaphore_lock : &rl_scripts()->fair_lock;
+	const rl_script *leave = fair_semaphore ? &rl_scripts()->fair_semaphore_leave : &rl_scripts()->fair_leave;
+	int args = fair_semaphore ? 10 : 9, at_id = args - 3, at_ticket = args - 2;
+	fair_call *f = NULL;
 	unsigned i;
+	size_t k;
 
-	(void) reply, (void) reply_len;
-	if (client < 0 || fair_open[client] < 0 || argc != 9 || lens[1] != script->length
-		|| memcmp(argv[1], script->source, lens[1]) != 0 || lens[4] != RL_TOKEN_LEN) {
+	if (client >= 0 && argc == args - 4 && lens[1] == leave->length && memcmp(argv[1], leave->source, lens[1]) == 0
+		&& lens[4] == RL_FAIR_ID_LEN) { /* EVAL src 1 K id [limit]: the leave */
+		for (k = 0; k < nfcalls; k++) {
+			if (fcalls[k].client == client && memcmp(fcalls[k].id, argv[4], RL_FAIR_ID_LEN) == 0) {
+				fcalls[k].left |= 1u << server;
+			}
+		}
 		return;
 	}
-	f = &fcalls[fair_open[client]];
-	for (i = 0; i < f->ntokens && memcmp(f->tokens[i % FAIR_TOKENS], argv[4], RL_TOKEN_LEN) != 0; i++) {
+	if (client < 0 || argc != args || lens[1] != script->length || memcmp(argv[1], script->source, lens[1]) != 0
+		|| lens[4] != RL_TOKEN_LEN) {
+		return;
 	}
-	if (i == f->ntokens) {
-		memcpy(f->tokens[i % FAIR_TOKENS], argv[4], RL_TOKEN_LEN);
-		f->tokens[i % FAIR_TOKENS][RL_TOKEN_LEN] = '\0';
-		f->token_first[i % FAIR_TOKENS] = k_now;
-		f->ntokens = f->ntokens < FAIR_TOKENS ? f->ntokens + 1 : f->ntokens;
+	if (fair_open[client] >= 0) { /* (a script that comes between the client's calls is only a late one) */
+		f = &fcalls[fair_open[client]];
+		for (i = 0; i < f->ntokens && memcmp(f->tokens[i % FAIR_TOKENS], argv[4], RL_TOKEN_LEN) != 0; i++) {
+		}
+		if (i == f->ntokens) {
+			memcpy(f->tokens[i % FAIR_TOKENS], argv[4], RL_TOKEN_LEN);
+			f->tokens[i % FAIR_TOKENS][RL_TOKEN_LEN] = '\0';
+			f->token_first[i % FAIR_TOKENS] = k_now;
+			f->grant_mask[i % FAIR_TOKENS] = 0;
+			f->ntokens = f->ntokens < FAIR_TOKENS ? f->ntokens + 1 : f->ntokens;
+		}
+		if (fair_semaphore) {
+			fair_granted(f, i % FAIR_TOKENS, server, reply, reply_len);
+		}
 	}
-	if (lens[6] == RL_FAIR_ID_LEN) {
+	if (lens[at_id] == RL_FAIR_ID_LEN) {
 		char text[32];
-		size_t n = lens[7] < sizeof(text) - 1 ? lens[7] : sizeof(text) - 1;
-		size_t k;
+		size_t n = lens[at_ticket] < sizeof(text) - 1 ? lens[at_ticket] : sizeof(text) - 1;
 
 		/* a script of an earlier call of this client, arriving late, is that call's (by its waiter id) */
 		for (k = 0; k < nfcalls; k++) {
-			if (fcalls[k].client == client && memcmp(fcalls[k].id, argv[6], RL_FAIR_ID_LEN) == 0) {
+			if (fcalls[k].client == client && memcmp(fcalls[k].id, argv[at_id], RL_FAIR_ID_LEN) == 0) {
 				break;
 			}
 		}
-		if (k == nfcalls && f->id[0] == '\0') {
-			memcpy(f->id, argv[6], RL_FAIR_ID_LEN);
+		if (k == nfcalls && f != NULL && f->id[0] == '\0') {
+			memcpy(f->id, argv[at_id], RL_FAIR_ID_LEN);
 			k = (size_t) fair_open[client];
 		}
 		if (k == nfcalls) {
 			return;
 		}
 		f = &fcalls[k];
-		memcpy(text, argv[7], n);
+		if (f->left >> server & 1) { /* late, after its leave: queued again until its heartbeat key lapses */
+			if (nghosts == capghosts) {
+				capghosts = capghosts ? capghosts * 2 : 64;
+				ghosts = realloc(ghosts, capghosts * sizeof(*ghosts));
+			}
+			ghosts[nghosts++] = k_now;
+			fair_ghosts++;
+		}
+		memcpy(text, argv[at_ticket], n);
 		text[n] = '\0';
 		f->ticket = strtoll(text, NULL, 10);
 		f->seen |= 1u << server;
@@ -353,8 +428,9 @@ static void fair_observe(int client, int server, int argc, const char **argv, co
 	}
 }
 
-/* A fair client: lock() of "res" with 'fair' => true and waitTimeout FAIR_WAIT_MS; one call in 6 arms
- * its death at a moment of the next 2 s (it dies if it is still waiting then: SIGKILL of a waiter). */
+/* A fair client: lock() of "res" (or in a fair semaphore's schedule lockSemaphore("res", limit)) with
+ * 'fair' => true and waitTimeout FAIR_WAIT_MS; one call in 6 arms its death at a moment of the next 2 s (it
+ * dies if it is still waiting then: SIGKILL of a waiter). */
 static void fair_client_main(int id)
 {
 	static const char *keys[] = {"res"};
@@ -371,6 +447,9 @@ static void fair_client_main(int id)
 		int64_t ttl = ttl_lo + (int64_t) (k_rand() % (uint64_t) (ttl_hi - ttl_lo + 1));
 		rl_held_lock held;
 		fair_call *f;
+		char slot_key[64];
+		const char *slot_keys[1] = {slot_key};
+		size_t slot_lens[1];
 		size_t at;
 		int won;
 
@@ -384,6 +463,11 @@ static void fair_client_main(int id)
 		fcalls[at].client = id;
 		fcalls[at].start = k_now;
 		fcalls[at].end = fcalls[at].queued_all = fcalls[at].win_first = fcalls[at].die_at = HUGE_VAL;
+		fcalls[at].win_token = -1;
+		if (fair_semaphore) {
+			target.kind = RL_KIND_SEMAPHORE;
+			target.limit = limit;
+		}
 		if (k_rand() % 6 == 0) {
 			fcalls[at].die_at = k_now + 2000 * k_unit();
 			k_die_at(fcalls[at].die_at);
@@ -404,11 +488,17 @@ static void fair_client_main(int id)
 			for (i = 0; i < f->ntokens; i++) {
 				if (strcmp(f->tokens[i], held.result.token) == 0) {
 					f->win_first = f->token_first[i];
+					f->win_token = (int) i;
 				}
 			}
+			if (held.kind == RL_KIND_SEMAPHORE) { /* held: the slot's key, an ordinary lock key */
+				slot_lens[0] = rl_semaphore_slot_key(slot_key, sizeof(slot_key), "res", 3, held.slot);
+				target.keys = (rl_lock_keys) {1, slot_keys, slot_lens, 0};
+			}
+			target.kind = held.kind;
 			k_sleep(k_unit() * (end - k_now) * (calm ? 0.8 : 1.3)); /* sometimes past the validity */
-			add_hold(id, HOLD_EXCLUSIVE, start, fmin(end, k_now), 0);
-			release_mostly(object, &target, held.result.token, end, ttl, HOLD_EXCLUSIVE);
+			add_hold(id, fair_semaphore ? HOLD_SLOT : HOLD_EXCLUSIVE, start, fmin(end, k_now), 0);
+			release_mostly(object, &target, held.result.token, end, ttl, fair_semaphore ? HOLD_SLOT : HOLD_EXCLUSIVE);
 		}
 		if (k_rand() % 4 == 0) {
 			rl_client_destroy(object);
@@ -421,88 +511,176 @@ static void fair_client_main(int id)
 	rl_pool_destroy(&pool);
 }
 
-static int by_start(const void *a, const void *b)
+static int by_time(const void *a, const void *b)
 {
-	const hold *x = a, *y = b;
+	const double *x = a, *y = b;
 
-	return x->start < y->start ? -1 : x->start > y->start;
+	return *x < *y ? -1 : *x > *y;
+}
+
+/* The stretches in which fewer than cap holds were held (cap 1: nobody held it), in time order, into
+ * from[] and to[] (room nholds + 1 each); how many. */
+static size_t free_stretches(int cap, double *from, double *to)
+{
+	double *starts = malloc((nholds + 1) * sizeof(double)), *ends = malloc((nholds + 1) * sizeof(double));
+	double free_from = 0;
+	size_t i = 0, j = 0, n = 0, h;
+	int count = 0;
+
+	if (starts == NULL || ends == NULL) {
+		abort();
+	}
+	for (h = 0; h < nholds; h++) {
+		starts[h] = holds[h].start;
+		ends[h] = holds[h].end;
+	}
+	qsort(starts, nholds, sizeof(double), by_time);
+	qsort(ends, nholds, sizeof(double), by_time);
+	while (j < nholds) { /* an end and a start at the same moment: the end first */
+		if (i < nholds && starts[i] < ends[j]) {
+			if (++count == cap && starts[i] > free_from) {
+				from[n] = free_from;
+				to[n++] = starts[i];
+			}
+			i++;
+		} else {
+			if (count-- == cap) {
+				free_from = ends[j];
+			}
+			j++;
+		}
+	}
+	from[n] = free_from; /* from the last moment it had a free place on */
+	to[n++] = HUGE_VAL;
+	free(starts);
+	free(ends);
+	return n;
+}
+
+/* Calls ahead of call b (a smaller ticket; b never queued: any queued call) that were queued on every server
+ * before at and still waiting then, alive; *one: one of them. */
+static size_t waiting_ahead(size_t b, double at, size_t *one)
+{
+	const fair_call *B = &fcalls[b];
+	size_t a, count = 0;
+
+	for (a = 0; a < nfcalls; a++) {
+		const fair_call *A = &fcalls[a];
+
+		if (a != b && A->ticket > 0 && (B->ticket == 0 || A->ticket < B->ticket) && A->queued_all < at && A->end > at) {
+			*one = a;
+			count++;
+		}
+	}
+	return count;
+}
+
+/* FIFO for the call b that won. The lock: no call ahead of it, queued everywhere before its winning attempt
+ * first ran at a server, waits on past its win (on each server of its quorum that call was then live and
+ * ahead: its script refuses b). A semaphore: every server that gave the winning attempt a slot had, before
+ * it, a free slot for each live call ahead of b there and one for b (its admission: among the first F live
+ * waiters), counting the calls ahead that were queued everywhere before and waited on. */
+static int fifo_violated(size_t b)
+{
+	const fair_call *B = &fcalls[b];
+	size_t a = 0, ahead;
+	int t = B->win_token, s;
+
+	if (!fair_semaphore) {
+		if (waiting_ahead(b, B->win_first, &a) > 0 && fcalls[a].end > B->end) {
+			snprintf(why, sizeof(why), "FIFO: client %d won with ticket %" PRId64 " at %.3f (its attempt first ran "
+				"%.3f) while client %d, ticket %" PRId64 ", queued everywhere at %.3f, waited until %.3f",
+				B->client, B->ticket, B->end, B->win_first, fcalls[a].client, fcalls[a].ticket, fcalls[a].queued_all,
+				fcalls[a].end);
+			return 1;
+		}
+		return 0;
+	}
+	for (s = 0; t >= 0 && s < (int) params.servers; s++) {
+		if (!(B->grant_mask[t] >> s & 1)) {
+			continue;
+		}
+		ahead = waiting_ahead(b, B->grant_at[t][s], &a);
+		fair_sem_grants++;
+		fair_sem_grants_ahead += ahead > 0;
+		if (ahead >= (size_t) B->grant_free[t][s]) {
+			snprintf(why, sizeof(why), "FIFO: client %d (ticket %" PRId64 ") took a slot of %d on server %d at %.3f "
+				"with %d free there, while %zu calls ahead waited (client %d, ticket %" PRId64 ", queued everywhere at "
+				"%.3f, waited until %.3f)", B->client, B->ticket, limit, s, B->grant_at[t][s], B->grant_free[t][s], ahead,
+				fcalls[a].client, fcalls[a].ticket, fcalls[a].queued_all, fcalls[a].end);
+			return 1;
+		}
+	}
+	return 0;
 }
 
 /* The fair checks of a schedule without paused or crashed servers (k_faulty() 0; client deaths, slow
  * links and delay spikes included); 1 with why set when one failed:
- * - FIFO: no call B wins while a call A ahead of it (a smaller ticket; B never queued counts as
- *   last) waits on, alive, with A queued on every server before B's winning attempt first ran at a
- *   server (on each server of B's quorum A was then live and ahead: its script refuses B).
+ * - FIFO (fifo_violated());
  * - no starvation: every call whose client did not die wins (within FAIR_WAIT_MS; the bound: fewer than
  *   K_MAX_CLIENTS holds ahead of it, each at most ttl_hi plus a hand-over, plus a heartbeat per death).
- * - no stall: while the lock is held by nobody and a live call waits queued everywhere, somebody takes
- *   it within one heartbeat period (RL_FAIR_HEARTBEAT_MS) after the stretch began or after the last
- *   death before its end, plus two one-way delays and two spikes. */
+ * - no stall: while the lock is held by nobody (a semaphore: fewer than its limit hold a slot) and a live
+ *   call waits queued everywhere, somebody takes it within one heartbeat period (RL_FAIR_HEARTBEAT_MS)
+ *   after the stretch began or after the last death before its end, plus two one-way delays and two spikes.
+ *   A queued attempt that reaches a server after its call ended (a delay spike on its connection, the leave
+ *   sent on another) queues that waiter again there, heartbeat and all, with nobody behind it: a dead
+ *   waiter, counted as a death when it ran (a ghost; docs/design/fair.md). */
 static int fair_violated(void)
 {
 	double slack = 2 * (params.slow_hi + params.spike_max) + 50, bound = RL_FAIR_HEARTBEAT_MS + slack;
-	size_t a, b, h;
+	double *from = malloc((nholds + 1) * sizeof(double)), *to = malloc((nholds + 1) * sizeof(double));
+	size_t a, b, k, stretches;
+	int bad = 0;
 
-	for (b = 0; b < nfcalls; b++) {
-		const fair_call *B = &fcalls[b];
-
-		if (!B->won) {
-			continue;
-		}
-		for (a = 0; a < nfcalls; a++) {
-			const fair_call *A = &fcalls[a];
-
-			if (a != b && A->ticket > 0 && (B->ticket == 0 || A->ticket < B->ticket)
-				&& A->queued_all < B->win_first && A->end > B->end) {
-				snprintf(why, sizeof(why), "FIFO: client %d won with ticket %" PRId64 " at %.3f (its attempt first ran "
-					"%.3f) while client %d, ticket %" PRId64 ", queued everywhere at %.3f, waited until %.3f",
-					B->client, B->ticket, B->end, B->win_first, A->client, A->ticket, A->queued_all, A->end);
-				return 1;
-			}
-		}
+	if (from == NULL || to == NULL) {
+		abort();
 	}
-	for (a = 0; a < nfcalls; a++) {
+	for (b = 0; b < nfcalls && !bad; b++) {
+		bad = fcalls[b].won && fifo_violated(b);
+	}
+	for (a = 0; a < nfcalls && !bad; a++) {
 		const fair_call *A = &fcalls[a];
 
 		if (!A->won && !A->killed) {
 			snprintf(why, sizeof(why), "starved: client %d waited %.3f to %.3f (ticket %" PRId64 ") and got nothing",
 				A->client, A->start, A->end, A->ticket);
-			return 1;
+			bad = 1;
 		}
 	}
-	qsort(holds, nholds, sizeof(*holds), by_start);
-	for (a = 0; a < nfcalls; a++) {
+	stretches = free_stretches(sem_limit > 0 ? sem_limit : 1, from, to);
+	for (a = 0; a < nfcalls && !bad; a++) {
 		const fair_call *W = &fcalls[a];
-		double free_from = 0;
 
-		if (W->killed || W->queued_all == HUGE_VAL) {
-			continue;
-		}
-		for (h = 0; h <= nholds; h++) {
-			double free_to = h < nholds ? holds[h].start : HUGE_VAL;
-			double from = fmax(free_from, W->queued_all), to = fmin(free_to, W->end), death = 0;
+		for (k = 0; k < stretches && !bad && !W->killed && W->queued_all != HUGE_VAL; k++) {
+			double start = fmax(from[k], W->queued_all), end = fmin(to[k], W->end), death = 0;
 
-			if (to > from) {
-				for (b = 0; b < nfcalls; b++) {
-					if (fcalls[b].killed && fcalls[b].ticket > 0 && fcalls[b].end <= to && fcalls[b].end > death) {
-						death = fcalls[b].end;
-					}
-				}
-				if (to - fmax(from, death) > fair_max_stall) {
-					fair_max_stall = to - fmax(from, death);
-				}
-				if (to - fmax(from, death) > bound) {
-					snprintf(why, sizeof(why), "stalled: nobody held the lock from %.3f to %.3f while client %d waited "
-						"queued (last death %.3f, bound %.0f ms)", from, to, W->client, death, bound);
-					return 1;
+			if (end <= start) {
+				continue;
+			}
+			for (b = 0; b < nfcalls; b++) {
+				if (fcalls[b].killed && fcalls[b].ticket > 0 && fcalls[b].end <= end && fcalls[b].end > death) {
+					death = fcalls[b].end;
 				}
 			}
-			if (h < nholds && holds[h].end > free_from) {
-				free_from = holds[h].end;
+			for (b = 0; b < nghosts; b++) { /* a waiter queued again by its late attempt: dead at once */
+				if (ghosts[b] <= end && ghosts[b] > death) {
+					death = ghosts[b];
+				}
+			}
+			if (end - fmax(start, death) > fair_max_stall) {
+				fair_max_stall = end - fmax(start, death);
+			}
+			if (end - fmax(start, death) > bound) {
+				snprintf(why, sizeof(why), "stalled: %s from %.3f to %.3f while client %d waited queued (last death %.3f, "
+					"bound %.0f ms)", sem_limit > 0 ? "a slot was free" : "nobody held the lock", start, end, W->client,
+					death, bound);
+				bad = 1;
 			}
 		}
 	}
-	return 0;
+	free(from);
+	free(to);
+	return bad;
 }
 
 /* The options that take no value: each sets its flag. */
@@ -572,10 +750,15 @@ int main(int argc, char **argv)
 		}
 		mode = fair_only ? MODE_FAIR : (int) ((this_seed >> 16) % MODES);
 		limit = 1 + (int) ((this_seed >> 24) % 3);
+		/* one semaphore schedule of 2 (with --fair, one fair schedule of 2) is a fair semaphore's: fair clients */
+		fair_semaphore = (mode == MODE_SEMAPHORE || fair_only) && (this_seed >> 32) % 2 == 1;
+		mode = fair_semaphore ? MODE_FAIR : mode;
+		sem_limit = mode == MODE_SEMAPHORE || fair_semaphore ? limit : 0;
 		by_mode[mode]++;
 		k_init(this_seed, &params);
 		nholds = 0;
 		nfcalls = 0;
+		nghosts = 0;
 		for (i = 0; i < K_MAX_CLIENTS; i++) {
 			fair_open[i] = -1;
 		}
@@ -593,6 +776,7 @@ int main(int argc, char **argv)
 			size_t f;
 
 			fair_schedules++;
+			fair_sem_schedules += (uint64_t) fair_semaphore;
 			for (i = 0; i < K_MAX_CLIENTS; i++) {
 				if (fair_open[i] >= 0 && k_killed(i)) { /* died waiting */
 					fcalls[fair_open[i]].killed = 1;
@@ -609,6 +793,7 @@ int main(int argc, char **argv)
 				}
 			}
 			fair_checked += (uint64_t) !k_faulty();
+			fair_sem_checked += (uint64_t) (!k_faulty() && fair_semaphore);
 		}
 		if (violated() || (mode == MODE_FAIR && !k_faulty() && fair_violated())) {
 			violations++;
@@ -627,14 +812,15 @@ int main(int argc, char **argv)
 	k_free();
 	rl_scripts_shutdown();
 	free(fcalls);
+	free(ghosts);
 	free(holds);
-	printf("RESULT schedules=%" PRIu64 " exclusive=%" PRIu64 " shared=%" PRIu64 " semaphore=%" PRIu64 " fair=%" PRIu64 " locks=%" PRIu64
+	printf("RESULT schedules=%" PRIu64 " exclusive=%" PRIu64 " shared=%" PRIu64 " semaphore=%" PRIu64 " fair=%" PRIu64 " fair_semaphore=%" PRIu64 " locks=%" PRIu64
 		" extends=%" PRIu64 " refused_releases=%" PRIu64 " (exclusive %" PRIu64 ", shared %" PRIu64 ", slot %" PRIu64 ") connects=%" PRIu64 " replies_dropped=%" PRIu64
 		" events=%" PRIu64 " commands=%" PRIu64 " crashes=%" PRIu64 " violations=%" PRIu64 " first=0x%016" PRIx64 "\n",
-		schedules, by_mode[0], by_mode[1], by_mode[2], by_mode[3], locks_won, extends_won, releases_refused, refused_by_kind[0], refused_by_kind[1], refused_by_kind[2], connects, dropped,
+		schedules, by_mode[0], by_mode[1], by_mode[2], by_mode[3], fair_sem_schedules, locks_won, extends_won, releases_refused, refused_by_kind[0], refused_by_kind[1], refused_by_kind[2], connects, dropped,
 		events, commands, crashes, violations, first_bad);
-	printf("FAIR schedules=%" PRIu64 " checked=%" PRIu64 " calls=%zu won=%" PRIu64 " timeouts=%" PRIu64 " kills=%" PRIu64
-		" max_wait_ms=%.0f max_stall_ms=%.0f\n", fair_schedules, fair_checked, fair_calls, fair_won, fair_timeouts, fair_kills,
-		fair_max_wait, fair_max_stall);
+	printf("FAIR schedules=%" PRIu64 " semaphore=%" PRIu64 " semaphore_checked=%" PRIu64 " slots_checked=%" PRIu64 " past_waiters=%" PRIu64 " checked=%" PRIu64 " calls=%zu won=%" PRIu64 " timeouts=%" PRIu64 " kills=%" PRIu64
+		" max_wait_ms=%.0f max_stall_ms=%.0f ghosts=%" PRIu64 "\n", fair_schedules, fair_sem_schedules, fair_sem_checked, fair_sem_grants, fair_sem_grants_ahead, fair_checked, fair_calls, fair_won, fair_timeouts, fair_kills,
+		fair_max_wait, fair_max_stall, fair_ghosts);
 	return violations > 0 ? 1 : 0;
 }

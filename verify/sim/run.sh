@@ -8,16 +8,18 @@
 #   lock kind (exclusive with and without fencing, multi-resource, shared, semaphore), delay
 #   spikes, slow links, paused servers, crashes that lose the keys with Redlock's delayed restart:
 #   no two holders at once, never more than a semaphore's limit, fences that only grow; fair
-#   waiting ('fair' => true, waiters SIGKILLed while queued): exclusion, and where no server pauses
-#   or crashes FIFO, no starvation, no stall (verify/sim/main.c, fair_violated());
+#   waiting ('fair' => true, waiters SIGKILLed while queued; lock(), and lockSemaphore() in half the
+#   semaphore schedules, half the fair ones with --fair): exclusion and the limit, and where no
+#   server pauses or crashes FIFO, no starvation, no stall (verify/sim/main.c, fair_violated());
 # - a calm run (no faults): every release of a lock still valid succeeds, shared holders
 #   included (on servers with DELIFEQ too);
 # - a short ASan + UBSan run;
 # - mutations that must be caught (fixed seeds, so CI is deterministic): two planted in the real
 #   connection code (net/rl_conn.h, built from patched copies of ext/), one in the real driver's
-#   shared-kind policy (core/rl_shared.c), three of fair waiting (the queue's head taken from its
-#   tail, a waiter taken off the queue where its attempt won, both in the servers' scripts of
-#   memory/rl_memory_store.c; a heartbeat key that outlives a dead waiter, core/rl_fair.c), and
+#   shared-kind policy (core/rl_shared.c), five of fair waiting (the queue's head taken from its
+#   tail, a waiter taken off the queue where its attempt won, a fair semaphore's free slot given to
+#   any waiter, all in the servers' scripts of memory/rl_memory_store.c; a heartbeat key that
+#   outlives a dead waiter, a fair semaphore's waiter leaving the lock()'s queue, core/rl_fair.c), and
 #   four of the configuration or the world: a quorum of floor(N/2), drift factor 0, one token per
 #   call (defect 1), a crashed server restarted at once;
 # - a replay of a found seed must print the same, byte for byte.
@@ -52,7 +54,7 @@ clean() { # 0 violations, schedules of every mode; $1 log
   violations=$(result "$1" violations)
   [ -n "$schedules" ] && [ "$schedules" -gt 0 ] && [ "$violations" = 0 ] &&
     [ "$(result "$1" exclusive)" -gt 0 ] && [ "$(result "$1" shared)" -gt 0 ] && [ "$(result "$1" semaphore)" -gt 0 ] &&
-    [ "$(result "$1" fair)" -gt 0 ] ||
+    [ "$(result "$1" fair)" -gt 0 ] && [ "$(result "$1" fair_semaphore)" -gt 0 ] ||
     { grep -E '^(VIOLATION|RESULT)' "$1" | tail -5; return 1; }
 }
 
@@ -79,9 +81,11 @@ build() {
     mutant shared-native-release core/rl_shared.c 's/^\tpolicy->release_by_script = 1;.*//' &&
     mutant fair-head-from-tail memory/rl_memory_store.c 's/return x->number < y->number ? -1 : 1;/return x->number < y->number ? 1 : -1;/' &&
     mutant fair-winner-leaves memory/rl_memory_store.c 's|^\t/\* the winner stays queued until its leave (RL_SCRIPT_FAIR_LOCK) \*/|\tif (mlen > 0) { fair_off(c->s, \&n, me, mlen); }|' &&
-    mutant fair-heartbeat-kept core/rl_fair.c 's/(unsigned long long) RL_FAIR_HEARTBEAT_KEY_MS)/(unsigned long long) RL_FAIR_HEARTBEAT_KEY_MS * 400)/'
+    mutant fair-heartbeat-kept core/rl_fair.c 's/(unsigned long long) RL_FAIR_HEARTBEAT_KEY_MS)/(unsigned long long) RL_FAIR_HEARTBEAT_KEY_MS * 400)/' &&
+    mutant fair-semaphore-any-admitted memory/rl_memory_store.c 's/if (!admitted \&\& (mlen > 0 || count >= free_slots)) {/if (free_slots == 0) {/' &&
+    mutant fair-semaphore-leaves-lock-queue core/rl_fair.c 's/semaphore ? \&policy->scripts->fair_semaphore_leave : \&policy->scripts->fair_leave/\&policy->scripts->fair_leave/'
 }
-check "build: the real ext/ sources with verify/sim/seam.h (gcc -O2, clang ASan+UBSan, 6 mutants)" build
+check "build: the real ext/ sources with verify/sim/seam.h (gcc -O2, clang ASan+UBSan, 8 mutants)" build
 if [ ! -x "$out/sim" ] || [ ! -x "$out/sim-asan" ]; then
   echo "$passed passed, $((failed + 1)) failed"
   exit 1
@@ -127,11 +131,14 @@ done
 check "mutation in the real driver (a shared holder released by DELIFEQ) is caught: refused releases in calm mode" bash -c \
   "[ \"\$(sed -n 's/^RESULT.* refused_releases=\([0-9]*\).*/\1/p' $out/mutation-shared-native-release.log)\" -gt 0 ]"
 # fair waiting's: every schedule fair (FIFO, starvation and stalls are checked in those without server faults)
-for m in fair-head-from-tail fair-winner-leaves fair-heartbeat-kept; do
-  "$out/sim-$m" --seconds 15 --base-seed 1 --fair --stop-after 3 > "$out/mutation-$m.log" 2>&1 &
+fair_mutants="fair-head-from-tail fair-winner-leaves fair-heartbeat-kept fair-semaphore-any-admitted fair-semaphore-leaves-lock-queue"
+for m in $fair_mutants; do
+  stop=3 # the fair semaphore's stop at their first violation (under a second each; the third comes seconds later)
+  case $m in fair-semaphore-*) stop=1 ;; esac
+  "$out/sim-$m" --seconds 15 --base-seed 1 --fair --stop-after $stop > "$out/mutation-$m.log" 2>&1 &
 done
 wait
-for m in fair-head-from-tail fair-winner-leaves fair-heartbeat-kept; do
+for m in $fair_mutants; do
   check "mutation of fair waiting ($m) is caught" caught "$out/mutation-$m.log"
 done
 mutations="--shared-token --quorum-minus-one --no-drift --fast-restart"
