@@ -48,7 +48,7 @@ done
 # a copy that never runs a failed test again: a test that fails under load is fixed, never retried
 run_tests=$(bash scripts/no-retry.sh "$run_tests")
 # A test's time limit: run-tests.php's default of 60 s is below what the longest generated chapters
-# (combinations/970, 971: 144 option combinations each, a third of them held past 3.5 ttls or lost) take on a CI leg sharing 2 cores
+# (combinations/970, 971: 144 option combinations each, three in four of them held past 3.5 ttls or lost) take on a CI leg sharing 2 cores
 # with two other lanes (971: 52 s at load 6 here, timed out in a rehearsal's ZTS leg). A hang still ends
 # the test, at this bound (under valgrind run-tests.php keeps its own 300 s).
 "$php" "$run_tests" -q --show-diff --set-timeout "${REDLOCK_TEST_TIMEOUT:-180}" ${REDLOCK_TEST_ARGS:-} \
