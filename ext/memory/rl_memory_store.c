@@ -13,6 +13,7 @@
 #include "core/rl_lock.h"
 #include "core/rl_scripts.h"
 #include "core/rl_scripts_kinds.h"
+#include "protocol/rl_request.h" /* rl_script_derives_keys */
 
 static int reply_int(rl_memory_buf *out, long long n)
 {
@@ -51,7 +52,8 @@ void rl_memory_store_set_publish(rl_memory_store *s, void (*publish)(void *arg, 
  * suffix, ":semfair:w:" and a waiter's id, or ":slot:" and 4 digits). eval() refuses a longer KEYS[i]
  * to such a script (a Redis server has no limit; docs/guide/testing-your-code.md). */
 #define DERIVED_NAME_MAX 400
-#define RL_MEMORY_DERIVED_NAME_MAX_TEXT "400"
+#define TEXT_OF(n) #n
+#define DERIVED_NAME_MAX_TEXT(n) TEXT_OF(n) /* "400", for the error below */
 
 /* A key derived from name (semaphore slots, fence counters), in out (size bytes, room for
  * DERIVED_NAME_MAX and the suffixes): name copied whole, NUL bytes included, as Lua's '..' does (a
@@ -1064,21 +1066,15 @@ static const struct {
 	{offsetof(rl_script_set, fair_semaphore_leave), 2, -1, run_fair_semaphore_leave, 0},
 };
 
-/* Whether a script builds keys from its KEYS ("KEYS[i] .. 'suffix'", "base .. 'suffix'": net/rl_shards.c's
- * test) and one of those is longer than DERIVED_NAME_MAX. */
+/* Whether one of the KEYS is longer than DERIVED_NAME_MAX and the script builds keys from its KEYS (the
+ * lengths first: most calls end there, without reading the script). */
 static int derives_from_long_name(int argc, const char **argv, const size_t *lens, long long numkeys)
 {
-	static const char pattern[] = "] .. '";
-	size_t at;
 	long long i;
-	int derives = 0;
 
-	for (at = 0; !derives && at + sizeof(pattern) - 1 <= lens[1]; at++) {
-		derives = memcmp(argv[1] + at, pattern, sizeof(pattern) - 1) == 0;
-	}
-	for (i = 0; derives && i < numkeys && 3 + i < argc; i++) {
+	for (i = 0; i < numkeys && 3 + i < argc; i++) {
 		if (lens[3 + i] > DERIVED_NAME_MAX) {
-			return 1;
+			return rl_script_derives_keys(argv[1], lens[1]);
 		}
 	}
 	return 0;
@@ -1097,7 +1093,7 @@ static int eval(rl_memory_store *s, int argc, const char **argv, const size_t *l
 	}
 	if (derives_from_long_name(argc, argv, lens, numkeys)) {
 		return reply_text(out, "-ERR memory:// keeps semaphores, fencing, shared locks and fair queues of names of at most "
-			RL_MEMORY_DERIVED_NAME_MAX_TEXT " bytes\r\n");
+			DERIVED_NAME_MAX_TEXT(DERIVED_NAME_MAX) " bytes\r\n");
 	}
 	c.s = s;
 	c.argc = argc;

@@ -99,22 +99,11 @@ static int has_tag(const char *key, size_t len)
 	return open != NULL && (close = memchr(open + 1, '}', len - (size_t) (open - key) - 1)) != NULL && close > open + 1;
 }
 
-/* A script that builds keys from its KEYS (a semaphore's slots, a fence counter: KEYS[i] .. 'suffix'): on
- * a cluster they share the slot of KEYS[i] only through a hash tag. */
+/* An EVAL whose script builds keys from its KEYS: on a cluster they share the slot of KEYS[i] only
+ * through a hash tag. */
 static int derives_keys(const rl_command *command)
 {
-	static const char pattern[] = "] .. '";
-	size_t len = command->argvlen[1], at;
-
-	if (!name_is(command, "EVAL") || command->argc < 2) {
-		return 0;
-	}
-	for (at = 0; at + sizeof(pattern) - 1 <= len; at++) {
-		if (memcmp(command->argv[1] + at, pattern, sizeof(pattern) - 1) == 0) {
-			return 1;
-		}
-	}
-	return 0;
+	return name_is(command, "EVAL") && command->argc >= 2 && rl_script_derives_keys(command->argv[1], command->argvlen[1]);
 }
 
 int rl_command_slot(const rl_command *command)

@@ -20,6 +20,24 @@ typedef struct rl_command {
 	int head_argc;
 } rl_command;
 
+/* Whether a script (its source) builds keys from its KEYS ("KEYS[i] .. 'suffix'": a semaphore's slots, a
+ * fence counter, the writers' marks, a fair queue): on a cluster those keys share KEYS[i]'s slot only through
+ * a hash tag (net/rl_shards.c), and the memory store bounds the names they derive from (memory/). */
+static inline int rl_script_derives_keys(const char *source, size_t len)
+{
+	static const char pattern[] = "] .. '";
+	size_t at, i;
+
+	for (at = 0; at + sizeof(pattern) - 1 <= len; at++) {
+		for (i = 0; i < sizeof(pattern) - 1 && source[at + i] == pattern[i]; i++) {
+		}
+		if (i == sizeof(pattern) - 1) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
 typedef enum {
 	RL_EXPECT_OK = 0,       /* SET NX PX: +OK wins the key, nil means someone else holds it */
 	RL_EXPECT_POSITIVE_INT, /* a script: an integer > 0 means done, 0 means not ours */
