@@ -32,7 +32,7 @@ echo rt_throws(function () use ($r, $key, $ports, $ttl, &$result) {
 }), "\n";
 var_dump($result);
 echo 'onLoss told: ', implode(', ', $told), "\n";
-echo 'renewal threads after: ', wt_threads() - $threads, "\n";
+echo 'renewal threads after: ', wt_threads_settled($threads) - $threads, "\n";
 // The object still works afterwards.
 $lock = $r->lock($key, 1000);
 var_dump(is_array($lock) && $r->validity($lock) > 0 && $r->unlock($lock));

@@ -19,7 +19,7 @@ foreach (['KILL', 'STOP'] as $signal) {
             var_dump($r->validity($lock));
         });
     }), "\n";
-    echo 'renewal threads after: ', wt_threads() - $threads, "\n";
+    echo 'renewal threads after: ', wt_threads_settled($threads) - $threads, "\n";
     unset($r);
     foreach ($spawned as $s) {
         rt_stop_server($s);

@@ -24,7 +24,7 @@ foreach ($loops as $name => $step) {
             $reached = true;
         });
     }), "\n";
-    echo 'code after the loop reached: ', var_export($reached, true), ', threads after: ', wt_threads() - $threads, "\n";
+    echo 'code after the loop reached: ', var_export($reached, true), ', threads after: ', wt_threads_settled($threads) - $threads, "\n";
     rt_del($key); // the other owner leaves
 }
 // A lock that stays ours is never interrupted.
