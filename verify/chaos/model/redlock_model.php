@@ -23,7 +23,8 @@ const VARIANTS = [
 
 /* Runs: each a set of faults over the same rules. N servers, C clients, TTL and drift D in ticks. A run names
  * what differs from RUN_DEFAULTS. */
-const RUN_DEFAULTS = ['crash' => 0, 'empty_delayed' => 0, 'failover' => 0, 'outside' => 0, 'depth' => 99];
+const RUN_DEFAULTS = ['crash' => 0, 'empty_delayed' => 0, 'failover' => 0, 'failover_member' => -1, 'outside' => 0,
+    'depth' => 99];
 const RUNS = [
     'core' => [
         'what' => 'contention, message delays, drift (a key may expire up to D ticks early), extend, release',
@@ -48,6 +49,11 @@ const RUNS = [
         'what' => 'one holder, a crash (AOF restart), two renewals: the member that lost the key is healed',
         'tmax' => 1, 'acq' => [1, 0], 'ext' => [2, 0], 'crash' => 1,
         'quick_depth' => 99, /* 31,590 states: exhausted in CI too */
+    ],
+    'sentinel-small' => [
+        'what' => 'a failover at any point against one holder (lock, two renewals or an unlock) and a rival trying once',
+        'tmax' => 0, 'acq' => [1, 1], 'ext' => [2, 0], 'failover' => 1, 'failover_member' => 0,
+        'quick_depth' => 99,
     ],
     'outside' => [
         'what' => 'outside the model for exclusion: a key gone early on a member (clock jump, eviction)',
@@ -203,7 +209,8 @@ final class Model
             /* Sentinel: the master fails (crashes), its replica, an exact copy (synchronous replication), is
              * promoted with a new epoch. The old master may come back (AOF: its data as it crashed) and serve
              * clients that still have its address until Sentinel demotes it: the two-masters window. */
-            if ($sv['up'] && $sv['old'] === null && $st['faults']['failover'] < $cfg['failover']) {
+            if ($sv['up'] && $sv['old'] === null && $st['faults']['failover'] < $cfg['failover'] &&
+                ($cfg['failover_member'] < 0 || $cfg['failover_member'] === $s)) {
                 $n = $st;
                 $n['faults']['failover']++;
                 $n['srv'][$s]['old'] = $sv['cur'];
@@ -231,6 +238,8 @@ final class Model
                     if ($n['cl'][$c]['conn'][$s] === 1) {
                         $n['cl'][$c]['conn'][$s] = 0;
                         $n['cl'][$c]['pend'][$s] = [];
+                        /* a heal sent to the old master is lost with its data, as with a crash: (3) excuses it */
+                        $n['cl'][$c]['heal'][$s] = 0;
                         if ($n['cl'][$c]['req'][$s] === 'w') {
                             $n['cl'][$c]['req'][$s] = 'x';
                         }
