@@ -26,8 +26,8 @@ const VARIANTS = [
 
 /* Runs: each a set of faults over the same rules. N servers, C clients, TTL and drift D in ticks. A run names
  * what differs from RUN_DEFAULTS. */
-const RUN_DEFAULTS = ['crash' => 0, 'empty_delayed' => 0, 'failover' => 0, 'failover_member' => -1, 'outside' => 0,
-    'depth' => 99];
+const RUN_DEFAULTS = ['crash' => 0, 'empty_delayed' => 0, 'failover' => 0, 'failover_member' => -1,
+    'old_address' => [0, 1], 'outside' => 0, 'depth' => 99];
 const RUNS = [
     'core' => [
         'what' => 'contention, message delays, drift (a key may expire up to D ticks early), extend, release',
@@ -229,8 +229,10 @@ final class Model
                 $n['srv'][$s]['old'] = $sv['cur'];
                 $n['srv'][$s]['old'][4] = 0;
                 $n['srv'][$s]['cur'][3]++;
-                for ($c = 0; $c < C; $c++) {
+                foreach ($cfg['old_address'] as $c) { /* the clients still pointed at the old master */
                     $n['cl'][$c]['conn'][$s] = 1;
+                }
+                for ($c = 0; $c < C; $c++) {
                     $n['cl'][$c]['pend'][$s] = [];
                     $n['cl'][$c]['heal'][$s] = 0;
                     if ($n['cl'][$c]['req'][$s] === 'w') {
