@@ -8,8 +8,10 @@
  *
  *   php verify/chaos/model/redlock_model.php [--quiet] [--run=NAME] [--variant=NAME|correct|all] [--trace]
  *   MODEL_BOUNDS='{"tmax":2,"ext":[1,0]}' overrides fields of the run (JSON), MODEL_DEPTH its bound on steps
- *   exit 0: the correct model has no violation, every planted variant has one and every variant argued
- *   harmless (VARIANT_NONE) has none; 1 otherwise.
+ *   php verify/chaos/model/redlock_model.php --run=NAME --variant=NAME --replay=FILE   follows one schedule (action
+ *   labels, a prefix each, one a line) and prints its steps and violations: exit 0 when every step was enabled
+ *   exit 0: the correct model has no violation, every planted variant has one and every variant of
+ *   VARIANT_NONE_IN has none in its run; 1 otherwise.
  */
 
 declare(strict_types=1);
@@ -27,7 +29,7 @@ const VARIANTS = [
 /* Runs: each a set of faults over the same rules. N servers, C clients, TTL and drift D in ticks. A run names
  * what differs from RUN_DEFAULTS. */
 const RUN_DEFAULTS = ['crash' => 0, 'empty_delayed' => 0, 'failover' => 0, 'failover_member' => -1,
-    'old_address' => [0, 1], 'outside' => 0, 'depth' => 99];
+    'old_address' => [0, 1], 'failover_while_held' => 0, 'outside' => 0, 'depth' => 99];
 const RUNS = [
     'core' => [
         'what' => 'contention, message delays, drift (a key may expire up to D ticks early), extend, release',
@@ -73,9 +75,9 @@ const VARIANT_RUN = [
     'no-healing'               => 'heal-small',
 ];
 
-/* variants that can have no counterexample in this model (the argument: README, "The master-changed rule"),
- * checked where that is exhausted: a violation there would refute the argument */
-const VARIANT_NONE = [
+/* variants with no counterexample in the run named, which exhausts it: the rule they break guards nothing there
+ * (README, "The master-changed rule"; its counterexample needs ticks, where the correct model fails too) */
+const VARIANT_NONE_IN = [
     'changed-master-counts'    => 'sentinel-small',
 ];
 
@@ -223,7 +225,8 @@ final class Model
              * promoted with a new epoch. The old master may come back (AOF: its data as it crashed) and serve
              * clients that still have its address until Sentinel demotes it: the two-masters window. */
             if ($sv['up'] && $sv['old'] === null && $st['faults']['failover'] < $cfg['failover'] &&
-                ($cfg['failover_member'] < 0 || $cfg['failover_member'] === $s)) {
+                ($cfg['failover_member'] < 0 || $cfg['failover_member'] === $s) &&
+                (!$cfg['failover_while_held'] || in_array($st['cl'][0]['ph'], ['hold', 'ext'], true))) {
                 $n = $st;
                 $n['faults']['failover']++;
                 $n['srv'][$s]['old'] = $sv['cur'];
@@ -679,9 +682,40 @@ function model_check(string $run, string $variant): array
         'trace' => [], 'outside' => $outside, 'outsideTrace' => $outsideTrace, 'outsideWhat' => $outsideWhat];
 }
 
+/** a schedule found by reasoning, followed step by step: the same rules, no search */
+function model_replay(string $run, string $variant, string $file): int
+{
+    if (!isset(RUNS[$run], VARIANTS[$variant]) || !is_readable($file)) {
+        fwrite(STDERR, "--replay needs --run=RUN, --variant=VARIANT and a readable schedule\n");
+        return 2;
+    }
+    $m = new Model($run, $variant);
+    $st = $m->init();
+    $labels = array_values(array_filter(array_map('trim', file($file)), static fn ($l) => $l !== '' && $l[0] !== '#'));
+    foreach ($labels as $i => $label) {
+        $hit = null;
+        foreach ($m->next($st) as $succ) {
+            if (str_starts_with($succ[0], $label)) {
+                $hit = $succ;
+                break;
+            }
+        }
+        if ($hit === null) {
+            printf("    %2d. not enabled here: %s\n", $i + 1, $label);
+            return 1;
+        }
+        [$act, $st, $viol] = $hit;
+        printf("    %2d. %s\n%s", $i + 1, $act, $viol !== null ? "        VIOLATION: $viol\n" : '');
+    }
+    return 0;
+}
+
 function model_main(array $argv): int
 {
-    $opts = getopt('', ['run:', 'variant:', 'trace', 'quiet', 'quick']);
+    $opts = getopt('', ['run:', 'variant:', 'trace', 'quiet', 'quick', 'replay:']);
+    if (isset($opts['replay'])) {
+        return model_replay($opts['run'] ?? '', $opts['variant'] ?? '', $opts['replay']);
+    }
     $runs = isset($opts['run']) ? [$opts['run']] : array_keys(RUNS);
     if (isset($opts['quick'])) {
         /* CI: the correct model of runs core and fences within 11 steps, heal-small and sentinel-small whole, and
@@ -701,7 +735,7 @@ function model_main(array $argv): int
             $jobs[] = [$run, 'correct'];
         }
     }
-    foreach (VARIANT_RUN + VARIANT_NONE as $v => $run) {
+    foreach (VARIANT_RUN + VARIANT_NONE_IN as $v => $run) {
         if (($variant === 'all' || $variant === $v) && in_array($run, $runs, true)) {
             $jobs[] = [$run, $v];
         }
@@ -718,11 +752,11 @@ function model_main(array $argv): int
         $r = model_check($run, $v);
         $total += $r['states'];
         $found = $r['violation'] !== null;
-        $good = $v === 'correct' || isset(VARIANT_NONE[$v]) ? !$found : $found;
+        $good = $v === 'correct' || isset(VARIANT_NONE_IN[$v]) ? !$found : $found;
         $ok = $ok && $good;
         printf("%-8s %-26s %9d states %6.2f s  %s%s\n", $run, $v, $r['states'], $r['seconds'],
             ($found ? 'VIOLATION (' . count($r['trace']) . ' steps): ' . $r['violation'] : 'no violation') .
-            (isset(VARIANT_NONE[$v]) ? ' (none possible, README)' : ''),
+            (isset(VARIANT_NONE_IN[$v]) ? ' (none expected in this run, README)' : ''),
             $good ? '' : '  <-- UNEXPECTED');
         if ($r['outside'] > 0) {
             printf("%-8s %-26s %9s outside the model: %d overlaps reached (%s, %d steps)\n", '', '', '',
