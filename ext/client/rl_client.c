@@ -575,7 +575,8 @@ typedef struct wait_attempt {
 	int64_t calls;
 } wait_attempt;
 
-static int attempt_once(void *arg, const rl_lock_io *io)
+/* rolled_back (NULL: not asked): the token of this attempt's rollback, '' when it sent none. */
+static int attempt_once(void *arg, const rl_lock_io *io, char rolled_back[RL_TOKEN_LEN + 1])
 {
 	wait_attempt *a = arg;
 	int won;
@@ -587,6 +588,9 @@ static int attempt_once(void *arg, const rl_lock_io *io)
 	}
 	a->calls++;
 	won = rl_kind_acquire(io, &a->policy, a->target, a->ttl, a->servers, a->outcomes, a->held, a->mark);
+	if (rolled_back != NULL) {
+		memcpy(rolled_back, a->held->result.rolled_back, RL_TOKEN_LEN + 1);
+	}
 
 	if (won == 0 && a->held->result.no_random) {
 		a->no_random = 1;
@@ -843,7 +847,7 @@ static int acquire_retrying(rl_client *client, rl_lane **lanep, const rl_lock_ta
 		uint32_t value = 0;
 		const rl_lock_io *io = &(*lanep)->io;
 
-		won = attempt_once(&attempt, io);
+		won = attempt_once(&attempt, io, NULL);
 		if (won != 0 || n >= attempts) {
 			break;
 		}

@@ -26,6 +26,7 @@ int rl_attempts_run(const rl_lock_io *io, rl_acquire *acquire, const rl_attempt_
 			result->hopeless |= rl_acquire_stop_if_hopeless(acquire, votes, outcomes);
 			continue;
 		case RL_STEP_SEND_RELEASE:
+			memcpy(result->rolled_back, acquire->token, sizeof(result->rolled_back));
 			ops->rollback(ops->arg, io, acquire);
 			continue;
 		case RL_STEP_PAUSE:

@@ -199,6 +199,7 @@ int rl_lock_acquire(const rl_lock_io *io, const rl_lock_policy *policy, const rl
 			rl_writer_mark *mark = policy->writer_mark;
 			size_t k;
 
+			memcpy(result->rolled_back, acquire.token, sizeof(result->rolled_back));
 			if (mark != NULL && mark->in_rollback) {
 				/* the writer's mark rides on the rollback, for the pause that follows (at most
 				 * retryDelay, or the caller's own), or is taken back after the last attempt */

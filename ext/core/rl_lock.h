@@ -190,6 +190,9 @@ typedef struct rl_lock_result {
 	int64_t attempts; /* attempts made, won or not */
 	int no_random;    /* failed because no random bytes could be had */
 	int hopeless;     /* a server said no attempt can win (a promotion deadlocked): no more were made */
+	/* the token of the last attempt rolled back ('' when none was): the release its rollback
+	 * announces carries it, and is no reason to wake the waiter that sent it (rl_notify.h) */
+	char rolled_back[RL_TOKEN_LEN + 1];
 } rl_lock_result;
 
 /* One lock() call. 1 when won (result filled), 0 when not, -1 when out of memory. */

@@ -19,13 +19,17 @@
  * channel (PUBSUB NUMSUB: a sharded waiter heard is no reason to leave a plain one of the same key
  * unwoken; most SUBSCRIBE on the key's master, where the release runs). A plain
  * server's release pays one more lookup of a channel nobody listens to (measured in
- * docs/design/cluster.md#sharded-wake-ups). pcall: a refused announcement never fails the release. */
-#define RL_LUA_ANNOUNCE(x) \
-	"do local x,p=" x ",'" RL_NOTIFY_CHANNEL_PREFIX "'\n" \
+ * docs/design/cluster.md#sharded-wake-ups). pcall: a refused announcement never fails the release.
+ * m (a Lua expression) is the message: the token whose key went (ARGV[1] mostly), '' where no token
+ * went (forceUnlock(), a writer's mark, a fair waiter's own channel). A waiter ignores a message
+ * carrying the token of its own attempt (its rollback: rl_notify.h) and wakes on any other, the empty
+ * message of an older version included. */
+#define RL_LUA_ANNOUNCE(x, m) \
+	"do local x,p,m=" x ",'" RL_NOTIFY_CHANNEL_PREFIX "'," m "\n" \
 	"local o=x:find('{',1,true) local c=o and x:find('}',o+1,true)\n" \
 	"local s=c and c>o+1 and x or not x:find('}',1,true) and '{'..x..'}'\n" \
-	"local n=s and redis.pcall('SPUBLISH',p..s,'') p=p..x\n" \
-	"if type(n)~='number' or n==0 or (redis.pcall('PUBSUB','NUMSUB',p)[2] or 1)~=0 then redis.pcall('PUBLISH',p,'') end end\n"
+	"local n=s and redis.pcall('SPUBLISH',p..s,m) p=p..x\n" \
+	"if type(n)~='number' or n==0 or (redis.pcall('PUBSUB','NUMSUB',p)[2] or 1)~=0 then redis.pcall('PUBLISH',p,m) end end\n"
 
 /* KEYS[1] = resource, ARGV[1] = token. Deletes the key only while it still holds our token, and
  * then announces it to waiters in the same round trip (a PUBLISH nobody listens to is a lookup).
@@ -34,7 +38,7 @@
 #define RL_SCRIPT_UNLOCK \
 	"if redis.pcall('GET', KEYS[1]) == ARGV[1] then\n" \
 	"    redis.call('DEL', KEYS[1])\n" \
-	RL_LUA_ANNOUNCE("KEYS[1]") \
+	RL_LUA_ANNOUNCE("KEYS[1]", "ARGV[1]") \
 	"    return 1\n" \
 	"else\n" \
 	"    return 0\n" \
@@ -62,7 +66,7 @@
 	"for i = 1, #KEYS do\n" \
 	"    if redis.pcall('GET', KEYS[i]) == ARGV[1] then\n" \
 	"        released = released + redis.call('DEL', KEYS[i])\n" \
-	RL_LUA_ANNOUNCE("KEYS[i]") \
+	RL_LUA_ANNOUNCE("KEYS[i]", "ARGV[1]") \
 	"    end\n" \
 	"end\n" \
 	"if released < #KEYS then\n" \
@@ -149,7 +153,7 @@
 #define RL_SCRIPT_FORCE_UNLOCK \
 	"for i = 1, #KEYS do\n" \
 	"    redis.call('DEL', KEYS[i])\n" \
-	RL_LUA_ANNOUNCE("KEYS[i]") \
+	RL_LUA_ANNOUNCE("KEYS[i]", "''") \
 	"end\n" \
 	"return 1\n"
 

@@ -73,7 +73,7 @@
 	RL_LUA_DROP_EXPIRED_HOLDERS \
 	"if latest <= now then\n" \
 	"    redis.call('DEL', KEYS[1])\n" \
-	RL_LUA_ANNOUNCE("KEYS[1]") \
+	RL_LUA_ANNOUNCE("KEYS[1]", "ARGV[1]") \
 	"else\n" \
 	"    redis.call('PEXPIRE', KEYS[1], latest - now)\n" \
 	"end\n" \
@@ -175,7 +175,7 @@
 	"redis.call('DEL', KEYS[1])\n" \
 	"redis.call('HSET', KEYS[1], ARGV[3], now + tonumber(ARGV[2]))\n" \
 	"redis.call('PEXPIRE', KEYS[1], ARGV[2])\n" \
-	RL_LUA_ANNOUNCE("KEYS[1]") \
+	RL_LUA_ANNOUNCE("KEYS[1]", "ARGV[1]") \
 	"return 1\n"
 
 /* KEYS[1] = resource, ARGV[1] = the exclusive token, ARGV[2] = ttl (unused), ARGV[3] = the shared
@@ -195,7 +195,7 @@
 	"    redis.call('DEL', KEYS[1])\n" \
 	"end\n" \
 	"if gone == 1 then\n" \
-	RL_LUA_ANNOUNCE("KEYS[1]") \
+	RL_LUA_ANNOUNCE("KEYS[1]", "ARGV[3]") \
 	"end\n" \
 	"return gone\n"
 
@@ -221,7 +221,7 @@
 	"if last[2] then\n" \
 	"    redis.call('PEXPIRE', w, tonumber(last[2]) - now)\n" \
 	"elseif gone == 1 and redis.call('TYPE', key)['ok'] ~= 'string' then\n" \
-	RL_LUA_ANNOUNCE("key") \
+	RL_LUA_ANNOUNCE("key", "''") \
 	"end\n"
 
 /* KEYS = resources, ARGV[1] = the waiting writer (random bytes of a lock(), the shared token of a
@@ -245,7 +245,7 @@
 	"local held = redis.pcall('GET', KEYS[1])\n" \
 	"if held == ARGV[1] then\n" \
 	"    redis.call('DEL', KEYS[1])\n" \
-	RL_LUA_ANNOUNCE("KEYS[1]") \
+	RL_LUA_ANNOUNCE("KEYS[1]", "ARGV[1]") \
 	"    released = 1\n" \
 	"end\n" \
 	RL_LUA_NOW \
@@ -372,7 +372,7 @@
 #define RL_LUA_FAIR_WAKE_HEAD \
 	RL_LUA_FAIR_HEAD \
 	"if head and head ~= me then\n" \
-	RL_LUA_ANNOUNCE("w .. head") \
+	RL_LUA_ANNOUNCE("w .. head", "''") \
 	"end\n"
 
 /* KEYS[1] = resource. A ticket: the counter incremented (its largest value over a quorum is the
@@ -418,7 +418,7 @@
 	"    return 0\n" \
 	"end\n" \
 	"redis.call('DEL', KEYS[1])\n" \
-	RL_LUA_ANNOUNCE("KEYS[1]") \
+	RL_LUA_ANNOUNCE("KEYS[1]", "ARGV[1]") \
 	"local me = ARGV[2] or false\n" \
 	"local base = string.byte(ARGV[1], 1) == 109 and string.match(KEYS[1], '^(.*)" RL_SLOT_SUFFIX "%d+$')\n" \
 	"if base then\n" \
@@ -491,7 +491,7 @@
 	RL_LUA_FAIR_SEM_LIVE \
 	"for i = 1, #live do\n" \
 	"    if live[i] ~= me then\n" \
-	RL_LUA_ANNOUNCE("w .. live[i]") \
+	RL_LUA_ANNOUNCE("w .. live[i]", "''") \
 	"    end\n" \
 	"end\n"
 

@@ -65,6 +65,44 @@ static int dropped(const rl_reply *reply)
 		&& reply->items[2].type == RL_REPLY_INTEGER;
 }
 
+/* Whether a message (["message" or "smessage", channel, payload]) announces one of our own
+ * rollbacks: its payload is the token of one (rl_notify_own). The empty payload of an older version,
+ * or of a release that carries no token, is never ours. */
+static int own_message(const rl_notify *notify, const rl_reply *reply)
+{
+	const rl_reply_item *payload;
+	size_t k;
+
+	if (reply->integer != 3 || reply->items == NULL) {
+		return 0;
+	}
+	payload = &reply->items[2];
+	if (payload->type != RL_REPLY_STRING || payload->str == NULL || payload->len != RL_TOKEN_LEN
+		|| payload->integer != RL_TOKEN_LEN) {
+		return 0;
+	}
+	for (k = 0; k < RL_NOTIFY_OWN; k++) {
+		if (notify->own[k][0] != '\0' && memcmp(payload->str, notify->own[k], RL_TOKEN_LEN) == 0) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
+void rl_notify_own(rl_notify *notify, const char *token)
+{
+	size_t k;
+
+	if (token == NULL || token[0] == '\0' || strcmp(token, notify->own[0]) == 0) {
+		return;
+	}
+	for (k = RL_NOTIFY_OWN - 1; k > 0; k--) {
+		memcpy(notify->own[k], notify->own[k - 1], sizeof(notify->own[k]));
+	}
+	memcpy(notify->own[0], token, sizeof(notify->own[0]));
+	notify->own[0][RL_TOKEN_LEN] = '\0';
+}
+
 /* Takes in every reply that has arrived on server i: subscribe confirmations first (one per
  * channel, which Redis sends before any message on them), then messages. Returns 0, or -1 when
  * the connection failed (it is closed: that server can no longer wake us). */
@@ -126,6 +164,8 @@ static int take_in(rl_notify *notify, size_t i, int *notified)
 		}
 		if (notify->unconfirmed[i] > 0) {
 			notify->nodes[i].again = --notify->unconfirmed[i] > 0 && notify->nodes[i].again;
+		} else if (own_message(notify, &reply)) {
+			notify->own_heard++; /* our own rollback: waking on it made a loop of attempts */
 		} else {
 			notify->notifications++;
 			*notified = 1;
@@ -482,9 +522,10 @@ void rl_clamped_io_init(rl_clamped_io *clamped, const rl_lock_io *inner, double 
 
 /* Subscribed to the keys' releases until subscribe_until, the connection sets at rest first (io is
  * not ours while subscribing and asleep). Without room for a subscription set, notify stays empty:
- * the backoff pauses alone. 0, or -1 (the sets told). */
+ * the backoff pauses alone. rolled_back: the first attempt's rollback, whose announcement may come
+ * once we listen. 0, or -1 (the sets told). */
 static int wait_subscribe(rl_notify *notify, rl_cluster *cluster, const rl_lock_keys *keys, double subscribe_until,
-	const rl_wait_sets *sets)
+	const rl_wait_sets *sets, const char *rolled_back, rl_wait_stats *stats)
 {
 	if (sets != NULL) {
 		sets->rest(sets->arg);
@@ -497,17 +538,21 @@ static int wait_subscribe(rl_notify *notify, rl_cluster *cluster, const rl_lock_
 		}
 		return -1;
 	}
+	rl_notify_own(notify, rolled_back);
+	stats->listening = rl_notify_listening(notify);
 	return 0;
 }
 
 /* The pause between attempts: until a release is notified or the backoff's random delay ends (the
- * sets at rest meanwhile). 0 to attempt again, 1 cancelled (net/rl_wait_cancel.h), -1 no random bytes. */
+ * sets at rest meanwhile); the announcement of the last attempt's rollback (rolled_back) is not one.
+ * 0 to attempt again, 1 cancelled (net/rl_wait_cancel.h), -1 no random bytes. */
 static int wait_pause(rl_notify *notify, const rl_lock_io *io, const rl_wait_sets *sets, double now, int64_t retry_delay,
-	double deadline_ms, rl_wait_stats *stats)
+	double deadline_ms, const char *rolled_back, rl_wait_stats *stats)
 {
 	uint32_t value = 0;
 	int woke;
 
+	rl_notify_own(notify, rolled_back);
 	if (io->random(io->arg, &value, sizeof(value)) != 0) {
 		return -1;
 	}
@@ -519,6 +564,7 @@ static int wait_pause(rl_notify *notify, const rl_lock_io *io, const rl_wait_set
 		return 1;
 	}
 	stats->notifications += (size_t) woke;
+	stats->own_heard = notify->own_heard;
 	return 0;
 }
 
@@ -528,6 +574,7 @@ int rl_wait_acquire(rl_cluster *cluster, const rl_lock_io *io, const rl_lock_key
 {
 	rl_clamped_io clamped;
 	rl_notify notify;
+	char rolled_back[RL_TOKEN_LEN + 1] = "";
 	double subscribe_until;
 	int result;
 
@@ -537,15 +584,14 @@ int rl_wait_acquire(rl_cluster *cluster, const rl_lock_io *io, const rl_lock_key
 	 * waitTimeout 0 means this one attempt, bounded as lock()'s (cut at the deadline, it could
 	 * never be won). */
 	stats->attempts++;
-	result = attempt(arg, io->now(io->arg) >= deadline_ms ? io : &clamped.io);
+	result = attempt(arg, io->now(io->arg) >= deadline_ms ? io : &clamped.io, rolled_back);
 	if (result != 0 || io->now(io->arg) >= deadline_ms) {
 		return result;
 	}
 	subscribe_until = fmin(deadline_ms, io->now(io->arg) + subscribe_bound_ms);
-	if (wait_subscribe(&notify, cluster, keys, subscribe_until, sets) != 0) {
+	if (wait_subscribe(&notify, cluster, keys, subscribe_until, sets, rolled_back, stats) != 0) {
 		return -1;
 	}
-	stats->listening = rl_notify_listening(&notify);
 	for (;;) {
 		double now;
 		int pause;
@@ -561,12 +607,12 @@ int rl_wait_acquire(rl_cluster *cluster, const rl_lock_io *io, const rl_lock_key
 		}
 		/* Subscribed before this attempt: a release after it wakes the wait below. */
 		stats->attempts++;
-		result = attempt(arg, &clamped.io);
+		result = attempt(arg, &clamped.io, rolled_back);
 		now = io->now(io->arg);
 		if (result != 0 || now >= deadline_ms) {
 			break;
 		}
-		if ((pause = wait_pause(&notify, io, sets, now, retry_delay, deadline_ms, stats)) != 0) {
+		if ((pause = wait_pause(&notify, io, sets, now, retry_delay, deadline_ms, rolled_back, stats)) != 0) {
 			result = pause < 0 ? -1 : result; /* cancelled: the last attempt's result stands */
 			break;
 		}

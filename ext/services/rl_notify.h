@@ -13,6 +13,13 @@
  * wait is therefore never missed. The very first attempt is made before subscribing at all, so an
  * uncontended lock costs nothing more.
  *
+ * An announcement's message is the released token ('' from an older version, or where no token
+ * went). A failed attempt's rollback announces too, and its waiter hears it: a message carrying the
+ * token of one of the waiter's own last RL_NOTIFY_OWN rollbacks wakes nothing (rl_notify_own), any
+ * other message, the empty one included, wakes the wait. Without it a waiter whose attempts keep
+ * winning a minority woke itself at once after each: thousands of attempts a second
+ * (docs/design/renewal.md#a-rollback-no-longer-wakes-its-own-waiter).
+ *
  * The loop (rl_wait_acquire) wraps any acquisition given as a callback: lock(), run(), and later
  * other kinds of locks. Every attempt goes through an rl_lock_io whose calls are clamped to the
  * deadline (rl_clamped_io), so the whole wait is bounded by it whatever the servers do. */
@@ -39,6 +46,10 @@ typedef struct rl_notify_node {
 	char moved_host[256];
 } rl_notify_node;
 
+/* The waiter's rollbacks remembered: the last attempt's, and the one before it, whose messages may
+ * still be in flight from a server that answered late when the next attempt began. */
+#define RL_NOTIFY_OWN 2
+
 /* Subscriptions on dedicated connections to every server of a cluster. */
 typedef struct rl_notify {
 	size_t count;
@@ -48,15 +59,21 @@ typedef struct rl_notify {
 	rl_notify_node *nodes;
 	unsigned *unconfirmed;        /* per server: subscribe confirmations still to come */
 	unsigned channels;
-	size_t notifications;         /* messages seen so far */
+	size_t notifications;         /* messages seen so far that woke the wait */
+	size_t own_heard;             /* messages ignored: our own rollback's announcement */
+	char own[RL_NOTIFY_OWN][RL_TOKEN_LEN + 1]; /* our last rollbacks' tokens, newest first ('': none) */
 } rl_notify;
 
 /* Opens the connections and subscribes to the channels of keys, then waits until every server
  * confirmed, failed, or until_ms passed. 0, or -1 when out of memory (nothing is left open). */
 int rl_notify_open(rl_notify *notify, const rl_cluster *cluster, const rl_lock_keys *keys, double until_ms);
 
+/* token ('' or NULL: none) is the waiter's rollback: its announcements wake nothing from now on,
+ * nor those of the one before it. */
+void rl_notify_own(rl_notify *notify, const char *token);
+
 /* Sleeps until a release is announced on any server (1) or until_ms (0); -1 when the wait was
- * cancelled (net/rl_wait_cancel.h). */
+ * cancelled (net/rl_wait_cancel.h). Our own rollbacks' announcements (rl_notify_own) are not one. */
 int rl_notify_wait(rl_notify *notify, double until_ms);
 
 /* Servers whose subscription is confirmed and still open. */
@@ -74,12 +91,14 @@ typedef struct rl_clamped_io {
 
 void rl_clamped_io_init(rl_clamped_io *clamped, const rl_lock_io *inner, double deadline_ms);
 
-/* One acquisition attempt over io: 1 won, 0 not (try again), -1 stop (error, no randomness). */
-typedef int (*rl_attempt_fn)(void *arg, const rl_lock_io *io);
+/* One acquisition attempt over io: 1 won, 0 not (try again), -1 stop (error, no randomness).
+ * rolled_back: the token its rollback carried ('' when it sent none; rl_lock_result.rolled_back). */
+typedef int (*rl_attempt_fn)(void *arg, const rl_lock_io *io, char rolled_back[RL_TOKEN_LEN + 1]);
 
 typedef struct rl_wait_stats {
 	int64_t attempts;
 	size_t notifications; /* wake-ups by a release message */
+	size_t own_heard;     /* announcements of our own rollbacks, heard and ignored */
 	size_t listening;     /* servers subscribed when the waiting began */
 } rl_wait_stats;
 

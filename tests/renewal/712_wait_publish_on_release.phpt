@@ -1,5 +1,5 @@
 --TEST--
-Releases announce themselves: unlock() PUBLISHes on "redlock:released:<key>" (prefix included) only when it deleted our key; a stale unlock() and a lock left to expire publish nothing; option checks for waitTimeout, autoExtend, abortOnLoss
+Releases announce themselves: unlock() PUBLISHes on "redlock:released:<key>" (prefix included) only when it deleted our key, the message the released token (a waiter ignores its own rollback's); a stale unlock() and a lock left to expire publish nothing; option checks for waitTimeout, autoExtend, abortOnLoss
 --EXTENSIONS--
 redlock
 --FILE--
@@ -25,7 +25,9 @@ $multi = $r->lock([$key, "$key-2"], 10000);
 var_dump($r->unlock($multi));                                                 // one message for $key
 // In subscribed mode PING answers ["pong", ""]: everything published before it has arrived.
 fwrite($sub, "*1\r\n\$4\r\nPING\r\n");
+$names = [$lock['token'] => 'the token of $lock', $multi['token'] => 'the token of $multi'];
 while (($reply = rt_read_reply($sub)) !== ['pong', '']) {
+    $reply[2] = $names[$reply[2]] ?? $reply[2];
     echo json_encode($reply), "\n";
 }
 
@@ -39,8 +41,8 @@ var_dump(new RedLock(rt_servers(1), 10, 0, ['waitTimeout' => null, 'autoExtend' 
 bool(false)
 bool(true)
 bool(true)
-["message","redlock:released:p:%s",""]
-["message","redlock:released:p:%s",""]
+["message","redlock:released:p:%s","the token of $lock"]
+["message","redlock:released:p:%s","the token of $multi"]
 ValueError: RedLock::__construct(): Argument #4 ($options) option "waitTimeout" must be between 0 and 86400000 (ms, one day), or null
 TypeError: RedLock::__construct(): Argument #4 ($options) option "waitTimeout" must be of type ?int, string given
 TypeError: RedLock::__construct(): Argument #4 ($options) option "autoExtend" must be of type bool, int given
