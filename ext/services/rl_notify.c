@@ -152,9 +152,35 @@ void rl_notify_attempted(rl_notify *notify, const rl_attempt_seen *seen)
 	}
 }
 
+/* Server i's subscription lost with its stream (a reply the reader will not hold, over
+ * RL_READER_MAX_PENDING: a message anyone allowed to PUBLISH on the channel can send; the server
+ * restarted, or closed the connection): made anew on a new connection, at most once per pause, and the
+ * wait woken once it is confirmed (take_in), as a release may have gone unheard meanwhile. Before, the
+ * server could no longer wake the waiter for the rest of its wait: one oversized PUBLISH on every
+ * server left it to its backoff. */
+static void subscribe_anew(rl_notify *notify, size_t i)
+{
+	rl_notify_node *node = &notify->nodes[i];
+	rl_outcome out;
+
+	rl_conn_close(&notify->conns[i]);
+	if (node->renewed) {
+		return;
+	}
+	node->renewed = 1;
+	node->renew_wake = 0;
+	if (rl_conn_open(&notify->conns[i], endpoint_of(notify, i), rl_now_ms(), &out) != 0
+		|| send_subscribe(notify, i, node->mode, 1) != 0) {
+		rl_conn_close(&notify->conns[i]);
+		return;
+	}
+	node->renew_wake = 1;
+}
+
 /* Takes in every reply that has arrived on server i: subscribe confirmations first (one per
- * channel, which Redis sends before any message on them), then messages. Returns 0, or -1 when
- * the connection failed (it is closed: that server can no longer wake us). */
+ * channel, which Redis sends before any message on them), then messages. Returns 0, -1 when the
+ * server refused the subscription, or -2 when the stream failed (the connection is closed either
+ * way: that server can no longer wake us, unless subscribed anew). */
 static int take_in(rl_notify *notify, size_t i, int *notified)
 {
 	rl_conn *conn = &notify->conns[i];
@@ -173,7 +199,7 @@ static int take_in(rl_notify *notify, size_t i, int *notified)
 		}
 		if (got < 0) {
 			rl_conn_close(conn);
-			return -1;
+			return -2;
 		}
 		if (reply.type == RL_REPLY_ERROR) {
 			char message[RL_MESSAGE_MAX];
@@ -215,6 +241,11 @@ static int take_in(rl_notify *notify, size_t i, int *notified)
 		}
 		if (notify->unconfirmed[i] > 0) {
 			notify->nodes[i].again = --notify->unconfirmed[i] > 0 && notify->nodes[i].again;
+			if (notify->unconfirmed[i] == 0 && notify->nodes[i].renew_wake) {
+				notify->nodes[i].renew_wake = 0; /* subscribed anew: what it missed meanwhile */
+				notify->full_now = 1;
+				*notified = 1;
+			}
 		} else if ((token = token_of(&reply)) != NULL && own_token(notify, token)) {
 			notify->own_heard++; /* our own rollback: waking on it made a loop of attempts */
 		} else if (token == NULL || other_wakes(notify, i)) {
@@ -289,10 +320,12 @@ static int pump_once(rl_notify *notify, rl_pollfd *fds, size_t *owner, double un
 			continue;
 		}
 		if (rl_conn_on_events(conn, endpoint_of(notify, owner[k]), fds[k].revents, &out) != 0) {
-			rl_conn_close(conn);
+			subscribe_anew(notify, owner[k]);
 			continue;
 		}
-		(void) take_in(notify, owner[k], notified);
+		if (take_in(notify, owner[k], notified) == -2) {
+			subscribe_anew(notify, owner[k]);
+		}
 	}
 	return 0;
 }
@@ -483,10 +516,14 @@ int rl_notify_open(rl_notify *notify, const rl_cluster *cluster, const rl_lock_k
 
 int rl_notify_wait(rl_notify *notify, double until_ms)
 {
+	size_t i;
 	int woke;
 
 	notify->short_now = 0;
 	notify->full_now = 0;
+	for (i = 0; notify->nodes != NULL && i < notify->count; i++) {
+		notify->nodes[i].renewed = 0;
+	}
 	woke = pump(notify, until_ms, 1);
 	/* only a pause ended by another's token too few to win, and by nothing else (take_in) */
 	notify->short_woke = woke == 1 && notify->short_now && !notify->full_now;

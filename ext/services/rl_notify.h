@@ -46,6 +46,8 @@ typedef struct rl_notify_node {
 	unsigned char again;          /* subscribed again after the server dropped its sharded channels, unconfirmed */
 	unsigned char won;            /* the last attempt had this server's vote (rl_notify_attempted) */
 	unsigned char heard;          /* another's release announced here since then, where that attempt lost */
+	unsigned char renewed;        /* subscribed anew on a new connection in this pause (subscribe_anew) */
+	unsigned char renew_wake;     /* that subscription wakes the wait once confirmed */
 	rl_endpoint moved;            /* RL_NOTIFY_SHARDED_MOVED: the member's endpoint, host and port the MOVED's */
 	char moved_host[256];
 } rl_notify_node;
