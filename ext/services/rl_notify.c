@@ -666,23 +666,6 @@ static int wait_pause(rl_notify *notify, const rl_lock_io *io, const rl_wait_set
 	return 0;
 }
 
-/* The io of the connection set given back for the next attempt (the one given back may be another, or
- * gone: its io with it), io itself without sets; NULL when none came back before deadline_ms. */
-static const rl_lock_io *resumed(const rl_wait_sets *sets, double deadline_ms, rl_clamped_io *clamped,
-	const rl_lock_io *io)
-{
-	const rl_lock_io *inner;
-
-	if (sets == NULL) {
-		return io;
-	}
-	inner = sets->resume(sets->arg, deadline_ms);
-	if (inner != NULL) {
-		clamped->inner = inner;
-	}
-	return inner;
-}
-
 int rl_wait_acquire(rl_cluster *cluster, const rl_lock_io *io, const rl_lock_keys *keys, double deadline_ms,
 	int64_t retry_delay, double subscribe_bound_ms, rl_attempt_fn attempt, void *arg, const rl_wait_sets *sets,
 	rl_wait_stats *stats)
@@ -695,7 +678,8 @@ int rl_wait_acquire(rl_cluster *cluster, const rl_lock_io *io, const rl_lock_key
 
 	memset(stats, 0, sizeof(*stats));
 	memset(&seen, 0, sizeof(seen));
-	seen.won = calloc(cluster->count ? cluster->count : 1, 1); /* copied before its connection set rests */
+	/* where each attempt won, copied before its connection set rests (another may borrow it) */
+	seen.won = calloc(cluster->count ? cluster->count : 1, 1);
 	rl_clamped_io_init(&clamped, io, deadline_ms);
 	/* First without subscribing: an uncontended lock costs nothing more than without waitTimeout.
 	 * waitTimeout 0 means this one attempt, bounded as lock()'s (cut at the deadline, it could
@@ -715,9 +699,14 @@ int rl_wait_acquire(rl_cluster *cluster, const rl_lock_io *io, const rl_lock_key
 		double now;
 		int pause;
 
-		if ((io = resumed(sets, deadline_ms, &clamped, io)) == NULL) {
-			result = 0; /* no set came back before the deadline */
-			break;
+		if (sets != NULL) {
+			const rl_lock_io *inner = sets->resume(sets->arg, deadline_ms);
+			if (inner == NULL) {
+				result = 0; /* no set came back before the deadline */
+				break;
+			}
+			clamped.inner = inner; /* the one given back may be gone: its io with it */
+			io = inner;
 		}
 		/* Subscribed before this attempt: a release after it wakes the wait below. */
 		stats->attempts++;
