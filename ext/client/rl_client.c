@@ -575,9 +575,8 @@ typedef struct wait_attempt {
 	int64_t calls;
 } wait_attempt;
 
-/* seen (NULL: not asked): the token of this attempt's rollback ('' when it sent none), the servers
- * whose vote it had, the quorum (services/rl_notify.h). */
-static int attempt_once(void *arg, const rl_lock_io *io, rl_attempt_seen *seen)
+/* rolled_back (NULL: not asked): the token of this attempt's rollback, '' when it sent none. */
+static int attempt_once(void *arg, const rl_lock_io *io, char rolled_back[RL_TOKEN_LEN + 1])
 {
 	wait_attempt *a = arg;
 	int won;
@@ -589,14 +588,8 @@ static int attempt_once(void *arg, const rl_lock_io *io, rl_attempt_seen *seen)
 	}
 	a->calls++;
 	won = rl_kind_acquire(io, &a->policy, a->target, a->ttl, a->servers, a->outcomes, a->held, a->mark);
-	if (seen != NULL) {
-		size_t i;
-
-		memcpy(seen->rolled_back, a->held->result.rolled_back, RL_TOKEN_LEN + 1);
-		seen->quorum = a->policy.quorum;
-		for (i = 0; seen->won != NULL && i < a->servers; i++) {
-			seen->won[i] = a->outcomes[i].kind == RL_OUTCOME_YES;
-		}
+	if (rolled_back != NULL) {
+		memcpy(rolled_back, a->held->result.rolled_back, RL_TOKEN_LEN + 1);
 	}
 
 	if (won == 0 && a->held->result.no_random) {

@@ -58,10 +58,7 @@
 	"return 1\n"
 
 /* KEYS[1] = resource, ARGV[1] = token. Removes our holder; the key then lives until the latest
- * remaining deadline, or goes when none is left (announced to lock() waiters, as RL_SCRIPT_UNLOCK does).
- * When one holder is left and a writer waits (a live mark: a promote() of that holder, which waits for
- * the other readers only), the release is announced too: it may be what that promotion waits for. 1 when
- * our holder was there and not expired. */
+ * remaining deadline, or goes when none is left (announced to lock() waiters, as RL_SCRIPT_UNLOCK does). 1 when our holder was there and not expired. */
 #define RL_SCRIPT_SHARED_UNLOCK \
 	"if redis.call('TYPE', KEYS[1])['ok'] ~= 'hash' then\n" \
 	"    return 0\n" \
@@ -79,10 +76,6 @@
 	RL_LUA_ANNOUNCE("KEYS[1]", "ARGV[1]") \
 	"else\n" \
 	"    redis.call('PEXPIRE', KEYS[1], latest - now)\n" \
-	"    if redis.call('HLEN', KEYS[1]) == 1\n" \
-	"        and redis.call('ZCOUNT', KEYS[1] .. '" RL_WRITERS_SUFFIX "', '(' .. now, '+inf') >= 1 then\n" \
-	RL_LUA_ANNOUNCE("KEYS[1]", "ARGV[1]") \
-	"    end\n" \
 	"end\n" \
 	"if mine <= now then\n" \
 	"    return 0\n" \

@@ -65,62 +65,28 @@ static int dropped(const rl_reply *reply)
 		&& reply->items[2].type == RL_REPLY_INTEGER;
 }
 
-/* The payload of a message (["message" or "smessage", channel, payload]) when it is a token (of
- * RL_TOKEN_LEN characters), else NULL: the empty payload of an older version, or of a release that
- * carries no token. */
-static const char *token_of(const rl_reply *reply)
+/* Whether a message (["message" or "smessage", channel, payload]) announces one of our own
+ * rollbacks: its payload is the token of one (rl_notify_own). The empty payload of an older version,
+ * or of a release that carries no token, is never ours. */
+static int own_message(const rl_notify *notify, const rl_reply *reply)
 {
 	const rl_reply_item *payload;
+	size_t k;
 
 	if (reply->integer != 3 || reply->items == NULL) {
-		return NULL;
+		return 0;
 	}
 	payload = &reply->items[2];
 	if (payload->type != RL_REPLY_STRING || payload->str == NULL || payload->len != RL_TOKEN_LEN
 		|| payload->integer != RL_TOKEN_LEN) {
-		return NULL;
+		return 0;
 	}
-	return payload->str;
-}
-
-/* Whether a message's token (token_of) is one of our own rollbacks' (rl_notify_own). */
-static int own_token(const rl_notify *notify, const char *token)
-{
-	size_t k;
-
 	for (k = 0; k < RL_NOTIFY_OWN; k++) {
-		if (notify->own[k][0] != '\0' && memcmp(token, notify->own[k], RL_TOKEN_LEN) == 0) {
+		if (notify->own[k][0] != '\0' && memcmp(payload->str, notify->own[k], RL_TOKEN_LEN) == 0) {
 			return 1;
 		}
 	}
 	return 0;
-}
-
-/* Another's token announced on server i: whether it wakes the wait. It does when an attempt now can
- * win by what was announced (the servers the last attempt won and those announced since where it
- * lost make a quorum: a holder's release), or, when too few, unless the pause before was ended the
- * same way: a waiter whose attempts win a minority rolls them back, and another such waiter's
- * announcements would wake it after each, and its own wake the other, a loop of attempts (the
- * release it heard freed nothing it lacked). Once in a row it still wakes: a key gone silently
- * elsewhere (expired) may be what it lacked. */
-static int other_wakes(rl_notify *notify, size_t i)
-{
-	rl_notify_node *node = &notify->nodes[i];
-
-	if (!node->won && !node->heard) {
-		node->heard = 1;
-		notify->heard_count++;
-	}
-	if (notify->won_count + notify->heard_count >= notify->quorum) {
-		notify->full_now = 1;
-		return 1;
-	}
-	if (notify->short_woke) {
-		notify->short_ignored++;
-		return 0;
-	}
-	notify->short_now = 1;
-	return 1;
 }
 
 void rl_notify_own(rl_notify *notify, const char *token)
@@ -137,50 +103,9 @@ void rl_notify_own(rl_notify *notify, const char *token)
 	notify->own[0][RL_TOKEN_LEN] = '\0';
 }
 
-void rl_notify_attempted(rl_notify *notify, const rl_attempt_seen *seen)
-{
-	size_t i;
-
-	rl_notify_own(notify, seen->rolled_back);
-	notify->quorum = seen->quorum;
-	notify->won_count = 0;
-	notify->heard_count = 0;
-	for (i = 0; notify->nodes != NULL && i < notify->count; i++) {
-		notify->nodes[i].won = seen->won != NULL && seen->won[i] != 0;
-		notify->nodes[i].heard = 0;
-		notify->won_count += notify->nodes[i].won;
-	}
-}
-
-/* Server i's subscription lost with its stream (a reply the reader will not hold, over
- * RL_READER_MAX_PENDING: a message anyone allowed to PUBLISH on the channel can send; the server
- * restarted, or closed the connection): made anew on a new connection, at most once per pause, and the
- * wait woken once it is confirmed (take_in), as a release may have gone unheard meanwhile. Before, the
- * server could no longer wake the waiter for the rest of its wait: one oversized PUBLISH on every
- * server left it to its backoff. */
-static void subscribe_anew(rl_notify *notify, size_t i)
-{
-	rl_notify_node *node = &notify->nodes[i];
-	rl_outcome out;
-
-	rl_conn_close(&notify->conns[i]);
-	if (node->renewed) {
-		return;
-	}
-	node->renewed = 1;
-	node->renew_wake = 0;
-	if (rl_conn_open(&notify->conns[i], endpoint_of(notify, i), rl_now_ms(), &out) != 0
-		|| send_subscribe(notify, i, node->mode, 1) != 0) {
-		rl_conn_close(&notify->conns[i]);
-		return;
-	}
-	node->renew_wake = 1;
-}
-
 /* Takes in every reply that has arrived on server i: subscribe confirmations first (one per
- * channel, which Redis sends before any message on them), then messages. Returns 0, -1 when the
- * server refused the subscription, or -2 when the stream failed (the connection is closed either
- * way: that server can no longer wake us, unless subscribed anew). */
+ * channel, which Redis sends before any message on them), then messages. Returns 0, or -1 when
+ * the connection failed (it is closed: that server can no longer wake us). */
 static int take_in(rl_notify *notify, size_t i, int *notified)
 {
 	rl_conn *conn = &notify->conns[i];
@@ -188,7 +113,6 @@ static int take_in(rl_notify *notify, size_t i, int *notified)
 	for (;;) {
 		rl_reply reply;
 		rl_outcome out;
-		const char *token;
 		int got;
 
 		conn->expected = 1; /* on a subscribed connection every reply is ours, asked or not */
@@ -199,7 +123,7 @@ static int take_in(rl_notify *notify, size_t i, int *notified)
 		}
 		if (got < 0) {
 			rl_conn_close(conn);
-			return -2;
+			return -1;
 		}
 		if (reply.type == RL_REPLY_ERROR) {
 			char message[RL_MESSAGE_MAX];
@@ -230,7 +154,6 @@ static int take_in(rl_notify *notify, size_t i, int *notified)
 			 * need the new owner, or a replica of it that the owner already counts as one). The wait's
 			 * attempt comes once it is confirmed (pump). */
 			*notified = 1;
-			notify->full_now = 1;
 			if (reply.items[2].integer == 0) {
 				if (send_subscribe(notify, i, RL_NOTIFY_PLAIN, 0) != 0) {
 					return -1;
@@ -241,15 +164,9 @@ static int take_in(rl_notify *notify, size_t i, int *notified)
 		}
 		if (notify->unconfirmed[i] > 0) {
 			notify->nodes[i].again = --notify->unconfirmed[i] > 0 && notify->nodes[i].again;
-			if (notify->unconfirmed[i] == 0 && notify->nodes[i].renew_wake) {
-				notify->nodes[i].renew_wake = 0; /* subscribed anew: what it missed meanwhile */
-				notify->full_now = 1;
-				*notified = 1;
-			}
-		} else if ((token = token_of(&reply)) != NULL && own_token(notify, token)) {
+		} else if (own_message(notify, &reply)) {
 			notify->own_heard++; /* our own rollback: waking on it made a loop of attempts */
-		} else if (token == NULL || other_wakes(notify, i)) {
-			notify->full_now |= token == NULL;
+		} else {
 			notify->notifications++;
 			*notified = 1;
 		}
@@ -320,12 +237,10 @@ static int pump_once(rl_notify *notify, rl_pollfd *fds, size_t *owner, double un
 			continue;
 		}
 		if (rl_conn_on_events(conn, endpoint_of(notify, owner[k]), fds[k].revents, &out) != 0) {
-			subscribe_anew(notify, owner[k]);
+			rl_conn_close(conn);
 			continue;
 		}
-		if (take_in(notify, owner[k], notified) == -2) {
-			subscribe_anew(notify, owner[k]);
-		}
+		(void) take_in(notify, owner[k], notified);
 	}
 	return 0;
 }
@@ -516,18 +431,7 @@ int rl_notify_open(rl_notify *notify, const rl_cluster *cluster, const rl_lock_k
 
 int rl_notify_wait(rl_notify *notify, double until_ms)
 {
-	size_t i;
-	int woke;
-
-	notify->short_now = 0;
-	notify->full_now = 0;
-	for (i = 0; notify->nodes != NULL && i < notify->count; i++) {
-		notify->nodes[i].renewed = 0;
-	}
-	woke = pump(notify, until_ms, 1);
-	/* only a pause ended by another's token too few to win, and by nothing else (take_in) */
-	notify->short_woke = woke == 1 && notify->short_now && !notify->full_now;
-	return woke;
+	return pump(notify, until_ms, 1);
 }
 
 size_t rl_notify_listening(const rl_notify *notify)
@@ -618,10 +522,10 @@ void rl_clamped_io_init(rl_clamped_io *clamped, const rl_lock_io *inner, double 
 
 /* Subscribed to the keys' releases until subscribe_until, the connection sets at rest first (io is
  * not ours while subscribing and asleep). Without room for a subscription set, notify stays empty:
- * the backoff pauses alone. seen: the first attempt (rl_notify_attempted), whose rollback's
- * announcement may come once we listen. 0, or -1 (the sets told). */
+ * the backoff pauses alone. rolled_back: the first attempt's rollback, whose announcement may come
+ * once we listen. 0, or -1 (the sets told). */
 static int wait_subscribe(rl_notify *notify, rl_cluster *cluster, const rl_lock_keys *keys, double subscribe_until,
-	const rl_wait_sets *sets, const rl_attempt_seen *seen, rl_wait_stats *stats)
+	const rl_wait_sets *sets, const char *rolled_back, rl_wait_stats *stats)
 {
 	if (sets != NULL) {
 		sets->rest(sets->arg);
@@ -634,22 +538,21 @@ static int wait_subscribe(rl_notify *notify, rl_cluster *cluster, const rl_lock_
 		}
 		return -1;
 	}
-	rl_notify_attempted(notify, seen);
+	rl_notify_own(notify, rolled_back);
 	stats->listening = rl_notify_listening(notify);
 	return 0;
 }
 
 /* The pause between attempts: until a release is notified or the backoff's random delay ends (the
- * sets at rest meanwhile); the announcement of the last attempt's rollback is not one, nor, right
- * after a pause they ended, another's too few to win (seen: that attempt, rl_notify_attempted).
+ * sets at rest meanwhile); the announcement of the last attempt's rollback (rolled_back) is not one.
  * 0 to attempt again, 1 cancelled (net/rl_wait_cancel.h), -1 no random bytes. */
 static int wait_pause(rl_notify *notify, const rl_lock_io *io, const rl_wait_sets *sets, double now, int64_t retry_delay,
-	double deadline_ms, const rl_attempt_seen *seen, rl_wait_stats *stats)
+	double deadline_ms, const char *rolled_back, rl_wait_stats *stats)
 {
 	uint32_t value = 0;
 	int woke;
 
-	rl_notify_attempted(notify, seen);
+	rl_notify_own(notify, rolled_back);
 	if (io->random(io->arg, &value, sizeof(value)) != 0) {
 		return -1;
 	}
@@ -662,7 +565,6 @@ static int wait_pause(rl_notify *notify, const rl_lock_io *io, const rl_wait_set
 	}
 	stats->notifications += (size_t) woke;
 	stats->own_heard = notify->own_heard;
-	stats->short_ignored = notify->short_ignored;
 	return 0;
 }
 
@@ -672,27 +574,22 @@ int rl_wait_acquire(rl_cluster *cluster, const rl_lock_io *io, const rl_lock_key
 {
 	rl_clamped_io clamped;
 	rl_notify notify;
-	rl_attempt_seen seen;
+	char rolled_back[RL_TOKEN_LEN + 1] = "";
 	double subscribe_until;
 	int result;
 
 	memset(stats, 0, sizeof(*stats));
-	memset(&seen, 0, sizeof(seen));
-	/* where each attempt won, copied before its connection set rests (another may borrow it) */
-	seen.won = calloc(cluster->count ? cluster->count : 1, 1);
 	rl_clamped_io_init(&clamped, io, deadline_ms);
 	/* First without subscribing: an uncontended lock costs nothing more than without waitTimeout.
 	 * waitTimeout 0 means this one attempt, bounded as lock()'s (cut at the deadline, it could
 	 * never be won). */
 	stats->attempts++;
-	result = attempt(arg, io->now(io->arg) >= deadline_ms ? io : &clamped.io, &seen);
+	result = attempt(arg, io->now(io->arg) >= deadline_ms ? io : &clamped.io, rolled_back);
 	if (result != 0 || io->now(io->arg) >= deadline_ms) {
-		free(seen.won);
 		return result;
 	}
 	subscribe_until = fmin(deadline_ms, io->now(io->arg) + subscribe_bound_ms);
-	if (wait_subscribe(&notify, cluster, keys, subscribe_until, sets, &seen, stats) != 0) {
-		free(seen.won);
+	if (wait_subscribe(&notify, cluster, keys, subscribe_until, sets, rolled_back, stats) != 0) {
 		return -1;
 	}
 	for (;;) {
@@ -710,18 +607,17 @@ int rl_wait_acquire(rl_cluster *cluster, const rl_lock_io *io, const rl_lock_key
 		}
 		/* Subscribed before this attempt: a release after it wakes the wait below. */
 		stats->attempts++;
-		result = attempt(arg, &clamped.io, &seen);
+		result = attempt(arg, &clamped.io, rolled_back);
 		now = io->now(io->arg);
 		if (result != 0 || now >= deadline_ms) {
 			break;
 		}
-		if ((pause = wait_pause(&notify, io, sets, now, retry_delay, deadline_ms, &seen, stats)) != 0) {
+		if ((pause = wait_pause(&notify, io, sets, now, retry_delay, deadline_ms, rolled_back, stats)) != 0) {
 			result = pause < 0 ? -1 : result; /* cancelled: the last attempt's result stands */
 			break;
 		}
 	}
 	rl_notify_close(&notify);
-	free(seen.won);
 	if (sets != NULL) {
 		sets->unsubscribed(sets->arg);
 	}

@@ -16,10 +16,8 @@
  * An announcement's message is the released token ('' from an older version, or where no token
  * went). A failed attempt's rollback announces too, and its waiter hears it: a message carrying the
  * token of one of the waiter's own last RL_NOTIFY_OWN rollbacks wakes nothing (rl_notify_own), any
- * other message, the empty one included, wakes the wait -- but another's token that cannot make a
- * quorum with the servers the last attempt won (rl_notify.quorum) wakes it only once in a row.
- * Without them a waiter whose attempts keep winning a minority woke itself at once after each, and
- * several such waiters each other: thousands of attempts a second
+ * other message, the empty one included, wakes the wait. Without it a waiter whose attempts keep
+ * winning a minority woke itself at once after each: thousands of attempts a second
  * (docs/design/renewal.md#a-rollback-no-longer-wakes-its-own-waiter).
  *
  * The loop (rl_wait_acquire) wraps any acquisition given as a callback: lock(), run(), and later
@@ -44,10 +42,6 @@
 typedef struct rl_notify_node {
 	unsigned char mode;
 	unsigned char again;          /* subscribed again after the server dropped its sharded channels, unconfirmed */
-	unsigned char won;            /* the last attempt had this server's vote (rl_notify_attempted) */
-	unsigned char heard;          /* another's release announced here since then, where that attempt lost */
-	unsigned char renewed;        /* subscribed anew on a new connection in this pause (subscribe_anew) */
-	unsigned char renew_wake;     /* that subscription wakes the wait once confirmed */
 	rl_endpoint moved;            /* RL_NOTIFY_SHARDED_MOVED: the member's endpoint, host and port the MOVED's */
 	char moved_host[256];
 } rl_notify_node;
@@ -68,15 +62,6 @@ typedef struct rl_notify {
 	size_t notifications;         /* messages seen so far that woke the wait */
 	size_t own_heard;             /* messages ignored: our own rollback's announcement */
 	char own[RL_NOTIFY_OWN][RL_TOKEN_LEN + 1]; /* our last rollbacks' tokens, newest first ('': none) */
-	/* Another's token (a holder's release, another waiter's rollback) wakes the wait when the servers
-	 * the last attempt won and those announced since where it lost make a quorum (an attempt now can
-	 * win by it), else only when the pause before did not end that way too (short_woke): two waiters
-	 * that each win a minority no longer wake each other in a loop (rl_notify_attempted). */
-	unsigned quorum;
-	unsigned won_count, heard_count;
-	int short_woke;               /* the last pause was ended by such a token, too few to win */
-	int short_now, full_now;      /* in this pause: woken by such a token; woken otherwise */
-	size_t short_ignored;         /* tokens ignored: too few to win, right after a pause they ended */
 } rl_notify;
 
 /* Opens the connections and subscribes to the channels of keys, then waits until every server
@@ -86,17 +71,6 @@ int rl_notify_open(rl_notify *notify, const rl_cluster *cluster, const rl_lock_k
 /* token ('' or NULL: none) is the waiter's rollback: its announcements wake nothing from now on,
  * nor those of the one before it. */
 void rl_notify_own(rl_notify *notify, const char *token);
-
-/* What one attempt leaves to the wait that follows it. */
-typedef struct rl_attempt_seen {
-	char rolled_back[RL_TOKEN_LEN + 1]; /* the token its rollback carried ('' when it sent none) */
-	unsigned char *won;                 /* per server of the cluster: 1 where it had the vote (NULL: not asked) */
-	unsigned quorum;
-} rl_attempt_seen;
-
-/* The attempt just made (seen): its rollback is ours (rl_notify_own), and the announcements of
- * another's token are counted from now on against where it won (rl_notify.quorum). */
-void rl_notify_attempted(rl_notify *notify, const rl_attempt_seen *seen);
 
 /* Sleeps until a release is announced on any server (1) or until_ms (0); -1 when the wait was
  * cancelled (net/rl_wait_cancel.h). Our own rollbacks' announcements (rl_notify_own) are not one. */
@@ -118,14 +92,13 @@ typedef struct rl_clamped_io {
 void rl_clamped_io_init(rl_clamped_io *clamped, const rl_lock_io *inner, double deadline_ms);
 
 /* One acquisition attempt over io: 1 won, 0 not (try again), -1 stop (error, no randomness).
- * seen (NULL: not asked): its rollback's token (rl_lock_result.rolled_back), where it won, the quorum. */
-typedef int (*rl_attempt_fn)(void *arg, const rl_lock_io *io, rl_attempt_seen *seen);
+ * rolled_back: the token its rollback carried ('' when it sent none; rl_lock_result.rolled_back). */
+typedef int (*rl_attempt_fn)(void *arg, const rl_lock_io *io, char rolled_back[RL_TOKEN_LEN + 1]);
 
 typedef struct rl_wait_stats {
 	int64_t attempts;
 	size_t notifications; /* wake-ups by a release message */
 	size_t own_heard;     /* announcements of our own rollbacks, heard and ignored */
-	size_t short_ignored; /* another's tokens too few to win, ignored right after a pause they ended */
 	size_t listening;     /* servers subscribed when the waiting began */
 } rl_wait_stats;
 
