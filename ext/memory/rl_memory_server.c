@@ -142,6 +142,7 @@ static void drop_clients_of(const mserver *s)
 		mclient *c = *at;
 		if (c->server == s) {
 			*at = c->next;
+			shutdown(c->fd, SHUT_RDWR); /* the client sees it closed now, not when poll() wakes */
 			client_free(c);
 		} else {
 			at = &c->next;
@@ -619,7 +620,12 @@ static void set_mode_locked(mserver *s, rl_memory_mode mode)
 		return; /* the parent's server: only the parent changes how it fails */
 	}
 	if (mode == RL_MEMORY_REFUSE && s->listen_fd >= 0) {
-		close(s->listen_fd); /* the path stays: connecting to it is "Connection refused" */
+		/* The path stays: connecting to it is "Connection refused". close() alone is not enough:
+		 * the thread's poll() holds the socket until it wakes, and a connect() in between is
+		 * queued, then reset ("read: Connection reset by peer", tests/memory/991 under load).
+		 * A shut-down listener refuses at once. Never in a forked child (inherited: shared). */
+		shutdown(s->listen_fd, SHUT_RDWR);
+		close(s->listen_fd);
 		s->listen_fd = -1;
 		drop_clients_of(s);
 	} else if (mode != RL_MEMORY_REFUSE && s->listen_fd < 0) {
