@@ -65,6 +65,32 @@ typedef struct scripted {
 	const rl_outcome *outcomes;    /* the lock script's answers, for the rollback */
 } scripted;
 
+/* The write-back's answers replace the lock script's, but where the lock script got no yes and the
+ * write-back only "not ours": there that "not ours" would hide why (another's key, READONLY from a
+ * demoted master, NOREPLICAS: tests/faults/129), or that no answer was needed. */
+static unsigned writeback_keeping_refusals(scripted *attempt, const rl_lock_io *io, const rl_acquire *acquire,
+	rl_outcome *outcomes)
+{
+	rl_outcome small[8], *refusals = attempt->servers <= 8 ? small : malloc(attempt->servers * sizeof(*refusals));
+	unsigned votes;
+	size_t i;
+
+	for (i = 0; refusals != NULL && i < attempt->servers; i++) {
+		refusals[i] = outcomes[i];
+	}
+	votes = io->run(io->arg, &attempt->writeback_call.request, attempt->quorum, acquire->step_deadline, outcomes);
+	for (i = 0; refusals != NULL && i < attempt->servers; i++) {
+		if (refusals[i].kind != RL_OUTCOME_YES && outcomes[i].kind != RL_OUTCOME_YES
+			&& (refusals[i].kind != RL_OUTCOME_PENDING || outcomes[i].kind == RL_OUTCOME_TAKEN)) {
+			outcomes[i] = refusals[i];
+		}
+	}
+	if (refusals != small) {
+		free(refusals);
+	}
+	return votes;
+}
+
 static unsigned scripted_lock(void *arg, const rl_lock_io *io, const rl_acquire *acquire, rl_outcome *outcomes)
 {
 	scripted *attempt = arg;
@@ -86,7 +112,7 @@ static unsigned scripted_lock(void *arg, const rl_lock_io *io, const rl_acquire 
 	attempt->fence = fence;
 	len = rl_resp_decimal(attempt->fence_text, (unsigned long long) fence);
 	attempt->writeback_call.argvlen[attempt->per_command - 1] = len;
-	return io->run(io->arg, &attempt->writeback_call.request, attempt->quorum, acquire->step_deadline, outcomes);
+	return writeback_keeping_refusals(attempt, io, acquire, outcomes);
 }
 
 /* Whether server i may hold something of this attempt's: not when it answered the script's own
