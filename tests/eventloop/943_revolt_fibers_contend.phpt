@@ -12,15 +12,21 @@ use Revolt\EventLoop;
 
 $key = rt_key();
 $state = new ArrayObject(['counter' => 0, 'inside' => 0, 'most inside' => 0, 'failed' => 0, 'done' => 0]);
-$deadline = microtime(true) + 8 * rt_revolt_time_scale(); // hang guard: the code before this change takes longer
+$deadline = microtime(true) + 8 * rt_revolt_time_scale() * rt_load_scale(); // hang guard: the code before this change takes longer
 $sleep = function (float $seconds): void {
     $s = EventLoop::getSuspension();
     EventLoop::delay($seconds, fn () => $s->resume());
     $s->suspend();
 };
+/* Each wait may last as long as the hang guard (8 s, not 3), and both scale with the machine's load per core
+ * (rt_load_scale(): 1 on a machine no busier than its cores). The 60 hand-overs, every waiter retrying each
+ * 25-50 ms, are CPU work that a loaded core stretches more than in proportion: at a load of 18-24 with the test
+ * on one busy core, 1 run in 15 ended a wait at 3 s ('taken' on the servers: a wait that ran out, not an error),
+ * and with 3 s x the load 1 in 11 still did (a run took 22 s). What this checks is unchanged: one Fiber inside
+ * at once, no increment lost, and no lock() that fails (an error, or a wait never served within the guard). */
 for ($f = 0; $f < 20; $f++) {
     // One object per Fiber (947 shares one between Fibers).
-    $r = new RedLock(rt_servers(3), 50, 1, ['waitTimeout' => (int) (3000 * rt_revolt_time_scale()), 'persistent' => false]);
+    $r = new RedLock(rt_servers(3), 50, 1, ['waitTimeout' => (int) (8000 * rt_revolt_time_scale() * rt_load_scale()), 'persistent' => false]);
     rt_async(function () use ($r, $key, $state, $deadline, $sleep) {
         for ($i = 0; $i < 3 && microtime(true) < $deadline; $i++) {
             $lock = $r->lock($key, (int) (1000 * rt_revolt_time_scale()));

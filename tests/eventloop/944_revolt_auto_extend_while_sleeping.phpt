@@ -21,7 +21,9 @@ $result = [];
 $holder = new RedLock(rt_servers(3), 200, 1, ['autoExtend' => true]);
 rt_async(function () use ($holder, $key, $sleep, &$events, &$result) {
     $t = hrtime(true);
-    $lock = $holder->lock($key, (int) (300 * min(3.0, rt_revolt_time_scale()))); // 900 ms under valgrind: still under the ten sleeps
+    /* 900 ms at most (under valgrind, or on a machine 3 times busier than its cores: the renewal thread's 100 ms
+     * period stretches there): still under the ten sleeps, so only renewals keep it valid to the end. */
+    $lock = $holder->lock($key, (int) (300 * min(3.0, max(rt_revolt_time_scale(), rt_load_scale()))));
     $valid = 0;
     for ($i = 0; $i < 10; $i++) {
         $sleep(0.1);
@@ -46,7 +48,9 @@ for ($w = 1; $w <= 3; $w++) {
 EventLoop::run();
 echo 'still valid after each sleep: ', $result['still valid after each sleep'], " of 10\n";
 var_dump($result['unlock']);
-echo 'the holder was not held up: ', var_export($result['holder ms'] < 1000 + 400 * rt_revolt_time_scale(), true), "\n";
+/* 12 round trips beside the ten sleeps: their slack scales with the load per core, kept under 6 s: waits that
+ * blocked the loop held the holder up for 3 waitTimeouts (9 s). */
+echo 'the holder was not held up: ', var_export($result['holder ms'] < 1000 + min(6000, 400 * rt_revolt_time_scale() * rt_load_scale()), true), "\n";
 echo implode("\n", $events), "\n";
 ?>
 --EXPECT--

@@ -38,7 +38,8 @@ unset($fiber);
 EventLoop::setDriver((new Revolt\EventLoop\DriverFactory())->create());
 $t = hrtime(true);
 gc_collect_cycles();
-echo 'destroyed at once: ', var_export((hrtime(true) - $t) / 1e6 < 200 * rt_revolt_time_scale(), true), "\n";
+// 200 ms x the time and load scales, kept under 4 s: a destruction that waited for the wait takes its 5 s
+echo 'destroyed at once: ', var_export((hrtime(true) - $t) / 1e6 < min(4000, 200 * rt_revolt_time_scale() * rt_load_scale()), true), "\n";
 echo 'finally ran: ', var_export($state['finally'], true), ', lock() returned: ', var_export($state['returned'], true), "\n";
 echo 'descriptors left open: ', max(0, $fds() - $before), "\n";
 

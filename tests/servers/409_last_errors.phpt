@@ -10,7 +10,9 @@ $key = rt_key();
 $refused = rt_free_port();
 $paused = rt_spawn_server();
 
-$redlock = new RedLock([['127.0.0.1', $p0, 0.5], ['127.0.0.1', $p1, 0.5], ['127.0.0.1', $p2, 0.5]], 10, 2);
+/* 2 s for the live servers whose answers are printed (a reply 0.5 s late on a loaded machine read 'timeout', as
+ * in combinations/977); the paused server keeps 0.3 s, the refused one's timeout is never reached. */
+$redlock = new RedLock([['127.0.0.1', $p0, 2.0], ['127.0.0.1', $p1, 2.0], ['127.0.0.1', $p2, 2.0]], 10, 2);
 echo json_encode($redlock->getLastErrors()), "\n"; // before any call: nothing failed
 $lock = $redlock->lock($key, 10000);
 $errors = $redlock->getLastErrors();
@@ -18,7 +20,7 @@ var_dump(count($errors), count(array_filter($errors, fn ($e) => $e === null)) >=
     array_diff($errors, [null, 'no reply needed']));
 
 // Held by someone else: "taken" (from the last of the two attempts).
-$other = new RedLock([['127.0.0.1', $p0, 0.5]], 10, 2);
+$other = new RedLock([['127.0.0.1', $p0, 2.0]], 10, 2);
 var_dump($other->lock($key, 10000));
 echo json_encode($other->getLastErrors()), "\n";
 var_dump($redlock->unlock($lock));
@@ -30,7 +32,7 @@ echo json_encode($other->getLastErrors()), "\n";
 // quorum, so it is awaited until its timeout.
 rt_signal($paused, 'STOP');
 $mixed = new RedLock([
-    ['127.0.0.1', $p0, 0.5],
+    ['127.0.0.1', $p0, 2.0],
     ['127.0.0.1', $paused['port'], 0.3],
     ['127.0.0.1', $refused, 0.5],
 ], 10, 1);
@@ -44,7 +46,7 @@ var_dump($nodb->lock("$key-3", 10000), $nodb->getLastErrors());
 
 // The servers' order is the constructor's, whatever the keys of $servers; the good server's
 // reply was not needed once the refused one had lost the quorum (2 of 2) - or it came first.
-$keyed = new RedLock(['b' => ['127.0.0.1', $refused, 0.5], 'a' => ['127.0.0.1', $p0, 0.5]], 10, 1);
+$keyed = new RedLock(['b' => ['127.0.0.1', $refused, 0.5], 'a' => ['127.0.0.1', $p0, 2.0]], 10, 1);
 $keyed->lock("$key-4", 10000);
 $errors = $keyed->getLastErrors();
 var_dump(array_keys($errors), $errors[0], in_array($errors[1], [null, 'no reply needed'], true));

@@ -10,17 +10,21 @@ $key = rt_key();
 $seen = [];
 $r = new RedLock($s, 10, 1, ['autoExtend' => true, 'observer' => function (array $c) use (&$seen) { $seen[] = $c; }]);
 $m0 = RedLock::metrics();
-$lock = $r->lock($key, 300); // renewed every 100 ms
+/* The ttl (renewed every third of it) and the waits after it scale with the machine's load per core
+ * (rt_load_scale(): 1 on a machine no busier than its cores): a renewal thread late by two thirds of a 300 ms
+ * ttl loses the lock before rt_take() below, and 'lost 0' is then read as 'lost 1'. */
+$scale = rt_load_scale();
+$lock = $r->lock($key, (int) (300 * $scale)); // renewed every 100 ms x $scale
 echo 'at lock: renewals ', $seen[0]['renewals'], ' lost ', $seen[0]['lost'], "\n";
-// Wait (bounded: 3 s) until the thread has renewed at least twice.
-var_dump(rt_eventually(fn () => RedLock::metrics()['renewals'] - $m0['renewals'] >= 2, 3.0));
+// Wait (bounded: 3 s x $scale) until the thread has renewed at least twice.
+var_dump(rt_eventually(fn () => RedLock::metrics()['renewals'] - $m0['renewals'] >= 2, 3.0 * $scale));
 $r->validity($lock);
 $c = end($seen);
 echo 'validity() reports renewals >= 2: ', var_export($c['renewals'] >= 2, true), ', lost ', $c['lost'], "\n";
 // Another owner takes the keys: the next renewal (within 100 ms) finds them taken.
 rt_take($key);
-var_dump(rt_eventually(fn () => RedLock::metrics()['lost'] - $m0['lost'] === 1, 3.0));
-usleep(250000); // more than the ttl: nothing is counted twice
+var_dump(rt_eventually(fn () => RedLock::metrics()['lost'] - $m0['lost'] === 1, 3.0 * $scale));
+usleep((int) (250000 * $scale)); // most of a ttl: nothing is counted twice
 $r->validity($lock);
 $c = end($seen);
 echo 'next call: outcome ', $c['outcome'], ', lost ', $c['lost'], "\n";
