@@ -42,15 +42,19 @@ var_dump(max($left()) <= 2000);
 var_dump(is_array($free->extend($lock, 5000)), rt_eventually(fn () => min($left()) > 4000));
 
 echo "-- longer on a quorum only\n";
-$lock = $scripted->lock('m', 5000);
+/* a ttl of 20 s, not 5 s: on a loaded machine (a CI lane at load 25) the third server's first key ran out
+ * before the script-free extend() read it, which then healed it for the ttl asked, not for what the two
+ * others have left */
+$lock = $scripted->lock('m', 20000);
 RedLockMemory::fail('c568');
 $scripted->extend($lock, 60000); // a568 and b568
 RedLockMemory::recover('c568');
-var_dump(is_array($free->extend($lock, 5000)));
+var_dump(is_array($free->extend($lock, 20000)));
 $m = fn () => array_map(fn ($s) => RedLockMemory::keys($s)['m'] ?? -2, $memory);
 // the third server's write may come late on a loaded machine (the suite failed here once beside valgrind): 5 s,
-// and what each server has left when it never comes
-var_dump(rt_eventually(fn () => min($m()) > 59000, 5.0 * rt_time_scale()) ?: $m(), $free->validity($lock) > 50000);
+// and what each server has left when it never comes. Written for what the others have left (about 60 s),
+// not for the 20 s asked, and the others not cut to 20 s: more than 40 s everywhere
+var_dump(rt_eventually(fn () => min($m()) > 40000, 5.0 * rt_time_scale()) ?: $m(), $free->validity($lock) > 40000);
 ?>
 --EXPECT--
 bool(true)

@@ -28,9 +28,11 @@ const VARIANTS = [
 
 /* Runs: each a set of faults over the same rules. N servers, C clients, TTL and drift D in ticks. A run names
  * what differs from RUN_DEFAULTS. A failover may be limited to one member (failover_member), to the time c0
- * holds (failover_while_held), and leaves the clients of old_address pointed at the old master. */
+ * holds (failover_while_held), and leaves the clients of old_address pointed at the old master. old_refuses:
+ * the servers run min-replicas-to-write 1, so the old master, its replica promoted, refuses every write
+ * (NOREPLICAS: an error, no vote, no heal) until it is demoted (tests/faults/129 shows it on real servers). */
 const RUN_DEFAULTS = ['crash' => 0, 'empty_delayed' => 0, 'failover' => 0, 'failover_member' => -1,
-    'old_address' => [0, 1], 'failover_while_held' => 0, 'outside' => 0, 'depth' => 99];
+    'old_address' => [0, 1], 'failover_while_held' => 0, 'outside' => 0, 'depth' => 99, 'old_refuses' => 0];
 const RUNS = [
     'core' => [
         'what' => 'contention, message delays, drift (a key may expire up to D ticks early), extend, release',
@@ -291,7 +293,9 @@ final class Model
             $m = array_shift($n['cl'][$c]['pend'][$s]);
             $w = self::inst($st, $c, $s);
             $i = $st['srv'][$s][$w];
-            if ($m[0] === 'rb' && $i[0] === $m[1]) {
+            if ($w === 'old' && $cfg['old_refuses']) {
+                $n['cl'][$c]['heal'][$s] = 0; /* NOREPLICAS: the heal wrote nothing, (3) asks nothing */
+            } elseif ($m[0] === 'rb' && $i[0] === $m[1]) {
                 $n['srv'][$s][$w][0] = '';
             } elseif ($m[0] === 'heal' && !self::live($i, $t)) {
                 $n['srv'][$s][$w][0] = $m[1];
@@ -389,6 +393,12 @@ final class Model
         $mine = self::live($i, $t) && $i[0] === $k['tok'];
         $k['ep'][$s] = $i[3];
         $v = null;
+        if ($w === 'old' && $this->cfg['old_refuses']) {
+            $k['req'][$s] = $k['ph'] === 'rel' ? 'y' : 'x'; /* NOREPLICAS: no vote (a release has nothing to do) */
+            $k['heal'][$s] = 0;
+            unset($i, $k);
+            return [$n, null];
+        }
         switch ($k['ph']) {
             case 'acq1': /* SET NX PX ttl + INCR of the fence counter */
                 if (!self::live($i, $t)) {
