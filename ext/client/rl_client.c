@@ -808,7 +808,7 @@ static int acquire_waiting(rl_client *client, rl_lane **lanep, const rl_lock_tar
 	} else {
 		/* the deadline counts from the call's start, the wait for a lane included */
 		won = rl_wait_acquire(client->cluster, &lane->io, &channels,
-			lane->started + (double) client->config.wait_timeout, retry_delay,
+			lane->started + (double) client->config.wait_timeout, retry_delay, client->policy.quorum,
 			client->policy.call_bound_ms, attempt_once, &attempt, &hooks, &stats);
 		held->result.attempts = stats.attempts;
 	}

@@ -65,28 +65,97 @@ static int dropped(const rl_reply *reply)
 		&& reply->items[2].type == RL_REPLY_INTEGER;
 }
 
-/* Whether a message (["message" or "smessage", channel, payload]) announces one of our own
- * rollbacks: its payload is the token of one (rl_notify_own). The empty payload of an older version,
- * or of a release that carries no token, is never ours. */
-static int own_message(const rl_notify *notify, const rl_reply *reply)
+/* The payload of a message (["message" or "smessage", channel, payload]) when it is a token; NULL for
+ * the empty payload of an older version or of a release that carries no token, or anything else. */
+static const char *token_of(const rl_reply *reply)
 {
 	const rl_reply_item *payload;
-	size_t k;
 
 	if (reply->integer != 3 || reply->items == NULL) {
-		return 0;
+		return NULL;
 	}
 	payload = &reply->items[2];
 	if (payload->type != RL_REPLY_STRING || payload->str == NULL || payload->len != RL_TOKEN_LEN
 		|| payload->integer != RL_TOKEN_LEN) {
-		return 0;
+		return NULL;
 	}
+	return payload->str;
+}
+
+/* Whether token is one of our own rollbacks' (rl_notify_own). */
+static int own_message(const rl_notify *notify, const char *token)
+{
+	size_t k;
+
 	for (k = 0; k < RL_NOTIFY_OWN; k++) {
-		if (notify->own[k][0] != '\0' && memcmp(payload->str, notify->own[k], RL_TOKEN_LEN) == 0) {
+		if (notify->own[k][0] != '\0' && memcmp(token, notify->own[k], RL_TOKEN_LEN) == 0) {
 			return 1;
 		}
 	}
 	return 0;
+}
+
+/* How a token heard woke the wait (rl_notify.heard_woke; 0: not yet). */
+#define RL_HEARD_MINORITY 1
+#define RL_HEARD_QUORUM 2
+
+/* token's slot among others' tokens heard lately: its own, or the oldest one, taken over. */
+static size_t heard_slot(rl_notify *notify, const char *token)
+{
+	size_t k;
+
+	for (k = 0; k < RL_NOTIFY_HEARD; k++) {
+		if (memcmp(notify->heard[k], token, RL_TOKEN_LEN) == 0) {
+			return k;
+		}
+	}
+	k = notify->heard_next;
+	notify->heard_next = (k + 1) % RL_NOTIFY_HEARD;
+	memcpy(notify->heard[k], token, RL_TOKEN_LEN);
+	notify->heard_woke[k] = 0;
+	memset(notify->heard_from + k * notify->count, 0, notify->count);
+	return k;
+}
+
+/* Whether server i's announcement of another's token wakes the wait. The token's key went from the
+ * servers that announced it: a quorum of them is a release (as many as listen, when fewer do: all a
+ * release can show then), which wakes at once. Fewer is what a failed attempt's rollback frees, or a
+ * release's first servers: that wakes at most once per minority_gap_ms, or waiters whose rollbacks wake
+ * each other attempt thousands of times a second. A token wakes at most once as a minority and once as
+ * a quorum: a release whose first server woke us, its others still held (a slow releaser), wakes us
+ * again when its quorum is in; the rest of its servers' messages wake nothing. */
+static int wakes(rl_notify *notify, size_t i, const char *token)
+{
+	size_t k = heard_slot(notify, token), listening = rl_notify_listening(notify), from = 0, j;
+	size_t need = notify->quorum < listening ? notify->quorum : listening;
+	double now;
+
+	if (notify->heard_woke[k] == RL_HEARD_QUORUM) {
+		return 0;
+	}
+	notify->heard_from[k * notify->count + i] = 1;
+	for (j = 0; j < notify->count; j++) {
+		from += notify->heard_from[k * notify->count + j];
+	}
+	if (from >= need) {
+		notify->heard_woke[k] = RL_HEARD_QUORUM;
+		return 1;
+	}
+	now = rl_now_ms();
+	if (notify->heard_woke[k] == RL_HEARD_MINORITY
+		|| (notify->minority_woke_ms >= 0 && now < notify->minority_woke_ms + notify->minority_gap_ms)) {
+		return 0;
+	}
+	notify->minority_woke_ms = now;
+	notify->heard_woke[k] = RL_HEARD_MINORITY;
+	return 1;
+}
+
+void rl_notify_pace(rl_notify *notify, unsigned quorum, double gap_ms)
+{
+	notify->quorum = quorum;
+	notify->minority_gap_ms = gap_ms;
+	notify->minority_woke_ms = -1;
 }
 
 void rl_notify_own(rl_notify *notify, const char *token)
@@ -113,6 +182,7 @@ static int take_in(rl_notify *notify, size_t i, int *notified)
 	for (;;) {
 		rl_reply reply;
 		rl_outcome out;
+		const char *token;
 		int got;
 
 		conn->expected = 1; /* on a subscribed connection every reply is ours, asked or not */
@@ -164,8 +234,10 @@ static int take_in(rl_notify *notify, size_t i, int *notified)
 		}
 		if (notify->unconfirmed[i] > 0) {
 			notify->nodes[i].again = --notify->unconfirmed[i] > 0 && notify->nodes[i].again;
-		} else if (own_message(notify, &reply)) {
+		} else if ((token = token_of(&reply)) != NULL && own_message(notify, token)) {
 			notify->own_heard++; /* our own rollback: waking on it made a loop of attempts */
+		} else if (token != NULL && !wakes(notify, i, token)) {
+			notify->minority_heard++; /* a minority's, not its turn to wake us (wakes): the backoff will */
 		} else {
 			notify->notifications++;
 			*notified = 1;
@@ -412,10 +484,12 @@ int rl_notify_open(rl_notify *notify, const rl_cluster *cluster, const rl_lock_k
 	notify->conns = calloc(cluster->count ? cluster->count : 1, sizeof(*notify->conns));
 	notify->nodes = calloc(cluster->count ? cluster->count : 1, sizeof(*notify->nodes));
 	notify->unconfirmed = calloc(cluster->count ? cluster->count : 1, sizeof(*notify->unconfirmed));
-	if (notify->conns == NULL || notify->nodes == NULL || notify->unconfirmed == NULL) {
+	notify->heard_from = calloc(RL_NOTIFY_HEARD, cluster->count ? cluster->count : 1);
+	if (notify->conns == NULL || notify->nodes == NULL || notify->unconfirmed == NULL || notify->heard_from == NULL) {
 		free(notify->conns);
 		free(notify->nodes);
 		free(notify->unconfirmed);
+		free(notify->heard_from);
 		memset(notify, 0, sizeof(*notify));
 		return -1;
 	}
@@ -456,9 +530,11 @@ void rl_notify_close(rl_notify *notify)
 	free(notify->conns);
 	free(notify->nodes);
 	free(notify->unconfirmed);
+	free(notify->heard_from);
 	notify->conns = NULL;
 	notify->nodes = NULL;
 	notify->unconfirmed = NULL;
+	notify->heard_from = NULL;
 }
 
 /* --- The deadline-bounded io ----------------------------------------------------------------- */
@@ -525,7 +601,7 @@ void rl_clamped_io_init(rl_clamped_io *clamped, const rl_lock_io *inner, double 
  * the backoff pauses alone. rolled_back: the first attempt's rollback, whose announcement may come
  * once we listen. 0, or -1 (the sets told). */
 static int wait_subscribe(rl_notify *notify, rl_cluster *cluster, const rl_lock_keys *keys, double subscribe_until,
-	const rl_wait_sets *sets, const char *rolled_back, rl_wait_stats *stats)
+	const rl_wait_sets *sets, const char *rolled_back, unsigned quorum, int64_t retry_delay, rl_wait_stats *stats)
 {
 	if (sets != NULL) {
 		sets->rest(sets->arg);
@@ -539,6 +615,7 @@ static int wait_subscribe(rl_notify *notify, rl_cluster *cluster, const rl_lock_
 		return -1;
 	}
 	rl_notify_own(notify, rolled_back);
+	rl_notify_pace(notify, quorum, (double) retry_delay);
 	stats->listening = rl_notify_listening(notify);
 	return 0;
 }
@@ -565,12 +642,13 @@ static int wait_pause(rl_notify *notify, const rl_lock_io *io, const rl_wait_set
 	}
 	stats->notifications += (size_t) woke;
 	stats->own_heard = notify->own_heard;
+	stats->minority_heard = notify->minority_heard;
 	return 0;
 }
 
 int rl_wait_acquire(rl_cluster *cluster, const rl_lock_io *io, const rl_lock_keys *keys, double deadline_ms,
-	int64_t retry_delay, double subscribe_bound_ms, rl_attempt_fn attempt, void *arg, const rl_wait_sets *sets,
-	rl_wait_stats *stats)
+	int64_t retry_delay, unsigned quorum, double subscribe_bound_ms, rl_attempt_fn attempt, void *arg,
+	const rl_wait_sets *sets, rl_wait_stats *stats)
 {
 	rl_clamped_io clamped;
 	rl_notify notify;
@@ -589,7 +667,7 @@ int rl_wait_acquire(rl_cluster *cluster, const rl_lock_io *io, const rl_lock_key
 		return result;
 	}
 	subscribe_until = fmin(deadline_ms, io->now(io->arg) + subscribe_bound_ms);
-	if (wait_subscribe(&notify, cluster, keys, subscribe_until, sets, rolled_back, stats) != 0) {
+	if (wait_subscribe(&notify, cluster, keys, subscribe_until, sets, rolled_back, quorum, retry_delay, stats) != 0) {
 		return -1;
 	}
 	for (;;) {

@@ -16,9 +16,12 @@
  * An announcement's message is the released token ('' from an older version, or where no token
  * went). A failed attempt's rollback announces too, and its waiter hears it: a message carrying the
  * token of one of the waiter's own last RL_NOTIFY_OWN rollbacks wakes nothing (rl_notify_own), any
- * other message, the empty one included, wakes the wait. Without it a waiter whose attempts keep
+ * other message, the empty one included, may wake the wait. Without it a waiter whose attempts keep
  * winning a minority woke itself at once after each: thousands of attempts a second
- * (docs/design/renewal.md#a-rollback-no-longer-wakes-its-own-waiter).
+ * (docs/design/renewal.md#a-rollback-no-longer-wakes-its-own-waiter). Another's token wakes at once
+ * when a quorum of the servers announced it (a release: a rollback undoes a minority), and at most once
+ * per retryDelay when fewer did, so that waiters whose rollbacks wake each other do not loop either
+ * (rl_notify_pace; docs/design/renewal.md#minority-waiters-no-longer-wake-each-other-in-a-loop).
  *
  * The loop (rl_wait_acquire) wraps any acquisition given as a callback: lock(), run(), and later
  * other kinds of locks. Every attempt goes through an rl_lock_io whose calls are clamped to the
@@ -50,6 +53,9 @@ typedef struct rl_notify_node {
  * still be in flight from a server that answered late when the next attempt began. */
 #define RL_NOTIFY_OWN 2
 
+/* Tokens of others' announcements remembered, with the servers that sent each (rl_notify_pace's count). */
+#define RL_NOTIFY_HEARD 16
+
 /* Subscriptions on dedicated connections to every server of a cluster. */
 typedef struct rl_notify {
 	size_t count;
@@ -62,6 +68,16 @@ typedef struct rl_notify {
 	size_t notifications;         /* messages seen so far that woke the wait */
 	size_t own_heard;             /* messages ignored: our own rollback's announcement */
 	char own[RL_NOTIFY_OWN][RL_TOKEN_LEN + 1]; /* our last rollbacks' tokens, newest first ('': none) */
+	/* Others' announcements (rl_notify_pace): a token heard from a quorum of the servers is a release and
+	 * wakes at once; from fewer (a rollback, or a release's first servers) it wakes at most once per gap. */
+	unsigned quorum;
+	double minority_gap_ms;       /* retryDelay */
+	double minority_woke_ms;      /* when a minority's announcement last woke the wait (< 0: never) */
+	size_t minority_heard;        /* messages of a minority that woke nothing */
+	size_t heard_next;            /* the ring's next slot */
+	char heard[RL_NOTIFY_HEARD][RL_TOKEN_LEN];
+	unsigned char heard_woke[RL_NOTIFY_HEARD]; /* how that token woke the wait: as a minority, as a quorum */
+	unsigned char *heard_from;    /* RL_NOTIFY_HEARD x count: which servers announced heard[k] */
 } rl_notify;
 
 /* Opens the connections and subscribes to the channels of keys, then waits until every server
@@ -71,6 +87,10 @@ int rl_notify_open(rl_notify *notify, const rl_cluster *cluster, const rl_lock_k
 /* token ('' or NULL: none) is the waiter's rollback: its announcements wake nothing from now on,
  * nor those of the one before it. */
 void rl_notify_own(rl_notify *notify, const char *token);
+
+/* How others' announcements wake the wait: a token announced by quorum servers (fewer when fewer listen)
+ * at once, one announced by fewer at most once per gap_ms. */
+void rl_notify_pace(rl_notify *notify, unsigned quorum, double gap_ms);
 
 /* Sleeps until a release is announced on any server (1) or until_ms (0); -1 when the wait was
  * cancelled (net/rl_wait_cancel.h). Our own rollbacks' announcements (rl_notify_own) are not one. */
@@ -99,6 +119,7 @@ typedef struct rl_wait_stats {
 	int64_t attempts;
 	size_t notifications; /* wake-ups by a release message */
 	size_t own_heard;     /* announcements of our own rollbacks, heard and ignored */
+	size_t minority_heard; /* others' announcements from a minority that woke nothing (rl_notify_pace) */
 	size_t listening;     /* servers subscribed when the waiting began */
 } rl_wait_stats;
 
@@ -116,10 +137,11 @@ typedef struct rl_wait_sets {
 } rl_wait_sets;
 
 /* Attempts until one wins, fails hard, or deadline_ms passes; between attempts, waits for a
- * release or a backoff drawn from [retry_delay/2, retry_delay] (io->random). Returns the last
- * attempt's result (0 when the deadline passed, -1 when out of memory). */
+ * release (rl_notify_pace: by quorum and retry_delay) or a backoff drawn from [retry_delay/2,
+ * retry_delay] (io->random). Returns the last attempt's result (0 when the deadline passed, -1 when
+ * out of memory). */
 int rl_wait_acquire(rl_cluster *cluster, const rl_lock_io *io, const rl_lock_keys *keys, double deadline_ms,
-	int64_t retry_delay, double subscribe_bound_ms, rl_attempt_fn attempt, void *arg, const rl_wait_sets *sets,
-	rl_wait_stats *stats);
+	int64_t retry_delay, unsigned quorum, double subscribe_bound_ms, rl_attempt_fn attempt, void *arg,
+	const rl_wait_sets *sets, rl_wait_stats *stats);
 
 #endif
