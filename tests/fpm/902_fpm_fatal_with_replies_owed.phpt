@@ -30,7 +30,8 @@ $show = function (string $what, array $res) {
 };
 $pid = $show('warm-up', fcgi_get($fpm, $script, 'n=warm'));
 rt_signal($a, 'STOP');
-$show('lock() with the paused server\'s reply owed, then a CPU loop', fcgi_get($fpm, $script, 'n=die'));
+// 3 s of CPU take a share of the cores: 60 s of wall time is not enough at a load of 25 on 2 cores
+$show('lock() with the paused server\'s reply owed, then a CPU loop', fcgi_get($fpm, $script, 'n=die', 60.0 * rt_load_scale()));
 // Held elsewhere on the paused server and on p0: only p1 can vote for request 'held'. Had the
 // request taken the paused server's late "OK" (for 'die') as its own, it would count 2 of 3.
 rt_redis($p0, 'SET', "$key-held", 'someone-else', 'PX', '30000');
