@@ -15,13 +15,20 @@ $holder = new RedLock(rt_servers(3), 0, 1);
 $held = $holder->lock($key, 10000);
 var_dump(is_array($held));
 
-$r = new RedLock(rt_servers(3), 200, 1, ['waitTimeout' => 600]); // between attempts: a release, or 100-200 ms
+/* On a machine busier than its cores (rt_load_scale(), 1 otherwise: the test as it was) the wait, the slack after
+ * its deadline and the release scale together: the first wait must end near its deadline (before the release, or
+ * the release would win it), the second must be woken by the release well before its own deadline (450 ms against
+ * 600, times the same scale: a wait the release does not wake still fails). */
+$scale = rt_load_scale();
+$wait = (int) (600 * $scale);
+$release = $wait + 200 * $scale; // ms from the start: 200 ms after the first wait's deadline (times the scale)
+$r = new RedLock(rt_servers(3), 200, 1, ['waitTimeout' => $wait]); // between attempts: a release, or 100-200 ms
 $result = [];
 $ticker = rt_ticker(function () use ($r, $key, &$ticker, &$result) {
     $t = hrtime(true);
     $result['held: lock()'] = $r->lock($key, 5000);
     $result['held: waited ms'] = (hrtime(true) - $t) / 1e6;
-    // Again: a timer callback releases it 200 ms in, and the release wakes this wait.
+    // Again: a timer callback releases it about 200 ms in, and the release wakes this wait.
     $t = hrtime(true);
     $lock = $r->lock($key, 5000);
     $result['released: lock()'] = is_array($lock) ? 'won' : 'not won';
@@ -31,13 +38,13 @@ $ticker = rt_ticker(function () use ($r, $key, &$ticker, &$result) {
     }
     $result['gap'] = rt_ticker_stop($ticker);
 });
-EventLoop::delay(0.8, function () use ($holder, $held) { $holder->unlock($held); });
+EventLoop::delay($release / 1000, function () use ($holder, $held) { $holder->unlock($held); });
 EventLoop::run();
 
 var_dump($result['held: lock()']);
-echo 'ended at its deadline: ', var_export($result['held: waited ms'] >= 590 && $result['held: waited ms'] < 900, true), "\n";
+echo 'ended at its deadline: ', var_export($result['held: waited ms'] >= $wait - 10 && $result['held: waited ms'] < $wait + 300 * $scale, true), "\n";
 echo 'released: ', $result['released: lock()'], ', woken by the release: ',
-    var_export($result['released: waited ms'] < 450, true), "\n";
+    var_export($result['released: waited ms'] < 450 * $scale, true), "\n";
 echo rt_gap_verdict($result['gap']), "\n";
 echo 'the timer ran all along: ', var_export($result['gap'][1] >= 50 / rt_revolt_time_scale(), true), "\n";
 ?>
