@@ -128,13 +128,53 @@ static unsigned char *members_lost_on(rl_client *client, rl_lane *lane, const ch
 	return lost_on;
 }
 
+/* What the object recalls of the lock for its extend: the members known to have lost its key (*lost_on:
+ * members_lost_on) and the heals sent to its members not known to have landed in time (rl_leases_heals),
+ * twice in *heals: [0, count) as read, [count, 2 count) for the extend to update (rl_lock_policy.heals).
+ * 0, or -1 when out of memory (nothing kept). */
+static int recall_lock(rl_client *client, rl_lane *lane, const char *token, size_t token_len, unsigned char **lost_on,
+	rl_heal **heals)
+{
+	size_t count = lane->cluster->count;
+
+	if ((*heals = calloc(2 * count + 1, sizeof(**heals))) == NULL) {
+		return -1;
+	}
+	if (client->leases != NULL) {
+		rl_leases_heals(client->leases, token, token_len, *heals, count);
+		memcpy(*heals + count, *heals, count * sizeof(**heals));
+	}
+	*lost_on = members_lost_on(client, lane, token, token_len);
+	return 0;
+}
+
+/* After the extend: what it made of the heals kept by the object (its registry made for it when this
+ * extend healed a lock of an object that tracks none), the copies freed. */
+static void end_recall(rl_client *client, rl_lane *lane, const char *token, size_t token_len, unsigned char *lost_on,
+	rl_heal *heals)
+{
+	size_t i, count = lane->cluster->count;
+	int changed = 0;
+
+	for (i = 0; i < count; i++) {
+		changed |= heals[i].until != heals[count + i].until || heals[i].stream != heals[count + i].stream;
+	}
+	if (changed && rl_client_leases_of(client) != NULL) { /* out of memory: not judged later */
+		rl_leases_note_heals(client->leases, token, token_len, heals, heals + count, count);
+	}
+	free(heals);
+	free(lost_on);
+}
+
 /* The object's policy for one extend: every reply awaited while a member may have changed masters. */
-static rl_lock_policy extend_policy(const rl_client *client, int suspected, unsigned char *lost_on)
+static rl_lock_policy extend_policy(const rl_client *client, int suspected, unsigned char *lost_on, rl_heal *heals,
+	size_t count)
 {
 	rl_lock_policy policy = client->policy;
 
 	policy.await_every_reply = suspected;
 	policy.lost_on = lost_on;
+	policy.heals = heals + count;
 	return policy;
 }
 
@@ -164,12 +204,12 @@ static int note_extended(rl_client *client, const rl_lock_target *held, const ch
 static double extend(rl_client *client, rl_lane *lane, const rl_lock_target *held, const char *token, size_t token_len,
 	int64_t ttl, int *asked)
 {
-	int tracked = -1;
+	int tracked = -1, suspected;
 	double start, validity, refusal;
 	uint32_t *masters;
 	rl_lock_policy policy; /* the object's, awaiting every reply while a member may have changed masters */
-	int suspected;
 	unsigned char *lost_on; /* the members known to have lost its key: awaited (rl_leases_lost_on) */
+	rl_heal *heals;         /* the heals not known to have landed in time (recall_lock) */
 
 	if (rl_dialect_for(client->policy.dialect, held->kind, RL_OP_EXTEND) == NULL) {
 		return RL_CALL_NEEDS_SCRIPTS;
@@ -184,27 +224,29 @@ static double extend(rl_client *client, rl_lane *lane, const rl_lock_target *hel
 			return 0; /* over the cap, or lost: the servers are not asked */
 		}
 	}
+	if (recall_lock(client, lane, token, token_len, &lost_on, &heals) != 0) {
+		return -1;
+	}
 	*asked = 1;
 	masters = expect_masters(client, lane, token, token_len, &suspected);
 	expect_clock(client, lane, token, token_len);
-	lost_on = members_lost_on(client, lane, token, token_len);
-	policy = extend_policy(client, suspected, lost_on);
+	policy = extend_policy(client, suspected, lost_on, heals, lane->cluster->count);
 	start = rl_now_ms();
 	validity = rl_kind_extend(&lane->io, &policy, held, token, token_len, ttl, lane->outcomes);
 	if (validity == 0 && rl_client_learn_scripts_refused(client, lane, held->kind, RL_OP_EXTEND)) {
 		if ((refusal = script_free_ttl_check(token, token_len, ttl)) != 0) {
 			end_masters(client, lane, token, token_len, masters, 0);
 			end_clock(lane);
-			free(lost_on);
+			end_recall(client, lane, token, token_len, lost_on, heals);
 			return refusal;
 		}
-		policy = extend_policy(client, suspected, lost_on);
+		policy = extend_policy(client, suspected, lost_on, heals, lane->cluster->count);
 		start = rl_now_ms(); /* the same extend() again, without the script */
 		validity = rl_kind_extend(&lane->io, &policy, held, token, token_len, ttl, lane->outcomes);
 	}
 	end_masters(client, lane, token, token_len, masters, validity > 0);
 	end_clock(lane);
-	free(lost_on);
+	end_recall(client, lane, token, token_len, lost_on, heals);
 	if (tracked == 1 && validity >= 0) {
 		rl_leases_note_votes(client->leases, token, token_len, lane->outcomes, lane->cluster->count, 0);
 	}

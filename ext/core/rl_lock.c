@@ -263,9 +263,9 @@ int rl_lock_force_release(const rl_lock_io *io, const rl_lock_policy *policy, co
  * shared holder is not re-created (its one creating script rewrites our deadline: see the design
  * note); nor a token of another format (the commands are built for ours). Nothing is sent while
  * every member that answered said yes. */
-static void recreate_where_missing(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
+static int recreate_where_missing(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
 	const char *token, size_t token_len, const char *ttl_text, size_t ttl_len, const rl_outcome *outcomes);
-static void recreate_where_missing(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
+static int recreate_where_missing(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
 	const char *token, size_t token_len, const char *ttl_text, size_t ttl_len, const rl_outcome *outcomes)
 {
 	rl_attempt_commands cmds;
@@ -276,13 +276,63 @@ static void recreate_where_missing(const rl_lock_io *io, const rl_lock_policy *p
 		missing = outcomes[i].kind == RL_OUTCOME_TAKEN;
 	}
 	if (!missing || policy->token_kind == RL_TOKEN_SHARED || token_len != RL_TOKEN_LEN) {
-		return;
+		return 0;
 	}
 	if (policy->dialect->attempt_init(&cmds, policy, keys, token, ttl_text, ttl_len) != 0) {
-		return; /* out of memory: the next extend tries again */
+		return 0; /* out of memory: the next extend tries again */
 	}
-	io->send(io->arg, &cmds.lock->command);
+	io->send(io->arg, &cmds.lock->command); /* to every member */
 	policy->dialect->attempt_free(&cmds);
+	return 1;
+}
+
+/* A heal that lands late (docs/design/renewal.md#a-heal-that-lands-late): a member an earlier extend
+ * healed may hold our key because that heal landed after the extend's promise, when a rival may have
+ * held and released the lock. A yes that arrived by then (by now, at the latest) is counted: a heal
+ * landing later only adds our key where we held a quorum; a later yes is not. */
+static unsigned votes_without_late_heals(const rl_lock_policy *policy, double now, unsigned votes,
+	const rl_outcome *outcomes)
+{
+	size_t i;
+
+	for (i = 0; policy->heals != NULL && i < policy->servers; i++) {
+		if (policy->heals[i].until > 0 && now > policy->heals[i].until && outcomes[i].kind == RL_OUTCOME_YES
+			&& votes > 0) {
+			votes--;
+		}
+	}
+	return votes;
+}
+
+/* After the verdict. A member's answer on the stream its heal went on came after the heal landed: the
+ * heal is forgotten when the answer came by its promise's end, or under a quorum won without it (the lock
+ * held throughout, so no rival can have freed the member for it). An answer on another stream (a
+ * reconnect, another connection) shows nothing. A heal sent now (where a stream is open: queued there) is
+ * due by this promise; the earliest one not known to have landed is kept, and with two streams to watch,
+ * no answer can show both landed. */
+static void note_heals(const rl_lock_io *io, const rl_lock_policy *policy, double now, double validity, int healed,
+	const rl_outcome *outcomes)
+{
+	size_t i;
+
+	for (i = 0; policy->heals != NULL && i < policy->servers; i++) {
+		rl_heal *heal = &policy->heals[i];
+		unsigned long long stream = io->stream != NULL ? io->stream(io->arg, i) : 0;
+		int answered = outcomes[i].kind == RL_OUTCOME_YES || outcomes[i].kind == RL_OUTCOME_TAKEN;
+
+		if (heal->until > 0 && answered && stream != 0 && stream == heal->stream && (now <= heal->until || validity > 0)) {
+			heal->until = 0;
+		}
+		if (!healed || stream == 0) {
+			continue; /* no stream open to it: the heal was not sent there */
+		}
+		if (heal->until == 0) {
+			heal->until = now + validity;
+			heal->stream = stream;
+		} else if (heal->stream != stream) {
+			heal->stream = 0;
+		}
+	}
 }
 
 double rl_lock_extend(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
@@ -309,11 +359,14 @@ double rl_lock_extend_settle(const rl_lock_io *io, const rl_lock_policy *policy,
 	char ttl_text[24];
 	size_t ttl_len = rl_resp_decimal(ttl_text, (unsigned long long) ttl);
 	double validity = rl_validity_ms(ttl, now - start, policy->drift_factor);
+	int healed = 0;
 
+	votes = votes_without_late_heals(policy, now, votes, outcomes);
 	validity = votes >= policy->quorum && validity > 0 ? validity : 0;
 	if (validity > 0) {
-		recreate_where_missing(io, policy, keys, token, token_len, ttl_text, ttl_len, outcomes);
+		healed = recreate_where_missing(io, policy, keys, token, token_len, ttl_text, ttl_len, outcomes);
 	}
+	note_heals(io, policy, now, validity, healed, outcomes);
 	return validity;
 }
 

@@ -84,6 +84,13 @@ typedef struct rl_lock_keys {
 
 typedef struct rl_dialect rl_dialect;
 
+/* A heal sent to one member and not yet known to have landed within the promise of the extend that sent
+ * it (docs/design/renewal.md#a-heal-that-lands-late). */
+typedef struct rl_heal {
+	double until;              /* that promise's end (rl_lock_io.now clock); 0: none */
+	unsigned long long stream; /* the stream it went on (rl_lock_io.stream): a reply on it comes after it */
+} rl_heal;
+
 typedef struct rl_lock_policy {
 	unsigned quorum;
 	double drift_factor;
@@ -106,6 +113,9 @@ typedef struct rl_lock_policy {
 	/* extend(): per server, the members known to have lost this lock's key (its last extend found
 	 * it missing there), awaited within the call's bound (rl_request.heals); NULL: none known */
 	const unsigned char *lost_on;
+	/* extend(): per server, the heal sent there not yet known to have landed in time; read and updated by
+	 * rl_lock_extend_settle, where a yes that may rest on a late heal is not counted; NULL: none kept */
+	rl_heal *heals;
 	/* an acquisition that waits as a writer: its mark keeps new readers out (rl_writer_mark); NULL
 	 * for every other call */
 	struct rl_writer_mark *writer_mark;
@@ -256,8 +266,10 @@ int rl_lock_extend_many_init(rl_extend_many_call *call, const rl_lock_policy *po
 void rl_lock_extend_many_free(rl_extend_many_call *call);
 
 /* What rl_lock_extend does once its round trip is over (asked at start, answered by now, votes
- * yes among outcomes): the validity, and the self-healing under it. The one place for both, so
- * that a lock renewed in a batch is judged as one extended alone. */
+ * yes among outcomes): the validity, and the self-healing under it, with policy->heals (a yes
+ * that may rest on a late heal is not counted; the heals known landed are forgotten, the one sent
+ * now recorded). The one place for all three, so that a lock renewed in a batch is judged as one
+ * extended alone. */
 double rl_lock_extend_settle(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
 	const char *token, size_t token_len, int64_t ttl, double start, double now, unsigned votes,
 	const rl_outcome *outcomes);

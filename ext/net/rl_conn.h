@@ -101,6 +101,8 @@ typedef struct rl_conn {
 	unsigned time_stale_pos; /* a TIME whose call gave up on it: its place among the stale replies (1: next) */
 	double time_stale_sent;  /* and when it was queued */
 	unsigned opens;       /* rl_conn_open() calls on it: the fan-out sees a call open it */
+	uint64_t stream;      /* this stream's number, unique in the process (rl_conn_open): replies come in the
+	                       * order of what was sent on one stream, never across two (rl_lock_io.stream) */
 	unsigned char was_ready;  /* this stream reached READY (since its rl_conn_open) */
 	unsigned char reopened;   /* opened over a stream that had been READY: the server restarted, killed
 	                           * the connection or broke it; keys it held may be gone (self-healing) */

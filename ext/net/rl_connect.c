@@ -154,6 +154,18 @@ static int after_lookup(rl_conn *conn, int status, const char *err, rl_outcome *
 	return connect_next_address(conn, out);
 }
 
+/* The streams this process opened (rl_conn.stream), counted by every thread. */
+static uint64_t streams_opened;
+
+static uint64_t next_stream(void)
+{
+#if defined(__GNUC__) || defined(__clang__)
+	return __atomic_add_fetch(&streams_opened, 1, __ATOMIC_RELAXED);
+#else /* no renewal thread there (rl_leases.h): one thread */
+	return ++streams_opened;
+#endif
+}
+
 int rl_conn_open(rl_conn *conn, const rl_endpoint *endpoint, double now, rl_outcome *out)
 {
 	char err[RL_MESSAGE_MAX - 16];
@@ -163,6 +175,7 @@ int rl_conn_open(rl_conn *conn, const rl_endpoint *endpoint, double now, rl_outc
 	conn->reopened = conn->was_ready; /* a connect that never succeeded does not count again */
 	conn->was_ready = 0;
 	conn->opens++;
+	conn->stream = next_stream();
 	conn->connect_error[0] = '\0';
 	if (endpoint->host[0] == '/') {
 		return open_unix(conn, endpoint->host, out);

@@ -1042,6 +1042,13 @@ static double io_now(void *arg)
 	return rl_now_ms();
 }
 
+static unsigned long long io_stream(void *arg, size_t server)
+{
+	const rl_cluster *cluster = arg;
+
+	return server < cluster->count && cluster->conns[server].state != RL_CONN_DOWN ? cluster->conns[server].stream : 0;
+}
+
 void rl_fanout_bind(rl_cluster *cluster, struct rl_lock_io *io)
 {
 	io->arg = cluster;
@@ -1050,4 +1057,5 @@ void rl_fanout_bind(rl_cluster *cluster, struct rl_lock_io *io)
 	io->send_to = io_send_to;
 	io->pause = io_pause;
 	io->now = io_now;
+	io->stream = io_stream;
 }

@@ -173,6 +173,10 @@ typedef struct rl_lock_io {
 	/* Waits until until_ms (rl_now_ms clock), keeping the connections in step meanwhile. */
 	void (*pause)(void *arg, double until_ms);
 	double (*now)(void *arg);
+	/* The stream what is sent to server goes on now (a connection's life, unique in the process): what
+	 * was sent before on it is answered before. 0 when none is open. NULL: not known (then no reply
+	 * shows an earlier command landed). */
+	unsigned long long (*stream)(void *arg, size_t server);
 	/* Fills len bytes from a CSPRNG: 0, or -1 when none can be had (the call then fails). */
 	int (*random)(void *arg, void *into, size_t len);
 } rl_lock_io;

@@ -25,6 +25,7 @@ void rl_lease_free(lease *e)
 	free(e->token);
 	free(e->masters);
 	free(e->lost_on);
+	free(e->heals);
 	free(e);
 }
 
@@ -347,6 +348,118 @@ void rl_leases_note_votes(rl_leases *w, const char *token, size_t token_len, con
 	UNLOCK();
 }
 
+void rl_heals_copy(const rl_heal *kept, rl_heal *into, size_t count)
+{
+	size_t i;
+
+	for (i = 0; i < count; i++) {
+		into[i] = kept != NULL ? kept[i] : (rl_heal) {0, 0};
+	}
+}
+
+static int same_heal(const rl_heal *a, const rl_heal *b)
+{
+	return a->until == b->until && a->stream == b->stream;
+}
+
+int rl_heals_merge(rl_heal **kept, const rl_heal *before, const rl_heal *after, size_t count)
+{
+	size_t i;
+	int pending = 0;
+
+	for (i = 0; i < count; i++) {
+		rl_heal now_kept = *kept != NULL ? (*kept)[i] : (rl_heal) {0, 0};
+
+		if (!same_heal(&after[i], &before[i])) {
+			if (*kept == NULL && (*kept = calloc(count ? count : 1, sizeof(**kept))) == NULL) {
+				return 1; /* out of memory: these heals are not judged (the lease's or record's rest stays) */
+			}
+			if (same_heal(&now_kept, &before[i])) {
+				(*kept)[i] = after[i]; /* nobody else changed it meanwhile */
+			} else if (after[i].until > 0) { /* both sent one: the earlier, and no stream shows both */
+				(*kept)[i].until = now_kept.until > 0 ? fmin(now_kept.until, after[i].until) : after[i].until;
+				(*kept)[i].stream = now_kept.until > 0 && now_kept.stream != after[i].stream ? 0 : after[i].stream;
+			}
+		}
+		pending |= *kept != NULL && (*kept)[i].until > 0;
+	}
+	return pending;
+}
+
+static heal_record **find_record(rl_leases *w, const char *token, size_t token_len)
+{
+	heal_record **at;
+
+	for (at = &w->records; *at != NULL; at = &(*at)->next) {
+		if ((*at)->token_len == token_len && memcmp((*at)->token, token, token_len) == 0) {
+			return at;
+		}
+	}
+	return at;
+}
+
+static void drop_record(rl_leases *w, heal_record **at)
+{
+	heal_record *r = *at;
+
+	*at = r->next;
+	free(r->token);
+	free(r->heals);
+	free(r);
+	w->nrecords--;
+}
+
+/* A record for token's heals, the newest first; the oldest forgotten beyond RL_HEAL_RECORDS_MAX. */
+static heal_record **new_record(rl_leases *w, const char *token, size_t token_len)
+{
+	heal_record *r = calloc(1, sizeof(*r));
+	heal_record **at;
+
+	if (r == NULL || (r->token = malloc(token_len ? token_len : 1)) == NULL) {
+		free(r);
+		return NULL;
+	}
+	memcpy(r->token, token, token_len);
+	r->token_len = token_len;
+	r->next = w->records;
+	w->records = r;
+	if (++w->nrecords > RL_HEAL_RECORDS_MAX) {
+		for (at = &w->records; (*at)->next != NULL; at = &(*at)->next) {
+		}
+		drop_record(w, at);
+	}
+	return &w->records;
+}
+
+void rl_leases_heals(rl_leases *w, const char *token, size_t token_len, rl_heal *heals, size_t count)
+{
+	lease *e = lock_and_find(w, token, token_len);
+	heal_record **at = e == NULL ? find_record(w, token, token_len) : NULL;
+
+	rl_heals_copy(e != NULL ? e->heals : at != NULL && *at != NULL ? (*at)->heals : NULL, heals, count);
+	UNLOCK();
+}
+
+void rl_leases_note_heals(rl_leases *w, const char *token, size_t token_len, const rl_heal *before,
+	const rl_heal *after, size_t count)
+{
+	lease *e = lock_and_find(w, token, token_len);
+	heal_record **at;
+	size_t i;
+	int changed = 0;
+
+	for (i = 0; i < count; i++) {
+		changed |= !same_heal(&before[i], &after[i]);
+	}
+	if (e != NULL) {
+		(void) rl_heals_merge(&e->heals, before, after, count);
+	} else if (changed && ((at = find_record(w, token, token_len), *at != NULL) || (at = new_record(w, token, token_len)) != NULL)
+		&& !rl_heals_merge(&(*at)->heals, before, after, count)) {
+		drop_record(w, at); /* every heal known landed */
+	}
+	UNLOCK();
+}
+
 int rl_leases_lost_on(rl_leases *w, const char *token, size_t token_len, unsigned char *lost_on, size_t count)
 {
 	lease *e;
@@ -472,7 +585,12 @@ rl_lease_state rl_leases_remove(rl_leases *w, const char *token, size_t token_le
 	rl_lease_state state = RL_LEASE_UNKNOWN;
 	lease *e;
 
+	heal_record **record;
+
 	e = lock_and_find(w, token, token_len);
+	if (*(record = find_record(w, token, token_len)) != NULL) {
+		drop_record(w, record); /* unlocked: no later extend of it to judge */
+	}
 	if (e != NULL) {
 		state = state_of(w, e, rl_now_ms());
 		if (e->busy) {
@@ -647,6 +765,9 @@ void rl_leases_destroy(rl_leases *w)
 			*at = w->next_all;
 			break;
 		}
+	}
+	while (w->records != NULL) {
+		drop_record(w, &w->records);
 	}
 	UNLOCK();
 #ifndef _WIN32

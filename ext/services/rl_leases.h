@@ -80,6 +80,17 @@ void rl_leases_note_votes(rl_leases *leases, const char *token, size_t token_len
 	size_t count, int acquired);
 int rl_leases_lost_on(rl_leases *leases, const char *token, size_t token_len, unsigned char *lost_on, size_t count);
 
+/* The heals sent to token's members and not yet known to have landed within the promise of the extend
+ * that sent them (rl_lock_policy.heals, docs/design/renewal.md#a-heal-that-lands-late), for every lock an
+ * extend of this object healed, tracked as a lease or not (then until it is removed, or its heals are
+ * known landed; at most RL_HEAL_RECORDS_MAX such locks). Read into heals[count] for the next extend
+ * (zeroes: none); what that extend left there is noted back against what was read (before), so that
+ * another extend of the lock meanwhile loses nothing: a heal it recorded is kept (the earlier when both
+ * sent one), one it forgot stays forgotten. */
+void rl_leases_heals(rl_leases *leases, const char *token, size_t token_len, rl_heal *heals, size_t count);
+void rl_leases_note_heals(rl_leases *leases, const char *token, size_t token_len, const rl_heal *before,
+	const rl_heal *after, size_t count);
+
 /* The ttl token was taken (or last extended) with, and the end of its last validity (rl_now_ms
  * clock). 0, or -1 when token is not tracked. */
 int rl_leases_terms(rl_leases *leases, const char *token, size_t token_len, int64_t *ttl, double *valid_until);

@@ -45,16 +45,35 @@ typedef struct lease {
 	int removed;         /* forgotten while busy: the thread frees it when done */
 	uint32_t *masters;   /* per server, the master that holds it (rl_cluster_note_masters); NULL: no Sentinel member */
 	unsigned char *lost_on; /* per server, known to have lost its key (rl_leases_note_votes); NULL: none known */
+	rl_heal *heals;      /* per server, a heal not known to have landed in time (rl_leases_heals); NULL: none */
 } lease;
+
+/* The heals of a lock the registry does not track as a lease (an object without autoExtend, maxExtensions
+ * or onLoss; a lock handed to it), kept until they are known landed or the lock is unlocked. */
+typedef struct heal_record {
+	struct heal_record *next;
+	char *token;
+	size_t token_len;
+	rl_heal *heals;
+} heal_record;
+
+/* At most this many heal records: beyond it the oldest is forgotten (docs/design/renewal.md#a-heal-that-lands-late). */
+#define RL_HEAL_RECORDS_MAX 1024
 
 /* The votes of a round trip on e's keys (count servers), under the lock: rl_leases_note_votes. */
 void rl_lease_note_votes(lease *e, const rl_outcome *outcomes, size_t count, int acquired);
+/* Heals kept (NULL: none) copied for an extend, and what it made of them merged back, under the lock:
+ * rl_leases_heals, rl_leases_note_heals. The merge returns 1 when some are still pending. */
+void rl_heals_copy(const rl_heal *kept, rl_heal *into, size_t count);
+int rl_heals_merge(rl_heal **kept, const rl_heal *before, const rl_heal *after, size_t count);
 
 struct rl_leases {
 	struct rl_leases *next_all; /* every registry of the process, for rl_leases_stop_owned */
 	const void *owner;
 	lease *leases;
 	size_t count;
+	heal_record *records; /* newest first */
+	size_t nrecords;
 	int64_t max_extensions;
 	double drift_factor;
 	int renew;
@@ -65,6 +84,7 @@ struct rl_leases {
 	rl_cluster *cluster;
 	rl_outcome *outcomes;
 	unsigned char *lost_on; /* the renewed lease's lost_on, copied under the lock for its extend */
+	rl_heal *heals;         /* its heals as copied [0, count), and as its extend left them [count, 2 count) */
 	int has_sentinel;       /* a Sentinel member: every lease is renewed alone (the master-changed rule) */
 	rl_lock_policy policy;
 	rl_lock_io io;

@@ -575,6 +575,12 @@ static double clamped_now(void *arg)
 	return c->inner->now(c->inner->arg);
 }
 
+static unsigned long long clamped_stream(void *arg, size_t server)
+{
+	rl_clamped_io *c = arg;
+	return c->inner->stream != NULL ? c->inner->stream(c->inner->arg, server) : 0;
+}
+
 static int clamped_random(void *arg, void *into, size_t len)
 {
 	rl_clamped_io *c = arg;
@@ -591,6 +597,7 @@ void rl_clamped_io_init(rl_clamped_io *clamped, const rl_lock_io *inner, double 
 	clamped->io.send_to = clamped_send_to;
 	clamped->io.pause = clamped_pause;
 	clamped->io.now = clamped_now;
+	clamped->io.stream = clamped_stream;
 	clamped->io.random = clamped_random;
 }
 

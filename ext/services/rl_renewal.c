@@ -226,6 +226,7 @@ typedef struct {
 	lease **batch;
 	int *counted;          /* whether the lease's extension was counted against its 'left' */
 	unsigned char *lost_on, *group_lost;
+	rl_heal *heals_before, *heals; /* each lease's heals as copied, and as its verdict left them */
 	rl_extend_call *calls;
 	rl_extend_many_call *many;
 	rl_request *requests;
@@ -251,6 +252,7 @@ static size_t count_batchable(const rl_leases *w, double now, size_t enough)
 static void renew_batch_free(renew_batch *b)
 {
 	free(b->batch), free(b->counted), free(b->lost_on), free(b->group_lost), free(b->calls), free(b->many);
+	free(b->heals_before), free(b->heals);
 	free(b->requests), free(b->index), free(b->outcomes), free(b->votes), free(b->validities);
 }
 
@@ -266,6 +268,8 @@ static int renew_batch_alloc(renew_batch *b, size_t n, size_t count)
 	b->counted = malloc(n * sizeof(*b->counted));
 	b->lost_on = calloc(k * count + 1, 1);
 	b->group_lost = calloc(groups * count + 1, 1);
+	b->heals_before = calloc(k * count + 1, sizeof(*b->heals_before));
+	b->heals = calloc(k * count + 1, sizeof(*b->heals));
 	b->calls = malloc(k * sizeof(*b->calls));
 	b->many = malloc(groups * sizeof(*b->many));
 	b->requests = malloc(n * sizeof(*b->requests));
@@ -274,7 +278,7 @@ static int renew_batch_alloc(renew_batch *b, size_t n, size_t count)
 	b->votes = malloc(n * sizeof(*b->votes));
 	b->validities = malloc(n * sizeof(*b->validities));
 	if (!b->batch || !b->counted || !b->lost_on || !b->group_lost || !b->calls || !b->many || !b->requests || !b->index
-		|| !b->outcomes || !b->votes || !b->validities) {
+		|| !b->heals_before || !b->heals || !b->outcomes || !b->votes || !b->validities) {
 		renew_batch_free(b);
 		return -1;
 	}
@@ -310,6 +314,8 @@ static void renew_batch_take_locked(rl_leases *w, renew_batch *b, size_t n, doub
 		if (e->lost_on != NULL) {
 			memcpy(b->lost_on + k * count, e->lost_on, count);
 		}
+		rl_heals_copy(e->heals, b->heals_before + k * count, count);
+		memcpy(b->heals + k * count, b->heals_before + k * count, count * sizeof(*b->heals));
 		b->bound = fmin(b->bound, (double) e->ttl);
 		b->taken_at = k == 0 || e->taken_at < b->taken_at ? e->taken_at : b->taken_at;
 	}
@@ -376,8 +382,10 @@ static void renew_batch_round_trip(rl_leases *w, renew_batch *b, rl_lock_policy 
 		b->validities[k] = 0;
 		if (b->index[k] != (size_t) -1) {
 			policy->lost_on = NULL; /* settled: the round trip is over */
+			policy->heals = b->heals + k * b->count;
 			b->validities[k] = rl_kind_extend_settle(&w->io, policy, &e->held, e->token, e->token_len, e->ttl, b->start,
 				end, b->votes[b->index[k]], b->outcomes + b->index[k] * b->count);
+			policy->heals = NULL;
 		}
 		rl_lock_extend_call_free(&b->calls[k]);
 	}
@@ -398,6 +406,7 @@ static void renew_batch_conclude_locked(rl_leases *w, renew_batch *b)
 		e->busy = 0;
 		if (b->index[k] != (size_t) -1) {
 			rl_lease_note_votes(e, b->outcomes + b->index[k] * count, count, 0);
+			(void) rl_heals_merge(&e->heals, b->heals_before + k * count, b->heals + k * count, count);
 		}
 		if (e->removed) {
 			rl_lease_unlink(w, e);
@@ -468,6 +477,9 @@ static void renewal_policy_locked(rl_leases *w, const lease *e)
 		memcpy(w->lost_on, e->lost_on, w->cluster->count);
 	}
 	w->policy.lost_on = e->lost_on != NULL ? w->lost_on : NULL;
+	rl_heals_copy(e->heals, w->heals, w->cluster->count);
+	memcpy(w->heals + w->cluster->count, w->heals, w->cluster->count * sizeof(*w->heals));
+	w->policy.heals = w->heals + w->cluster->count; /* the extend's verdict updates them */
 	w->policy.call_bound_ms = round_trip_bound_locked(w);
 }
 
@@ -529,7 +541,9 @@ static void renew_locked(rl_leases *w, lease *e)
 	pthread_mutex_lock(&rl_leases_lock);
 	w->io_busy = 0;
 	e->busy = 0;
+	w->policy.heals = NULL;
 	rl_lease_note_votes(e, w->outcomes, w->cluster->count, 0);
+	(void) rl_heals_merge(&e->heals, w->heals, w->heals + w->cluster->count, w->cluster->count);
 	if (e->removed) {
 		rl_lease_unlink(w, e);
 		rl_lease_free(e);
@@ -662,11 +676,13 @@ int rl_renewal_init(rl_leases *w, const rl_leases_config *config)
 	w->cluster = copy_servers(config->servers);
 	w->outcomes = calloc(config->servers->count ? config->servers->count : 1, sizeof(*w->outcomes));
 	w->lost_on = calloc(config->servers->count ? config->servers->count : 1, 1);
-	if (w->cluster == NULL || w->outcomes == NULL || w->lost_on == NULL || init_wake(&w->wake) != 0) {
+	w->heals = calloc(2 * config->servers->count + 1, sizeof(*w->heals));
+	if (w->cluster == NULL || w->outcomes == NULL || w->lost_on == NULL || w->heals == NULL || init_wake(&w->wake) != 0) {
 		rl_cluster_destroy(w->cluster);
 		w->cluster = NULL;
 		RL_FREE_CLEAR(w->outcomes);
 		RL_FREE_CLEAR(w->lost_on);
+		RL_FREE_CLEAR(w->heals);
 		return -1;
 	}
 	w->policy = *config->policy;
@@ -709,6 +725,7 @@ void rl_renewal_free(rl_leases *w)
 	rl_cluster_destroy(w->cluster); /* no pool: closes; the copied password is wiped */
 	free(w->outcomes);
 	free(w->lost_on);
+	free(w->heals);
 }
 
 #endif
