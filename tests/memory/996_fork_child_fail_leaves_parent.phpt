@@ -21,9 +21,10 @@ foreach (['fail' => fn () => RedLockMemory::fail('cf1', 'refuse'),
     }
     pcntl_waitpid($pid, $status);
     $fresh = new RedLock(['memory://cf1'], 0, 0); // a new connection to cf1
+    // validity() returns at its quorum: the last server may not have been waited for ('no reply needed')
     $lock = $fresh->lock(rt_key('fresh'), 10000);
     printf("the child's %s: the parent's open connections %s, a new one %s\n", $what,
-        $r->validity($held) > 0 && $r->getLastErrors() === [null, null, null] ? 'answer' : 'cut: ' . json_encode($r->getLastErrors()),
+        $r->validity($held) > 0 && !array_filter($r->getLastErrors(), fn ($e) => $e !== null && $e !== 'no reply needed') ? 'answer' : 'cut: ' . json_encode($r->getLastErrors()),
         is_array($lock) ? 'answers' : 'refused: ' . json_encode($fresh->getLastErrors()));
     if (is_array($lock)) {
         $fresh->unlock($lock);
