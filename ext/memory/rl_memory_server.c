@@ -518,29 +518,38 @@ static void guard_fork(void)
 	rl_fork_guard(lock_for_fork, unlock_after_fork, unlock_after_fork);
 }
 
+/* In a forked child, the first time it touches the servers: the parent's thread serves the parent's
+ * sockets, the child's only the servers made here. The child's copies of the listening sockets are
+ * closed: both threads accepting on one socket sent some of the child's connections to the child's copy
+ * of the store, whose changes the parent never saw (tests/combinations/977, another process). Its
+ * servers are the parent's (inherited: set_mode_locked leaves them alone), its list of clients the
+ * parent thread's, never touched: a shutdown() of an inherited socket shuts the parent's too
+ * (tests/memory/996). Lock held. */
+static void adopt_if_forked_locked(void)
+{
+	mserver *s;
+
+	if (!running || thread_pid == rl_process_id()) {
+		return;
+	}
+	for (s = servers; s; s = s->next) {
+		if (s->listen_fd >= 0) {
+			close(s->listen_fd);
+			s->listen_fd = -1;
+		}
+		s->inherited = 1;
+	}
+	running = 0;
+	clients = NULL;
+}
+
 /* The directory, the wake pipe and the thread, once per process. Lock held. */
 static int start_locked(char *err, size_t err_size)
 {
 	if (running && thread_pid == rl_process_id()) {
 		return 0;
 	}
-	if (running) {
-		/* A forked child: the parent's thread serves the parent's sockets, this one only the servers
-		 * made here. The child's copies of the listening sockets are closed: both threads accepting
-		 * on one socket sent some of the child's connections to the child's copy of the store, whose
-		 * changes the parent never saw (tests/combinations/977, another process). */
-		mserver *s;
-
-		for (s = servers; s; s = s->next) {
-			if (s->listen_fd >= 0) {
-				close(s->listen_fd);
-				s->listen_fd = -1;
-			}
-			s->inherited = 1;
-		}
-		running = 0;
-		clients = NULL;
-	}
+	adopt_if_forked_locked();
 	if (directory[0] == '\0') {
 		const char *tmp = getenv("TMPDIR");
 		snprintf(directory, sizeof(directory), "%s/redlock-memory.XXXXXX", tmp && strlen(tmp) < 32 ? tmp : "/tmp");
@@ -616,6 +625,7 @@ done:
 
 static void set_mode_locked(mserver *s, rl_memory_mode mode)
 {
+	adopt_if_forked_locked(); /* a child that made no server yet: never the parent's sockets */
 	if (s->inherited) {
 		return; /* the parent's server: only the parent changes how it fails */
 	}

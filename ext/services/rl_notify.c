@@ -117,6 +117,26 @@ static size_t heard_slot(rl_notify *notify, const char *token)
 	return k;
 }
 
+/* Server i announced a token (ours or another's): a key went there since this pause began. Whether the
+ * servers that did are a quorum (the object's, never fewer: when fewer listen, rollbacks reaching them
+ * all are no sign of a free lock). A split vote's rollbacks free the lock on every server, each
+ * announced by a minority under its own token: without this its waiters, their one minority wake-up of
+ * the retryDelay spent on the release before it, all slept their backoff with the lock free. A lock
+ * held elsewhere on a quorum never announces there, so rollbacks of the rest never make a quorum. */
+static int freed_quorum(rl_notify *notify, size_t i)
+{
+	size_t j, n = 0;
+
+	if (notify->freed == NULL || notify->quorum == 0) {
+		return 0;
+	}
+	notify->freed[i] = 1;
+	for (j = 0; j < notify->count; j++) {
+		n += notify->freed[j];
+	}
+	return n >= notify->quorum;
+}
+
 /* Whether server i's announcement of another's token wakes the wait. The token's key went from the
  * servers that announced it: a quorum of them is a release (as many as listen, when fewer do: all a
  * release can show then), which wakes at once. Fewer is what a failed attempt's rollback frees, or a
@@ -130,8 +150,10 @@ static int wakes(rl_notify *notify, size_t i, const char *token)
 	size_t need = notify->quorum < listening ? notify->quorum : listening;
 	double now;
 
+	int freed = freed_quorum(notify, i);
+
 	if (notify->heard_woke[k] == RL_HEARD_QUORUM) {
-		return 0;
+		return freed;
 	}
 	notify->heard_from[k * notify->count + i] = 1;
 	for (j = 0; j < notify->count; j++) {
@@ -144,7 +166,7 @@ static int wakes(rl_notify *notify, size_t i, const char *token)
 	now = rl_now_ms();
 	if (notify->heard_woke[k] == RL_HEARD_MINORITY
 		|| (notify->minority_woke_ms >= 0 && now < notify->minority_woke_ms + notify->minority_gap_ms)) {
-		return 0;
+		return freed; /* no wake-up of a minority's now, unless the servers freed since the pause are a quorum */
 	}
 	notify->minority_woke_ms = now;
 	notify->heard_woke[k] = RL_HEARD_MINORITY;
@@ -236,6 +258,9 @@ static int take_in(rl_notify *notify, size_t i, int *notified)
 			notify->nodes[i].again = --notify->unconfirmed[i] > 0 && notify->nodes[i].again;
 		} else if ((token = token_of(&reply)) != NULL && own_message(notify, token)) {
 			notify->own_heard++; /* our own rollback: waking on it made a loop of attempts */
+			if (notify->freed != NULL) {
+				notify->freed[i] = 1; /* freed there all the same: counted when another's wakes (wakes) */
+			}
 		} else if (token != NULL && !wakes(notify, i, token)) {
 			notify->minority_heard++; /* a minority's, not its turn to wake us (wakes): the backoff will */
 		} else {
@@ -485,11 +510,14 @@ int rl_notify_open(rl_notify *notify, const rl_cluster *cluster, const rl_lock_k
 	notify->nodes = calloc(cluster->count ? cluster->count : 1, sizeof(*notify->nodes));
 	notify->unconfirmed = calloc(cluster->count ? cluster->count : 1, sizeof(*notify->unconfirmed));
 	notify->heard_from = calloc(RL_NOTIFY_HEARD, cluster->count ? cluster->count : 1);
-	if (notify->conns == NULL || notify->nodes == NULL || notify->unconfirmed == NULL || notify->heard_from == NULL) {
+	notify->freed = calloc(cluster->count ? cluster->count : 1, 1);
+	if (notify->conns == NULL || notify->nodes == NULL || notify->unconfirmed == NULL || notify->heard_from == NULL
+		|| notify->freed == NULL) {
 		free(notify->conns);
 		free(notify->nodes);
 		free(notify->unconfirmed);
 		free(notify->heard_from);
+		free(notify->freed);
 		memset(notify, 0, sizeof(*notify));
 		return -1;
 	}
@@ -505,6 +533,10 @@ int rl_notify_open(rl_notify *notify, const rl_cluster *cluster, const rl_lock_k
 
 int rl_notify_wait(rl_notify *notify, double until_ms)
 {
+	if (notify->freed != NULL) {
+		/* the attempt before this pause saw what those announced; what arrived since is still unread */
+		memset(notify->freed, 0, notify->count);
+	}
 	return pump(notify, until_ms, 1);
 }
 
@@ -531,6 +563,8 @@ void rl_notify_close(rl_notify *notify)
 	free(notify->nodes);
 	free(notify->unconfirmed);
 	free(notify->heard_from);
+	free(notify->freed);
+	notify->freed = NULL;
 	notify->conns = NULL;
 	notify->nodes = NULL;
 	notify->unconfirmed = NULL;

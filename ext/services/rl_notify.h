@@ -78,6 +78,10 @@ typedef struct rl_notify {
 	char heard[RL_NOTIFY_HEARD][RL_TOKEN_LEN];
 	unsigned char heard_woke[RL_NOTIFY_HEARD]; /* how that token woke the wait: as a minority, as a quorum */
 	unsigned char *heard_from;    /* RL_NOTIFY_HEARD x count: which servers announced heard[k] */
+	/* Per server: whether it announced any token (ours or another's) since this pause began: a key went
+	 * there. Once a quorum of the servers did, the lock is free on a quorum whatever tokens freed it (a
+	 * split vote's rollbacks, each a minority): that wakes at once (rl_notify_pace). */
+	unsigned char *freed;
 } rl_notify;
 
 /* Opens the connections and subscribes to the channels of keys, then waits until every server

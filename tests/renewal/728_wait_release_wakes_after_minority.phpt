@@ -35,9 +35,11 @@ if ($pid === 0) {
     $token = fn () => bin2hex(random_bytes(16)) . bin2hex(random_bytes(8)); // a token's form, nobody's
     rt_redis($ports[0], 'PUBLISH', $channel, $token()); // a minority's announcement: wakes the waiter
     $attempt();
+    // another one so soon wakes nothing: from servers 3 and 4, the only ones a rollback can free while the
+    // holder is on 0-2 (with the waiter's own rollbacks there, 2 of its 5: no quorum of freed servers either)
     $late = $token();
-    rt_redis($ports[0], 'PUBLISH', $channel, $late); // another one so soon: wakes nothing
-    rt_redis($ports[1], 'PUBLISH', $channel, $late);
+    rt_redis($ports[3], 'PUBLISH', $channel, $late);
+    rt_redis($ports[4], 'PUBLISH', $channel, $late);
     usleep((int) (300000 * rt_load_scale())); // an attempt it woke (a wrong one) would be made by now
     $holder->unlock($held); // announced by servers 0-2: a quorum of the waiter's 5
     posix_kill(getmypid(), SIGKILL);
