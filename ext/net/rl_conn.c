@@ -575,6 +575,37 @@ static int take_in_idle(rl_conn *conn, short revents)
 	return conn->expected > 0 || rl_conn_drop_stale(conn) == 0;
 }
 
+/* Overdue replies from before: before the connection is judged silent, everything already readable
+ * is taken in, not only take_in_idle's one read (whose room is about 1 KB: a new connection's
+ * INFO memory probe alone is larger, so replies that had all come could be left unread and the
+ * connection closed as silent). Bounded: a stream that never ends is not read forever. False when
+ * it must close. */
+static int take_in_readable(rl_conn *conn)
+{
+	int reads;
+
+	if (conn->expected > 0) {
+		return 1; /* a call's replies are parsed by that call (as take_in_idle leaves them) */
+	}
+	for (reads = 0; reads < 64 && conn->checked + conn->probes + conn->stale > 0; reads++) {
+		rl_pollfd pfd;
+
+		pfd.fd = conn->fd;
+		pfd.events = POLLIN;
+		pfd.revents = 0;
+		if (rl_poll(&pfd, 1, 0) <= 0 || !(pfd.revents & POLLIN)) {
+			break; /* (TLS: bytes already decrypted wait for the next look, as before) */
+		}
+		if (rl_conn_read(conn, NULL) != 0 || conn->peer_closed) {
+			return 0;
+		}
+		if (rl_conn_drop_stale(conn) != 0) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
 int rl_conn_begin_call(rl_conn *conn, const rl_endpoint *endpoint, short revents, double now, double call_deadline)
 {
 	int was_open = conn->state != RL_CONN_DOWN;
@@ -583,6 +614,10 @@ int rl_conn_begin_call(rl_conn *conn, const rl_endpoint *endpoint, short revents
 	conn->queued_redirect[0] = '\0';
 	if (conn->state == RL_CONN_READY && !take_in_idle(conn, revents)) {
 		rl_conn_close(conn); /* restart, CLIENT KILL, idle timeout, or out of step */
+	}
+	if (conn->state == RL_CONN_READY && conn->checked + conn->probes + conn->stale > 0 && now >= conn->stale_deadline
+		&& !take_in_readable(conn)) {
+		rl_conn_close(conn);
 	}
 	if (conn->state != RL_CONN_DOWN && conn->checked + conn->probes + conn->stale > 0 && now >= conn->stale_deadline) {
 		/* Still silent since an earlier call: start afresh. Closing is safe even with a
