@@ -111,6 +111,13 @@ for ($i = 0; in_array(null, $holder_tags, true) && $i < 3; $i++) {
     }
 }
 $rival_tags = $tags($res2);
+// the same for the rival's own write (one member's past its timeout under load: a ZTS leg at load 25), with the
+// same object, whose placement is what is checked
+for ($i = 0; in_array(null, $rival_tags, true) && $i < 3; $i++) {
+    $r2 && $rival->unlock($r2);
+    $r2 = $rival->lock($res2 = rt_key("after2-again-$i"), 10000);
+    $rival_tags = $tags($res2);
+}
 echo 'the rival writes under the tags every process uses: ', $holder_tags === $rival_tags ? 'yes' : 'no: ' . json_encode(['others' => $holder_tags, 'rival' => $rival_tags]), "\n";
 $r2 && $rival->unlock($r2);
 $h && $holder->unlock($h);
