@@ -23,6 +23,7 @@
 #include "runtime/redlock_running.h"
 #include "redlock_memory.h"
 #include "runtime/redlock_revolt.h"
+#include "runtime/redlock_swoole.h"
 #include "redlock_telemetry.h"
 
 ZEND_DECLARE_MODULE_GLOBALS(redlock)
@@ -65,7 +66,7 @@ static PHP_MINIT_FUNCTION(redlock)
 	rl_scripts_startup();
 	redlock_class_register(module_number);
 	redlock_callable_startup();
-	rl_wait_swoole_register(); /* every extension's library is loaded before any MINIT runs */
+	redlock_swoole_startup(); /* every extension's library is loaded before any MINIT runs */
 	return SUCCESS;
 }
 
@@ -91,6 +92,7 @@ static PHP_RSHUTDOWN_FUNCTION(redlock)
 	redlock_abort_request_end();
 	redlock_callable_request_end();
 	redlock_revolt_request_end();
+	redlock_swoole_request_end();
 	return SUCCESS;
 }
 

@@ -30,8 +30,11 @@ uintptr_t rl_wait_flow(void);                      /* the coroutine / Fiber runn
 /* The waiters registered, in order (phpinfo): their count, and the first room of them in out. */
 unsigned rl_wait_registered(const rl_waiter **out, unsigned room);
 
-/* rl_wait_swoole.c: registers the Swoole waiter when Swoole's C API is loaded in this process (MINIT). */
-void rl_wait_swoole_register(void);
+/* rl_wait_swoole.c: registers the Swoole waiter when Swoole's C API is loaded in this process (MINIT).
+ * pending: the exception pending in the running coroutine (an address, NULL for none); cancelled: non-zero
+ * when the call was cancelled since a wait began with `before` pending (then its waits end with -1 and
+ * ECANCELED, net/rl_wait_cancel.h). Both from the Zend side (runtime/redlock_swoole.c). */
+void rl_wait_swoole_register(const void *(*pending)(void), int (*cancelled)(const void *before));
 /* The Swoole coroutine running now (its id), 0 outside one or without Swoole: abortOnLoss throws
  * only into the coroutine whose run() lost its lock. */
 long rl_wait_swoole_coroutine(void);

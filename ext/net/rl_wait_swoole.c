@@ -9,6 +9,7 @@
 
 #ifndef _WIN32
 # include <dlfcn.h>
+# include <errno.h>
 # include <math.h>
 # include <stdint.h>
 
@@ -38,6 +39,11 @@ typedef void (*swoole_add_hook_fn)(int type, void (*hook)(void *data), int push_
 static swoole_add_hook_fn swoole_add_hook;
 static void (*end_watcher)(long coroutine);
 
+/* From the Zend side (runtime/redlock_swoole.c): the exception pending in the running coroutine (as an
+ * address), and whether the call was cancelled since a wait began with `before` pending. */
+static const void *(*pending_exception)(void);
+static int (*cancelled_since)(const void *before);
+
 static int swoole_active(void)
 {
 	return swoole_is_in() != 0;
@@ -61,39 +67,69 @@ static void swoole_pause(int ms)
 	}
 }
 
+/* Swoole cannot cancel a coroutine's poll (only its sleeps): a poll is made of slices this long, so a
+ * cancel is seen within one. */
+#define SWOOLE_CANCEL_SEEN_MS 250
+
+/* A wait the coroutine resumed from cancelled (Coroutine::cancel($cid, true)), or in a call already
+ * cancelled: -1 and ECANCELED (net/rl_wait_cancel.h), else ready as it was. */
+static int unless_cancelled(const void *before, int ready)
+{
+	if (cancelled_since != NULL && cancelled_since(before)) {
+		errno = ECANCELED;
+		return -1;
+	}
+	return ready;
+}
+
 static int swoole_wait(rl_pollfd *fds, unsigned long n, int timeout_ms)
 {
+	const void *before = pending_exception != NULL ? pending_exception() : NULL;
 	double start;
 	unsigned long i;
 	int ready;
 
+	if (unless_cancelled(before, 0) < 0) {
+		return -1;
+	}
 	if (n == 0) {
 		if (timeout_ms > 0) {
 			swoole_pause(timeout_ms);
 		}
-		return 0;
+		return unless_cancelled(before, 0);
 	}
 	if (timeout_ms == 0) {
 		return poll(fds, (nfds_t) n, 0);
 	}
 	start = rl_now_ms();
-	ready = swoole_poll(fds, (nfds_t) n, timeout_ms);
-	if (ready >= 0) {
-		return ready;
-	}
-	/* -1 both when the time ran out and when no descriptor could be watched (one another
-	 * coroutine watches: a host name lookup two calls joined). */
-	for (i = 0; i < n; i++) {
-		fds[i].revents = 0;
-	}
-	if (timeout_ms > 0 && rl_now_ms() - start >= timeout_ms - 1) {
-		return 0;
+	for (;;) {
+		double slice_start = rl_now_ms(), left = timeout_ms < 0 ? HUGE_VAL : start + timeout_ms - slice_start;
+		int slice = left > SWOOLE_CANCEL_SEEN_MS ? SWOOLE_CANCEL_SEEN_MS : (int) ceil(left);
+
+		if (left <= 0) {
+			return unless_cancelled(before, 0);
+		}
+		ready = swoole_poll(fds, (nfds_t) n, slice);
+		if (ready >= 0) {
+			return unless_cancelled(before, ready);
+		}
+		if (unless_cancelled(before, 0) < 0) {
+			return -1;
+		}
+		/* -1 both when the slice's time ran out and when no descriptor could be watched (one
+		 * another coroutine watches: a host name lookup two calls joined). */
+		for (i = 0; i < n; i++) {
+			fds[i].revents = 0;
+		}
+		if (rl_now_ms() - slice_start < slice - 1) {
+			break;
+		}
 	}
 	ready = poll(fds, (nfds_t) n, 0);
 	if (ready == 0) {
 		swoole_pause(1); /* look again soon, yielding meanwhile rather than spinning */
 	}
-	return ready;
+	return unless_cancelled(before, ready);
 }
 
 static void watched_resume(void *task)
@@ -158,8 +194,10 @@ long rl_wait_swoole_coroutine(void)
 	return swoole_id != NULL && swoole_is_in() ? swoole_id() : 0;
 }
 
-void rl_wait_swoole_register(void)
+void rl_wait_swoole_register(const void *(*pending)(void), int (*cancelled)(const void *before))
 {
+	pending_exception = pending;
+	cancelled_since = cancelled;
 	swoole_is_in = (swoole_is_in_fn) dlsym(RTLD_DEFAULT, "swoole_coroutine_is_in");
 	swoole_poll = (swoole_poll_fn) dlsym(RTLD_DEFAULT, "swoole_coroutine_poll");
 	swoole_usleep = (swoole_usleep_fn) dlsym(RTLD_DEFAULT, "swoole_coroutine_usleep");
@@ -176,8 +214,10 @@ void rl_wait_swoole_register(void)
 
 #else
 
-void rl_wait_swoole_register(void)
+void rl_wait_swoole_register(const void *(*pending)(void), int (*cancelled)(const void *before))
 {
+	(void) pending;
+	(void) cancelled;
 	/* Swoole does not run on Windows (only under Cygwin) */
 }
 
