@@ -58,8 +58,10 @@ file_put_contents($file, $server);
 $start = microtime(true);
 $proc = proc_open("exec $php " . escapeshellarg($file), [1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
 $get = function (string $path) use ($httpPort): string {
-    for ($n = 0; $n < 100 && !($s = @stream_socket_client("tcp://127.0.0.1:$httpPort", $e, $m, 1)); $n++) {
-        usleep(50000); // until the server listens (at most 5 s)
+    // until the server listens: a hang guard (5 s idle; a server under valgrind beside a busy machine took longer)
+    $until = microtime(true) + 5 * rt_time_scale() * rt_load_scale();
+    while (!($s = @stream_socket_client("tcp://127.0.0.1:$httpPort", $e, $m, 1)) && microtime(true) < $until) {
+        usleep(50000);
     }
     if (!$s) {
         return 'no server';
