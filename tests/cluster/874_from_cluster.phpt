@@ -13,6 +13,7 @@ $r = RedLock::fromCluster($seeds, 20, 1, ['maxExtensions' => 100]); // tracked: 
 $rival = RedLock::fromCluster(explode(',', getenv('REDLOCK_TEST_CLUSTER')), 20, 1);
 $masters = cl_masters();
 $resource = rt_key('res');
+cl_warm($r); // the keys of the lock below are read on every master: its connections open first
 $l = $r->lock($resource, 30000);
 echo 'locked: ', is_array($l) ? 'yes' : 'no', ', members: ', count($r->getLastErrors()), "\n";
 // the lock returns on a quorum: the last member's write may still be on its way
@@ -48,6 +49,7 @@ echo 'members changed by the move: ', $changed >= 1 && $changed <= 3 ? 'some' : 
 echo 'rival while the holder says held: ', $held && $rival->lock($resource, 1000) ? 'TOOK IT' : 'never', "\n";
 $r->unlock($l);
 $resource = rt_key('res2');
+cl_warm($r); // the member the move placed anew may be on a new connection, still opening when a quorum answered
 $l = $r->lock($resource, 30000) ?: rt_fatal('not locked again');
 rt_eventually(fn () => !in_array(null, array_map(fn ($p) => cl_member_key($p, $resource), $masters), true), 2.0 * rt_time_scale());
 $keys = array_map(fn ($p) => cl_member_key($p, $resource), $masters);
