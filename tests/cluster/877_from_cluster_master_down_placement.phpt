@@ -99,7 +99,7 @@ $tags = function (string $resource): array {
             $out[$p] = $k === null ? null : substr($k, 0, strpos($k, '}') + 1);
         }
         return !in_array(null, $out, true);
-    }, 2.0 * rt_time_scale());
+    }, 2.0 * rt_time_scale() * rt_load_scale());
     return $out;
 };
 $holder_tags = $tags($res);
