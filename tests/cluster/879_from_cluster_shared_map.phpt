@@ -19,7 +19,7 @@ $tags = function (string $resource): array {
             $out[$p] = $k === null ? null : substr($k, 0, strpos($k, '}') + 1);
         }
         return !in_array(null, $out, true);
-    }, 2.0 * rt_time_scale());
+    }, 2.0 * rt_time_scale() * rt_load_scale());
     return $out;
 };
 /** Member => [master, k] of a fresh object's placement ("{rl<m>.<k>}"). */
@@ -84,8 +84,10 @@ for ($i = 0; $i < 3; $i++) {
     $pause();
     $said[] = $holder->validity($l) !== false ? 'held' : 'lost';
     // member 0's late reply must be in before the next call: a pause ends on the server's cron (hz 10), so up to
-    // 100 ms after its 100 ms, later under load (150 ms was too short on Redis 8.6 in CI's matrix lane)
-    usleep((int) (400000 * rt_time_scale() * rt_load_scale()));
+    // 100 ms after its 100 ms, later under load (150 ms was too short on Redis 8.6 in CI's matrix lane, a fixed
+    // 400 ms x load before this). A PING of ours is paused too, behind the holder's command, which the server runs
+    // and answers first once the pause ends: when the PING is answered, member 0's reply has been written
+    rt_redis($m0, 'PING') === 'PONG' || rt_fatal('PING after the pause');
 }
 // the first call settled before member 0's MOVED came; the second reads it before routing and counts by the new map
 echo 'the holder\'s calls after the move: ', implode(', ', array_slice($said, 1)), "\n";

@@ -22,7 +22,7 @@ $placed = function (string $resource): array {
         }
         ksort($out);
         return array_keys($out) === [0, 1, 2];
-    }, 2.0 * rt_time_scale()) || rt_fatal('the members did not write their keys: ' . json_encode(array_map(
+    }, 2.0 * rt_time_scale() * rt_load_scale()) || rt_fatal('the members did not write their keys: ' . json_encode(array_map(
         fn ($p) => rt_redis($p, 'KEYS', '*' . $resource), array_combine(cl_masters(), cl_masters()))));
     return $out;
 };

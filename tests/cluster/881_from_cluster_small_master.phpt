@@ -38,7 +38,7 @@ foreach ($r->getLastErrors() as $i => $e) {
     echo "member $i: ", $e === null || $e === 'no reply needed' ? 'ok' : $e, "\n";
 }
 // the lock returns on a quorum: the last member's write may still be on its way
-rt_eventually(fn () => rt_redis($small['port'], 'KEYS', "*$resource") !== [], 2.0 * rt_time_scale());
+rt_eventually(fn () => rt_redis($small['port'], 'KEYS', "*$resource") !== [], 2.0 * rt_time_scale() * rt_load_scale());
 echo 'on the small master: ', json_encode(rt_redis($small['port'], 'KEYS', "*$resource")), "\n";
 var_dump($r->unlock($lock));
 ?>

@@ -72,7 +72,7 @@ function case_of(string $name, RedLock $holder, array $h, RedLock $waiter, strin
         rt_eventually(fn () => preg_match('/^\d+ \(.*\) T /', (string) @file_get_contents("/proc/$waiter_pid/stat")) === 1);
         $released = $holder->unlock($h);
         // the release may have settled on a quorum before this owner ran it: our token gone from its key, it has
-        rt_eventually(fn () => rt_redis($port, 'GET', $keys[$port]) !== $h['token'], 2.0 * $scale);
+        rt_eventually(fn () => rt_redis($port, 'GET', $keys[$port]) !== $h['token'], 2.0 * $scale * rt_load_scale());
         printf("%s: released %s, the owner PUBLISHed %d (heard on another master)\n", $name, $released ? 'yes' : 'no',
             count(heard($spy, $port, $channel)));
         exit(0);

@@ -30,13 +30,13 @@ function case_of(string $name, string $res, callable $change, float $scale, floa
         exit(($w ? 0 : 1) + ($took < 15.0 * $scale ? 0 : 2)); // told by the parent, after its own lines
     }
     $sharded = fn (int $port) => rt_redis($port, 'PUBSUB', 'SHARDNUMSUB', $channel)[1] ?? 0;
-    rt_eventually(fn () => $sharded($owner) === 1, 5.0 * $scale) || rt_fatal("$name: the waiter never subscribed");
+    rt_eventually(fn () => $sharded($owner) === 1, 5.0 * $scale * rt_load_scale()) || rt_fatal("$name: the waiter never subscribed");
     $change($owner, $res);
     $ports = array_keys(cl_nodes());
     $subscriptions = fn () => [array_sum(array_map($sharded, $ports)),
         array_sum(array_map(fn ($port) => rt_redis($port, 'PUBSUB', 'NUMSUB', "redlock:released:$res")[1] ?? 0, $ports))];
     // the sharded one dropped by the node the slot left, a plain one in its place
-    $again = rt_eventually(fn () => $subscriptions() === [0, 1], 5.0 * $scale);
+    $again = rt_eventually(fn () => $subscriptions() === [0, 1], 5.0 * $scale * rt_load_scale());
     echo "$name: subscribed again: ", $again ? 'yes' : 'no', "\n";
     printf("%s: released: %s\n", $name, $holder->unlock($h) ? 'yes' : 'no');
     pcntl_waitpid($pid, $status);

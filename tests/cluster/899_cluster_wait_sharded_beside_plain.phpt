@@ -60,7 +60,7 @@ if ($pid === 0) {
     $took = microtime(true) - $t0;
     exit(($w ? 0 : 1) + ($took < 6.0 * $scale ? 0 : 2)); // told by the parent, after its own lines
 }
-$listening = rt_eventually(fn () => (rt_redis($owner, 'PUBSUB', 'NUMSUB', 'redlock:released:' . $res)[1] ?? 0) === 1, 3.0 * $scale);
+$listening = rt_eventually(fn () => (rt_redis($owner, 'PUBSUB', 'NUMSUB', 'redlock:released:' . $res)[1] ?? 0) === 1, 3.0 * $scale * rt_load_scale()); // a hang guard: a fresh object in a child subscribes after its map and its first attempt
 echo 'refused: the waiter SUBSCRIBEd: ', $listening ? 'yes' : 'no', "\n";
 $released = $holder->unlock($h);
 echo 'refused: released: ', $released ? 'yes' : 'no', ', the sharded waiter heard ', heard($sharded), "\n";

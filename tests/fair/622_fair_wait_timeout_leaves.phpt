@@ -17,7 +17,7 @@ $lock = $holder->lock($key, (int) (10000 * rt_time_scale())); // held through bo
 $quitter = fr_spawn($key, 'quitter', $log, 600);
 pcntl_waitpid($quitter, $status);
 echo 'log: ', implode(' ', array_map(fn ($e) => $e[0] . ':' . $e[1], fr_log($log))), "\n";
-echo 'queue emptied at once: ', var_export(rt_eventually(fn () => fr_queue_lengths($key) === [0, 0, 0, 0, 0], 0.5 * rt_time_scale()), true),
+echo 'queue emptied at once: ', var_export(rt_eventually(fn () => fr_queue_lengths($key) === [0, 0, 0, 0, 0], 0.5 * rt_time_scale() * rt_load_scale()), true),
     ' ', json_encode(fr_queue_lengths($key)), "\n";
 
 // ahead of another waiter: it gives up, the other one is the head, the release hands it the lock

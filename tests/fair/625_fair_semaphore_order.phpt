@@ -25,7 +25,7 @@ foreach ($holds as $name => $hold) {
 }
 echo 'queued: ', fr_sem_waiters($holder, $key, 2), ', lock() queue: ', fr_waiters($holder, $key), "\n";
 var_dump($holder->unlock($one)); // one slot free: the head (a) alone may take it
-rt_eventually(fn () => count(fr_log($log)) >= 1, 5.0 * rt_time_scale());
+rt_eventually(fn () => count(fr_log($log)) >= 1, 5.0 * rt_time_scale() * rt_load_scale());
 echo 'first: ', implode(' ', array_map(fn ($e) => $e[0] . ':' . $e[1], fr_log($log))), ', waiters ', fr_sem_waiters($holder, $key, 2), "\n";
 var_dump($holder->unlock($two)); // b; then a's slot to c, c's to d (b still holds)
 foreach ($pids as $pid) {
@@ -46,7 +46,7 @@ $late->isLocked($key);
 fr_sem_until_waiters($holder, $key, 2, 1);
 // queued on every server, then stopped; its heartbeat made to outlast the stop, as if it were alive and slow
 $heartbeats = fn () => array_map(fn ($p) => rt_redis($p, 'KEYS', "$key:semfair:w:*"), rt_ports());
-rt_eventually(fn () => min(array_map('count', $heartbeats())) === 1, 5.0 * rt_time_scale());
+rt_eventually(fn () => min(array_map('count', $heartbeats())) === 1, 5.0 * rt_time_scale() * rt_load_scale());
 posix_kill($head, SIGSTOP);
 $kept = 0;
 foreach (rt_ports() as $i => $port) {

@@ -19,7 +19,7 @@ $two = $holder->lockSemaphore($key, 2, $ttl);
 $quitter = fr_sem_spawn($key, 2, 'quitter', $log, 600);
 pcntl_waitpid($quitter, $status);
 echo 'log: ', implode(' ', array_map(fn ($e) => $e[0] . ':' . $e[1], fr_log($log))), "\n";
-echo 'queue emptied at once: ', var_export(rt_eventually(fn () => fr_sem_leftovers($key) === [0, 0, 0, 0, 0], 0.5 * rt_time_scale()), true),
+echo 'queue emptied at once: ', var_export(rt_eventually(fn () => fr_sem_leftovers($key) === [0, 0, 0, 0, 0], 0.5 * rt_time_scale() * rt_load_scale()), true),
     ' ', json_encode(fr_sem_leftovers($key)), "\n";
 
 // ahead of another waiter: it gives up, the other one is the head, a freed slot is handed to it

@@ -35,7 +35,7 @@ $pid = pcntl_fork();
 if ($pid === 0) {
     $r = $make();
     $got = $r->lock($key, 10000);
-    file_put_contents($log, 'waiter:' . ($got ? 'got' : 'none'), FILE_APPEND | LOCK_EX);
+    file_put_contents($log, 'waiter:' . ($got ? 'got ' . $got['token'] : 'none'), FILE_APPEND | LOCK_EX);
     if ($got) {
         $r->unlock($got);
     }
@@ -44,27 +44,40 @@ if ($pid === 0) {
 fr_until_waiters($holder, $key, 1); // refused twice by then: its first attempt, its first queued one
 var_dump($holder->unlock($lock));
 pcntl_waitpid($pid, $status);
-echo 'log: ', @file_get_contents($log), "\n";
-usleep(($delay + 100) * 1000); // A's late requests have run
+[$said, $waiterToken] = explode(' ', (string) @file_get_contents($log), 2) + [1 => ''];
+echo 'log: ', $said, "\n";
 
-/* What a server ran on our key, up to a marker sent after everything: [fair lock scripts, unlock scripts]. */
-$count = function ($monitor, int $port) use ($key): array {
-    $marker = 'redlock-628-end-' . bin2hex(random_bytes(4));
-    rf_cmd($port, 'ECHO', $marker);
+/* What a server ran on our key, up to a marker sent after everything: [fair lock scripts, unlock scripts]. A's
+ * requests come through the proxy, late: the marker (sent to A directly) goes only once A has run the last request
+ * of each client, the holder's unlock() and the waiter's (each client's requests reach A in order, on its one
+ * connection), so that every earlier one is counted; a fixed sleep of the delay + 100 ms stood for that. */
+$count = function ($monitor, int $port, array $lastUnlocks = []) use ($key): array {
     $attempts = $unlocks = 0;
-    $until = microtime(true) + 5.0 * rt_time_scale();
+    $until = microtime(true) + 5.0 * rt_time_scale() * rt_load_scale();
+    $marker = null;
     stream_set_timeout($monitor, 1);
-    while (microtime(true) < $until && ($line = fgets($monitor)) !== false && !str_contains($line, $marker)) {
+    while (microtime(true) < $until) {
+        if ($marker === null && $lastUnlocks === []) {
+            $marker = 'redlock-628-end-' . bin2hex(random_bytes(4));
+            rf_cmd($port, 'ECHO', $marker);
+        }
+        if (($line = fgets($monitor)) === false) {
+            continue; // a read timeout: still within the bound
+        }
+        if ($marker !== null && str_contains($line, $marker)) {
+            break;
+        }
         if (str_contains($line, "\"1\" \"$key\" \"") && str_contains($line, '"EVAL" "local me = ARGV[3]')) {
             $attempts++;
         } elseif (str_contains($line, "\"1\" \"$key\" \"") && str_contains($line, "\"EVAL\" \"if redis.pcall('GET', KEYS[1]) ~= ARGV[1]")) {
             $unlocks++;
+            $lastUnlocks = array_filter($lastUnlocks, fn ($token) => !str_contains($line, "\"1\" \"$key\" \"$token\""));
         }
     }
     return [$attempts, $unlocks];
 };
 [$attemptsB, $unlocksB] = $count($monitors['b'], $b['port']);
-[$attemptsA, $unlocksA] = $count($monitors['a'], $a['port']);
+[$attemptsA, $unlocksA] = $count($monitors['a'], $a['port'], array_filter([$lock['token'], trim($waiterToken)]));
 echo 'the waiter was refused at least twice: ', var_export($attemptsB >= 4 && $attemptsA === $attemptsB, true), "\n";
 echo "B (answered every refusal): unlock scripts $unlocksB (the two unlock() calls, no rollback)\n";
 echo 'A (late): the two unlock() calls and a rollback per refused attempt: ', var_export($unlocksA === 2 + ($attemptsA - 2), true), "\n";

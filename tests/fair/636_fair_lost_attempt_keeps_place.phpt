@@ -17,7 +17,7 @@ foreach ([1, 2, 3] as $i) {
 }
 $waiter = fr_spawn($key, 'waiter', $log, (int) (15000 * rt_time_scale()));
 $heartbeats = fn () => array_map(fn ($p) => count(rt_redis($p, 'KEYS', "$key:fair:w:*")), $ports);
-$queued = rt_eventually(fn () => array_slice(fr_queue_lengths($key), 1, 3) === [1, 1, 1], 5.0 * rt_time_scale());
+$queued = rt_eventually(fn () => array_slice(fr_queue_lengths($key), 1, 3) === [1, 1, 1], 5.0 * rt_time_scale() * rt_load_scale());
 usleep((int) (600000 * rt_time_scale())); // several of its attempts, each won on servers 0 and 4, lost, rolled back
 echo 'queued on the servers holding the lock: ', var_export($queued, true), "\n";
 echo 'queue lengths: ', json_encode(fr_queue_lengths($key)), "\n";

@@ -32,9 +32,11 @@ $heal = function (RedLock $r, array $lock, array $keys, array $lost) use ($holds
 };
 
 echo "-- autoExtend: the renewal (every ttl/3) writes it back, no extend() called\n";
-$ttl = (int) max(1500, 600 * rt_time_scale()); // renewed every ttl/3: a busy machine may delay one by a second
+// renewed every ttl/3: a busy machine may delay one by a second, a machine busier than its cores by more (the
+// ttl and the timeout grow with the load per core, as renewal/700's do: 1 on a machine no busier than its cores)
+$ttl = (int) (max(1500, 600 * rt_time_scale()) * rt_load_scale());
 // with 2 of 5 keys gone one slow answer loses it: the server timeout scales under valgrind with the ttl
-$auto = new RedLock(rt_servers(5, 0.5 * rt_time_scale()), 10, 0, ['autoExtend' => true]);
+$auto = new RedLock(rt_servers(5, 0.5 * rt_time_scale() * rt_load_scale()), 10, 0, ['autoExtend' => true]);
 $lock = $auto->lock("$key:auto", $ttl);
 rt_redis($ports[0], 'DEL', "$key:auto");
 rt_redis($ports[3], 'DEL', "$key:auto");

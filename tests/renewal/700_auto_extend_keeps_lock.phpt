@@ -49,7 +49,7 @@ $result = $r->run($key, $ttl, function (array $lock, RedLock $r) use ($key, $thr
 unlink($file);
 var_dump($result);
 // run() returns once a quorum released: the other servers' DEL may still be on its way
-rt_eventually(fn () => count(array_filter(rt_values($key), fn ($v) => $v === null)) === 5, 2.0 * rt_time_scale());
+rt_eventually(fn () => count(array_filter(rt_values($key), fn ($v) => $v === null)) === 5, 2.0 * rt_time_scale() * rt_load_scale());
 echo 'released: ', count(array_filter(rt_values($key), fn ($v) => $v === null)), " of 5\n";
 echo 'renewal threads after: ', wt_threads_settled($threads) - $threads, "\n";
 unset($r);

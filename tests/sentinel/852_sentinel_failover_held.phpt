@@ -31,11 +31,11 @@ $errors = fn () => json_encode(array_map(fn ($e) => $e === 'no reply needed' ? n
 var_dump($r->validity($lock) > 0, $solo->validity($lock) > 0, $solo->getLastErrors()[0]);
 echo "validity errors: ", $errors(), "\n";
 var_dump(is_array($r->extend($lock, 20000)),
-    rt_eventually(fn () => rt_redis($new, 'PTTL', $key) > 15000, 2.0 * rt_time_scale())); // extended (>10 s), once landed
+    rt_eventually(fn () => rt_redis($new, 'PTTL', $key) > 15000, 2.0 * rt_time_scale() * rt_load_scale())); // extended (>10 s), once landed
 var_dump($r->unlock($lock), rt_settled(fn () => rt_redis($new, 'EXISTS', $key)));
 $lock = $r->lock($key, 10000);
 /* lock() returns on a quorum: member 0's SET may land after the other two members' (a loaded run read it too early) */
-var_dump(is_array($lock), rt_eventually(fn () => rt_redis($new, 'GET', $key) === $lock['token'], 2.0 * rt_time_scale()),
+var_dump(is_array($lock), rt_eventually(fn () => rt_redis($new, 'GET', $key) === $lock['token'], 2.0 * rt_time_scale() * rt_load_scale()),
     $r->unlock($lock));
 ?>
 --EXPECTF--
