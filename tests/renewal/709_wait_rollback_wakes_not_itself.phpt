@@ -66,11 +66,14 @@ $patient = new RedLock($servers, 120000, 0, ['waitTimeout' => 20000,
 function wake_later(array $ports, string $key, string $flag, callable $wake): int
 {
     @unlink($flag);
+    $base = array_map('wt_scripts_run', $ports); // before the waiter's first attempt: one script on each server each
     $pid = pcntl_fork();
     if ($pid === 0) {
         rt_eventually(fn () => min(array_map(fn ($p) => (int) (rt_redis($p, 'PUBSUB', 'NUMSUB', "redlock:released:$key")[1] ?? 0), $ports)) > 0,
             20.0);
-        usleep((int) (300000 * rt_load_scale())); // its attempt once subscribed made (it follows the confirmations)
+        // its attempt once subscribed (it follows the confirmations) landed on every server, its first before it
+        // (servers 3 and 4 also run its rollbacks: the foreign servers 0-2 are the ones that tell)
+        wt_until_scripts($ports, $base, 2);
         $at = microtime(true);
         $wake();
         file_put_contents($flag, (string) $at);

@@ -22,12 +22,15 @@ $attempts = 0;
 $waiter = new RedLock(rt_servers(5, 1.0), 120000, 0, ['waitTimeout' => 20000,
     'observer' => function (array $call) use (&$attempts) { $attempts = $call['attempts']; }]);
 
+$base = array_map('wt_scripts_run', $ports); // the waiter's attempts: one script on each server each
 $pid = pcntl_fork();
 if ($pid === 0) {
-    // the waiter listens (it subscribes on every server before the attempt its waiting follows)
+    // the waiter listens (it subscribes on every server before the attempt its waiting follows), and that
+    // attempt has landed everywhere: its first and its second
     rt_eventually(fn () => min(array_map(fn ($port) => rt_redis($port, 'PUBSUB', 'NUMSUB', $channel)[1], $ports)) >= 1, 20.0);
+    wt_until_scripts($ports, $base, 2);
     rt_redis($ports[0], 'PUBLISH', $channel, $token()); // a minority's: spends the waiter's wake-up of the retryDelay
-    usleep((int) (300000 * rt_load_scale())); // its attempt, which finds the key held everywhere, is over by now
+    wt_until_scripts($ports, $base, 3); // the attempt it woke, which finds the key held everywhere, landed (no fixed sleep)
     // A split vote's end: the key goes from every server, under three tokens, none announced by a quorum.
     $split = [$token(), $token(), $token()];
     foreach ([0 => 0, 1 => 0, 2 => 1, 3 => 2, 4 => 2] as $i => $t) {
