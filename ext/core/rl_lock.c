@@ -290,14 +290,19 @@ static int recreate_where_missing(const rl_lock_io *io, const rl_lock_policy *po
  * healed may hold our key because that heal landed after the extend's promise, when a rival may have
  * held and released the lock. A yes that arrived by then (by now, at the latest) is counted: a heal
  * landing later only adds our key where we held a quorum; a later yes is not. */
+static int yes_may_rest_on_late_heal(const rl_lock_policy *policy, size_t server, double now)
+{
+	return policy->heals != NULL && server < policy->servers && policy->heals[server].until > 0
+		&& now > policy->heals[server].until;
+}
+
 static unsigned votes_without_late_heals(const rl_lock_policy *policy, double now, unsigned votes,
 	const rl_outcome *outcomes)
 {
 	size_t i;
 
 	for (i = 0; policy->heals != NULL && i < policy->servers; i++) {
-		if (policy->heals[i].until > 0 && now > policy->heals[i].until && outcomes[i].kind == RL_OUTCOME_YES
-			&& votes > 0) {
+		if (yes_may_rest_on_late_heal(policy, i, now) && outcomes[i].kind == RL_OUTCOME_YES && votes > 0) {
 			votes--;
 		}
 	}
@@ -459,18 +464,25 @@ double rl_lock_validity(const rl_lock_io *io, const rl_lock_policy *policy, cons
 	double start, elapsed, validity;
 	size_t i, holders = 0;
 
+	rl_lock_policy asked = *policy;
+
 	remaining = malloc((servers ? servers : 1) * sizeof(*remaining));
 	if (remaining == NULL) {
 		return -1;
 	}
+	for (i = 0; policy->heals != NULL && i < policy->servers; i++) {
+		/* a yes that may not count: the others' answers too, not the first quorum's */
+		asked.await_every_reply |= policy->heals[i].until > 0;
+	}
 	start = io->now(io->arg);
-	if (policy->dialect->held(io, policy, keys, token, token_len, start + policy->call_bound_ms, outcomes) < 0) {
+	if (policy->dialect->held(io, &asked, keys, token, token_len, start + policy->call_bound_ms, outcomes) < 0) {
 		free(remaining);
 		return -1;
 	}
 	elapsed = io->now(io->arg) - start;
 	for (i = 0; i < servers; i++) {
-		if (outcomes[i].kind == RL_OUTCOME_YES) {
+		/* a key there only by a late heal is not counted, as extend() does not count it (policy->heals) */
+		if (outcomes[i].kind == RL_OUTCOME_YES && !yes_may_rest_on_late_heal(policy, i, start + elapsed)) {
 			remaining[holders++] = (int64_t) outcomes[i].integer;
 		}
 	}

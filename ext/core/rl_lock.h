@@ -114,7 +114,8 @@ typedef struct rl_lock_policy {
 	 * it missing there), awaited within the call's bound (rl_request.heals); NULL: none known */
 	const unsigned char *lost_on;
 	/* extend(): per server, the heal sent there not yet known to have landed in time; read and updated by
-	 * rl_lock_extend_settle, where a yes that may rest on a late heal is not counted; NULL: none kept */
+	 * rl_lock_extend_settle, where a yes that may rest on a late heal is not counted; NULL: none kept.
+	 * validity(): read only, the same yes not counted (rl_lock_validity) */
 	rl_heal *heals;
 	/* an acquisition that waits as a writer: its mark keeps new readers out (rl_writer_mark); NULL
 	 * for every other call */
@@ -281,7 +282,9 @@ int rl_lock_force_release(const rl_lock_io *io, const rl_lock_policy *policy, co
 
 /* validity(): ms a quorum still holds token, less drift and the time asked; 0 when none. Stops
  * as soon as a quorum answered yes: the quorum-th largest of more answers could only be larger,
- * so the figure from the first quorum is a safe lower bound. -1 when out of memory. */
+ * so the figure from the first quorum is a safe lower bound. A yes extend() would not count
+ * (policy->heals: a key there maybe only by a heal that landed late) is not counted either, and
+ * while a heal is recorded every answer is awaited. -1 when out of memory. */
 double rl_lock_validity(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
 	const char *token, size_t token_len, size_t servers, rl_outcome *outcomes);
 
