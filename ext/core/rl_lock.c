@@ -290,6 +290,18 @@ static int recreate_where_missing(const rl_lock_io *io, const rl_lock_policy *po
  * healed may hold our key because that heal landed after the extend's promise, when a rival may have
  * held and released the lock. A yes that arrived by then (by now, at the latest) is counted: a heal
  * landing later only adds our key where we held a quorum; a later yes is not. */
+int rl_heals_due(const rl_heal *heals, size_t servers, double by)
+{
+	size_t i;
+
+	for (i = 0; heals != NULL && i < servers; i++) {
+		if (heals[i].until > 0 && heals[i].until < by) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
 static int yes_may_rest_on_late_heal(const rl_lock_policy *policy, size_t server, double now)
 {
 	return policy->heals != NULL && server < policy->servers && policy->heals[server].until > 0
@@ -345,10 +357,13 @@ double rl_lock_extend(const rl_lock_io *io, const rl_lock_policy *policy, const 
 {
 	char ttl_text[24];
 	size_t ttl_len = rl_resp_decimal(ttl_text, (unsigned long long) ttl);
-	double start = io->now(io->arg);
+	double start = io->now(io->arg), deadline = start + fmin((double) ttl, policy->call_bound_ms);
+	rl_lock_policy asked = *policy;
+	int votes;
+
+	asked.await_every_reply |= rl_heals_due(policy->heals, policy->servers, deadline);
 	/* the compare-the-token extension itself: the new validity when a quorum gave it in time */
-	int votes = policy->dialect->extend(io, policy, keys, token, token_len, ttl_text, ttl_len,
-		start + fmin((double) ttl, policy->call_bound_ms), outcomes);
+	votes = policy->dialect->extend(io, &asked, keys, token, token_len, ttl_text, ttl_len, deadline, outcomes);
 
 	if (votes < 0) {
 		return -1;
@@ -470,11 +485,8 @@ double rl_lock_validity(const rl_lock_io *io, const rl_lock_policy *policy, cons
 	if (remaining == NULL) {
 		return -1;
 	}
-	for (i = 0; policy->heals != NULL && i < policy->servers; i++) {
-		/* a yes that may not count: the others' answers too, not the first quorum's */
-		asked.await_every_reply |= policy->heals[i].until > 0;
-	}
 	start = io->now(io->arg);
+	asked.await_every_reply |= rl_heals_due(policy->heals, policy->servers, start + policy->call_bound_ms);
 	if (policy->dialect->held(io, &asked, keys, token, token_len, start + policy->call_bound_ms, outcomes) < 0) {
 		free(remaining);
 		return -1;
