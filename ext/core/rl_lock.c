@@ -263,12 +263,18 @@ int rl_lock_force_release(const rl_lock_io *io, const rl_lock_policy *policy, co
  * shared holder is not re-created (its one creating script rewrites our deadline: see the design
  * note); nor a token of another format (the commands are built for ours). Nothing is sent while
  * every member that answered said yes. */
-static int recreate_where_missing(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
-	const char *token, size_t token_len, const char *ttl_text, size_t ttl_len, const rl_outcome *outcomes);
-static int recreate_where_missing(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
-	const char *token, size_t token_len, const char *ttl_text, size_t ttl_len, const rl_outcome *outcomes)
+static unsigned char *recreate_where_missing(const rl_lock_io *io, const rl_lock_policy *policy,
+	const rl_lock_keys *keys, const char *token, size_t token_len, const char *ttl_text, size_t ttl_len,
+	const rl_outcome *outcomes);
+/* The heal goes only where our key may be missing: every member but those that said yes (which hold
+ * it: a heal there would do nothing, unless it landed late, and its record would then cost that
+ * member's vote for nothing). Returns the members it went to (the caller frees), NULL: none. */
+static unsigned char *recreate_where_missing(const rl_lock_io *io, const rl_lock_policy *policy,
+	const rl_lock_keys *keys, const char *token, size_t token_len, const char *ttl_text, size_t ttl_len,
+	const rl_outcome *outcomes)
 {
 	rl_attempt_commands cmds;
+	unsigned char *to;
 	size_t i;
 	int missing = 0;
 
@@ -276,14 +282,21 @@ static int recreate_where_missing(const rl_lock_io *io, const rl_lock_policy *po
 		missing = outcomes[i].kind == RL_OUTCOME_TAKEN;
 	}
 	if (!missing || policy->token_kind == RL_TOKEN_SHARED || token_len != RL_TOKEN_LEN) {
-		return 0;
+		return NULL;
+	}
+	if ((to = calloc(policy->servers, 1)) == NULL) {
+		return NULL; /* out of memory: the next extend tries again */
 	}
 	if (policy->dialect->attempt_init(&cmds, policy, keys, token, ttl_text, ttl_len) != 0) {
-		return 0; /* out of memory: the next extend tries again */
+		free(to);
+		return NULL;
 	}
-	io->send(io->arg, &cmds.lock->command); /* to every member */
+	for (i = 0; i < policy->servers; i++) {
+		to[i] = outcomes[i].kind != RL_OUTCOME_YES;
+	}
+	io->send_to(io->arg, &cmds.lock->command, to);
 	policy->dialect->attempt_free(&cmds);
-	return 1;
+	return to;
 }
 
 /* A heal that lands late (docs/design/renewal.md#a-heal-that-lands-late): a member an earlier extend
@@ -324,11 +337,11 @@ static unsigned votes_without_late_heals(const rl_lock_policy *policy, double no
 /* After the verdict. A member's answer on the stream its heal went on came after the heal landed: the
  * heal is forgotten when the answer came by its promise's end, or under a quorum won without it (the lock
  * held throughout, so no rival can have freed the member for it). An answer on another stream (a
- * reconnect, another connection) shows nothing. A heal sent now (where a stream is open: queued there) is
- * due by this promise; the earliest one not known to have landed is kept, and with two streams to watch,
+ * reconnect, another connection) shows nothing. A heal sent now to a member (healed[i], where a stream is
+ * open: queued there) is due by this promise; the earliest one not known to have landed is kept, and with two streams to watch,
  * no answer can show both landed. */
-static void note_heals(const rl_lock_io *io, const rl_lock_policy *policy, double now, double validity, int healed,
-	const rl_outcome *outcomes)
+static void note_heals(const rl_lock_io *io, const rl_lock_policy *policy, double now, double validity,
+	const unsigned char *healed, const rl_outcome *outcomes)
 {
 	size_t i;
 
@@ -340,7 +353,7 @@ static void note_heals(const rl_lock_io *io, const rl_lock_policy *policy, doubl
 		if (heal->until > 0 && answered && stream != 0 && stream == heal->stream && (now <= heal->until || validity > 0)) {
 			heal->until = 0;
 		}
-		if (!healed || stream == 0) {
+		if (healed == NULL || !healed[i] || stream == 0) {
 			continue; /* no stream open to it: the heal was not sent there */
 		}
 		if (heal->until == 0) {
@@ -379,7 +392,7 @@ double rl_lock_extend_settle(const rl_lock_io *io, const rl_lock_policy *policy,
 	char ttl_text[24];
 	size_t ttl_len = rl_resp_decimal(ttl_text, (unsigned long long) ttl);
 	double validity = rl_validity_ms(ttl, now - start, policy->drift_factor);
-	int healed = 0;
+	unsigned char *healed = NULL; /* the members a heal went to */
 
 	votes = votes_without_late_heals(policy, now, votes, outcomes);
 	validity = votes >= policy->quorum && validity > 0 ? validity : 0;
@@ -387,6 +400,7 @@ double rl_lock_extend_settle(const rl_lock_io *io, const rl_lock_policy *policy,
 		healed = recreate_where_missing(io, policy, keys, token, token_len, ttl_text, ttl_len, outcomes);
 	}
 	note_heals(io, policy, now, validity, healed, outcomes);
+	free(healed);
 	return validity;
 }
 
