@@ -303,12 +303,12 @@ static unsigned char *recreate_where_missing(const rl_lock_io *io, const rl_lock
  * healed may hold our key because that heal landed after the extend's promise, when a rival may have
  * held and released the lock. A yes that arrived by then (by now, at the latest) is counted: a heal
  * landing later only adds our key where we held a quorum; a later yes is not. */
-int rl_heals_due(const rl_heal *heals, size_t servers, double by)
+int rl_heals_late(const rl_heal *heals, size_t servers, double now)
 {
 	size_t i;
 
 	for (i = 0; heals != NULL && i < servers; i++) {
-		if (heals[i].until > 0 && heals[i].until < by) {
+		if (heals[i].until > 0 && heals[i].until < now) {
 			return 1;
 		}
 	}
@@ -374,7 +374,7 @@ double rl_lock_extend(const rl_lock_io *io, const rl_lock_policy *policy, const 
 	rl_lock_policy asked = *policy;
 	int votes;
 
-	asked.await_every_reply |= rl_heals_due(policy->heals, policy->servers, deadline);
+	asked.await_every_reply |= rl_heals_late(policy->heals, policy->servers, start);
 	/* the compare-the-token extension itself: the new validity when a quorum gave it in time */
 	votes = policy->dialect->extend(io, &asked, keys, token, token_len, ttl_text, ttl_len, deadline, outcomes);
 
@@ -500,7 +500,7 @@ double rl_lock_validity(const rl_lock_io *io, const rl_lock_policy *policy, cons
 		return -1;
 	}
 	start = io->now(io->arg);
-	asked.await_every_reply |= rl_heals_due(policy->heals, policy->servers, start + policy->call_bound_ms);
+	asked.await_every_reply |= rl_heals_late(policy->heals, policy->servers, start);
 	if (policy->dialect->held(io, &asked, keys, token, token_len, start + policy->call_bound_ms, outcomes) < 0) {
 		free(remaining);
 		return -1;

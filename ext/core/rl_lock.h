@@ -267,11 +267,13 @@ int rl_lock_extend_many_init(rl_extend_many_call *call, const rl_lock_policy *po
 void rl_lock_extend_many_free(rl_extend_many_call *call);
 
 /* Whether a heal is recorded for one of servers members (heals: rl_lock_policy.heals, NULL: none) whose
- * promise ends before by: that member's yes may not count by then, so a round trip on the lock ending
- * by then awaits every member's answer, not the first quorum's, or one yes short it would answer false
- * while the others hold a quorum (rl_lock_extend, rl_lock_validity; the renewal thread renews such a
- * lease alone, never in a batch, which decides at the first quorum). */
-int rl_heals_due(const rl_heal *heals, size_t servers, double by);
+ * promise has ended by now: that member's yes will not count in a round trip starting now, so the round
+ * trip awaits every member's answer, not the first quorum's, or one yes short it would answer false while
+ * the others hold a quorum (rl_lock_extend, rl_lock_validity; the renewal thread renews such a lease
+ * alone, never in a batch, which decides at the first quorum). Not for a heal still within its promise:
+ * the usual next extend, whose first quorum (counting that member) comes before the promise ends and
+ * clears the record, is not made to wait for a slow member. */
+int rl_heals_late(const rl_heal *heals, size_t servers, double now);
 
 /* What rl_lock_extend does once its round trip is over (asked at start, answered by now, votes
  * yes among outcomes): the validity, and the self-healing under it, with policy->heals (a yes
@@ -291,7 +293,7 @@ int rl_lock_force_release(const rl_lock_io *io, const rl_lock_policy *policy, co
  * as soon as a quorum answered yes: the quorum-th largest of more answers could only be larger,
  * so the figure from the first quorum is a safe lower bound. A yes extend() would not count
  * (policy->heals: a key there maybe only by a heal that landed late) is not counted either, and
- * then every answer is awaited (rl_heals_due). -1 when out of memory. */
+ * then every answer is awaited (rl_heals_late). -1 when out of memory. */
 double rl_lock_validity(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
 	const char *token, size_t token_len, size_t servers, rl_outcome *outcomes);
 

@@ -155,12 +155,12 @@ static int by_urgency(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Not a lease with a heal recorded that may be late by the round trip's end (bounded by its ttl): its
- * round trip awaits every answer (rl_heals_due), which a batch, deciding at the first quorum, would not. */
+/* Not a lease with a heal recorded whose promise has ended: its round trip awaits every answer
+ * (rl_heals_late), which a batch, deciding at the first quorum, would not. */
 static int batchable(const rl_leases *w, const lease *e, double now)
 {
 	return !e->removed && !e->busy && !e->lost && !e->alone && !e->converting && e->left != 0 && e->masters == NULL
-		&& !rl_heals_due(e->heals, w->cluster->count, now + (double) e->ttl) && now < e->valid_until
+		&& !rl_heals_late(e->heals, w->cluster->count, now) && now < e->valid_until
 		&& wanted_at(e) <= now + (double) e->ttl / 10.0;
 }
 
