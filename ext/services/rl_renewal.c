@@ -156,7 +156,8 @@ static int by_urgency(const void *a, const void *b)
 }
 
 /* Not a lease with a heal recorded whose promise has ended: its round trip awaits every answer
- * (rl_heals_late), which a batch, deciding at the first quorum, would not. */
+ * (rl_heals_late), which a batch, deciding at the first quorum, would not (it would fail whenever that
+ * member's yes is in the first quorum, and the lease be renewed alone at once: a round trip wasted). */
 static int batchable(const rl_leases *w, const lease *e, double now)
 {
 	return !e->removed && !e->busy && !e->lost && !e->alone && !e->converting && e->left != 0 && e->masters == NULL
