@@ -299,10 +299,7 @@ static unsigned char *recreate_where_missing(const rl_lock_io *io, const rl_lock
 	return to;
 }
 
-/* A heal that lands late (docs/design/renewal.md#a-heal-that-lands-late): a member an earlier extend
- * healed may hold our key because that heal landed after the extend's promise, when a rival may have
- * held and released the lock. A yes that arrived by then (by now, at the latest) is counted: a heal
- * landing later only adds our key where we held a quorum; a later yes is not. */
+/* A round trip starting now awaits every answer when this is 1 (rl_lock.h). */
 int rl_heals_late(const rl_heal *heals, size_t servers, double now)
 {
 	size_t i;
@@ -315,6 +312,11 @@ int rl_heals_late(const rl_heal *heals, size_t servers, double now)
 	return 0;
 }
 
+/* A heal that lands late (docs/design/renewal.md#a-heal-that-lands-late): a member an earlier extend
+ * healed may hold our key because that heal landed after the extend's promise, when a rival may have
+ * held and released the lock. A yes that arrived by then (by now, at the latest) is counted: a heal
+ * landing later only adds our key where we held a quorum; a later yes is not. The one rule for
+ * extend's votes and validity()'s holders. */
 static int yes_may_rest_on_late_heal(const rl_lock_policy *policy, size_t server, double now)
 {
 	return policy->heals != NULL && server < policy->servers && policy->heals[server].until > 0
@@ -337,9 +339,9 @@ static unsigned votes_without_late_heals(const rl_lock_policy *policy, double no
 /* After the verdict. A member's answer on the stream its heal went on came after the heal landed: the
  * heal is forgotten when the answer came by its promise's end, or under a quorum won without it (the lock
  * held throughout, so no rival can have freed the member for it). An answer on another stream (a
- * reconnect, another connection) shows nothing. A heal sent now to a member (healed[i], where a stream is
- * open: queued there) is due by this promise; the earliest one not known to have landed is kept, and with two streams to watch,
- * no answer can show both landed. */
+ * reconnect, another connection) shows nothing. A heal sent now to a member (healed[i], where a stream
+ * is open: queued there) is due by this promise; the earliest one not known to have landed is kept, and
+ * with two streams to watch, no answer can show both landed. */
 static void note_heals(const rl_lock_io *io, const rl_lock_policy *policy, double now, double validity,
 	const unsigned char *healed, const rl_outcome *outcomes)
 {
@@ -492,8 +494,7 @@ double rl_lock_validity(const rl_lock_io *io, const rl_lock_policy *policy, cons
 	int64_t quorum_pttl;
 	double start, elapsed, validity;
 	size_t i, holders = 0;
-
-	rl_lock_policy asked = *policy;
+	rl_lock_policy asked = *policy; /* every answer awaited when one may not count */
 
 	remaining = malloc((servers ? servers : 1) * sizeof(*remaining));
 	if (remaining == NULL) {
