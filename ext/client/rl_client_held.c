@@ -290,6 +290,9 @@ static double validity_on(rl_client *client, rl_lane *lane, const rl_lock_target
 	rl_call_outcome outcome;
 	uint32_t *masters;
 	int suspected;
+	rl_lock_policy policy;  /* the object's, with the heals recorded for the lock */
+	unsigned char *lost_on; /* recalled with them, unused: validity() awaits no member for it */
+	rl_heal *heals;
 
 	if (rl_client_lease(client, token, token_len) == RL_LEASE_LOST) {
 		rl_client_finish(client, lane, RL_CALL_VALIDITY, held->kind, RL_CALL_LOST, 0, 0);
@@ -301,16 +304,25 @@ static double validity_on(rl_client *client, rl_lane *lane, const rl_lock_target
 	}
 	/* Always the servers, with or without scripts: another holder of the lock (another object or
 	 * process with its array) may have released it meanwhile. */
+	if (recall_lock(client, lane, token, token_len, &lost_on, &heals) != 0) {
+		rl_client_finish(client, lane, RL_CALL_VALIDITY, held->kind, RL_CALL_FAILED, 0, 0);
+		return -1;
+	}
+	policy = client->policy;
+	policy.heals = heals; /* read only: a yes extend() would not count is not counted (rl_lock_validity) */
 	masters = expect_masters(client, lane, token, token_len, &suspected);
 	expect_clock(client, lane, token, token_len);
-	validity = rl_kind_validity(&lane->io, &client->policy, held, token, token_len, client->cluster->count,
-		lane->outcomes);
+	validity = rl_kind_validity(&lane->io, &policy, held, token, token_len, client->cluster->count, lane->outcomes);
 	if (validity == 0 && rl_client_learn_scripts_refused(client, lane, held->kind, RL_OP_VALIDITY)) {
-		validity = rl_kind_validity(&lane->io, &client->policy, held, token, token_len, client->cluster->count,
+		policy = client->policy; /* as learnt: scripts refused */
+		policy.heals = heals;
+		validity = rl_kind_validity(&lane->io, &policy, held, token, token_len, client->cluster->count,
 			lane->outcomes); /* the same question again, without the script */
 	}
 	end_masters(client, lane, token, token_len, masters, 0);
 	end_clock(lane);
+	free(heals);
+	free(lost_on);
 	outcome = validity > 0 ? RL_CALL_VALID : validity < 0 ? RL_CALL_FAILED : rl_client_refused(client, lane, RL_CALL_NOT_HELD);
 	if (outcome == RL_CALL_NOT_HELD && client->leases) {
 		rl_leases_not_held(client->leases, token, token_len);

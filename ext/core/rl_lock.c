@@ -263,12 +263,18 @@ int rl_lock_force_release(const rl_lock_io *io, const rl_lock_policy *policy, co
  * shared holder is not re-created (its one creating script rewrites our deadline: see the design
  * note); nor a token of another format (the commands are built for ours). Nothing is sent while
  * every member that answered said yes. */
-static int recreate_where_missing(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
-	const char *token, size_t token_len, const char *ttl_text, size_t ttl_len, const rl_outcome *outcomes);
-static int recreate_where_missing(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
-	const char *token, size_t token_len, const char *ttl_text, size_t ttl_len, const rl_outcome *outcomes)
+static unsigned char *recreate_where_missing(const rl_lock_io *io, const rl_lock_policy *policy,
+	const rl_lock_keys *keys, const char *token, size_t token_len, const char *ttl_text, size_t ttl_len,
+	const rl_outcome *outcomes);
+/* The heal goes only where our key may be missing: every member but those that said yes (which hold
+ * it: a heal there would do nothing, unless it landed late, and its record would then cost that
+ * member's vote for nothing). Returns the members it went to (the caller frees), NULL: none. */
+static unsigned char *recreate_where_missing(const rl_lock_io *io, const rl_lock_policy *policy,
+	const rl_lock_keys *keys, const char *token, size_t token_len, const char *ttl_text, size_t ttl_len,
+	const rl_outcome *outcomes)
 {
 	rl_attempt_commands cmds;
+	unsigned char *to;
 	size_t i;
 	int missing = 0;
 
@@ -276,28 +282,54 @@ static int recreate_where_missing(const rl_lock_io *io, const rl_lock_policy *po
 		missing = outcomes[i].kind == RL_OUTCOME_TAKEN;
 	}
 	if (!missing || policy->token_kind == RL_TOKEN_SHARED || token_len != RL_TOKEN_LEN) {
-		return 0;
+		return NULL;
+	}
+	if ((to = calloc(policy->servers, 1)) == NULL) {
+		return NULL; /* out of memory: the next extend tries again */
 	}
 	if (policy->dialect->attempt_init(&cmds, policy, keys, token, ttl_text, ttl_len) != 0) {
-		return 0; /* out of memory: the next extend tries again */
+		free(to);
+		return NULL;
 	}
-	io->send(io->arg, &cmds.lock->command); /* to every member */
+	for (i = 0; i < policy->servers; i++) {
+		to[i] = outcomes[i].kind != RL_OUTCOME_YES;
+	}
+	io->send_to(io->arg, &cmds.lock->command, to);
 	policy->dialect->attempt_free(&cmds);
-	return 1;
+	return to;
+}
+
+/* A round trip starting now awaits every answer when this is 1 (rl_lock.h). */
+int rl_heals_late(const rl_heal *heals, size_t servers, double now)
+{
+	size_t i;
+
+	for (i = 0; heals != NULL && i < servers; i++) {
+		if (heals[i].until > 0 && heals[i].until < now) {
+			return 1;
+		}
+	}
+	return 0;
 }
 
 /* A heal that lands late (docs/design/renewal.md#a-heal-that-lands-late): a member an earlier extend
  * healed may hold our key because that heal landed after the extend's promise, when a rival may have
  * held and released the lock. A yes that arrived by then (by now, at the latest) is counted: a heal
- * landing later only adds our key where we held a quorum; a later yes is not. */
+ * landing later only adds our key where we held a quorum; a later yes is not. The one rule for
+ * extend's votes and validity()'s holders. */
+static int yes_may_rest_on_late_heal(const rl_lock_policy *policy, size_t server, double now)
+{
+	return policy->heals != NULL && server < policy->servers && policy->heals[server].until > 0
+		&& now > policy->heals[server].until;
+}
+
 static unsigned votes_without_late_heals(const rl_lock_policy *policy, double now, unsigned votes,
 	const rl_outcome *outcomes)
 {
 	size_t i;
 
 	for (i = 0; policy->heals != NULL && i < policy->servers; i++) {
-		if (policy->heals[i].until > 0 && now > policy->heals[i].until && outcomes[i].kind == RL_OUTCOME_YES
-			&& votes > 0) {
+		if (yes_may_rest_on_late_heal(policy, i, now) && outcomes[i].kind == RL_OUTCOME_YES && votes > 0) {
 			votes--;
 		}
 	}
@@ -307,11 +339,11 @@ static unsigned votes_without_late_heals(const rl_lock_policy *policy, double no
 /* After the verdict. A member's answer on the stream its heal went on came after the heal landed: the
  * heal is forgotten when the answer came by its promise's end, or under a quorum won without it (the lock
  * held throughout, so no rival can have freed the member for it). An answer on another stream (a
- * reconnect, another connection) shows nothing. A heal sent now (where a stream is open: queued there) is
- * due by this promise; the earliest one not known to have landed is kept, and with two streams to watch,
- * no answer can show both landed. */
-static void note_heals(const rl_lock_io *io, const rl_lock_policy *policy, double now, double validity, int healed,
-	const rl_outcome *outcomes)
+ * reconnect, another connection) shows nothing. A heal sent now to a member (healed[i], where a stream
+ * is open: queued there) is due by this promise; the earliest one not known to have landed is kept, and
+ * with two streams to watch, no answer can show both landed. */
+static void note_heals(const rl_lock_io *io, const rl_lock_policy *policy, double now, double validity,
+	const unsigned char *healed, const rl_outcome *outcomes)
 {
 	size_t i;
 
@@ -323,7 +355,7 @@ static void note_heals(const rl_lock_io *io, const rl_lock_policy *policy, doubl
 		if (heal->until > 0 && answered && stream != 0 && stream == heal->stream && (now <= heal->until || validity > 0)) {
 			heal->until = 0;
 		}
-		if (!healed || stream == 0) {
+		if (healed == NULL || !healed[i] || stream == 0) {
 			continue; /* no stream open to it: the heal was not sent there */
 		}
 		if (heal->until == 0) {
@@ -340,10 +372,13 @@ double rl_lock_extend(const rl_lock_io *io, const rl_lock_policy *policy, const 
 {
 	char ttl_text[24];
 	size_t ttl_len = rl_resp_decimal(ttl_text, (unsigned long long) ttl);
-	double start = io->now(io->arg);
+	double start = io->now(io->arg), deadline = start + fmin((double) ttl, policy->call_bound_ms);
+	rl_lock_policy asked = *policy;
+	int votes;
+
+	asked.await_every_reply |= rl_heals_late(policy->heals, policy->servers, start);
 	/* the compare-the-token extension itself: the new validity when a quorum gave it in time */
-	int votes = policy->dialect->extend(io, policy, keys, token, token_len, ttl_text, ttl_len,
-		start + fmin((double) ttl, policy->call_bound_ms), outcomes);
+	votes = policy->dialect->extend(io, &asked, keys, token, token_len, ttl_text, ttl_len, deadline, outcomes);
 
 	if (votes < 0) {
 		return -1;
@@ -359,7 +394,7 @@ double rl_lock_extend_settle(const rl_lock_io *io, const rl_lock_policy *policy,
 	char ttl_text[24];
 	size_t ttl_len = rl_resp_decimal(ttl_text, (unsigned long long) ttl);
 	double validity = rl_validity_ms(ttl, now - start, policy->drift_factor);
-	int healed = 0;
+	unsigned char *healed = NULL; /* the members a heal went to */
 
 	votes = votes_without_late_heals(policy, now, votes, outcomes);
 	validity = votes >= policy->quorum && validity > 0 ? validity : 0;
@@ -367,6 +402,7 @@ double rl_lock_extend_settle(const rl_lock_io *io, const rl_lock_policy *policy,
 		healed = recreate_where_missing(io, policy, keys, token, token_len, ttl_text, ttl_len, outcomes);
 	}
 	note_heals(io, policy, now, validity, healed, outcomes);
+	free(healed);
 	return validity;
 }
 
@@ -458,19 +494,22 @@ double rl_lock_validity(const rl_lock_io *io, const rl_lock_policy *policy, cons
 	int64_t quorum_pttl;
 	double start, elapsed, validity;
 	size_t i, holders = 0;
+	rl_lock_policy asked = *policy; /* every answer awaited when one may not count */
 
 	remaining = malloc((servers ? servers : 1) * sizeof(*remaining));
 	if (remaining == NULL) {
 		return -1;
 	}
 	start = io->now(io->arg);
-	if (policy->dialect->held(io, policy, keys, token, token_len, start + policy->call_bound_ms, outcomes) < 0) {
+	asked.await_every_reply |= rl_heals_late(policy->heals, policy->servers, start);
+	if (policy->dialect->held(io, &asked, keys, token, token_len, start + policy->call_bound_ms, outcomes) < 0) {
 		free(remaining);
 		return -1;
 	}
 	elapsed = io->now(io->arg) - start;
 	for (i = 0; i < servers; i++) {
-		if (outcomes[i].kind == RL_OUTCOME_YES) {
+		/* a key there only by a late heal is not counted, as extend() does not count it (policy->heals) */
+		if (outcomes[i].kind == RL_OUTCOME_YES && !yes_may_rest_on_late_heal(policy, i, start + elapsed)) {
 			remaining[holders++] = (int64_t) outcomes[i].integer;
 		}
 	}

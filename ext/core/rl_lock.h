@@ -114,7 +114,8 @@ typedef struct rl_lock_policy {
 	 * it missing there), awaited within the call's bound (rl_request.heals); NULL: none known */
 	const unsigned char *lost_on;
 	/* extend(): per server, the heal sent there not yet known to have landed in time; read and updated by
-	 * rl_lock_extend_settle, where a yes that may rest on a late heal is not counted; NULL: none kept */
+	 * rl_lock_extend_settle, where a yes that may rest on a late heal is not counted; NULL: none kept.
+	 * validity(): read only, the same yes not counted (rl_lock_validity) */
 	rl_heal *heals;
 	/* an acquisition that waits as a writer: its mark keeps new readers out (rl_writer_mark); NULL
 	 * for every other call */
@@ -265,6 +266,15 @@ int rl_lock_extend_many_init(rl_extend_many_call *call, const rl_lock_policy *po
 	const unsigned char *lost_on);
 void rl_lock_extend_many_free(rl_extend_many_call *call);
 
+/* Whether a heal is recorded for one of servers members (heals: rl_lock_policy.heals, NULL: none) whose
+ * promise has ended by now: that member's yes will not count in a round trip starting now, so the round
+ * trip awaits every member's answer, not the first quorum's, or one yes short it would answer false while
+ * the others hold a quorum (rl_lock_extend, rl_lock_validity; the renewal thread renews such a lease
+ * alone, never in a batch, which decides at the first quorum). Not for a heal still within its promise:
+ * the usual next extend, whose first quorum (counting that member) comes before the promise ends and
+ * clears the record, is not made to wait for a slow member. */
+int rl_heals_late(const rl_heal *heals, size_t servers, double now);
+
 /* What rl_lock_extend does once its round trip is over (asked at start, answered by now, votes
  * yes among outcomes): the validity, and the self-healing under it, with policy->heals (a yes
  * that may rest on a late heal is not counted; the heals known landed are forgotten, the one sent
@@ -281,7 +291,9 @@ int rl_lock_force_release(const rl_lock_io *io, const rl_lock_policy *policy, co
 
 /* validity(): ms a quorum still holds token, less drift and the time asked; 0 when none. Stops
  * as soon as a quorum answered yes: the quorum-th largest of more answers could only be larger,
- * so the figure from the first quorum is a safe lower bound. -1 when out of memory. */
+ * so the figure from the first quorum is a safe lower bound. A yes extend() would not count
+ * (policy->heals: a key there maybe only by a heal that landed late) is not counted either, and
+ * then every answer is awaited (rl_heals_late). -1 when out of memory. */
 double rl_lock_validity(const rl_lock_io *io, const rl_lock_policy *policy, const rl_lock_keys *keys,
 	const char *token, size_t token_len, size_t servers, rl_outcome *outcomes);
 

@@ -155,10 +155,14 @@ static int by_urgency(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int batchable(const lease *e, double now)
+/* Not a lease with a heal recorded whose promise has ended: its round trip awaits every answer
+ * (rl_heals_late), which a batch, deciding at the first quorum, would not (it would fail whenever that
+ * member's yes is in the first quorum, and the lease be renewed alone at once: a round trip wasted). */
+static int batchable(const rl_leases *w, const lease *e, double now)
 {
 	return !e->removed && !e->busy && !e->lost && !e->alone && !e->converting && e->left != 0 && e->masters == NULL
-		&& now < e->valid_until && wanted_at(e) <= now + (double) e->ttl / 10.0;
+		&& !rl_heals_late(e->heals, w->cluster->count, now) && now < e->valid_until
+		&& wanted_at(e) <= now + (double) e->ttl / 10.0;
 }
 
 /* Puts the leases whose extend may share a script call (rl_kind_extend_joins) before the others:
@@ -244,7 +248,7 @@ static size_t count_batchable(const rl_leases *w, double now, size_t enough)
 	size_t n = 0;
 
 	for (e = w->leases; e && n < enough; e = e->next) {
-		n += batchable(e, now);
+		n += batchable(w, e, now);
 	}
 	return n;
 }
@@ -294,7 +298,7 @@ static void renew_batch_take_locked(rl_leases *w, renew_batch *b, size_t n, doub
 	lease *e;
 
 	for (k = 0, e = w->leases; e; e = e->next) {
-		if (batchable(e, now)) {
+		if (batchable(w, e, now)) {
 			b->batch[k++] = e;
 		}
 	}
