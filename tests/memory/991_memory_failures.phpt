@@ -22,7 +22,14 @@ foreach (['refuse', 'silent', 'error'] as $how) {
     RedLockMemory::fail('memory://fb', $how);
     $t = microtime(true);
     $lock = $r->lock("k-$how", 5000);
-    printf("%s, one down: %s, %s\n", $how, is_array($lock) ? 'locked' : 'not locked', json_encode($r->getLastErrors()));
+    $e = $r->getLastErrors();
+    // lock() returns on a quorum: fb's error reply may come after fa's and fc's yes (each memory server is
+    // a thread; CI's rehearsal at load 10 saw it) and is then not read; the two-down case, where it is
+    // needed, shows its text
+    if ($how === 'error' && in_array($e[1], ['no reply needed', 'ERR memory server failing on purpose (RedLockMemory::fail)'], true)) {
+        $e[1] = 'its error, or no reply needed';
+    }
+    printf("%s, one down: %s, %s\n", $how, is_array($lock) ? 'locked' : 'not locked', json_encode($e));
     if ($lock) {
         var_dump($r->unlock($lock));
     }
@@ -100,7 +107,7 @@ refuse, two down: false, [null,"connect: Connection refused","%s"]
 silent, one down: locked, [null,"no reply needed",null]
 bool(true)
 silent, two down: false, [null,"timeout","timeout"]
-error, one down: locked, [null,"ERR memory server failing on purpose (RedLockMemory::fail)",null]
+error, one down: locked, [null,"its error, or no reply needed",null]
 bool(true)
 error, two down: false, [null,"ERR memory server failing on purpose (RedLockMemory::fail)","ERR memory server failing on purpose (RedLockMemory::fail)"]
 -- silent is bounded by the server's timeout
