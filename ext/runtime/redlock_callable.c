@@ -13,6 +13,7 @@
 #include "zend_observer.h"
 
 #include "runtime/redlock_callable.h"
+#include "runtime/redlock_swoole.h"
 #include "runtime/redlock_loss.h"
 #include "runtime/redlock_abort.h"
 #include "runtime/redlock_runtime_private.h"
@@ -244,6 +245,7 @@ static void on_vm_interrupt(zend_execute_data *execute_data)
 {
 	void *alarm;
 
+	redlock_swoole_release_forgotten(); /* what a wait let go: freed here, where PHP code may run */
 	if (!EG(exception)) {
 		redlock_callable_tell_losses();
 	}
