@@ -13,7 +13,6 @@
 #include "zend_observer.h"
 
 #include "runtime/redlock_callable.h"
-#include "runtime/redlock_swoole.h"
 #include "runtime/redlock_loss.h"
 #include "runtime/redlock_abort.h"
 #include "runtime/redlock_runtime_private.h"
@@ -245,7 +244,7 @@ static void on_vm_interrupt(zend_execute_data *execute_data)
 {
 	void *alarm;
 
-	redlock_swoole_release_forgotten(); /* what a wait let go: freed here, where PHP code may run */
+	redlock_release_deferred(); /* what a wait let go (redlock_release_later): freed here, where PHP code may run */
 	if (!EG(exception)) {
 		redlock_callable_tell_losses();
 	}

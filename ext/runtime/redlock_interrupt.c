@@ -46,6 +46,37 @@ void redlock_interrupt_here(void)
 	vm_interrupt_set(&EG(vm_interrupt));
 }
 
+/* References whose release may run PHP code, kept for the next opcode boundary. */
+ZEND_TLS HashTable *deferred;
+
+void redlock_release_later(zend_object *obj)
+{
+	zval held;
+
+	if (GC_REFCOUNT(obj) > 1) {
+		GC_DELREF(obj); /* someone else holds it: nothing is freed */
+		return;
+	}
+	if (deferred == NULL) {
+		ALLOC_HASHTABLE(deferred);
+		zend_hash_init(deferred, 1, NULL, ZVAL_PTR_DTOR, 0);
+	}
+	ZVAL_OBJ(&held, obj);
+	zend_hash_next_index_insert(deferred, &held);
+	redlock_interrupt_here();
+}
+
+void redlock_release_deferred(void)
+{
+	HashTable *ht = deferred;
+
+	if (ht != NULL) {
+		deferred = NULL; /* a destructor's own waits may defer more: a table of their own */
+		zend_hash_destroy(ht);
+		FREE_HASHTABLE(ht);
+	}
+}
+
 bool redlock_interrupt_flagged(const redlock_interrupt *in)
 {
 #ifndef _WIN32

@@ -13,6 +13,7 @@
 
 #include "net/rl_wait.h"
 #include "runtime/redlock_revolt.h"
+#include "runtime/redlock_runtime_private.h"
 
 #define LOOP_CLASS "revolt\\eventloop"
 
@@ -25,11 +26,13 @@ ZEND_TLS zend_object *cancelled_by;
 
 static void forget_cancellation(void)
 {
-	if (cancelled_by != NULL) {
-		OBJ_RELEASE(cancelled_by);
-	}
-	cancelled_by = NULL;
+	zend_object *was = cancelled_by;
+
+	cancelled_by = NULL; /* first: a wait made while it is freed must not release it again */
 	cancelled_fiber = NULL;
+	if (was != NULL) {
+		redlock_release_later(was); /* inside a wait: never freed here */
+	}
 }
 
 static bool call_cancelled(void)
@@ -95,8 +98,9 @@ static int revolt_active(void)
 	if (call_cancelled()) {
 		return 1; /* its waits fail at once (revolt_poll) */
 	}
-	if (fiber->flags & ZEND_FIBER_FLAG_DESTROYED) {
-		return 0; /* PHP forbids suspending a Fiber it is destroying: wait as outside one */
+	if (fiber->flags & ZEND_FIBER_FLAG_DESTROYED || zend_fiber_switch_blocked()) {
+		return 0; /* PHP forbids suspending a Fiber it is destroying, or here (a destructor the garbage
+		           * collector runs): wait as outside one */
 	}
 	return loop_running();
 }
@@ -370,4 +374,5 @@ void redlock_revolt_call_in_fiber(void)
 void redlock_revolt_request_end(void)
 {
 	forget_cancellation();
+	redlock_release_deferred();
 }

@@ -34,6 +34,13 @@ void redlock_interrupt_raise(redlock_interrupt *in);
  * at the next opcode). */
 void redlock_interrupt_here(void);
 
+/* On the PHP thread: our reference to obj let go where PHP code must not run (inside a wait: freeing obj
+ * may run a destructor, which may call us again). Only a reference dropped when another is left; the last
+ * one is released at the next opcode boundary (redlock_release_deferred, from the VM interrupt) or at
+ * request end. The Swoole and Revolt waiters' remembered exceptions. */
+void redlock_release_later(zend_object *obj);
+void redlock_release_deferred(void); /* at an opcode boundary, and at request end */
+
 /* The flag alone, without interrupting anyone. */
 void redlock_interrupt_flag(redlock_interrupt *in);
 

@@ -14,41 +14,13 @@
 /* The exception that cancelled a wait, referenced so that its address is not reused while remembered. */
 ZEND_TLS zend_object *cancelled_by;
 
-/* Exceptions forgotten inside a wait whose last reference was ours: freeing one may run PHP code
- * (a destructor of what it holds, which may call us again), never inside a wait of another call,
- * so they are freed at the next opcode boundary (redlock_swoole_release_forgotten). */
-ZEND_TLS HashTable *forgotten;
-
 static void forget_cancellation(void)
 {
 	zend_object *was = cancelled_by;
-	zval held;
 
 	cancelled_by = NULL; /* first: a wait made while it is freed must not release it again */
-	if (was == NULL) {
-		return;
-	}
-	if (GC_REFCOUNT(was) > 1) {
-		GC_DELREF(was); /* someone else holds it: nothing is freed */
-		return;
-	}
-	if (forgotten == NULL) {
-		ALLOC_HASHTABLE(forgotten);
-		zend_hash_init(forgotten, 1, NULL, ZVAL_PTR_DTOR, 0);
-	}
-	ZVAL_OBJ(&held, was);
-	zend_hash_next_index_insert(forgotten, &held);
-	redlock_interrupt_here();
-}
-
-void redlock_swoole_release_forgotten(void)
-{
-	HashTable *ht = forgotten;
-
-	if (ht != NULL) {
-		forgotten = NULL; /* a destructor's own waits may forget more: a table of their own */
-		zend_hash_destroy(ht);
-		FREE_HASHTABLE(ht);
+	if (was != NULL) {
+		redlock_release_later(was); /* inside a wait: never freed here */
 	}
 }
 
@@ -81,5 +53,5 @@ void redlock_swoole_startup(void)
 void redlock_swoole_request_end(void)
 {
 	forget_cancellation();
-	redlock_swoole_release_forgotten();
+	redlock_release_deferred();
 }

@@ -5,6 +5,4 @@
 void redlock_swoole_startup(void);     /* MINIT: registers the Swoole waiter when Swoole is loaded */
 void redlock_swoole_request_end(void); /* RSHUTDOWN: drops what a cancelled wait remembered */
 
-void redlock_swoole_release_forgotten(void); /* at an opcode boundary: frees what a wait let go */
-
 #endif

@@ -42,8 +42,13 @@ foreach (['fair' => ['fair' => true], 'plain waitTimeout' => []] as $case => $fa
         }
         $events[] = 'released';                        // only now: a call still waiting for its turn would not have ended
         if ($case === 'fair') {
-            $waiters = $holder->inspect($key)['waiters'] ?? null;
-            $events[] = "waiters $waiters";           // c's heartbeat would keep it counted 750 ms more: it left
+            // c's leave is sent without awaiting its reply: read until it landed (a waiter that kept its
+            // place, as c did before, stays counted: its call went on heartbeating)
+            $until = microtime(true) + 3 * $scale;
+            while (($waiters = $holder->inspect($key)['waiters'] ?? null) !== 3 && microtime(true) < $until) {
+                Coroutine::sleep(0.02);
+            }
+            $events[] = "waiters $waiters";
         }
         $holder->unlock($held);
         $until = microtime(true) + 10 * $scale;
