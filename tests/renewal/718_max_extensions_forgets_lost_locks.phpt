@@ -41,14 +41,15 @@ foreach (['a', 'b', 'c', 'd', 'e', 'f'] as $tag) {
     $round($tag);
     $steps[] = -$rss + ($rss = rss_kb());
 }
-/* A leak grows every round; a busier or quieter moment moves the allocator's high-water mark once. */
-$sorted = $steps;
-sort($sorted);
-$median = ($sorted[2] + $sorted[3]) / 2;
-echo "RSS grew by less than 256 kB in a median round: ", var_export($median < 256, true),
-    ($median < 256 ? '' : ' (kB per round: ' . implode(', ', $steps) . ')'), "\n";
+/* A leak grows every round (the planted leases-never-forgotten: +2.1 MB; 265a4b9: +850 kB); a busier or
+ * quieter moment moves the allocator's high-water mark once (up to +1.9 MB seen), and under load RSS also
+ * swings round to round (php8.5 leg of rehearsal ci20: 1264, -864, 864, -784, 428, 356 kB, a median of 392
+ * but no growth after the first round). Judged: the growth over the last five rounds, on average. */
+$perRound = array_sum(array_slice($steps, 1)) / 5;
+echo "RSS grew by less than 512 kB a round over the last five: ", var_export($perRound < 512, true),
+    ($perRound < 512 ? '' : ' (kB per round: ' . implode(', ', $steps) . ')'), "\n";
 echo "Zend heap grew by less than 64 kB: ", var_export(memory_get_usage() - $zend < 65536, true), "\n";
 ?>
 --EXPECT--
-RSS grew by less than 256 kB in a median round: true
+RSS grew by less than 512 kB a round over the last five: true
 Zend heap grew by less than 64 kB: true
