@@ -91,11 +91,52 @@ echo "a release whose quorum came after its first server's message: ", is_array(
     var_export($attempts === 4, true), $attempts !== 4 ? " ($attempts)" : '', "\n";
 $waiter->unlock($lock);
 rt_redis($ports[3], 'DEL', $key);
+
+// A release whose quorum spans two pauses, nothing else freed meanwhile: the token's count across pauses is
+// what wakes, as the servers freed within the pause are 2 of 5 (servers 1 and 2). Held by hand on all 5;
+// server 0 is released and taken by a third party at once (one script: the waiter cannot win it), so the
+// attempt its message wakes wins nothing and rolls nothing back. The waiter's attempts are seen by the
+// scripts each server ran (wt_until_scripts).
+$key = rt_key('across');
+$channel = "redlock:released:$key";
+$token = bin2hex(random_bytes(16)) . bin2hex(random_bytes(8));
+foreach ($ports as $port) {
+    rt_redis($port, 'SET', $key, $token, 'PX', '60000');
+}
+$base = array_map('wt_scripts_run', $ports);
+$pid = pcntl_fork();
+if ($pid === 0) {
+    wt_until_scripts($ports, $base, 2); // its first attempt and the one once subscribed: the waiting has begun
+    rt_redis($ports[0], 'EVAL', "redis.call('SET', KEYS[1], 'foreign', 'PX', '60000') return redis.call('PUBLISH', ARGV[1], ARGV[2])",
+        '1', $key, $channel, $token); // a minority's message: wakes the waiter
+    wt_until_scripts($ports, $base, 3);
+    $release = function (int $i) use ($ports, $key, $channel, $token) {
+        rt_redis($ports[$i], 'DEL', $key);
+        rt_redis($ports[$i], 'PUBLISH', $channel, $token);
+    };
+    $release(1);
+    $release(2); // the token's quorum (0, 1, 2), though this pause freed only 1 and 2
+    echo "a release's quorum across two pauses woke it: ", wt_until_scripts($ports, $base, 4) ? 'yes' : 'no', "\n";
+    $release(3); // then the rest, so that it gets the lock (its attempt won 1 and 2 only, and rolled back)
+    $release(4);
+    posix_kill(getmypid(), SIGKILL);
+}
+$attempts = 0;
+$lock = $waiter->lock($key, 5000);
+pcntl_waitpid($pid, $status);
+// 5: its first, the one once subscribed, the one server 0's message woke, the one the quorum woke, the last
+echo "then: ", is_array($lock) ? 'got it' : 'no', ', attempts 5: ', var_export($attempts === 5, true), $attempts !== 5 ? " ($attempts)" : '', "\n";
+$waiter->unlock($lock);
+rt_redis($ports[0], 'DEL', $key);
 @unlink($flag);
-var_dump(rt_values_are(rt_key(), array_fill(0, 5, null)), rt_values_are($key, array_fill(0, 5, null)));
+var_dump(rt_values_are(rt_key(), array_fill(0, 5, null)), rt_values_are(rt_key('slow'), array_fill(0, 5, null)),
+    rt_values_are($key, array_fill(0, 5, null)));
 ?>
 --EXPECT--
 the holder's unlock() after a minority's wake-up: got it, attempts 4: true
 a release whose quorum came after its first server's message: got it, attempts 4: true
+a release's quorum across two pauses woke it: yes
+then: got it, attempts 5: true
+bool(true)
 bool(true)
 bool(true)
