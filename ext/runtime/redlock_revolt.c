@@ -99,8 +99,8 @@ static int revolt_active(void)
 		return 1; /* its waits fail at once (revolt_poll) */
 	}
 	if (fiber->flags & ZEND_FIBER_FLAG_DESTROYED || zend_fiber_switch_blocked()) {
-		return 0; /* PHP forbids suspending a Fiber it is destroying, or here (a destructor the garbage
-		           * collector runs): wait as outside one */
+		return 0; /* PHP forbids suspending a Fiber it is destroying, or while it blocks Fiber switches
+		           * (destructors the garbage collector runs, for one): wait as outside one */
 	}
 	return loop_running();
 }
